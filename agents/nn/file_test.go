@@ -1,0 +1,135 @@
+package nn_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"testing"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+)
+
+func TestWeightFileRoundTrip(t *testing.T) {
+	for _, hidden := range []int{1, 25, 100} {
+		n := newNet(hidden, uint64(hidden))
+		data := n.Bytes()
+		if got, want := len(data), 4*(19*hidden+10*hidden+9); got != want {
+			t.Fatalf("hidden %d: %d bytes, want %d", hidden, got, want)
+		}
+		back, err := nn.Parse(data, 0)
+		if err != nil {
+			t.Fatalf("hidden %d: %v", hidden, err)
+		}
+		if back.Hidden != hidden || !bytes.Equal(back.Bytes(), data) {
+			t.Errorf("hidden %d: round trip changed the weights", hidden)
+		}
+	}
+}
+
+// The layout is ttt-rl's: WIH row by row, then WHO, BH, BO.
+func TestWeightFileLayout(t *testing.T) {
+	n := newNet(3, 7)
+	data := n.Bytes()
+	at := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:])) }
+	H := 3
+	if at(2*H+1) != n.WIH[2*H+1] || at(19*H+2*9+4) != n.WHO[2*9+4] ||
+		at(19*H+9*H+1) != n.BH[1] || at(19*H+10*H+8) != n.BO[8] {
+		t.Error("values are not where the layout puts them")
+	}
+}
+
+func TestFoldedFile(t *testing.T) {
+	n := newNet(100, 11)
+	for _, side := range []game.Side{game.X, game.O} {
+		data := n.FoldedBytes(side)
+		if got, want := len(data), 11236; got != want {
+			t.Fatalf("%s: folded file has %d bytes, want %d (ttt-rl's size)", side, got, want)
+		}
+		folded, err := nn.Parse(data, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every position where side is to move: the same move, and the
+		// same probabilities to the bit.
+		var p, q nn.Pass
+		checked := 0
+		for _, b := range game.Solve().Positions() {
+			if b.Result() != game.Ongoing || b.ToMove() != side {
+				continue
+			}
+			n.Forward(b, &p)
+			folded.Forward(b, &q)
+			if p.Probs != q.Probs || nn.Greedy(b, &p) != nn.Greedy(b, &q) {
+				t.Fatalf("%s: folded net differs on\n%s", side, b)
+			}
+			checked++
+		}
+		if want := map[game.Side]int{game.X: 2423, game.O: 2097}[side]; checked != want {
+			t.Errorf("%s: checked %d positions, want %d", side, checked, want)
+		}
+	}
+}
+
+func TestParseRefusesBadFiles(t *testing.T) {
+	good := newNet(100, 1).Bytes()
+	nan := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(nan[40:], math.Float32bits(float32(math.NaN())))
+	inf := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(inf[len(inf)-4:], math.Float32bits(float32(math.Inf(-1))))
+	// 4*(18H+10H+9) == 4*(19H'+10H'+9) when 28H == 29H': H=29, H'=28.
+	ambiguous := make([]byte, 4*(28*29+9))
+
+	for _, tt := range []struct {
+		name   string
+		data   []byte
+		inputs int
+	}{
+		{"empty", nil, 0},
+		{"truncated", good[:len(good)-4], 0},
+		{"not whole floats", good[:len(good)-1], 0},
+		{"one extra float", append(append([]byte(nil), good...), 0, 0, 0, 0), 0},
+		{"NaN", nan, 0},
+		{"Inf", inf, 0},
+		{"ambiguous size", ambiguous, 0},
+		{"19-input file said to be 18", good, 18},
+		{"inputs 20", good, 20},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := nn.Parse(tt.data, tt.inputs); err == nil {
+				t.Error("accepted")
+			}
+		})
+	}
+	if _, err := nn.Parse(ambiguous, 0); !errors.Is(err, nn.ErrAmbiguous) {
+		t.Errorf("ambiguous size: %v, want ErrAmbiguous", err)
+	}
+	for _, in := range []int{18, 19} {
+		if _, err := nn.Parse(ambiguous, in); err != nil {
+			t.Errorf("ambiguous size with inputs %d: %v", in, err)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(newNet(2, 1).Bytes(), 0)
+	f.Add(newNet(3, 1).FoldedBytes(game.O), 18)
+	f.Add([]byte{1, 2, 3}, 19)
+	f.Fuzz(func(t *testing.T, data []byte, inputs int) {
+		n, err := nn.Parse(data, inputs)
+		if err != nil {
+			return
+		}
+		// Whatever parses must play legal moves and write back to a file
+		// that parses to the same net.
+		b := game.Board{}.Play(4)
+		if sq := n.Move(b); !b.IsEmpty(sq) {
+			t.Fatalf("illegal move %d", sq)
+		}
+		again, err := nn.Parse(n.Bytes(), 19)
+		if err != nil || !bytes.Equal(again.Bytes(), n.Bytes()) {
+			t.Fatalf("re-parse: %v", err)
+		}
+	})
+}

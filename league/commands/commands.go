@@ -1,0 +1,80 @@
+// Package commands holds the ttt command line: one cli.Command value per
+// command, each of which checks its arguments, hands the work to the
+// library packages and prints the result. Only main decides exit codes.
+package commands
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+)
+
+// OneLineUsageErrors makes every command answer a bad flag with one line
+// on stderr (through main) instead of its whole help text.
+func OneLineUsageErrors(app *cli.App) {
+	oneLine := func(c *cli.Context, err error, _ bool) error {
+		return fmt.Errorf("%s: %w (see %s --help)", c.Command.FullName(), err, c.Command.HelpName)
+	}
+	app.OnUsageError = oneLine
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			c.OnUsageError = oneLine
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+}
+
+// isTerminal reports whether w is a terminal, where progress bars belong.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress is a progress bar on stderr when stdout and stderr are both a
+// terminal, and nothing otherwise, so logs and pipes get plain lines.
+type progress struct {
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(c *cli.Context, total int64, what string) progress {
+	if !isTerminal(c.App.Writer) || !isTerminal(c.App.ErrWriter) {
+		return progress{}
+	}
+	return progress{bar: progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(c.App.ErrWriter),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(what),
+		progressbar.OptionThrottle(100_000_000), // 0.1 s
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+// set moves the bar to n.
+func (p progress) set(n int64) {
+	if p.bar != nil {
+		_ = p.bar.Set64(n)
+	}
+}
+
+// println prints a line above the bar.
+func (p progress) println(w io.Writer, format string, args ...any) {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	fmt.Fprintf(w, format+"\n", args...)
+}
+
+// finish removes the bar.
+func (p progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,159 @@
+package commands
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/train"
+)
+
+// Train is `ttt train`: ttt-rl's trainer, one network against a uniformly
+// random opponent, playing X and O in turn.
+var Train = &cli.Command{
+	Name:  "train",
+	Usage: "train a network against a random opponent (ttt-rl's method)",
+	UsageText: `ttt train [options]
+
+   ttt train --games 2000000 --seed 3 -o n.bin
+   ttt train -o ttt_nn.bin --side O     # 18-input file for ttt-rl's play program`,
+	Flags: append([]cli.Flag{
+		&cli.IntFlag{Name: "games", Value: 150000, Usage: "training games"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
+		&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
+	}, learningFlags...),
+	Action: func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return fmt.Errorf("train takes no arguments (got %q); flags go before arguments", c.Args().First())
+		}
+		out := c.String("output")
+		if out == "" {
+			return fmt.Errorf("say where the net goes: -o FILE")
+		}
+		write, err := weightWriter(c.String("side"))
+		if err != nil {
+			return err
+		}
+		cfg := train.Config{
+			Games:       c.Int("games"),
+			Hidden:      c.Int("hidden"),
+			LR:          c.Float64("lr"),
+			Seed:        c.Uint64("seed"),
+			Temperature: c.Float64("temperature"),
+			Epsilon:     schedule(c, c.Int("games")/2),
+		}
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+		file, err := createPending(out)
+		if err != nil {
+			return err
+		}
+		defer file.abort()
+
+		w := c.App.Writer
+		fmt.Fprintf(w, "Training a %d-hidden network against a random opponent for %d games (seed %d)\n",
+			cfg.Hidden, cfg.Games, cfg.Seed)
+		bar := newProgress(c, int64(cfg.Games), "games")
+		start := time.Now()
+		net, err := train.AgainstRandom(c.Context, cfg, func(p train.Progress) {
+			bar.set(int64(p.Games))
+			if p.Window != nil {
+				bar.println(w, "Games: %d, %s, epsilon %.3f", p.Games, p.Window, p.Epsilon)
+			}
+		})
+		bar.finish()
+		if err != nil {
+			return fmt.Errorf("training stopped: %w", err)
+		}
+		fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
+		if err := file.commit(write(net)); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Network saved to %s\n", out)
+		return nil
+	},
+}
+
+// learningFlags are the settings of a learning network, shared by train
+// and league run.
+var learningFlags = []cli.Flag{
+	&cli.IntFlag{Name: "hidden", Value: nn.DefaultHidden, Usage: "hidden units"},
+	&cli.Float64Flag{Name: "lr", Value: nn.DefaultLR, Usage: "learning rate"},
+	&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same net"},
+	&cli.Float64Flag{Name: "epsilon", Value: 0.5, Usage: "exploration rate at the start: the chance of a uniformly random move"},
+	&cli.Float64Flag{Name: "epsilon-end", Value: 0, Usage: "exploration rate after the decay"},
+	&cli.IntFlag{Name: "epsilon-games", Usage: "games over which epsilon decays linearly (default: half of the games)"},
+	&cli.Float64Flag{Name: "temperature", Value: 1, Usage: "softmax temperature of sampled moves (lower is greedier)"},
+}
+
+// schedule reads the epsilon flags; def is the decay length when
+// --epsilon-games is not set.
+func schedule(c *cli.Context, def int) train.Schedule {
+	s := train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: def}
+	if c.IsSet("epsilon-games") {
+		s.Games = c.Int("epsilon-games")
+	}
+	return s
+}
+
+// weightWriter returns how a net becomes a plain weight file: 19 inputs,
+// or 18 folded for a side when side is "X" or "O".
+func weightWriter(side string) (func(*nn.Net) []byte, error) {
+	if side == "" {
+		return (*nn.Net).Bytes, nil
+	}
+	s, err := game.ParseSide(side)
+	if err != nil {
+		return nil, fmt.Errorf("--side: %w", err)
+	}
+	return func(n *nn.Net) []byte { return n.FoldedBytes(s) }, nil
+}
+
+// pendingFile is an output file written all at once at the end of a
+// command, through a temporary file in the same directory: a crash or a
+// full disk never leaves half a file at the path, and a path that cannot
+// be written is refused before any work is done.
+type pendingFile struct {
+	path string
+	tmp  *os.File
+}
+
+func createPending(path string) (*pendingFile, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".ttt-*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return &pendingFile{path: path, tmp: tmp}, nil
+}
+
+// commit writes data and puts the file in place.
+func (p *pendingFile) commit(data []byte) error {
+	_, err := p.tmp.Write(data)
+	if err == nil {
+		err = p.tmp.Chmod(0o644)
+	}
+	if cerr := p.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(p.tmp.Name(), p.path)
+	}
+	if err != nil {
+		os.Remove(p.tmp.Name())
+		return fmt.Errorf("cannot write %s: %w", p.path, err)
+	}
+	return nil
+}
+
+// abort removes the temporary file; after commit it does nothing.
+func (p *pendingFile) abort() {
+	if p.tmp.Close() == nil {
+		os.Remove(p.tmp.Name())
+	}
+}

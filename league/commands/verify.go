@@ -1,0 +1,78 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
+)
+
+// errBeatable makes `ttt verify` exit non-zero without another message:
+// the report above it already says which side can be beaten.
+var errBeatable = errors.New("the network can be beaten")
+
+// Verify is `ttt verify`: the exhaustive check of a network.
+var Verify = &cli.Command{
+	Name:  "verify",
+	Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
+	UsageText: `ttt verify [options] FILE
+
+   ttt verify n.bin
+   ttt verify --side O ttt_nn.bin`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
+		&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
+		&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
+	},
+	Action: func(c *cli.Context) error {
+		if c.NArg() != 1 {
+			return fmt.Errorf("verify takes one FILE (flags go before it)")
+		}
+		sides := []game.Side{game.X, game.O}
+		if s := c.String("side"); s != "" {
+			side, err := game.ParseSide(s)
+			if err != nil {
+				return fmt.Errorf("--side: %w", err)
+			}
+			sides = []game.Side{side}
+		}
+		if c.Int("games") < 0 {
+			return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
+		}
+		net, err := readWeightFile(c.Args().First(), c.Int("inputs"))
+		if err != nil {
+			return err
+		}
+		table := net.Table()
+		w := c.App.Writer
+		unbeatable := true
+		for _, side := range sides {
+			r := verify.Check(table, side)
+			unbeatable = unbeatable && r.Unbeatable()
+			fmt.Fprintf(w, "%s; vs random %s\n", r, verify.VsRandom(table, side, c.Int("games"), c.Uint64("seed")))
+		}
+		if !unbeatable {
+			return errBeatable
+		}
+		return nil
+	},
+}
+
+// readWeightFile reads a plain weight file, naming the file in any error.
+func readWeightFile(path string, inputs int) (*nn.Net, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read weights: %w", err)
+	}
+	net, err := nn.Parse(data, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return net, nil
+}
