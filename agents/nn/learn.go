@@ -143,21 +143,22 @@ func Sample(b game.Board, p *Pass, epsilon, temperature float64, rng *rand.Rand)
 		return agents.RandomMove(b, rng)
 	}
 	empty := b.Empty()
-	m := math.Inf(-1)
+	m := float32(math.Inf(-1))
 	for sq := range Outputs {
 		if empty&(1<<sq) != 0 {
-			m = max(m, float64(p.Logits[sq]))
+			m = max(m, p.Logits[sq])
 		}
 	}
-	var w [Outputs]float64
-	var sum float64
+	var w [Outputs]float32
+	var sum float32
+	invT := float32(1 / temperature)
 	for sq := range Outputs {
 		if empty&(1<<sq) != 0 {
-			w[sq] = math.Exp((float64(p.Logits[sq]) - m) / temperature)
+			w[sq] = exp32((p.Logits[sq] - m) * invT)
 			sum += w[sq]
 		}
 	}
-	r := rng.Float64() * sum
+	r := rng.Float32() * sum
 	last := -1
 	for sq := range Outputs {
 		if empty&(1<<sq) == 0 {

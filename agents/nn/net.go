@@ -14,7 +14,7 @@
 package nn
 
 import (
-	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"ttt/agents"
@@ -82,6 +82,19 @@ func (n *Net) Clone() *Net {
 	return c
 }
 
+// evenBits[m] moves bit s of the 9-bit mask m to bit 2s: square s held
+// by X is input 2s, held by O input 2s+1.
+var evenBits = func() (t [1 << 9]uint32) {
+	for m := range t {
+		for sq := range 9 {
+			if m&(1<<sq) != 0 {
+				t[m] |= 1 << (2 * sq)
+			}
+		}
+	}
+	return t
+}()
+
 // Pass holds the activations of one forward pass, which the backward pass
 // needs. Reusing one Pass keeps play and training free of allocation.
 type Pass struct {
@@ -104,29 +117,24 @@ func (n *Net) Forward(b game.Board, p *Pass) {
 	}
 	h := p.hidden[:H]
 
-	// The inputs that are on. The side input goes first: adding its row
-	// straight to the bias is then the very first sum, so folding it into
-	// the bias (FoldedBytes) gives bit-identical activations.
+	// The inputs that are on, in increasing order after the side input.
+	// The side input goes first: adding its row straight to the bias is
+	// then the very first sum, so folding it into the bias (FoldedBytes)
+	// gives bit-identical activations.
 	p.nOn = 0
 	if b.ToMove() == game.X {
 		p.on[0] = sideInput
 		p.nOn = 1
 	}
-	for sq := range 9 {
-		switch b.At(sq) {
-		case 'X':
-			p.on[p.nOn] = int32(2 * sq)
-			p.nOn++
-		case 'O':
-			p.on[p.nOn] = int32(2*sq + 1)
-			p.nOn++
-		}
+	for on := evenBits[b.X] | evenBits[b.O]<<1; on != 0; on &= on - 1 {
+		p.on[p.nOn] = int32(bits.TrailingZeros32(on))
+		p.nOn++
 	}
 
 	// Hidden layer: bias plus the weight row of every input that is on.
 	copy(h, n.BH)
 	for _, i := range p.on[:p.nOn] {
-		row := n.WIH[int(i)*H : int(i)*H+H]
+		row := n.WIH[int(i)*H:][:len(h)]
 		for j := range h {
 			h[j] += row[j]
 		}
@@ -164,7 +172,7 @@ func softmax(z, out *[Outputs]float32) {
 	}
 	var sum float32
 	for k, v := range z {
-		out[k] = float32(math.Exp(float64(v - m)))
+		out[k] = exp32(v - m)
 		sum += out[k]
 	}
 	for k := range out {

@@ -21,6 +21,19 @@ type Config struct {
 	Temperature float64
 }
 
+// Default returns the settings of `ttt train` for the given number of
+// games, where the command line does not say otherwise.
+func Default(games int) Config {
+	return Config{
+		Games:       games,
+		Hidden:      nn.DefaultHidden,
+		LR:          nn.DefaultLR,
+		Seed:        1,
+		Epsilon:     Schedule{Start: DefaultEpsilon, End: 0, Games: games / 2},
+		Temperature: DefaultTemperature,
+	}
+}
+
 // Validate reports the first setting that is out of range.
 func (c Config) Validate() error {
 	switch {
@@ -35,6 +48,15 @@ func (c Config) Validate() error {
 	}
 	return c.Epsilon.Validate()
 }
+
+// Exploration defaults. Sampling at the net's own temperature (1) makes
+// it reinforce whatever random-looking move happened to win against a
+// random opponent, and it never sharpens; a low temperature keeps
+// sampling close to greedy while still breaking near-ties at random.
+const (
+	DefaultEpsilon     = 0.2
+	DefaultTemperature = 0.01
+)
 
 // Tally counts a learner's results over some games.
 type Tally struct {
