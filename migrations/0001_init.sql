@@ -1,0 +1,103 @@
+-- The league database: agents, the rounds that made and rated them, the
+-- games they played and the rating history. Times are UTC text in
+-- RFC 3339 form, readable in the sqlite3 shell and sortable as text.
+
+-- "ttt!" in the header: a ttt database can be told from any other SQLite
+-- file, and ttt refuses to add its tables to someone else's database.
+PRAGMA application_id = 1953788961; -- 0x74747421
+
+-- Every player the league knows. random and perfect are rows too, so that
+-- games and ratings refer to every player the same way; the store adds
+-- them when it creates the database.
+CREATE TABLE agents (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL CHECK (kind IN ('random', 'perfect', 'checkpoint', 'baseline', 'imported')),
+    -- Names are how people point at agents (ttt show NAME); the store
+    -- keeps them apart from ids and from the words best and latest.
+    name        TEXT NOT NULL UNIQUE,
+    -- The checkpoint this one was trained on from; NULL for the first of
+    -- a line and for agents that were not trained in the league.
+    parent_id   INTEGER REFERENCES agents (id),
+    -- The league round that made the agent; 0 outside the league.
+    generation  INTEGER NOT NULL DEFAULT 0,
+    train_games INTEGER NOT NULL DEFAULT 0,
+    -- The network as a 19-input plain weight file (SPEC, Plain weight
+    -- file): the export format itself, so a stored net is bit-exact and
+    -- needs no second encoding. NULL for random and perfect, which are not
+    -- networks. hidden is kept beside it for listings that do not read
+    -- the blob.
+    hidden      INTEGER CHECK (hidden BETWEEN 1 AND 4096),
+    weights     BLOB,
+    created_at  TEXT NOT NULL,
+    -- The exhaustive check (ttt verify), per side, computed once when the
+    -- agent is stored: frozen agents never change, and no rating can say
+    -- as exactly how exploitable an agent is. worst is the worst result
+    -- the opponent can force, from the agent's side: -1 loss, 0 draw,
+    -- 1 win. NULL for random, which has no single line to check.
+    x_worst     INTEGER CHECK (x_worst BETWEEN -1 AND 1),
+    x_lost      INTEGER,
+    x_lines     INTEGER,
+    x_optimal   INTEGER,
+    x_positions INTEGER,
+    o_worst     INTEGER CHECK (o_worst BETWEEN -1 AND 1),
+    o_lost      INTEGER,
+    o_lines     INTEGER,
+    o_optimal   INTEGER,
+    o_positions INTEGER,
+    -- A network has its weights, of exactly the size its hidden layer
+    -- says (4 bytes x (19H + 9H + H + 9)); random and perfect have none.
+    CHECK ((kind IN ('random', 'perfect')) = (weights IS NULL)),
+    CHECK (weights IS NULL OR length(weights) = 4 * (29 * hidden + 9))
+);
+
+-- One row per committed league round. A round commits atomically with its
+-- snapshot, games and ratings, so a row here means the whole round is in.
+CREATE TABLE rounds (
+    id          INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    -- Everything the learner needs to go on where this round ended (its
+    -- network, its random generator, its schedule): a resumed league
+    -- reads the last round's. NULL for a round that trained nothing.
+    learner     BLOB
+);
+
+-- Every rated game, with enough to replay it exactly: who played X and
+-- who played O, the opening both were handed, the seed of the random
+-- player when it took part, and the moves.
+CREATE TABLE games (
+    id       INTEGER PRIMARY KEY,
+    round_id INTEGER NOT NULL REFERENCES rounds (id),
+    x_agent  INTEGER NOT NULL REFERENCES agents (id),
+    o_agent  INTEGER NOT NULL REFERENCES agents (id),
+    -- The squares played before the agents took over, as digits ("40":
+    -- X took 4, O took 0); empty for a game from the empty board.
+    opening  TEXT NOT NULL DEFAULT '' CHECK (opening NOT GLOB '*[^0-8]*'),
+    -- Greedy agents are deterministic; only a game with random needs it.
+    seed     INTEGER,
+    -- From X's side, in PGN's words, so an export needs no translation.
+    result   TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+    -- Every square of the game in order, the opening included.
+    moves    TEXT NOT NULL CHECK (moves NOT GLOB '*[^0-8]*'),
+    CHECK (x_agent <> o_agent)
+);
+
+-- An agent's games, as X and as O: W/D/L in ttt show, and the league's
+-- "has this pairing been played" test, which names both agents.
+CREATE INDEX games_by_x ON games (x_agent, o_agent);
+CREATE INDEX games_by_o ON games (o_agent, x_agent);
+
+-- The rating history: every rated agent's Elo after every round, with its
+-- 95% interval and the games behind it. A refit rewrites no old row.
+CREATE TABLE ratings (
+    round_id INTEGER NOT NULL REFERENCES rounds (id),
+    agent_id INTEGER NOT NULL REFERENCES agents (id),
+    elo      REAL NOT NULL,
+    lo       REAL NOT NULL,
+    hi       REAL NOT NULL,
+    games    INTEGER NOT NULL,
+    PRIMARY KEY (round_id, agent_id)
+) WITHOUT ROWID;
+
+-- An agent's history, and its latest rating (listings, best).
+CREATE INDEX ratings_by_agent ON ratings (agent_id, round_id);

@@ -1,0 +1,365 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
+)
+
+// Kind is what an agent is.
+type Kind string
+
+// The kinds of agents. Checkpoint, Baseline and Imported are networks,
+// which SPEC calls checkpoints; Random and Perfect are the two built-in
+// players every league has.
+const (
+	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
+	Perfect    Kind = "perfect"    // exact minimax: the ceiling
+	Checkpoint Kind = "checkpoint" // a frozen snapshot of the league's learner
+	Baseline   Kind = "baseline"   // a net from ttt train, ttt-rl's method
+	Imported   Kind = "imported"   // a net read from a plain weight file
+)
+
+// IsNetwork reports whether agents of kind k are networks.
+func (k Kind) IsNetwork() bool { return k == Checkpoint || k == Baseline || k == Imported }
+
+// Words that name an agent by role rather than by id or name (Agent).
+const (
+	Best   = "best"
+	Latest = "latest"
+)
+
+// Errors about agents.
+var (
+	// ErrNotFound: no agent has the id or name asked for.
+	ErrNotFound = errors.New("no such agent")
+	// ErrNoCheckpoints: best or latest was asked of a league that has no
+	// network yet.
+	ErrNoCheckpoints = errors.New("the league has no checkpoints yet")
+	// ErrBadName: a name that would be confused with an id or a role.
+	ErrBadName = errors.New("bad agent name")
+	// ErrNameTaken: another agent already has the name.
+	ErrNameTaken = errors.New("an agent with that name exists")
+)
+
+// Agent is a stored player.
+type Agent struct {
+	ID         int64
+	Kind       Kind
+	Name       string
+	ParentID   int64 // the checkpoint it was trained on from; 0 for none
+	Generation int   // the league round that made it; 0 outside the league
+	TrainGames int64 // the training games behind the net
+	Hidden     int   // hidden units; 0 for random and perfect
+	CreatedAt  time.Time
+	// Verify holds the exhaustive check of the agent as X and as O, made
+	// when it was stored; nil for random.
+	Verify []verify.Report
+	// Rating is the agent's latest rating; nil while it is unrated.
+	Rating *Rating
+	// Net is the network. Agent fills it in for networks; Agents leaves it
+	// nil, to list a large league without reading every blob.
+	Net *nn.Net
+}
+
+// Rating is an agent's rating after a round.
+type Rating struct {
+	Round  int64
+	Elo    float64
+	Lo, Hi float64 // the 95% interval
+	Games  int     // the games the rating rests on
+}
+
+// AddAgent stores the network a.Net as a new agent of kind a.Kind (a
+// network kind) with a's name, parent, generation and training games. It
+// runs the exhaustive check on the net first, and fills in a's ID, Name
+// (kind-ID when it was empty), Hidden, CreatedAt and Verify. It returns
+// ErrBadName or ErrNameTaken for a name that cannot be used.
+func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
+	if !a.Kind.IsNetwork() || a.Net == nil {
+		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
+	}
+	if a.Name != "" {
+		if err := checkName(a.Name); err != nil {
+			return err
+		}
+	}
+	// The check takes milliseconds; done before the transaction, it never
+	// holds the write lock.
+	table := a.Net.Table()
+	a.Verify = []verify.Report{verify.Check(table, game.X), verify.Check(table, game.O)}
+	a.Hidden = a.Net.Hidden
+	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
+
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	if err := addAgent(ctx, tx, a); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// checkName refuses names that `ttt show NAME` could not tell from an id
+// or from best and latest, and names that do not print as one word.
+func checkName(name string) error {
+	switch {
+	case name == Best || name == Latest:
+		return fmt.Errorf("%w %q: it names a role", ErrBadName, name)
+	case strings.Trim(name, "0123456789") == "":
+		return fmt.Errorf("%w %q: all digits would read as an id", ErrBadName, name)
+	case len(name) > 100:
+		return fmt.Errorf("%w: %d bytes is too long (100 at most)", ErrBadName, len(name))
+	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.IsSpace(r) }) >= 0:
+		return fmt.Errorf("%w %q: use letters, digits and punctuation, no spaces", ErrBadName, name)
+	}
+	return nil
+}
+
+// addAgent inserts a with the id after the last one. An empty name becomes
+// kind-id.
+func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
+	// Write transactions begin IMMEDIATE (dsnQuery), so the id read here
+	// is still free at the insert.
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM agents").Scan(&a.ID); err != nil {
+		return err
+	}
+	if a.Name == "" {
+		a.Name = fmt.Sprintf("%s-%d", a.Kind, a.ID)
+	}
+	var taken bool
+	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM agents WHERE name = ?)", a.Name).Scan(&taken); err != nil {
+		return err
+	}
+	if taken {
+		return fmt.Errorf("%w: %q", ErrNameTaken, a.Name)
+	}
+
+	var weights []byte
+	var hidden, parent sql.Null[int64]
+	if a.Net != nil {
+		weights = a.Net.Bytes()
+		hidden = sql.Null[int64]{V: int64(a.Net.Hidden), Valid: true}
+	}
+	if a.ParentID != 0 {
+		parent = sql.Null[int64]{V: a.ParentID, Valid: true}
+	}
+	var figures [10]sql.Null[int64] // worst, lost, lines, optimal, positions for X, then O
+	for i, r := range a.Verify {
+		for k, v := range []int{int(r.Worst), r.LostLines, r.Lines, r.Optimal, r.Positions} {
+			figures[5*i+k] = sql.Null[int64]{V: int64(v), Valid: true}
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, weights, created_at,
+		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, weights, a.CreatedAt.Format(time.RFC3339),
+		figures[0], figures[1], figures[2], figures[3], figures[4],
+		figures[5], figures[6], figures[7], figures[8], figures[9])
+	return err
+}
+
+// addBuiltins adds random and perfect to a new league. Perfect's figures
+// are checked like any agent's, which also shows the checker's ceiling.
+func addBuiltins(ctx context.Context, tx *sql.Tx) error {
+	now := time.Now().UTC().Truncate(time.Second)
+	perfect := agents.Perfect()
+	for _, a := range []*Agent{
+		{Kind: Random, Name: string(Random), CreatedAt: now},
+		{Kind: Perfect, Name: string(Perfect), CreatedAt: now,
+			Verify: []verify.Report{verify.Check(perfect, game.X), verify.Check(perfect, game.O)}},
+	} {
+		if err := addAgent(ctx, tx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Agent returns the agent that ref names, with its network: an id, a
+// name, best (the network with the highest latest rating, or the latest
+// network while none is rated) or latest (the newest network). It returns
+// ErrNotFound for an unknown id or name, and ErrNoCheckpoints for best or
+// latest in a league without networks.
+func (db *DB) Agent(ctx context.Context, ref string) (*Agent, error) {
+	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer tx.Rollback()
+	a, err := findAgent(ctx, tx, ref)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return a, translate(tx.Commit())
+}
+
+// findAgent resolves ref and reads the agent and its net.
+func findAgent(ctx context.Context, tx *sql.Tx, ref string) (*Agent, error) {
+	id, err := resolve(ctx, tx, ref)
+	if err != nil {
+		return nil, err
+	}
+	a, err := scanAgent(tx.QueryRowContext(ctx, selectAgents+" WHERE a.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, ref)
+	}
+	if err != nil || !a.Kind.IsNetwork() {
+		return a, err
+	}
+	var weights []byte
+	if err := tx.QueryRowContext(ctx, "SELECT weights FROM agents WHERE id = ?", id).Scan(&weights); err != nil {
+		return nil, err
+	}
+	if a.Net, err = nn.Parse(weights, nn.Inputs); err != nil {
+		return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
+	}
+	return a, nil
+}
+
+// resolve turns an id, a name, best or latest into an id.
+func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
+	var id sql.Null[int64]
+	switch ref {
+	case Best:
+		// Each network's latest rating; ties go to the newer network.
+		err := tx.QueryRowContext(ctx, `SELECT a.id FROM agents a
+			JOIN ratings r ON r.agent_id = a.id
+				AND r.round_id = (SELECT max(round_id) FROM ratings WHERE agent_id = a.id)
+			WHERE a.weights IS NOT NULL
+			ORDER BY r.elo DESC, a.id DESC LIMIT 1`).Scan(&id)
+		if err == nil {
+			return id.V, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		return resolve(ctx, tx, Latest)
+	case Latest:
+		if err := tx.QueryRowContext(ctx, "SELECT max(id) FROM agents WHERE weights IS NOT NULL").Scan(&id); err != nil {
+			return 0, err
+		}
+		if !id.Valid {
+			return 0, ErrNoCheckpoints
+		}
+		return id.V, nil
+	}
+	if n, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		return n, nil // findAgent says when there is no such id
+	}
+	err := tx.QueryRowContext(ctx, "SELECT id FROM agents WHERE name = ?", ref).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("%w: %q", ErrNotFound, ref)
+	}
+	return id.V, err
+}
+
+// Agents returns every agent in id order, without their networks.
+func (db *DB) Agents(ctx context.Context) ([]*Agent, error) {
+	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer tx.Rollback()
+	list, err := listAgents(ctx, tx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return list, translate(tx.Commit())
+}
+
+func listAgents(ctx context.Context, tx *sql.Tx) ([]*Agent, error) {
+	rows, err := tx.QueryContext(ctx, selectAgents+" ORDER BY a.id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []*Agent
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, a)
+	}
+	return list, rows.Err()
+}
+
+// Record returns the agent's wins, draws and losses over its stored games.
+func (db *DB) Record(ctx context.Context, id int64) (verify.Tally, error) {
+	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return verify.Tally{}, translate(err)
+	}
+	defer tx.Rollback()
+	t, err := record(ctx, tx, id)
+	if err != nil {
+		return t, translate(err)
+	}
+	return t, translate(tx.Commit())
+}
+
+func record(ctx context.Context, tx *sql.Tx, id int64) (verify.Tally, error) {
+	var t verify.Tally
+	err := tx.QueryRowContext(ctx, `SELECT
+		coalesce(sum(CASE result WHEN '1-0' THEN x_agent = ?1 WHEN '0-1' THEN o_agent = ?1 END), 0),
+		coalesce(sum(result = '1/2-1/2'), 0),
+		coalesce(sum(CASE result WHEN '1-0' THEN o_agent = ?1 WHEN '0-1' THEN x_agent = ?1 END), 0)
+		FROM games WHERE x_agent = ?1 OR o_agent = ?1`, id).Scan(&t.Wins, &t.Draws, &t.Losses)
+	return t, err
+}
+
+// selectAgents reads what scanAgent scans: every column but the weights,
+// and the agent's latest rating, if any.
+const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.generation, a.train_games,
+	coalesce(a.hidden, 0), a.created_at,
+	a.x_worst, a.x_lost, a.x_lines, a.x_optimal, a.x_positions,
+	a.o_worst, a.o_lost, a.o_lines, a.o_optimal, a.o_positions,
+	r.round_id, r.elo, r.lo, r.hi, r.games
+	FROM agents a LEFT JOIN ratings r ON r.agent_id = a.id
+		AND r.round_id = (SELECT max(round_id) FROM ratings WHERE agent_id = a.id)`
+
+// scanAgent reads one row of selectAgents.
+func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
+	var (
+		a       Agent
+		created string
+		figures [10]sql.Null[int64]
+		round   sql.Null[int64]
+		elo     [3]sql.Null[float64]
+		games   sql.Null[int64]
+	)
+	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &created,
+		&figures[0], &figures[1], &figures[2], &figures[3], &figures[4],
+		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
+		&round, &elo[0], &elo[1], &elo[2], &games)
+	if err != nil {
+		return nil, err
+	}
+	if a.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
+		return nil, fmt.Errorf("agent %d: created_at: %w", a.ID, err)
+	}
+	if figures[0].Valid {
+		for i, side := range []game.Side{game.X, game.O} {
+			f := figures[5*i : 5*i+5]
+			a.Verify = append(a.Verify, verify.Report{Side: side, Worst: game.Value(f[0].V),
+				LostLines: int(f[1].V), Lines: int(f[2].V), Optimal: int(f[3].V), Positions: int(f[4].V)})
+		}
+	}
+	if round.Valid {
+		a.Rating = &Rating{Round: round.V, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V, Games: int(games.V)}
+	}
+	return &a, nil
+}

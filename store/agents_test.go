@@ -1,0 +1,355 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
+	"ttt/store"
+)
+
+// testNet returns a freshly initialised network.
+func testNet(hidden int, seed uint64) *nn.Net {
+	return nn.New(hidden, rand.New(rand.NewPCG(seed, 0)))
+}
+
+// addNets stores n baseline networks and returns their ids.
+func addNets(tb testing.TB, db *store.DB, n int) []int64 {
+	tb.Helper()
+	var ids []int64
+	for i := range n {
+		a := &store.Agent{Kind: store.Baseline, Net: testNet(5, uint64(i))}
+		if err := db.AddAgent(context.Background(), a); err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+// addRound writes a round with the given ratings straight into the file,
+// as the league does.
+func addRound(tb testing.TB, raw *sql.DB, elo map[int64]float64) {
+	tb.Helper()
+	tx, err := raw.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer tx.Rollback()
+	res, err := tx.Exec("INSERT INTO rounds (started_at, finished_at) VALUES ('2025-01-01T00:00:00Z', '2025-01-01T00:00:01Z')")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	round, _ := res.LastInsertId()
+	for id, e := range elo {
+		if _, err := tx.Exec("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, 10)", round, id, e, e-50, e+50); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestAddAgent(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("OK", func(t *testing.T) {
+		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+		net := testNet(100, 7)
+		a := &store.Agent{Kind: store.Checkpoint, Name: "gen-1", ParentID: 2, Generation: 1, TrainGames: 5000, Net: net}
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := a.ID, int64(3); got != want {
+			t.Errorf("id %d, want %d", got, want)
+		}
+		got, err := db.Agent(ctx, "3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Net.Bytes(), net.Bytes()) {
+			t.Error("the weights changed on their way through the database")
+		}
+		if got.Kind != store.Checkpoint || got.Name != "gen-1" || got.ParentID != 2 || got.Generation != 1 ||
+			got.TrainGames != 5000 || got.Hidden != 100 || got.Rating != nil || !got.CreatedAt.Equal(a.CreatedAt) {
+			t.Errorf("stored %+v, read %+v", a, got)
+		}
+		table := net.Table()
+		for i, side := range []game.Side{game.X, game.O} {
+			if want := verify.Check(table, side); got.Verify[i] != want || a.Verify[i] != want {
+				t.Errorf("verify %s: stored %v, read %v, want %v", side, a.Verify[i], got.Verify[i], want)
+			}
+		}
+	})
+
+	t.Run("DefaultName", func(t *testing.T) {
+		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+		a := &store.Agent{Kind: store.Baseline, Net: testNet(3, 1)}
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := a.Name, "baseline-3"; got != want {
+			t.Errorf("name %q, want %q", got, want)
+		}
+	})
+
+	// A refused agent leaves nothing behind.
+	refusals := []struct {
+		name  string
+		agent store.Agent
+		want  error
+	}{
+		{"ErrBadName/Best", store.Agent{Kind: store.Imported, Name: "best"}, store.ErrBadName},
+		{"ErrBadName/Latest", store.Agent{Kind: store.Imported, Name: "latest"}, store.ErrBadName},
+		{"ErrBadName/Digits", store.Agent{Kind: store.Imported, Name: "42"}, store.ErrBadName},
+		{"ErrBadName/Space", store.Agent{Kind: store.Imported, Name: "my net"}, store.ErrBadName},
+		{"ErrBadName/Long", store.Agent{Kind: store.Imported, Name: strings.Repeat("n", 101)}, store.ErrBadName},
+		{"ErrNameTaken", store.Agent{Kind: store.Imported, Name: "perfect"}, store.ErrNameTaken},
+		{"ErrUnknownParent", store.Agent{Kind: store.Checkpoint, ParentID: 99}, nil},
+	}
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+			a := tc.agent
+			a.Net = testNet(3, 1)
+			err := db.AddAgent(ctx, &a)
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if list, _ := db.Agents(ctx); len(list) != 2 {
+				t.Errorf("%d agents after a refusal, want 2", len(list))
+			}
+		})
+	}
+
+	t.Run("NotANetwork", func(t *testing.T) {
+		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+		for _, a := range []*store.Agent{{Kind: store.Random}, {Kind: store.Baseline}} {
+			if err := db.AddAgent(ctx, a); err == nil {
+				t.Errorf("stored %+v", a)
+			}
+		}
+	})
+}
+
+func TestAgentLookup(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+
+	t.Run("ErrNoCheckpoints", func(t *testing.T) {
+		for _, ref := range []string{store.Best, store.Latest} {
+			if _, err := db.Agent(ctx, ref); !errors.Is(err, store.ErrNoCheckpoints) {
+				t.Errorf("%s in an empty league: got %v, want ErrNoCheckpoints", ref, err)
+			}
+		}
+	})
+
+	addNets(t, db, 1)
+	for _, ref := range []string{"1", "random"} {
+		a, err := db.Agent(ctx, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Kind != store.Random || a.Net != nil {
+			t.Errorf("%s: %+v", ref, a)
+		}
+	}
+	for _, ref := range []string{"3", "baseline-3"} {
+		if a, err := db.Agent(ctx, ref); err != nil || a.ID != 3 || a.Net == nil {
+			t.Errorf("%s: %+v, %v", ref, a, err)
+		}
+	}
+
+	t.Run("ErrNotFound", func(t *testing.T) {
+		for _, ref := range []string{"4", "0", "-1", "nobody", ""} {
+			if _, err := db.Agent(ctx, ref); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%q: got %v, want ErrNotFound", ref, err)
+			}
+		}
+	})
+}
+
+func TestBestAndLatest(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	db := mustOpen(t, path)
+	raw := rawDB(t, path)
+	ids := addNets(t, db, 3) // 3, 4, 5
+
+	ref := func(ref string) int64 {
+		t.Helper()
+		a, err := db.Agent(ctx, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.ID
+	}
+	// Nothing rated: best is the latest.
+	if got, want := ref(store.Latest), ids[2]; got != want {
+		t.Errorf("latest = %d, want %d", got, want)
+	}
+	if got, want := ref(store.Best), ids[2]; got != want {
+		t.Errorf("best while unrated = %d, want %d", got, want)
+	}
+	// Perfect is rated highest but is not a network.
+	addRound(t, raw, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
+	if got, want := ref(store.Best), ids[0]; got != want {
+		t.Errorf("best after round 1 = %d, want %d", got, want)
+	}
+	// Only each network's latest rating counts.
+	addRound(t, raw, map[int64]float64{1: 0, 2: 900, ids[0]: 20, ids[1]: 80})
+	if got, want := ref(store.Best), ids[1]; got != want {
+		t.Errorf("best after round 2 = %d, want %d", got, want)
+	}
+	if got, want := ref(store.Latest), ids[2]; got != want {
+		t.Errorf("latest = %d, want %d", got, want)
+	}
+	// Ties go to the newer network.
+	addRound(t, raw, map[int64]float64{ids[0]: 80, ids[1]: 80})
+	if got, want := ref(store.Best), ids[1]; got != want {
+		t.Errorf("best on a tie = %d, want %d", got, want)
+	}
+
+	list, err := db.Agents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := list[2].Rating; r == nil || r.Round != 3 || r.Elo != 80 || r.Lo != 30 || r.Hi != 130 || r.Games != 10 {
+		t.Errorf("latest rating of %d: %+v", ids[0], r)
+	}
+	if r := list[1].Rating; r == nil || r.Round != 2 || r.Elo != 900 {
+		t.Errorf("latest rating of perfect: %+v", r)
+	}
+	if r := list[4].Rating; r != nil {
+		t.Errorf("unrated %d has a rating: %+v", ids[2], r)
+	}
+}
+
+func TestRecord(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	db := mustOpen(t, path)
+	raw := rawDB(t, path)
+	id := addNets(t, db, 1)[0]
+	addRound(t, raw, nil)
+	games := []struct {
+		x, o   int64
+		result string
+	}{
+		{id, 1, "1-0"}, {1, id, "1-0"}, {1, id, "0-1"}, {id, 2, "1/2-1/2"},
+		{2, id, "1/2-1/2"}, {id, 2, "0-1"}, {1, 2, "0-1"},
+	}
+	for _, g := range games {
+		if _, err := raw.Exec("INSERT INTO games (round_id, x_agent, o_agent, result, moves) VALUES (1, ?, ?, ?, '')",
+			g.x, g.o, g.result); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := db.Record(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (verify.Tally{Wins: 2, Draws: 2, Losses: 2}); got != want {
+		t.Errorf("record %v, want %v", got, want)
+	}
+}
+
+// Readers keep working, and new ones open the database, while two writers
+// (another store and another program) commit rounds and agents as fast as
+// they can: WAL, the busy timeout and immediate write transactions
+// together mean nobody sees "database is locked".
+func TestReaderWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	reader := mustOpen(t, path)
+	writer := mustOpen(t, path)
+	raw := rawDB(t, path)
+	addNets(t, writer, 1)
+
+	deadline := time.Now().Add(time.Second)
+	var g errgroup.Group
+	g.Go(func() error { // a league's rounds: many games per transaction
+		for i := 0; time.Now().Before(deadline); i++ {
+			tx, err := raw.Begin()
+			if err != nil {
+				return err
+			}
+			res, err := tx.Exec("INSERT INTO rounds (started_at, finished_at) VALUES ('', '')")
+			if err != nil {
+				tx.Rollback()
+				return err
+			}
+			round, _ := res.LastInsertId()
+			for range 200 {
+				if _, err := tx.Exec("INSERT INTO games (round_id, x_agent, o_agent, result, moves) VALUES (?, 3, 1, '1-0', '012345678')", round); err != nil {
+					tx.Rollback()
+					return err
+				}
+			}
+			if _, err := tx.Exec("INSERT INTO ratings VALUES (?, 3, ?, 0, 0, 0)", round, float64(i)); err != nil {
+				tx.Rollback()
+				return err
+			}
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	g.Go(func() error { // imports at the same time
+		for i := 0; time.Now().Before(deadline); i++ {
+			if err := writer.AddAgent(ctx, &store.Agent{Kind: store.Imported, Net: testNet(5, uint64(i))}); err != nil {
+				return fmt.Errorf("writer: %w", err)
+			}
+		}
+		return nil
+	})
+	reads, opens := 0, 0
+	g.Go(func() error {
+		for ; time.Now().Before(deadline); reads++ {
+			if _, err := reader.Agents(ctx); err != nil {
+				return fmt.Errorf("reader: %w", err)
+			}
+			if _, err := reader.Agent(ctx, store.Best); err != nil {
+				return fmt.Errorf("reader: %w", err)
+			}
+			if _, err := reader.Record(ctx, 3); err != nil {
+				return fmt.Errorf("reader: %w", err)
+			}
+		}
+		return nil
+	})
+	g.Go(func() error { // ttt checkpoints, started again and again
+		for ; time.Now().Before(deadline); opens++ {
+			db, err := store.Open(ctx, path)
+			if err != nil {
+				return fmt.Errorf("opener: %w", err)
+			}
+			_, err = db.Agent(ctx, store.Latest)
+			db.Close()
+			if err != nil {
+				return fmt.Errorf("opener: %w", err)
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if reads < 10 || opens < 10 {
+		t.Errorf("only %d reads and %d opens in a second", reads, opens)
+	}
+}
