@@ -34,6 +34,10 @@ func main() {
 		Commands: []*cli.Command{
 			commands.Train,
 			commands.Verify,
+			commands.Checkpoints,
+			commands.Show,
+			commands.Export,
+			commands.Import,
 		},
 		HideHelpCommand: true,
 		CommandNotFound: func(c *cli.Context, name string) {

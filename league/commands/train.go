@@ -11,6 +11,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/nn"
 	"ttt/agents/train"
+	"ttt/store"
 )
 
 // Train is `ttt train`: ttt-rl's trainer, one network against a uniformly
@@ -21,19 +22,25 @@ var Train = &cli.Command{
 	UsageText: `ttt train [options]
 
    ttt train --games 2000000 --seed 3 -o n.bin
-   ttt train -o ttt_nn.bin --side O     # 18-input file for ttt-rl's play program`,
+   ttt train -o ttt_nn.bin --side O     # 18-input file for ttt-rl's play program
+   ttt train --db league.db             # the net joins the league as a baseline agent
+
+   With --db (or TTT_DB set), the net is stored in the league as well as
+   written to -o, if given.`,
 	Flags: append([]cli.Flag{
 		&cli.IntFlag{Name: "games", Value: 150000, Usage: "training games"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
 		&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
+		dbFlag,
 	}, learningFlags...),
 	Action: func(c *cli.Context) error {
 		if c.NArg() > 0 {
 			return fmt.Errorf("train takes no arguments (got %q); flags go before arguments", c.Args().First())
 		}
 		out := c.String("output")
-		if out == "" {
-			return fmt.Errorf("say where the net goes: -o FILE")
+		toLeague := c.IsSet(dbFlag.Name)
+		if out == "" && !toLeague {
+			return fmt.Errorf("say where the net goes: -o FILE and/or --db FILE")
 		}
 		write, err := weightWriter(c.String("side"))
 		if err != nil {
@@ -50,11 +57,22 @@ var Train = &cli.Command{
 		if err := cfg.Validate(); err != nil {
 			return err
 		}
-		file, err := createPending(out)
-		if err != nil {
-			return err
+		// Both destinations are opened before training: a path that cannot
+		// be written fails now, not after the games.
+		var file *pendingFile
+		if out != "" {
+			if file, err = createPending(out); err != nil {
+				return err
+			}
+			defer file.abort()
 		}
-		defer file.abort()
+		var db *store.DB
+		if toLeague {
+			if db, err = openLeague(c, true); err != nil {
+				return err
+			}
+			defer db.Close()
+		}
 
 		w := c.App.Writer
 		fmt.Fprintf(w, "Training a %d-hidden network against a random opponent for %d games (seed %d)\n",
@@ -72,10 +90,19 @@ var Train = &cli.Command{
 			return fmt.Errorf("training stopped: %w", err)
 		}
 		fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
-		if err := file.commit(write(net)); err != nil {
-			return err
+		if db != nil {
+			a := &store.Agent{Kind: store.Baseline, TrainGames: int64(cfg.Games), Net: net}
+			if err := db.AddAgent(c.Context, a); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, c.String(dbFlag.Name))
 		}
-		fmt.Fprintf(w, "Network saved to %s\n", out)
+		if file != nil {
+			if err := file.commit(write(net)); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "Network saved to %s\n", out)
+		}
 		return nil
 	},
 }

@@ -20,19 +20,21 @@ var errBeatable = errors.New("the network can be beaten")
 var Verify = &cli.Command{
 	Name:  "verify",
 	Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
-	UsageText: `ttt verify [options] FILE
+	UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
 
    ttt verify n.bin
-   ttt verify --side O ttt_nn.bin`,
+   ttt verify --side O ttt_nn.bin
+   ttt verify best                  # a network stored in the league`,
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
 		&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 		&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
+		dbFlag,
 	},
 	Action: func(c *cli.Context) error {
 		if c.NArg() != 1 {
-			return fmt.Errorf("verify takes one FILE (flags go before it)")
+			return fmt.Errorf("verify takes one FILE or stored agent (flags go before it)")
 		}
 		sides := []game.Side{game.X, game.O}
 		if s := c.String("side"); s != "" {
@@ -45,7 +47,7 @@ var Verify = &cli.Command{
 		if c.Int("games") < 0 {
 			return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
 		}
-		net, err := readWeightFile(c.Args().First(), c.Int("inputs"))
+		net, err := netToVerify(c, c.Args().First())
 		if err != nil {
 			return err
 		}
@@ -62,6 +64,19 @@ var Verify = &cli.Command{
 		}
 		return nil
 	},
+}
+
+// netToVerify reads the network arg names: the file at arg when there is
+// one, else the agent arg names in the league.
+func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
+	if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() {
+		return readWeightFile(arg, c.Int("inputs"))
+	}
+	a, err := storedNet(c, arg)
+	if err != nil {
+		return nil, fmt.Errorf("no file %s, and %w", arg, err)
+	}
+	return a.Net, nil
 }
 
 // readWeightFile reads a plain weight file, naming the file in any error.

@@ -1,0 +1,47 @@
+package commands
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Checkpoints is `ttt checkpoints`: every stored agent, one line each.
+var Checkpoints = &cli.Command{
+	Name:  "checkpoints",
+	Usage: "list the league's agents with their latest Elo",
+	UsageText: `ttt checkpoints [options]
+
+   ttt checkpoints
+   ttt checkpoints --format csv > agents.csv`,
+	Flags: []cli.Flag{formatFlag, dbFlag},
+	Action: func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return fmt.Errorf("checkpoints takes no arguments (got %q); to see one agent, ttt show ID", c.Args().First())
+		}
+		if err := checkFormat(c); err != nil {
+			return err
+		}
+		db, err := openLeague(c, false)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		list, err := db.Agents(c.Context)
+		if err != nil {
+			return err
+		}
+		l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo"}}
+		for _, a := range list {
+			var hidden, elo any // none for random and perfect, and while unrated
+			if a.Hidden > 0 {
+				hidden = a.Hidden
+			}
+			if a.Rating != nil {
+				elo = a.Rating.Elo
+			}
+			l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo})
+		}
+		return l.write(c.App.Writer, c.String(formatFlag.Name))
+	},
+}

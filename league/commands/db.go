@@ -1,0 +1,54 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/store"
+)
+
+// dbFlag is --db, the league database of every command that reads or
+// writes one.
+var dbFlag = &cli.StringFlag{
+	Name:    "db",
+	Value:   "league.db",
+	EnvVars: []string{"TTT_DB"},
+	Usage:   "the league database `FILE`",
+}
+
+// openLeague opens the database that --db names. Commands that only read
+// pass create = false: they refuse a missing file rather than leave a new
+// empty league behind them.
+func openLeague(c *cli.Context, create bool) (*store.DB, error) {
+	path := c.String(dbFlag.Name)
+	if !create {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
+		}
+	}
+	return store.Open(c.Context, path)
+}
+
+// storedNet returns the stored network that ref (an id, a name, best or
+// latest) names.
+func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
+	db, err := openLeague(c, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	a, err := db.Agent(c.Context, ref)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
+	case err != nil:
+		return nil, err
+	case a.Net == nil:
+		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network", a.ID, a.Name, a.Kind)
+	}
+	return a, nil
+}

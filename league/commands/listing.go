@@ -1,0 +1,105 @@
+package commands
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+)
+
+// formatFlag is --format of the listing commands.
+var formatFlag = &cli.StringFlag{Name: "format", Value: "table", Usage: "print as `table|csv|json`"}
+
+// checkFormat refuses a --format that listing.write does not know, before
+// a command does any work.
+func checkFormat(c *cli.Context) error {
+	switch f := c.String(formatFlag.Name); f {
+	case "table", "csv", "json":
+		return nil
+	default:
+		return fmt.Errorf("--format must be table, csv or json (got %q)", f)
+	}
+}
+
+// listing is what a listing command prints: named columns, and rows whose
+// cells are strings, integers, float64 (printed with one decimal) or nil
+// for "none".
+type listing struct {
+	columns []string
+	rows    [][]any
+}
+
+// write prints l as an aligned table, as CSV with a header line, or as a
+// JSON array of objects whose keys are the column names, in order.
+func (l listing) write(w io.Writer, format string) error {
+	text := func(cell any, none string) string {
+		switch v := cell.(type) {
+		case nil:
+			return none
+		case float64:
+			return strconv.FormatFloat(v, 'f', 1, 64)
+		}
+		return fmt.Sprint(cell)
+	}
+	switch format {
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write(l.columns)
+		for _, row := range l.rows {
+			cells := make([]string, len(row))
+			for i, cell := range row {
+				cells[i] = text(cell, "")
+			}
+			cw.Write(cells)
+		}
+		cw.Flush()
+		return cw.Error()
+	case "json":
+		var buf bytes.Buffer
+		buf.WriteByte('[')
+		for r, row := range l.rows {
+			if r > 0 {
+				buf.WriteByte(',')
+			}
+			buf.WriteByte('{')
+			for i, cell := range row {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				k, _ := json.Marshal(l.columns[i])
+				v, err := json.Marshal(cell)
+				if err != nil {
+					return err
+				}
+				buf.Write(k)
+				buf.WriteByte(':')
+				buf.Write(v)
+			}
+			buf.WriteByte('}')
+		}
+		buf.WriteByte(']')
+		var out bytes.Buffer
+		if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		_, err := out.WriteTo(w)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.ToUpper(strings.Join(l.columns, "\t")))
+	for _, row := range l.rows {
+		cells := make([]string, len(row))
+		for i, cell := range row {
+			cells[i] = text(cell, "-")
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
