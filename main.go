@@ -32,6 +32,8 @@ func main() {
 		Name:  "ttt",
 		Usage: "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
 		Commands: []*cli.Command{
+			commands.League,
+			commands.Ratings,
 			commands.Train,
 			commands.Verify,
 			commands.Checkpoints,

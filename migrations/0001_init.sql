@@ -62,30 +62,29 @@ CREATE TABLE rounds (
     learner     BLOB
 );
 
--- Every rated game, with enough to replay it exactly: who played X and
--- who played O, the opening both were handed, the seed of the random
--- player when it took part, and the moves.
-CREATE TABLE games (
-    id       INTEGER PRIMARY KEY,
+-- Every pairing the league has played, one row per pair of agents: A
+-- played B over every opening of `plies` moves, once as X and once as O,
+-- and the row keeps A's record. Greedy agents are deterministic and the
+-- random player's games are seeded from `seed`, so the games themselves
+-- need not be stored: ttt games export replays them, move for move. That
+-- keeps a league of a thousand checkpoints (half a million pairings) in
+-- tens of megabytes. A pair is played once (frozen agents would only
+-- repeat the result), with A the newer agent.
+CREATE TABLE matches (
     round_id INTEGER NOT NULL REFERENCES rounds (id),
-    x_agent  INTEGER NOT NULL REFERENCES agents (id),
-    o_agent  INTEGER NOT NULL REFERENCES agents (id),
-    -- The squares played before the agents took over, as digits ("40":
-    -- X took 4, O took 0); empty for a game from the empty board.
-    opening  TEXT NOT NULL DEFAULT '' CHECK (opening NOT GLOB '*[^0-8]*'),
-    -- Greedy agents are deterministic; only a game with random needs it.
-    seed     INTEGER,
-    -- From X's side, in PGN's words, so an export needs no translation.
-    result   TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
-    -- Every square of the game in order, the opening included.
-    moves    TEXT NOT NULL CHECK (moves NOT GLOB '*[^0-8]*'),
-    CHECK (x_agent <> o_agent)
-);
+    a        INTEGER NOT NULL REFERENCES agents (id),
+    b        INTEGER NOT NULL REFERENCES agents (id),
+    plies    INTEGER NOT NULL CHECK (plies BETWEEN 0 AND 2),
+    seed     INTEGER NOT NULL,
+    wins     INTEGER NOT NULL CHECK (wins >= 0),
+    draws    INTEGER NOT NULL CHECK (draws >= 0),
+    losses   INTEGER NOT NULL CHECK (losses >= 0),
+    PRIMARY KEY (a, b),
+    CHECK (a > b)
+) WITHOUT ROWID;
 
--- An agent's games, as X and as O: W/D/L in ttt show, and the league's
--- "has this pairing been played" test, which names both agents.
-CREATE INDEX games_by_x ON games (x_agent, o_agent);
-CREATE INDEX games_by_o ON games (o_agent, x_agent);
+-- An agent's matches where it is the older side: W/D/L in ttt show.
+CREATE INDEX matches_by_b ON matches (b, a);
 
 -- The rating history: every rated agent's Elo after every round, with its
 -- 95% interval and the games behind it. A refit rewrites no old row.

@@ -74,6 +74,7 @@ type Agent struct {
 
 // Rating is an agent's rating after a round.
 type Rating struct {
+	Agent  int64
 	Round  int64
 	Elo    float64
 	Lo, Hi float64 // the 95% interval
@@ -86,21 +87,9 @@ type Rating struct {
 // (kind-ID when it was empty), Hidden, CreatedAt and Verify. It returns
 // ErrBadName or ErrNameTaken for a name that cannot be used.
 func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
-	if !a.Kind.IsNetwork() || a.Net == nil {
-		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
+	if err := a.prepare(); err != nil {
+		return err
 	}
-	if a.Name != "" {
-		if err := checkName(a.Name); err != nil {
-			return err
-		}
-	}
-	// The check takes milliseconds; done before the transaction, it never
-	// holds the write lock.
-	table := a.Net.Table()
-	a.Verify = []verify.Report{verify.Check(table, game.X), verify.Check(table, game.O)}
-	a.Hidden = a.Net.Hidden
-	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
-
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
@@ -110,6 +99,26 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 		return translate(err)
 	}
 	return translate(tx.Commit())
+}
+
+// prepare checks a network agent's name and fills in what storing it
+// computes: the exhaustive check, the hidden size and the time. The check
+// takes milliseconds; done before the transaction, it never holds the
+// write lock.
+func (a *Agent) prepare() error {
+	if !a.Kind.IsNetwork() || a.Net == nil {
+		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
+	}
+	if a.Name != "" {
+		if err := checkName(a.Name); err != nil {
+			return err
+		}
+	}
+	table := a.Net.Table()
+	a.Verify = []verify.Report{verify.Check(table, game.X), verify.Check(table, game.O)}
+	a.Hidden = a.Net.Hidden
+	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
+	return nil
 }
 
 // checkName refuses names that `ttt show NAME` could not tell from an id
@@ -193,17 +202,12 @@ func addBuiltins(ctx context.Context, tx *sql.Tx) error {
 // network while none is rated) or latest (the newest network). It returns
 // ErrNotFound for an unknown id or name, and ErrNoCheckpoints for best or
 // latest in a league without networks.
-func (db *DB) Agent(ctx context.Context, ref string) (*Agent, error) {
-	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer tx.Rollback()
-	a, err := findAgent(ctx, tx, ref)
-	if err != nil {
-		return nil, translate(err)
-	}
-	return a, translate(tx.Commit())
+func (db *DB) Agent(ctx context.Context, ref string) (a *Agent, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		a, err = findAgent(ctx, tx, ref)
+		return err
+	})
+	return a, err
 }
 
 // findAgent resolves ref and reads the agent and its net.
@@ -223,10 +227,17 @@ func findAgent(ctx context.Context, tx *sql.Tx, ref string) (*Agent, error) {
 	if err := tx.QueryRowContext(ctx, "SELECT weights FROM agents WHERE id = ?", id).Scan(&weights); err != nil {
 		return nil, err
 	}
-	if a.Net, err = nn.Parse(weights, nn.Inputs); err != nil {
+	a.Net, err = parseWeights(id, weights)
+	return a, err
+}
+
+// parseWeights reads a stored network's blob.
+func parseWeights(id int64, weights []byte) (*nn.Net, error) {
+	n, err := nn.Parse(weights, nn.Inputs)
+	if err != nil {
 		return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
 	}
-	return a, nil
+	return n, nil
 }
 
 // resolve turns an id, a name, best or latest into an id.
@@ -267,17 +278,37 @@ func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
 }
 
 // Agents returns every agent in id order, without their networks.
-func (db *DB) Agents(ctx context.Context) ([]*Agent, error) {
-	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer tx.Rollback()
-	list, err := listAgents(ctx, tx)
-	if err != nil {
-		return nil, translate(err)
-	}
-	return list, translate(tx.Commit())
+func (db *DB) Agents(ctx context.Context) (list []*Agent, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		list, err = listAgents(ctx, tx)
+		return err
+	})
+	return list, err
+}
+
+// Nets returns every stored network by agent id: what a league needs to
+// resume play against its members.
+func (db *DB) Nets(ctx context.Context) (map[int64]*nn.Net, error) {
+	nets := make(map[int64]*nn.Net)
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT id, weights FROM agents WHERE weights IS NOT NULL")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var weights []byte
+			if err := rows.Scan(&id, &weights); err != nil {
+				return err
+			}
+			if nets[id], err = parseWeights(id, weights); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+	return nets, err
 }
 
 func listAgents(ctx context.Context, tx *sql.Tx) ([]*Agent, error) {
@@ -297,27 +328,21 @@ func listAgents(ctx context.Context, tx *sql.Tx) ([]*Agent, error) {
 	return list, rows.Err()
 }
 
-// Record returns the agent's wins, draws and losses over its stored games.
-func (db *DB) Record(ctx context.Context, id int64) (verify.Tally, error) {
-	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return verify.Tally{}, translate(err)
-	}
-	defer tx.Rollback()
-	t, err := record(ctx, tx, id)
-	if err != nil {
-		return t, translate(err)
-	}
-	return t, translate(tx.Commit())
+// Record returns the agent's wins, draws and losses over its matches.
+func (db *DB) Record(ctx context.Context, id int64) (t verify.Tally, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		t, err = record(ctx, tx, id)
+		return err
+	})
+	return t, err
 }
 
 func record(ctx context.Context, tx *sql.Tx, id int64) (verify.Tally, error) {
 	var t verify.Tally
-	err := tx.QueryRowContext(ctx, `SELECT
-		coalesce(sum(CASE result WHEN '1-0' THEN x_agent = ?1 WHEN '0-1' THEN o_agent = ?1 END), 0),
-		coalesce(sum(result = '1/2-1/2'), 0),
-		coalesce(sum(CASE result WHEN '1-0' THEN o_agent = ?1 WHEN '0-1' THEN x_agent = ?1 END), 0)
-		FROM games WHERE x_agent = ?1 OR o_agent = ?1`, id).Scan(&t.Wins, &t.Draws, &t.Losses)
+	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(w), 0), coalesce(sum(d), 0), coalesce(sum(l), 0) FROM (
+		SELECT wins AS w, draws AS d, losses AS l FROM matches WHERE a = ?1
+		UNION ALL
+		SELECT losses, draws, wins FROM matches WHERE b = ?1)`, id).Scan(&t.Wins, &t.Draws, &t.Losses)
 	return t, err
 }
 
@@ -359,7 +384,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		}
 	}
 	if round.Valid {
-		a.Rating = &Rating{Round: round.V, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V, Games: int(games.V)}
+		a.Rating = &Rating{Agent: a.ID, Round: round.V, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V, Games: int(games.V)}
 	}
 	return &a, nil
 }

@@ -3,11 +3,12 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,26 +40,15 @@ func addNets(tb testing.TB, db *store.DB, n int) []int64 {
 	return ids
 }
 
-// addRound writes a round with the given ratings straight into the file,
-// as the league does.
-func addRound(tb testing.TB, raw *sql.DB, elo map[int64]float64) {
+// addRound commits a round with the given ratings, as the league does.
+func addRound(tb testing.TB, db *store.DB, elo map[int64]float64) {
 	tb.Helper()
-	tx, err := raw.Begin()
-	if err != nil {
-		tb.Fatal(err)
+	r := &store.Round{Started: time.Now(), Finished: time.Now()}
+	for _, id := range slices.Sorted(maps.Keys(elo)) {
+		e := elo[id]
+		r.Ratings = append(r.Ratings, store.Rating{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
 	}
-	defer tx.Rollback()
-	res, err := tx.Exec("INSERT INTO rounds (started_at, finished_at) VALUES ('2025-01-01T00:00:00Z', '2025-01-01T00:00:01Z')")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	round, _ := res.LastInsertId()
-	for id, e := range elo {
-		if _, err := tx.Exec("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, 10)", round, id, e, e-50, e+50); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err := db.CommitRound(context.Background(), r, func(int64) error { return nil }); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -186,7 +176,6 @@ func TestBestAndLatest(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")
 	db := mustOpen(t, path)
-	raw := rawDB(t, path)
 	ids := addNets(t, db, 3) // 3, 4, 5
 
 	ref := func(ref string) int64 {
@@ -205,12 +194,12 @@ func TestBestAndLatest(t *testing.T) {
 		t.Errorf("best while unrated = %d, want %d", got, want)
 	}
 	// Perfect is rated highest but is not a network.
-	addRound(t, raw, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
+	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
 	if got, want := ref(store.Best), ids[0]; got != want {
 		t.Errorf("best after round 1 = %d, want %d", got, want)
 	}
 	// Only each network's latest rating counts.
-	addRound(t, raw, map[int64]float64{1: 0, 2: 900, ids[0]: 20, ids[1]: 80})
+	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 20, ids[1]: 80})
 	if got, want := ref(store.Best), ids[1]; got != want {
 		t.Errorf("best after round 2 = %d, want %d", got, want)
 	}
@@ -218,7 +207,7 @@ func TestBestAndLatest(t *testing.T) {
 		t.Errorf("latest = %d, want %d", got, want)
 	}
 	// Ties go to the newer network.
-	addRound(t, raw, map[int64]float64{ids[0]: 80, ids[1]: 80})
+	addRound(t, db, map[int64]float64{ids[0]: 80, ids[1]: 80})
 	if got, want := ref(store.Best), ids[1]; got != want {
 		t.Errorf("best on a tie = %d, want %d", got, want)
 	}
@@ -242,27 +231,24 @@ func TestRecord(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")
 	db := mustOpen(t, path)
-	raw := rawDB(t, path)
 	id := addNets(t, db, 1)[0]
-	addRound(t, raw, nil)
-	games := []struct {
-		x, o   int64
-		result string
-	}{
-		{id, 1, "1-0"}, {1, id, "1-0"}, {1, id, "0-1"}, {id, 2, "1/2-1/2"},
-		{2, id, "1/2-1/2"}, {id, 2, "0-1"}, {1, 2, "0-1"},
+	// As A (the newer agent) against random and perfect, and as B against
+	// a later net.
+	later := addNets(t, db, 1)[0]
+	matches := []store.Match{
+		{A: id, B: 1, Wins: 3, Draws: 1, Losses: 0},
+		{A: id, B: 2, Wins: 0, Draws: 2, Losses: 5},
+		{A: later, B: id, Wins: 1, Draws: 4, Losses: 7},
+		{A: later, B: 1, Wins: 9}, // not id's
 	}
-	for _, g := range games {
-		if _, err := raw.Exec("INSERT INTO games (round_id, x_agent, o_agent, result, moves) VALUES (1, ?, ?, ?, '')",
-			g.x, g.o, g.result); err != nil {
-			t.Fatal(err)
-		}
+	if err := db.CommitRound(ctx, &store.Round{Matches: matches}, func(int64) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
 	got, err := db.Record(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (verify.Tally{Wins: 2, Draws: 2, Losses: 2}); got != want {
+	if want := (verify.Tally{Wins: 10, Draws: 7, Losses: 6}); got != want {
 		t.Errorf("record %v, want %v", got, want)
 	}
 }
@@ -276,35 +262,22 @@ func TestReaderWhileWriting(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "league.db")
 	reader := mustOpen(t, path)
 	writer := mustOpen(t, path)
-	raw := rawDB(t, path)
+	league := mustOpen(t, path)
 	addNets(t, writer, 1)
 
 	deadline := time.Now().Add(time.Second)
 	var g errgroup.Group
-	g.Go(func() error { // a league's rounds: many games per transaction
+	g.Go(func() error { // a league's rounds: a snapshot, matches, ratings
 		for i := 0; time.Now().Before(deadline); i++ {
-			tx, err := raw.Begin()
+			r := &store.Round{Started: time.Now(), Finished: time.Now(), Learner: []byte("state"),
+				Snapshot: &store.Agent{Kind: store.Checkpoint, Net: testNet(5, uint64(i))}}
+			err := league.CommitRound(ctx, r, func(id int64) error {
+				r.Matches = []store.Match{{A: id, B: 1, Wins: 100}, {A: id, B: 2, Losses: 100}}
+				r.Ratings = []store.Rating{{Agent: id, Elo: float64(i)}}
+				return nil
+			})
 			if err != nil {
-				return err
-			}
-			res, err := tx.Exec("INSERT INTO rounds (started_at, finished_at) VALUES ('', '')")
-			if err != nil {
-				tx.Rollback()
-				return err
-			}
-			round, _ := res.LastInsertId()
-			for range 200 {
-				if _, err := tx.Exec("INSERT INTO games (round_id, x_agent, o_agent, result, moves) VALUES (?, 3, 1, '1-0', '012345678')", round); err != nil {
-					tx.Rollback()
-					return err
-				}
-			}
-			if _, err := tx.Exec("INSERT INTO ratings VALUES (?, 3, ?, 0, 0, 0)", round, float64(i)); err != nil {
-				tx.Rollback()
-				return err
-			}
-			if err := tx.Commit(); err != nil {
-				return err
+				return fmt.Errorf("league: %w", err)
 			}
 		}
 		return nil

@@ -133,7 +133,8 @@ func (n *Net) Step(b game.Board, target *[Outputs]float32, lr, scale float32, p 
 	}
 }
 
-// Sample picks a training move on b from the logits in p by
+// Sample picks a training move on b from the logits in p (Logits or
+// Forward fills them) by
 // epsilon-softmax: with probability epsilon a uniformly random empty
 // square (exploration that ignores what the net believes), otherwise a
 // square drawn from the softmax over the empty squares at the given

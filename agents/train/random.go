@@ -10,43 +10,53 @@ import (
 	"ttt/agents/nn"
 )
 
+// Learning is how a network learns: its size when new, the learning
+// rate, and how it explores.
+type Learning struct {
+	Hidden      int
+	LR          float64
+	Epsilon     Schedule
+	Temperature float64
+}
+
+// Validate reports the first setting that is out of range.
+func (l Learning) Validate() error {
+	switch {
+	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
+		return fmt.Errorf("hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
+	case !(l.LR > 0 && l.LR <= 10):
+		return fmt.Errorf("learning rate must be within (0, 10] (got %g)", l.LR)
+	case !(l.Temperature > 0 && l.Temperature <= 100):
+		return fmt.Errorf("temperature must be within (0, 100] (got %g)", l.Temperature)
+	}
+	return l.Epsilon.Validate()
+}
+
 // Config is a run of ttt-rl's trainer: one network against a uniformly
 // random opponent.
 type Config struct {
-	Games       int
-	Hidden      int
-	LR          float64
-	Seed        uint64
-	Epsilon     Schedule
-	Temperature float64
+	Games int
+	Seed  uint64
+	Learning
 }
 
 // Default returns the settings of `ttt train` for the given number of
 // games, where the command line does not say otherwise.
 func Default(games int) Config {
-	return Config{
-		Games:       games,
+	return Config{Games: games, Seed: 1, Learning: Learning{
 		Hidden:      nn.DefaultHidden,
 		LR:          nn.DefaultLR,
-		Seed:        1,
 		Epsilon:     Schedule{Start: DefaultEpsilon, End: 0, Games: games / 2},
 		Temperature: DefaultTemperature,
-	}
+	}}
 }
 
 // Validate reports the first setting that is out of range.
 func (c Config) Validate() error {
-	switch {
-	case c.Games < 1:
+	if c.Games < 1 {
 		return fmt.Errorf("games must be at least 1 (got %d)", c.Games)
-	case c.Hidden < 1 || c.Hidden > nn.MaxHidden:
-		return fmt.Errorf("hidden must be within 1..%d (got %d)", nn.MaxHidden, c.Hidden)
-	case !(c.LR > 0 && c.LR <= 10):
-		return fmt.Errorf("learning rate must be within (0, 10] (got %g)", c.LR)
-	case !(c.Temperature > 0 && c.Temperature <= 100):
-		return fmt.Errorf("temperature must be within (0, 100] (got %g)", c.Temperature)
 	}
-	return c.Epsilon.Validate()
+	return c.Learning.Validate()
 }
 
 // Exploration defaults. Sampling at the net's own temperature (1) makes

@@ -68,7 +68,7 @@ func (l *Learner) Play(side game.Side, opp agents.Player, epsilon float64) game.
 	for b.Result() == game.Ongoing {
 		var sq int
 		if opp == nil || b.ToMove() == side {
-			l.Net.Forward(b, &l.pass)
+			l.Net.Logits(b, &l.pass)
 			sq = nn.Sample(b, &l.pass, epsilon, l.Temperature, l.Rand)
 		} else {
 			sq = opp.Move(b)

@@ -28,11 +28,11 @@ var Train = &cli.Command{
    With --db (or TTT_DB set), the net is stored in the league as well as
    written to -o, if given.`,
 	Flags: append([]cli.Flag{
-		&cli.IntFlag{Name: "games", Value: 150000, Usage: "training games"},
+		&cli.IntFlag{Name: "games", Value: defaults.Games, Usage: "training games"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
 		&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
 		dbFlag,
-	}, learningFlags...),
+	}, learningFlags(defaults.Learning, "half of --games")...),
 	Action: func(c *cli.Context) error {
 		if c.NArg() > 0 {
 			return fmt.Errorf("train takes no arguments (got %q); flags go before arguments", c.Args().First())
@@ -46,13 +46,9 @@ var Train = &cli.Command{
 		if err != nil {
 			return err
 		}
-		cfg := train.Config{
-			Games:       c.Int("games"),
-			Hidden:      c.Int("hidden"),
-			LR:          c.Float64("lr"),
-			Seed:        c.Uint64("seed"),
-			Temperature: c.Float64("temperature"),
-			Epsilon:     schedule(c, c.Int("games")/2),
+		cfg := train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), Learning: learning(c)}
+		if !c.IsSet("epsilon-games") {
+			cfg.Epsilon.Games = cfg.Games / 2
 		}
 		if err := cfg.Validate(); err != nil {
 			return err
@@ -107,26 +103,31 @@ var Train = &cli.Command{
 	},
 }
 
+// defaults are train's settings where no flag says otherwise.
+var defaults = train.Default(150000)
+
 // learningFlags are the settings of a learning network, shared by train
-// and league run.
-var learningFlags = []cli.Flag{
-	&cli.IntFlag{Name: "hidden", Value: nn.DefaultHidden, Usage: "hidden units"},
-	&cli.Float64Flag{Name: "lr", Value: nn.DefaultLR, Usage: "learning rate"},
-	&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same net"},
-	&cli.Float64Flag{Name: "epsilon", Value: 0.5, Usage: "exploration rate at the start: the chance of a uniformly random move"},
-	&cli.Float64Flag{Name: "epsilon-end", Value: 0, Usage: "exploration rate after the decay"},
-	&cli.IntFlag{Name: "epsilon-games", Usage: "games over which epsilon decays linearly (default: half of the games)"},
-	&cli.Float64Flag{Name: "temperature", Value: 1, Usage: "softmax temperature of sampled moves (lower is greedier)"},
+// and league run, with the defaults of the one or the other.
+func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
+		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "learning rate"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
+		&cli.Float64Flag{Name: "epsilon", Value: d.Epsilon.Start, Usage: "exploration rate at the start: the chance of a uniformly random move"},
+		&cli.Float64Flag{Name: "epsilon-end", Value: d.Epsilon.End, Usage: "exploration rate after the decay"},
+		&cli.IntFlag{Name: "epsilon-games", Value: d.Epsilon.Games, Usage: "training games over which epsilon decays linearly", DefaultText: decayDefault},
+		&cli.Float64Flag{Name: "temperature", Value: d.Temperature, Usage: "softmax temperature of sampled moves (lower is greedier)"},
+	}
 }
 
-// schedule reads the epsilon flags; def is the decay length when
-// --epsilon-games is not set.
-func schedule(c *cli.Context, def int) train.Schedule {
-	s := train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: def}
-	if c.IsSet("epsilon-games") {
-		s.Games = c.Int("epsilon-games")
+// learning reads the flags of learningFlags.
+func learning(c *cli.Context) train.Learning {
+	return train.Learning{
+		Hidden:      c.Int("hidden"),
+		LR:          c.Float64("lr"),
+		Epsilon:     train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
+		Temperature: c.Float64("temperature"),
 	}
-	return s
 }
 
 // weightWriter returns how a net becomes a plain weight file: 19 inputs,
