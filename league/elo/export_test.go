@@ -1,0 +1,9 @@
+package elo
+
+// FitPrior is Fit with the prior's standard deviation in Elo as a parameter;
+// +Inf gives pure maximum likelihood, so tests can measure the prior.
+var FitPrior = fit
+
+// PriorSD is the prior's standard deviation Fit uses, for tests that
+// rebuild the log-posterior independently.
+const PriorSD = priorSD
