@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,13 +14,7 @@ var Checkpoints = &cli.Command{
    ttt checkpoints --format csv > agents.csv`,
 	Flags: []cli.Flag{formatFlag, dbFlag},
 	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("checkpoints takes no arguments (got %q); to see one agent, ttt show ID", c.Args().First())
-		}
-		if err := checkFormat(c); err != nil {
-			return err
-		}
-		db, err := openLeague(c, false)
+		db, err := openForListing(c)
 		if err != nil {
 			return err
 		}

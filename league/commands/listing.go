@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/store"
 )
 
 // formatFlag is --format of the listing commands.
@@ -25,6 +27,18 @@ func checkFormat(c *cli.Context) error {
 	default:
 		return fmt.Errorf("--format must be table, csv or json (got %q)", f)
 	}
+}
+
+// openForListing checks a listing command's arguments (it takes none) and
+// --format, then opens the league for reading.
+func openForListing(c *cli.Context) (*store.DB, error) {
+	if c.NArg() > 0 {
+		return nil, fmt.Errorf("%s takes no arguments (got %q); see --help", c.Command.HelpName, c.Args().First())
+	}
+	if err := checkFormat(c); err != nil {
+		return nil, err
+	}
+	return openLeague(c, false)
 }
 
 // listing is what a listing command prints: named columns, and rows whose

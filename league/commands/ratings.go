@@ -23,13 +23,7 @@ var Ratings = &cli.Command{
 	Flags:       []cli.Flag{formatFlag, dbFlag},
 	Subcommands: []*cli.Command{ratingsHistory},
 	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("ratings takes no arguments (got %q); see ttt ratings --help", c.Args().First())
-		}
-		if err := checkFormat(c); err != nil {
-			return err
-		}
-		db, err := openLeague(c, false)
+		db, err := openForListing(c)
 		if err != nil {
 			return err
 		}
@@ -75,13 +69,7 @@ var ratingsHistory = &cli.Command{
 		formatFlag, dbFlag,
 	},
 	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("ratings history takes no arguments (got %q); use --agent", c.Args().First())
-		}
-		if err := checkFormat(c); err != nil {
-			return err
-		}
-		db, err := openLeague(c, false)
+		db, err := openForListing(c)
 		if err != nil {
 			return err
 		}
