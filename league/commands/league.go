@@ -71,11 +71,12 @@ var leagueRun = &cli.Command{
 
 		w := c.App.Writer
 		var bar progress
+		var barRound int64 // the round the bar shows
 		last, err := league.Run(c.Context, db, cfg, league.Hooks{
 			Training: func(round int64, done, total int) {
-				if done == 1000 || bar.bar == nil && done <= 1000 {
+				if round != barRound {
 					bar.finish()
-					bar = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round))
+					bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round)), round
 				}
 				bar.set(int64(done))
 			},
