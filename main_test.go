@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"ttt/agents/game"
@@ -23,6 +24,7 @@ import (
 // ttt is the built program, run in a directory of its own.
 type ttt struct {
 	bin, dir string
+	sys      *syscall.SysProcAttr // how its processes start (as another user, say); nil: as the test's
 }
 
 // buildTTT builds the real binary into a temporary directory.
@@ -36,16 +38,28 @@ func buildTTT(t *testing.T) ttt {
 	return ttt{bin: bin, dir: dir}
 }
 
-// run runs ttt with args and returns its stdout, stderr and exit code.
-func (p ttt) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
+// command is ttt with args, in its directory, without the caller's TTT_DB.
+func (p ttt) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(p.bin, args...)
 	cmd.Dir = p.dir
+	cmd.SysProcAttr = p.sys
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TTT_DB=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	return cmd
+}
+
+// run runs ttt with args and returns its stdout, stderr and exit code.
+func (p ttt) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return execute(t, p.command(args...))
+}
+
+// execute runs cmd and returns its stdout, stderr and exit code.
+func execute(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
