@@ -11,8 +11,10 @@ import (
 // Match is the record of agent A against agent B over every opening of
 // Plies moves, each played once with A as X and once with A as O. Seed
 // seeds the random player's games when one of the two is random. A is
-// the newer agent (the larger id).
+// the newer agent (the larger id). Round is the round that played it,
+// filled in by CommitRound.
 type Match struct {
+	Round               int64
 	A, B                int64
 	Plies               int
 	Seed                uint64
@@ -79,7 +81,9 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round, complete func(int64)
 		return err
 	}
 	defer match.Close()
-	for _, m := range r.Matches {
+	for i := range r.Matches {
+		m := &r.Matches[i]
+		m.Round = r.ID
 		if _, err := match.ExecContext(ctx, r.ID, m.A, m.B, m.Plies, int64(m.Seed), m.Wins, m.Draws, m.Losses); err != nil {
 			return fmt.Errorf("match %d-%d: %w", m.A, m.B, err)
 		}
@@ -118,7 +122,7 @@ var ErrNoRounds = errors.New("the league has played no round yet")
 func (db *DB) Matches(ctx context.Context) ([]Match, error) {
 	var list []Match
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT a, b, plies, seed, wins, draws, losses FROM matches ORDER BY round_id, a, b")
+		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches ORDER BY round_id, a, b")
 		if err != nil {
 			return err
 		}
@@ -126,7 +130,7 @@ func (db *DB) Matches(ctx context.Context) ([]Match, error) {
 		for rows.Next() {
 			var m Match
 			var seed int64
-			if err := rows.Scan(&m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses); err != nil {
+			if err := rows.Scan(&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses); err != nil {
 				return err
 			}
 			m.Seed = uint64(seed)
