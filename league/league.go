@@ -160,20 +160,14 @@ func open(ctx context.Context, db *store.DB, cfg Config) (*league, error) {
 		return nil, err
 	}
 	for _, a := range list {
-		m := Member{ID: a.ID}
-		switch {
-		case a.Kind == store.Random:
+		switch a.Kind {
+		case store.Random:
 			lg.random = a.ID
-		case a.Kind == store.Perfect:
-			m.Table = agents.Perfect()
-		default:
-			m.Table = nets[a.ID].Table()
-		}
-		if a.Kind == store.Checkpoint {
+		case store.Checkpoint:
 			lg.parent = a.ID
 		}
 		lg.kinds[a.ID] = a.Kind
-		lg.members = append(lg.members, m)
+		lg.members = append(lg.members, member(a, nets))
 	}
 	if lg.matches, err = db.Matches(ctx); err != nil {
 		return nil, err
@@ -198,6 +192,20 @@ func open(ctx context.Context, db *store.DB, cfg Config) (*league, error) {
 		}
 	}
 	return lg, nil
+}
+
+// member is agent a as evaluation sees it: random as the random player,
+// perfect and networks (from nets) as move tables.
+func member(a *store.Agent, nets map[int64]*nn.Net) Member {
+	m := Member{ID: a.ID}
+	switch a.Kind {
+	case store.Random:
+	case store.Perfect:
+		m.Table = agents.Perfect()
+	default:
+		m.Table = nets[a.ID].Table()
+	}
+	return m
 }
 
 // score is a record's share of the points, a draw being half a point.
