@@ -40,6 +40,7 @@ func main() {
 			commands.Show,
 			commands.Export,
 			commands.Import,
+			commands.Games,
 		},
 		HideHelpCommand: true,
 		CommandNotFound: func(c *cli.Context, name string) {
