@@ -38,6 +38,7 @@ func main() {
 			commands.Verify,
 			commands.Checkpoints,
 			commands.Show,
+			commands.Play,
 			commands.Export,
 			commands.Import,
 			commands.Games,

@@ -1,0 +1,282 @@
+package commands_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
+	"ttt/league/commands"
+	"ttt/store"
+)
+
+// humanLines calls visit with the human's moves and the result of every
+// game a human playing side human can play against the deterministic p.
+func humanLines(p agents.Player, human game.Side, visit func(moves []int, r game.Result)) {
+	var walk func(b game.Board, moves []int)
+	walk = func(b game.Board, moves []int) {
+		if r := b.Result(); r != game.Ongoing {
+			visit(moves, r)
+			return
+		}
+		if b.ToMove() != human {
+			walk(b.Play(p.Move(b)), moves)
+			return
+		}
+		for sq := range 9 {
+			if b.IsEmpty(sq) {
+				walk(b.Play(sq), append(moves[:len(moves):len(moves)], sq))
+			}
+		}
+	}
+	walk(game.Board{}, nil)
+}
+
+// firstLine returns the human's moves in the first line against p that
+// ends in want, as the lines typed at the move prompt.
+func firstLine(t *testing.T, p agents.Player, human game.Side, want game.Result) string {
+	t.Helper()
+	var script string
+	humanLines(p, human, func(moves []int, r game.Result) {
+		if r == want && script == "" {
+			for _, sq := range moves {
+				script += fmt.Sprintf("%d\n", sq)
+			}
+		}
+	})
+	if script == "" {
+		t.Fatalf("no line of the human as %s ends in %s", human, want)
+	}
+	return script
+}
+
+// unbeatableNet reads testdata/unbeatable.bin, made by
+// `ttt train --games 2000000 --seed 1 -o testdata/unbeatable.bin`, and
+// checks that it is what its name says, so that tests relying on it
+// cannot pass vacuously.
+func unbeatableNet(t *testing.T) *nn.Net {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "unbeatable.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nn.Parse(data, nn.Inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := net.Table()
+	for _, side := range []game.Side{game.X, game.O} {
+		if r := verify.Check(table, side); !r.Unbeatable() {
+			t.Fatalf("testdata/unbeatable.bin: %s", r)
+		}
+	}
+	return net
+}
+
+// weakNet is an untrained network: greedy, deterministic and easy to beat.
+func weakNet() *nn.Net { return nn.New(nn.DefaultHidden, rand.New(rand.NewPCG(1, 2))) }
+
+// TestPlayScripted plays scripted games through the real command's
+// stdin and checks each transcript's outcome exactly, and that playing
+// leaves the database as it was.
+func TestPlayScripted(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "weak.bin"), weakNet().Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unbeatable, err := filepath.Abs(filepath.Join("testdata", "unbeatable.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "import", "--name", "weak", "weak.bin")
+	ok(t, dir, "import", "--name", "unbeatable", unbeatable)
+	net := unbeatableNet(t)
+	perfect := agents.Perfect()
+
+	// Each game ends with "n" to the question whether to play again.
+	const end = "Play again? (y/n): n\n"
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		input string
+		want  []string // in this order in the transcript
+	}{{
+		name:  "win",
+		args:  []string{"--checkpoint", "weak"},
+		input: firstLine(t, weakNet(), game.X, game.XWins) + "n\n",
+		want:  []string{"You are X and weak plays O; you move first.", "You win!\n" + end + "Against weak you won 1, drew 0 and lost 0.\n"},
+	}, {
+		name:  "loss as O",
+		args:  []string{"--checkpoint", "unbeatable", "--as", "O"},
+		input: firstLine(t, net, game.O, game.XWins) + "n\n",
+		want:  []string{"unbeatable moves first.", "unbeatable wins.\n" + end + "Against unbeatable you won 0, drew 0 and lost 1.\n"},
+	}, {
+		name:  "tie",
+		args:  []string{"--checkpoint", "perfect"},
+		input: firstLine(t, perfect, game.X, game.Tie) + "n\n",
+		want:  []string{"the game value of each move for perfect:", "A tie.\n" + end + "Against perfect you won 0, drew 1 and lost 0.\n"},
+	}, {
+		name: "bad moves are refused and asked again",
+		args: []string{"--checkpoint", "perfect"},
+		// Perfect answers the centre with the corner 0.
+		input: "abc\n\n9\n-1\n99999999999999999999\n 4 \n4\n0\nq\n",
+		want: []string{
+			"Your move (0-8, q quits): abc\nNot a move: \"abc\" is not a square number (0-8).\n",
+			"Your move (0-8, q quits): \nNot a move: the line is empty; type a square 0-8.\n",
+			"Your move (0-8, q quits): 9\nNot a move: square 9 is off the board (0-8).\n",
+			"Your move (0-8, q quits): -1\nNot a move: square -1 is off the board (0-8).\n",
+			"Not a move: square 99999999999999999999 is off the board (0-8).\n",
+			"Your move (0-8, q quits):  4 \n\nperfect plays O on 0;",
+			"Your move (0-8, q quits): 4\nNot a move: square 4 is taken.\n",
+			"Your move (0-8, q quits): 0\nNot a move: square 0 is taken.\n",
+			"Your move (0-8, q quits): q\nThis game is not counted.\nAgainst perfect you won 0, drew 0 and lost 0.\n",
+		},
+	}, {
+		name:  "play again, then end of input",
+		args:  []string{"--checkpoint", "perfect", "--as", "O"},
+		input: firstLine(t, perfect, game.O, game.XWins) + "maybe\ny\n4\n",
+		want: []string{
+			"perfect wins.\nPlay again? (y/n): maybe\nAnswer y or n.\nPlay again? (y/n): y\n",
+			"Your move (0-8, q quits): \nEnd of input.\nThis game is not counted.\nAgainst perfect you won 0, drew 0 and lost 1.\n",
+		},
+	}, {
+		name:  "quit",
+		args:  []string{"--checkpoint", "random"},
+		input: "q\n",
+		want:  []string{"Your move (0-8, q quits): q\nThis game is not counted.\nAgainst random you won 0, drew 0 and lost 0.\n"},
+	}, {
+		name:  "no input at all",
+		args:  []string{"--checkpoint", "best"},
+		input: "",
+		want:  []string{"Your move (0-8, q quits): \nEnd of input.\nThis game is not counted.\nAgainst unbeatable you won 0, drew 0 and lost 0.\n"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := snapshot(t, dir)
+			out, errOut, code := run(t, dir, tc.input, append([]string{"play"}, tc.args...)...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
+			}
+			rest := out
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("transcript lacks %q (or has it out of order):\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			if strings.HasSuffix(tc.want[len(tc.want)-1], "\n") && rest != "" {
+				t.Errorf("transcript goes on after the end:\n%s", out)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("play changed the directory:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+
+	// The agent's probabilities follow each of its moves: the network's
+	// choice in brackets, the human's square shown by its mark.
+	out, _, _ := run(t, dir, "4\nq\n", "play", "--checkpoint", "unbeatable")
+	if want := "unbeatable plays O on 0; its move probabilities:\n [100.0%]    0.0%     0.0%\n    0.0%      X       0.0%\n"; !strings.Contains(out, want) {
+		t.Errorf("no probability grid %q in:\n%s", want, out)
+	}
+
+	refused(t, dir, "--as: side must be X or O", "play", "--as", "Z")
+	refused(t, dir, `no such agent: "nobody" (see ttt checkpoints)`, "play", "--checkpoint", "nobody")
+	refused(t, dir, "play takes no arguments", "play", "4")
+	refused(t, dir, "no league database at nowhere.db", "play", "--db", "nowhere.db")
+	empty, err := store.Open(context.Background(), filepath.Join(dir, "empty.db")) // no network yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty.Close()
+	refused(t, dir, "no checkpoints yet: play --checkpoint perfect or random", "play", "--db", "empty.db")
+}
+
+// TestNoHumanLineBeatsUnbeatable plays every line of human moves, on both
+// sides, through the game loop of ttt play against perfect and against a
+// network verified unbeatable, and checks that none is a human win.
+func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
+	net := unbeatableNet(t)
+	for _, tc := range []struct {
+		agent  *store.Agent
+		player agents.Player
+	}{
+		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, agents.Perfect()},
+		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Net: net}, net},
+	} {
+		for _, human := range []game.Side{game.X, game.O} {
+			t.Run(fmt.Sprintf("%s as %s", tc.agent.Name, human.Other()), func(t *testing.T) {
+				lines := 0
+				humanLines(tc.player, human, func(moves []int, r game.Result) {
+					lines++
+					var script strings.Builder
+					for _, sq := range moves {
+						fmt.Fprintf(&script, "%d\n", sq)
+					}
+					script.WriteString("n\n")
+					tally, err := commands.PlayGames(strings.NewReader(script.String()), io.Discard, tc.agent, human, 1)
+					want := verify.Tally{Losses: 1}
+					if r == game.Tie {
+						want = verify.Tally{Draws: 1}
+					}
+					if err != nil || tally != want {
+						t.Fatalf("moves %v: %s, %v; want %s (the line ends in %s)", moves, tally, err, want, r)
+					}
+				})
+				// Every line the exhaustive check follows, and no other.
+				if want := verify.Check(tc.player, human.Other()).Lines; lines != want {
+					t.Errorf("played %d lines, verify counts %d", lines, want)
+				}
+			})
+		}
+	}
+}
+
+// FuzzPlayInput feeds any input to the game loop against perfect: it
+// never fails but on a line too long to read, the human never wins, the
+// session always ends with its record, and a line the move prompt takes
+// is a legal move.
+func FuzzPlayInput(f *testing.F) {
+	f.Add("4\n0\n8\nq\n", false)
+	f.Add("abc\n\n9\n-1\n4\n4\ny\n", true)
+	perfect := &store.Agent{Kind: store.Perfect, Name: "perfect"}
+	boards := []game.Board{{}, game.Board{}.Play(4).Play(0)}
+	f.Fuzz(func(t *testing.T, input string, asO bool) {
+		human := game.X
+		if asO {
+			human = game.O
+		}
+		var out strings.Builder
+		tally, err := commands.PlayGames(strings.NewReader(input), &out, perfect, human, 1)
+		if err != nil && !errors.Is(err, bufio.ErrTooLong) {
+			t.Fatalf("PlayGames: %v", err)
+		}
+		if tally.Wins > 0 {
+			t.Fatalf("the human beat perfect: %s\n%s", tally, out.String())
+		}
+		if err == nil {
+			summary := fmt.Sprintf("Against perfect you won 0, drew %d and lost %d.\n", tally.Draws, tally.Losses)
+			if !strings.HasSuffix(out.String(), summary) {
+				t.Fatalf("transcript does not end with %q:\n%s", summary, out.String())
+			}
+		}
+		for line := range strings.Lines(input) {
+			for _, b := range boards {
+				sq, err := commands.ParseMove(b, line)
+				if err == nil && (sq < 0 || sq > 8 || !b.IsEmpty(sq)) {
+					t.Fatalf("ParseMove(%s, %q) took square %d", b.Compact(), line, sq)
+				}
+			}
+		}
+	})
+}
