@@ -20,3 +20,6 @@ func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, see
 // ParseMove reads a line typed at the move prompt; ErrQuit is its answer
 // to q.
 var ParseMove, ErrQuit = parseMove, errQuit
+
+// SeriesColors and RandomColor are the colours of the plotted series.
+var SeriesColors, RandomColor = seriesColors, randomColor

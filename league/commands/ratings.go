@@ -21,7 +21,7 @@ var Ratings = &cli.Command{
    ttt ratings --format csv
    ttt ratings history --agent best`,
 	Flags:       []cli.Flag{formatFlag, dbFlag},
-	Subcommands: []*cli.Command{ratingsHistory},
+	Subcommands: []*cli.Command{ratingsHistory, ratingsPlot},
 	Action: func(c *cli.Context) error {
 		db, err := openForListing(c)
 		if err != nil {
