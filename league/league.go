@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -205,7 +206,7 @@ func member(a *store.Agent, nets map[int64]*nn.Net) Member {
 	default:
 		m.Table = nets[a.ID].Table()
 	}
-	return m
+	return m.compiled()
 }
 
 // score is a record's share of the points, a draw being half a point.
@@ -371,38 +372,49 @@ type pairing struct{ a, b Member }
 // then every pair of members where one has never played (a net imported
 // or trained since the last round), newer first in each pair.
 func (lg *league) pending() []pairing {
-	var list []pairing
+	list := make([]pairing, 0, len(lg.members))
 	for _, m := range lg.members {
 		list = append(list, pairing{a: Member{}, b: m})
 	}
+	// Pairs (a, b) with b before a, in that order: a member that has not
+	// played meets every member before it, one that has meets only those
+	// before it that have not. Fresh members are few, so this is one pass
+	// over the members, not one over every pair.
+	var fresh []Member // the members so far that have not played
 	for i, a := range lg.members {
-		for _, b := range lg.members[:i] {
-			if !lg.played[a.ID] || !lg.played[b.ID] {
+		if !lg.played[a.ID] {
+			for _, b := range lg.members[:i] {
 				list = append(list, pairing{a: a, b: b})
 			}
+			fresh = append(fresh, a)
+			continue
+		}
+		for _, b := range fresh {
+			list = append(list, pairing{a: a, b: b})
 		}
 	}
 	return list
 }
 
-// evaluate plays the pending matches on cfg.Workers goroutines. Each
-// match's random games are seeded from the league seed, the round and the
-// match's place in the list, so results do not depend on the number of
-// workers or on scheduling.
+// evaluate plays the pending matches on cfg.Workers goroutines, each of
+// which takes the next match in the list as soon as it is done with one,
+// so that all stay busy to the end. Each match's random games are seeded
+// from the league seed, the round and the match's place in the list, so
+// results do not depend on the number of workers or on scheduling.
 func (lg *league) evaluate(ctx context.Context, round int64, snap Member, pending []pairing) ([]store.Match, error) {
 	results := make([]store.Match, len(pending))
+	snap = snap.compiled()
+	var next atomic.Int64 // the next match to take
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(lg.cfg.Workers)
-	const chunk = 8
-	for lo := 0; lo < len(pending); lo += chunk {
+	for range min(lg.cfg.Workers, len(pending)) {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			for i := lo; i < min(lo+chunk, len(pending)); i++ {
+			for i := int(next.Add(1) - 1); i < len(pending); i = int(next.Add(1) - 1) {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				a, b := pending[i].a, pending[i].b
 				if a.ID == 0 {
-					a.Table = snap.Table
+					a = snap
 				}
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(i))
 				w, d, l := playMatch(a, b, lg.cfg.Plies, seed, nil)
