@@ -102,6 +102,13 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, error) {
 		return nil, err
 	}
 	defer db.Close()
+	// A league may commit rounds between these reads. In this order, each
+	// read sees at least what the one before it saw, so every agent
+	// chosen from the first two has its ratings in the history.
+	latest, err := db.Agent(c.Context, store.Latest)
+	if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+		return nil, err
+	}
 	list, err := db.Agents(c.Context)
 	if err != nil {
 		return nil, err
@@ -112,10 +119,6 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, error) {
 	}
 	if len(history) == 0 {
 		return nil, fmt.Errorf("the league has no ratings yet: run ttt league run first")
-	}
-	latest, err := db.Agent(c.Context, store.Latest)
-	if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
-		return nil, err
 	}
 
 	var nets []*store.Agent
@@ -133,7 +136,7 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, error) {
 	slices.SortStableFunc(nets, func(a, b *store.Agent) int {
 		return cmp.Or(cmp.Compare(b.Rating.Elo, a.Rating.Elo), cmp.Compare(a.ID, b.ID))
 	})
-	chosen := nets[:min(top, len(nets))]
+	chosen := slices.Clone(nets[:min(top, len(nets))])
 	if latest != nil && latest.Rating != nil && !slices.ContainsFunc(chosen, func(a *store.Agent) bool { return a.ID == latest.ID }) {
 		chosen = append(chosen, latest)
 	}
@@ -147,14 +150,25 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, error) {
 	}
 	var series []eloSeries
 	for _, a := range chosen {
-		label := fmt.Sprintf("%s (%.0f)", a.Name, a.Rating.Elo)
+		ratings := byAgent[a.ID]
+		elo := ratings[len(ratings)-1].Elo // the newest, as plotted
+		label := fmt.Sprintf("%s (%.0f)", a.Name, elo)
 		switch {
 		case a.Kind == store.Random:
 			label = fmt.Sprintf("%s (the anchor, 0)", a.Name)
 		case latest != nil && a.ID == latest.ID:
-			label = fmt.Sprintf("%s, latest (%.0f)", a.Name, a.Rating.Elo)
+			label = fmt.Sprintf("%s, latest (%.0f)", a.Name, elo)
 		}
-		series = append(series, eloSeries{label: label, random: a.Kind == store.Random, ratings: byAgent[a.ID]})
+		series = append(series, eloSeries{label: label, random: a.Kind == store.Random, ratings: ratings})
+	}
+	// Random is 0 in every round: drawn over the checkpoints' rounds only,
+	// it leaves them the width of the plot.
+	if n := len(series) - 1; n > 0 && series[n].random {
+		first := series[0].ratings[0].Round
+		for _, s := range series[:n] {
+			first = min(first, s.ratings[0].Round)
+		}
+		series[n].ratings = slices.DeleteFunc(series[n].ratings, func(r store.Rating) bool { return r.Round < first })
 	}
 	return series, nil
 }
@@ -194,14 +208,15 @@ func seriesColor(s eloSeries, i int) color.Color {
 	return seriesColors[i%len(seriesColors)]
 }
 
-// eloPlot draws series: each agent's Elo by round as a line with a glyph
-// per round, over a translucent band of its 95% interval.
+// eloPlot draws series: each agent's Elo by round as a line over a
+// translucent band of its 95% interval.
 func eloPlot(series []eloSeries, dbName string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Elo by round: " + dbName
 	p.Title.TextStyle.Font.Size = vg.Points(14)
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "round"
+	p.X.Tick.Marker = plot.TickerFunc(wholeTicks)
 	p.Y.Label.Text = "Elo (random = 0), 95% bands"
 	p.Y.Tick.Marker = plot.TickerFunc(wholeTicks)
 	p.Legend.Top = true
@@ -240,7 +255,13 @@ func eloPlot(series []eloSeries, dbName string) (*plot.Plot, error) {
 		poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x30}
 		poly.LineStyle.Width = 0
 		p.Add(poly)
-		line, points, err := plotter.NewLinePoints(mid)
+		// A glyph marks the newest rating only: one per round would bury
+		// a long league's lines, and an agent rated once is then a point.
+		line, err := plotter.NewLine(mid)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.label, err)
+		}
+		points, err := plotter.NewScatter(mid[len(mid)-1:])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.label, err)
 		}
@@ -266,8 +287,9 @@ func eloPlot(series []eloSeries, dbName string) (*plot.Plot, error) {
 	return p, nil
 }
 
-// wholeTicks are gonum's default ticks labelled as whole numbers: Elo
-// has no meaningful decimals, and the default labels show two.
+// wholeTicks are gonum's default ticks labelled as whole numbers: rounds
+// are whole, Elo has no meaningful decimals, and gonum's labels may show
+// two.
 func wholeTicks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i, t := range ticks {
