@@ -58,7 +58,10 @@ CREATE TABLE rounds (
     finished_at TEXT NOT NULL,
     -- Everything the learner needs to go on where this round ended (its
     -- network, its random generator, its schedule): a resumed league
-    -- reads the last round's. NULL for a round that trained nothing.
+    -- reads the last round's, and only the last round keeps it (the
+    -- commit of a round clears the one before), so that the rounds table
+    -- does not grow by a network a round. NULL for a round that trained
+    -- nothing.
     learner     BLOB
 );
 

@@ -329,12 +329,39 @@ func listAgents(ctx context.Context, tx *sql.Tx) ([]*Agent, error) {
 }
 
 // Record returns the agent's wins, draws and losses over its matches.
+// For every agent at once, Records is one query instead of one each.
 func (db *DB) Record(ctx context.Context, id int64) (t verify.Tally, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		t, err = record(ctx, tx, id)
 		return err
 	})
 	return t, err
+}
+
+// Records returns the wins, draws and losses of every agent that has
+// played, by id, in one pass over the matches.
+func (db *DB) Records(ctx context.Context) (map[int64]verify.Tally, error) {
+	records := map[int64]verify.Tally{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT a, b, wins, draws, losses FROM matches")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a, b int64
+			var w, d, l int
+			if err := rows.Scan(&a, &b, &w, &d, &l); err != nil {
+				return err
+			}
+			ra, rb := records[a], records[b]
+			ra.Wins, ra.Draws, ra.Losses = ra.Wins+w, ra.Draws+d, ra.Losses+l
+			rb.Wins, rb.Draws, rb.Losses = rb.Wins+l, rb.Draws+d, rb.Losses+w
+			records[a], records[b] = ra, rb
+		}
+		return rows.Err()
+	})
+	return records, err
 }
 
 func record(ctx context.Context, tx *sql.Tx, id int64) (verify.Tally, error) {

@@ -38,12 +38,13 @@ var Ratings = &cli.Command{
 		slices.SortStableFunc(list, func(a, b *store.Agent) int {
 			return cmp.Or(cmp.Compare(b.Rating.Elo, a.Rating.Elo), cmp.Compare(a.ID, b.ID))
 		})
+		records, err := db.Records(c.Context)
+		if err != nil {
+			return err
+		}
 		l := listing{columns: []string{"rank", "id", "agent", "kind", "elo", "lo", "hi", "games", "wins", "draws", "losses", "verify_x", "verify_o"}}
 		for i, a := range list {
-			rec, err := db.Record(c.Context, a.ID)
-			if err != nil {
-				return err
-			}
+			rec := records[a.ID]
 			row := []any{i + 1, a.ID, a.Name, a.Kind, a.Rating.Elo, a.Rating.Lo, a.Rating.Hi, a.Rating.Games, rec.Wins, rec.Draws, rec.Losses}
 			for s := range 2 {
 				var v any // random has no single line to check
