@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -142,7 +141,7 @@ type league struct {
 	learner   *learner
 	members   []Member // in id order; the random player has no table
 	kinds     map[int64]store.Kind
-	matches   []store.Match     // every match, for the refit
+	pairs     []elo.Pair        // every match, as the refit takes it
 	played    map[int64]bool    // members that have played their matches
 	scores    map[int64]float64 // the latest snapshot's score against each member
 	parent    int64             // the latest snapshot
@@ -170,10 +169,12 @@ func open(ctx context.Context, db *store.DB, cfg Config) (*league, error) {
 		lg.kinds[a.ID] = a.Kind
 		lg.members = append(lg.members, member(a, nets))
 	}
-	if lg.matches, err = db.Matches(ctx); err != nil {
+	matches, err := db.Matches(ctx)
+	if err != nil {
 		return nil, err
 	}
-	for _, m := range lg.matches {
+	lg.pairs = pairs(matches)
+	for _, m := range matches {
 		lg.played[m.A], lg.played[m.B] = true, true
 		if m.A == lg.parent {
 			lg.scores[m.B] = score(m.Wins, m.Draws, m.Losses)
@@ -225,7 +226,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 
 	// STEP 2: freeze a snapshot of it.
 	net := lg.learner.net.Clone()
-	snap := Member{Table: net.Table()} // its id comes with the commit
+	snap := Member{Table: net.Table()}.compiled() // its id comes with the commit
 	snapshot := &store.Agent{Kind: store.Checkpoint, Net: net, ParentID: lg.parent, TrainGames: lg.learner.games}
 
 	// STEP 3: the snapshot plays every member, and members that have not
@@ -246,6 +247,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	}
 	r := &store.Round{Started: begun, Snapshot: snapshot, Learner: state}
 	var ratings []elo.Rating
+	known := len(lg.pairs) // the pairs before this round's
 	err = lg.db.CommitRound(ctx, r, func(id int64) error {
 		r.Finished = time.Now()
 		for i := range results {
@@ -254,8 +256,10 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 			}
 		}
 		r.Matches = results
-		all := append(slices.Clip(lg.matches), results...)
-		ratings, err = elo.Fit(pairs(all), lg.random)
+		// In place: with a thousand checkpoints, a copy of their half a
+		// million pairs each round would cost more memory than they take.
+		lg.pairs = append(lg.pairs[:known], pairs(results)...)
+		ratings, err = elo.Fit(lg.pairs, lg.random)
 		if err != nil {
 			return err
 		}
@@ -265,6 +269,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 		return nil
 	})
 	if err != nil {
+		lg.pairs = lg.pairs[:known]
 		return err
 	}
 
@@ -274,7 +279,6 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	snap.ID = snapshot.ID
 	lg.members = append(lg.members, snap)
 	lg.kinds[snap.ID] = store.Checkpoint
-	lg.matches = append(lg.matches, results...)
 	rep := Report{Round: r.ID, Snapshot: snapshot, TrainGames: lg.cfg.GamesPerRound, TrainTime: trained,
 		EvalTime: evalTime, Elapsed: time.Since(start)}
 	clear(lg.scores)
@@ -403,7 +407,6 @@ func (lg *league) pending() []pairing {
 // results do not depend on the number of workers or on scheduling.
 func (lg *league) evaluate(ctx context.Context, round int64, snap Member, pending []pairing) ([]store.Match, error) {
 	results := make([]store.Match, len(pending))
-	snap = snap.compiled()
 	var next atomic.Int64 // the next match to take
 	g, ctx := errgroup.WithContext(ctx)
 	for range min(lg.cfg.Workers, len(pending)) {
