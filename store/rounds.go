@@ -28,7 +28,7 @@ type Round struct {
 	ID                int64
 	Started, Finished time.Time
 	Snapshot          *Agent // a checkpoint; its ID is known only at commit
-	Learner           []byte
+	Learner           []byte // replaces the last round's: only the newest is kept
 	Matches           []Match
 	Ratings           []Rating
 }
@@ -56,20 +56,24 @@ func (db *DB) CommitRound(ctx context.Context, r *Round, complete func(snapshotI
 }
 
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round, complete func(int64) error) error {
-	res, err := tx.ExecContext(ctx, "INSERT INTO rounds (started_at, finished_at, learner) VALUES (?, ?, ?)",
-		r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano), r.Learner)
+	res, err := tx.ExecContext(ctx, "INSERT INTO rounds (started_at, finished_at) VALUES (?, ?)",
+		r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return err
 	}
 	if r.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
-	// Only the last round's learner is ever read (LastRound): a learner of
-	// 100 hidden units is 12 KB, which on every round would be a sixth of
-	// the database. Its pages go back to SQLite's free list for the next
-	// rounds to use.
-	if _, err := tx.ExecContext(ctx, "UPDATE rounds SET learner = NULL WHERE id < ? AND learner IS NOT NULL", r.ID); err != nil {
+	// The learner table keeps the last round's learner only (see the
+	// schema); the pages of the one before go back to SQLite's free list,
+	// and this one takes them.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM learner"); err != nil {
 		return err
+	}
+	if r.Learner != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO learner (round_id, state) VALUES (?, ?)", r.ID, r.Learner); err != nil {
+			return err
+		}
 	}
 	var snapshotID int64
 	if r.Snapshot != nil {
@@ -114,7 +118,8 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round, complete func(int64)
 // ErrNoRounds in a league that has played none.
 func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, "SELECT id, learner FROM rounds ORDER BY id DESC LIMIT 1").Scan(&id, &learner)
+		return tx.QueryRowContext(ctx, `SELECT r.id, l.state FROM rounds r LEFT JOIN learner l ON l.round_id = r.id
+			ORDER BY r.id DESC LIMIT 1`).Scan(&id, &learner)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNoRounds

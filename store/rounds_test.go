@@ -66,10 +66,10 @@ func TestOnlyTheLastRoundKeepsItsLearner(t *testing.T) {
 		t.Errorf("last round %d with %d bytes of learner %x..., want round 3's", id, len(learner), learner[:min(len(learner), 4)])
 	}
 	var kept int
-	if err := rawDB(t, path).QueryRow("SELECT count(*) FROM rounds WHERE learner IS NOT NULL").Scan(&kept); err != nil {
+	if err := rawDB(t, path).QueryRow("SELECT count(*) FROM learner").Scan(&kept); err != nil {
 		t.Fatal(err)
 	}
 	if kept != 1 {
-		t.Errorf("%d rounds keep a learner, want 1", kept)
+		t.Errorf("%d learners kept, want 1", kept)
 	}
 }
