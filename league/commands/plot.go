@@ -34,7 +34,7 @@ var ratingsPlot = &cli.Command{
    and random (the anchor at 0). The band around each line is the 95%
    interval. The extension of -o chooses the format.`,
 	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write to `FILE`, .svg or .png"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE`, .svg or .png"},
 		&cli.IntFlag{Name: "top", Value: 5, Usage: "plot the `N` best checkpoints"},
 		dbFlag,
 	},
@@ -44,7 +44,10 @@ var ratingsPlot = &cli.Command{
 		}
 		out := c.String("output")
 		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
-		if format != "svg" && format != "png" {
+		switch {
+		case out == "":
+			return fmt.Errorf("say where the plot goes: -o FILE.svg or -o FILE.png")
+		case format != "svg" && format != "png":
 			return fmt.Errorf("-o %s: the file must end in .svg or .png", out)
 		}
 		if c.Int("top") < 0 {

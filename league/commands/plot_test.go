@@ -88,6 +88,7 @@ func TestRatingsPlot(t *testing.T) {
 	ok(t, dir, append(league, "--rounds", "1")...)
 
 	before := snapshot(t, dir)
+	refused(t, dir, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
 	refused(t, dir, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
 	refused(t, dir, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
 	refused(t, dir, "cannot write", "ratings", "plot", "-o", filepath.Join("no", "such", "dir", "elo.svg"))
