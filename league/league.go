@@ -32,24 +32,31 @@ type Config struct {
 	Seed          uint64        // seeds a new learner and every round's random games
 	Plies         int           // evaluation openings: every opening of this many moves
 	SelfPlay      float64       // share of training games the learner plays against itself
+	Exploit       float64       // share of training games against the learner's exploiter
+	Members       float64       // share of training games against the league's frozen nets
 	// Learning is the learner's; its epsilon schedule runs over the
 	// learner's whole life, not per round.
 	train.Learning
 }
 
 // Default returns the settings of `ttt league run` where no flag says
-// otherwise: rounds of a few seconds, exploration that fades over the
-// first hundreds of thousands of games, and every two-move opening.
+// otherwise: rounds of a few seconds (a first checkpoint within seconds),
+// every two-move opening, and the opponent mix and exploration that
+// reached an unbeatable checkpoint fastest for every seed we measured
+// (README, "How the league learns"). Exploration fades within the first
+// round: ttt-rl's rule blames every move of a game for its result, so a
+// random move that loses a game punishes the good moves around it too.
 func Default() Config {
 	return Config{
 		GamesPerRound: 20000,
 		Seed:          1,
 		Plies:         2,
-		SelfPlay:      0.5,
+		SelfPlay:      0.2,
+		Exploit:       0.3,
 		Learning: train.Learning{
 			Hidden:      nn.DefaultHidden,
 			LR:          nn.DefaultLR,
-			Epsilon:     train.Schedule{Start: train.DefaultEpsilon, End: 0.02, Games: 400000},
+			Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
 			Temperature: train.DefaultTemperature,
 		},
 	}
@@ -70,6 +77,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("opening plies must be within 0..%d (got %d)", MaxPlies, c.Plies)
 	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
 		return fmt.Errorf("self-play share must be within 0..1 (got %g)", c.SelfPlay)
+	case !(c.Exploit >= 0 && c.Exploit <= 1):
+		return fmt.Errorf("exploiter share must be within 0..1 (got %g)", c.Exploit)
+	case !(c.Members >= 0 && c.Members <= 1):
+		return fmt.Errorf("members share must be within 0..1 (got %g)", c.Members)
+	case c.SelfPlay+c.Exploit+c.Members > 1:
+		return fmt.Errorf("the self-play, exploiter and members shares add up to more than 1 (%g + %g + %g)", c.SelfPlay, c.Exploit, c.Members)
 	}
 	return c.Learning.Validate()
 }
@@ -313,45 +326,66 @@ func pairs(matches []store.Match) []elo.Pair {
 }
 
 // train plays the round's training games. Each game's opponent is drawn
-// by prioritised fictitious self-play (AlphaStar's league): with
-// probability SelfPlay the learner plays itself and learns from both
-// sides; otherwise it meets a frozen member (a checkpoint, a baseline,
-// an imported net, or random) with weight (1 - s)^2, where s is the
-// latest snapshot's score against that member. Members it already beats
-// every time drop out; the ones that still beat it come back most often.
-// Perfect is a yardstick, not a sparring partner, and is left out.
+// from four sources, in the shares of the config:
+//
+//   - Exploit: the exploiter of the learner itself as it was at most
+//     exploitEvery games ago (agents.Exploiter), a random player that
+//     plays every line the exhaustive check finds against the learner.
+//     This is what makes the learner unbeatable. ttt-rl's rule rewards
+//     whole games, so against a random opponent a move that loses to one
+//     reply in a hundred but usually wins is worth keeping (it scores more
+//     than a sure tie), and the learner keeps such holes for good; the
+//     exploiter finds the reply every time, and the move goes. AlphaStar's
+//     league keeps exploiters for the same reason.
+//   - SelfPlay: itself. It samples both sides and learns from both.
+//   - Members: a frozen net of the league (a checkpoint, a baseline or an
+//     imported net), by prioritised fictitious self-play as in AlphaStar's
+//     league: weight (1/2 - s)^2 for the nets against which the latest
+//     snapshot scored s < 1/2, so only nets that still beat it are met,
+//     the ones that beat it most most often. The share is 0 unless asked
+//     for: a greedy net plays the same game every time against a learner
+//     that has stopped exploring, thousands of repeats of one game skew
+//     what the learner knows of every other position, and in our runs
+//     even a share of 3% made the first unbeatable checkpoint come later.
+//   - The rest: random, the opponent that shows the learner every
+//     position. ttt-rl learns from it alone.
+//
+// Perfect is a yardstick, not a sparring partner: like any greedy player
+// it would teach one game per side.
 func (lg *league) train(ctx context.Context, round int64, progress func(int64, int, int)) error {
 	l := train.NewLearner(lg.learner.net, float32(lg.cfg.LR), lg.cfg.Temperature, lg.learner.rng)
-	var opponents []Member
-	var cum []float64 // cumulative weights
+	var nets []*agents.Table
+	var cum []float64 // cumulative PFSP weights of nets
 	total := 0.0
 	for _, m := range lg.members {
-		if lg.kinds[m.ID] == store.Perfect {
+		if m.Table == nil || lg.kinds[m.ID] == store.Perfect {
 			continue
 		}
 		s, ok := lg.scores[m.ID]
 		if !ok {
 			s = 0.5 // never met: as likely as an even match
 		}
-		w := (1 - s) * (1 - s)
-		if w == 0 {
-			continue
+		if w := max(0, 0.5-s) * max(0, 0.5-s); w > 0 {
+			total += w
+			nets = append(nets, m.Table)
+			cum = append(cum, total)
 		}
-		total += w
-		opponents = append(opponents, m)
-		cum = append(cum, total)
 	}
 	random := agents.Random{Rand: lg.learner.rng}
+	var exploiter *agents.Exploiter
 	for g := range lg.cfg.GamesPerRound {
-		var opp agents.Player // nil: itself
-		if len(opponents) > 0 && lg.learner.rng.Float64() >= lg.cfg.SelfPlay {
+		if g%exploitEvery == 0 && lg.cfg.Exploit > 0 {
+			exploiter = agents.NewExploiter(lg.learner.net.Table(), lg.learner.rng)
+		}
+		var opp agents.Player = random // nil: itself
+		switch r := lg.learner.rng.Float64(); {
+		case r < lg.cfg.Exploit:
+			opp = exploiter
+		case r < lg.cfg.Exploit+lg.cfg.SelfPlay:
+			opp = nil
+		case r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && len(nets) > 0:
 			x := lg.learner.rng.Float64() * total
-			m := opponents[min(len(cum)-1, sort.Search(len(cum), func(i int) bool { return cum[i] > x }))]
-			if m.Table == nil {
-				opp = random
-			} else {
-				opp = m.Table
-			}
+			opp = nets[min(len(cum)-1, sort.Search(len(cum), func(i int) bool { return cum[i] > x }))]
 		}
 		side := game.Side(lg.learner.games % 2)
 		l.Play(side, opp, lg.cfg.Epsilon.At(int(lg.learner.games)))
@@ -367,6 +401,12 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 	}
 	return nil
 }
+
+// exploitEvery is how many training games an exploiter serves before it
+// is rebuilt against the learner as it is now: often enough that the holes
+// it knows are still there, rarely enough that rebuilding (a move table
+// and a search of the game, a few milliseconds) costs little.
+const exploitEvery = 2000
 
 // pairing is a match to play: A against B, A the newer agent (0 for the
 // snapshot, whose id is not known yet).

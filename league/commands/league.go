@@ -41,7 +41,9 @@ var leagueRun = &cli.Command{
 		&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 		&cli.IntFlag{Name: "workers", Usage: "concurrent evaluation workers", DefaultText: "all cores"},
 		&cli.IntFlag{Name: "openings", Value: leagueDefaults.Plies, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
-		&cli.Float64Flag{Name: "self-play", Value: leagueDefaults.SelfPlay, Usage: "share of training games against itself; the rest meet league members"},
+		&cli.Float64Flag{Name: "self-play", Value: leagueDefaults.SelfPlay, Usage: "share of training games against itself"},
+		&cli.Float64Flag{Name: "exploit", Value: leagueDefaults.Exploit, Usage: "share of training games against its exploiter (random play that finds every line beating it)"},
+		&cli.Float64Flag{Name: "members", Value: leagueDefaults.Members, Usage: "share of training games against the league's frozen nets, the ones it does not beat first; the rest are against random"},
 	}, learningFlags(leagueDefaults.Learning, "")...),
 	Action: func(c *cli.Context) error {
 		if c.NArg() > 0 {
@@ -55,6 +57,8 @@ var leagueRun = &cli.Command{
 			Seed:          c.Uint64("seed"),
 			Plies:         c.Int("openings"),
 			SelfPlay:      c.Float64("self-play"),
+			Exploit:       c.Float64("exploit"),
+			Members:       c.Float64("members"),
 			Learning:      learning(c),
 		}
 		if c.IsSet("workers") && cfg.Workers < 1 {
