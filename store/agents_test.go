@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -213,11 +214,33 @@ func TestBestAndLatest(t *testing.T) {
 		t.Errorf("best on a tie = %d, want %d", got, want)
 	}
 
+	// A network verify finds unbeatable on both sides comes first, even
+	// rated lower.
+	data, err := os.ReadFile("../league/commands/testdata/unbeatable.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nn.Parse(data, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solid := &store.Agent{Kind: store.Imported, Net: net}
+	if err := db.AddAgent(ctx, solid); err != nil {
+		t.Fatal(err)
+	}
+	if !solid.Verify[0].Unbeatable() || !solid.Verify[1].Unbeatable() {
+		t.Fatalf("testdata/unbeatable.bin is beatable: %v", solid.Verify)
+	}
+	addRound(t, db, map[int64]float64{ids[0]: 80, ids[1]: 80, solid.ID: 10})
+	if got, want := ref(store.Best), solid.ID; got != want {
+		t.Errorf("best with an unbeatable net = %d, want %d", got, want)
+	}
+
 	list, err := db.Agents(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := list[2].Rating; r == nil || r.Round != 3 || r.Elo != 80 || r.Lo != 30 || r.Hi != 130 || r.Games != 10 {
+	if r := list[2].Rating; r == nil || r.Round != 4 || r.Elo != 80 || r.Lo != 30 || r.Hi != 130 || r.Games != 10 {
 		t.Errorf("latest rating of %d: %+v", ids[0], r)
 	}
 	if r := list[1].Rating; r == nil || r.Round != 2 || r.Elo != 900 {
