@@ -42,19 +42,26 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
-func newProgress(c *cli.Context, total int64, what string) progress {
+// newProgress starts a bar for total units (games, matches) of work
+// described by what.
+func newProgress(c *cli.Context, total int64, what, unit string) progress {
 	if !isTerminal(c.App.Writer) || !isTerminal(c.App.ErrWriter) {
 		return progress{}
 	}
-	return progress{bar: progressbar.NewOptions64(total,
+	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(c.App.ErrWriter),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString(what),
+		progressbar.OptionSetItsString(unit),
 		progressbar.OptionThrottle(100_000_000), // 0.1 s
 		progressbar.OptionClearOnFinish(),
-	)}
+	)
+	// Drawing it now starts its clock: otherwise the clock starts at the
+	// first update, and the rate shown until the next is that update's
+	// whole count over almost no time.
+	_ = bar.RenderBlank()
+	return progress{bar: bar}
 }
 
 // set moves the bar to n.

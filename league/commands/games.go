@@ -78,7 +78,7 @@ var gamesExport = &cli.Command{
 		games, matches := 0, 0
 		err = league.Games(c.Context, db, func(g league.StoredGame) error {
 			if games == 0 && file != nil {
-				bar = newProgress(c, int64(g.Matches), "matches")
+				bar = newProgress(c, int64(g.Matches), "exporting", "matches")
 			}
 			bar.set(int64(g.Match - 1))
 			games, matches = games+1, g.Matches

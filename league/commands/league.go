@@ -80,7 +80,7 @@ var leagueRun = &cli.Command{
 			Training: func(round int64, done, total int) {
 				if round != barRound {
 					bar.finish()
-					bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round)), round
+					bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round), "games"), round
 				}
 				bar.set(int64(done))
 			},

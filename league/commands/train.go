@@ -73,7 +73,7 @@ var Train = &cli.Command{
 		w := c.App.Writer
 		fmt.Fprintf(w, "Training a %d-hidden network against a random opponent for %d games (seed %d)\n",
 			cfg.Hidden, cfg.Games, cfg.Seed)
-		bar := newProgress(c, int64(cfg.Games), "games")
+		bar := newProgress(c, int64(cfg.Games), "training", "games")
 		start := time.Now()
 		net, err := train.AgainstRandom(c.Context, cfg, func(p train.Progress) {
 			bar.set(int64(p.Games))
