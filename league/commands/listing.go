@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -58,6 +59,12 @@ func (l listing) write(w io.Writer, format string) error {
 			return none
 		case float64:
 			return strconv.FormatFloat(v, 'f', 1, 64)
+		case int:
+			return strconv.Itoa(v)
+		case int64:
+			return strconv.FormatInt(v, 10)
+		case string:
+			return v
 		}
 		return fmt.Sprint(cell)
 	}
@@ -106,14 +113,24 @@ func (l listing) write(w io.Writer, format string) error {
 		_, err := out.WriteTo(w)
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// Buffered: tabwriter writes every cell and its padding on its own,
+	// and a rating history of 500 checkpoints has a million cells.
+	bw := bufio.NewWriter(w)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.ToUpper(strings.Join(l.columns, "\t")))
+	var line []byte
 	for _, row := range l.rows {
-		cells := make([]string, len(row))
+		line = line[:0]
 		for i, cell := range row {
-			cells[i] = text(cell, "-")
+			if i > 0 {
+				line = append(line, '\t')
+			}
+			line = append(line, text(cell, "-")...)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		tw.Write(append(line, '\n'))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
