@@ -38,13 +38,17 @@ var (
 	// timeout.
 	ErrBusy = errors.New("the database is busy: another ttt held its lock for too long")
 	// ErrReadOnly: the file or its directory cannot be written.
-	ErrReadOnly = errors.New("the database cannot be written (read-only file or directory)")
+	ErrReadOnly = errors.New("the database is read-only")
 	// ErrFull: the disk is full; the transaction was rolled back.
 	ErrFull = errors.New("the disk is full")
 	// ErrCorrupt: the file starts like SQLite but its pages are damaged.
 	ErrCorrupt = errors.New("the database file is damaged")
 	// ErrCannotOpen: SQLite could not open or create the file.
 	ErrCannotOpen = errors.New("cannot open the database file (does its directory exist?)")
+	// ErrWrite: a write failed for another reason than a full disk: most
+	// often a file size limit (ulimit -f) or a disk quota, which SQLite
+	// cannot tell from an I/O error. The transaction was rolled back.
+	ErrWrite = errors.New("cannot write the database file (a file size limit, a disk quota or an I/O error)")
 )
 
 // sqliteHeader is how every SQLite database file starts. Open checks it
@@ -77,40 +81,114 @@ const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=im
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
-	db *sql.DB
+	db   *sql.DB
+	path string   // as the caller named it, for messages
+	lock *os.File // the league lock, once Lock has taken it
 }
 
-// Open opens the league database at path, creating it when the file is
-// missing or empty, and brings its schema up to date.
+// Open opens the league database at path for reading and writing,
+// creating it when the file is missing or empty, and brings its schema up
+// to date.
 //
 // It refuses, with ErrNotDatabase, a file that is not SQLite or that is an
-// SQLite database of another program, and leaves it untouched; and with
-// ErrNewerSchema a database written by a newer ttt.
+// SQLite database of another program, and leaves it untouched; with
+// ErrNewerSchema a database written by a newer ttt; and with ErrReadOnly
+// a file or directory that this process cannot write, before SQLite has
+// made any file next to it.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// A file: URI of the absolute path, so that any path (with '?' or '#'
-	// in it) reaches SQLite as it is, percent-encoded.
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: dsnQuery}).String()
-	sqldb, err := sql.Open("sqlite", dsn)
-	if err != nil {
+	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	db := &DB{db: sqldb}
+	db, err := open(abs, path, dsnQuery)
+	if err != nil {
+		return nil, err
+	}
 	if err := db.init(ctx); err != nil {
-		sqldb.Close()
+		db.db.Close()
 		return nil, fmt.Errorf("%s: %w", path, translate(err))
 	}
 	return db, nil
 }
 
-// Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+// OpenRead opens the league database at path for commands that only
+// read it. Where this process can write the file and its directory, it
+// is Open. Where it cannot (a file made read-only, a directory of another
+// user, a read-only mount), it opens the file read-only and never writes
+// or creates anything:
+//   - with no -wal file (a database closed cleanly), as immutable: SQLite
+//     then reads the file as it is, with no locks and no -shm file, which
+//     it could not create. Nobody who can write the file is running a
+//     league on it at that moment, or its -wal would be there.
+//   - with a -wal file (a league running under another user, or one that
+//     crashed), read-only with the usual locks, so that the rounds in the
+//     -wal are seen; SQLite needs the -shm file to exist for that.
+//
+// A read-only database whose schema is older than this ttt's is refused
+// with ErrReadOnly: only a writable open can bring it up to date.
+func OpenRead(ctx context.Context, path string) (*DB, error) {
+	if err := checkHeader(path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if writable(abs) == nil {
+		return Open(ctx, path)
+	}
+	query := "immutable=1"
+	_, err = os.Stat(abs + "-wal")
+	wal := err == nil
+	if wal {
+		query = "mode=ro&_pragma=busy_timeout(10000)"
+	}
+	db, err := open(abs, path, query)
+	if err != nil {
+		return nil, err
+	}
+	version, files, err := db.schema(ctx)
+	switch err = translate(err); {
+	case errors.Is(err, ErrReadOnly) && wal:
+		err = fmt.Errorf("%w, and its -wal file (a league runs on it, or stopped abruptly) cannot be read without a -shm file that this process cannot make", err)
+	case err == nil && version < len(files):
+		err = fmt.Errorf("%w, and its schema (version %d) is older than this ttt's (%d): open it once where it can be written", ErrReadOnly, version, len(files))
+	}
+	if err != nil {
+		db.db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return db, nil
+}
+
+// open makes the connection pool of the database at abs, which the
+// caller named path, with the DSN parameters query. The DSN is a file:
+// URI of the absolute path, so that any path (with '?' or '#' in it)
+// reaches SQLite as it is, percent-encoded.
+func open(abs, path, query string) (*DB, error) {
+	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String()
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &DB{db: sqldb, path: path}, nil
+}
+
+// Close closes the database, and then releases the league lock if Lock
+// took it: the lock covers the last commit.
+func (db *DB) Close() error {
+	err := db.db.Close()
+	if db.lock != nil {
+		db.lock.Close()
+	}
+	return err
+}
 
 // checkHeader refuses a file that exists, is not empty and does not start
 // with SQLite's header. A missing or empty file is fine: SQLite makes a
@@ -124,6 +202,9 @@ func checkHeader(path string) error {
 		return err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return fmt.Errorf("%w: a directory", ErrNotDatabase)
+	}
 	head := make([]byte, len(sqliteHeader))
 	n, err := io.ReadFull(f, head)
 	switch {
@@ -140,25 +221,10 @@ func checkHeader(path string) error {
 // init checks that the file is a ttt database (or a new one), turns on
 // WAL and applies the migrations this database lacks.
 func (db *DB) init(ctx context.Context) error {
-	files, err := migrationFiles()
+	// STEP 1: whose database is it, and which schema?
+	version, files, err := db.schema(ctx)
 	if err != nil {
 		return err
-	}
-	// STEP 1: whose database is it, and which schema? An empty database
-	// has no tables and application id 0.
-	var appID, version, tables int
-	err = db.db.QueryRowContext(ctx, `SELECT
-		(SELECT application_id FROM pragma_application_id),
-		(SELECT user_version FROM pragma_user_version),
-		(SELECT count(*) FROM sqlite_schema)`).Scan(&appID, &version, &tables)
-	if err != nil {
-		return err
-	}
-	switch {
-	case appID != applicationID && (appID != 0 || tables > 0):
-		return fmt.Errorf("%w: an SQLite database of another program (left as it was)", ErrNotDatabase)
-	case version > len(files):
-		return fmt.Errorf("%w (schema %d, this ttt knows %d)", ErrNewerSchema, version, len(files))
 	}
 
 	// STEP 2: WAL, so that readers never block the league's writer nor
@@ -180,6 +246,30 @@ func (db *DB) init(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// schema checks that the database is a ttt database (or a new, empty
+// one) of a schema this ttt knows, and returns its schema version and
+// the migration files. An empty database has no tables and application
+// id 0.
+func (db *DB) schema(ctx context.Context) (version int, files []string, err error) {
+	if files, err = migrationFiles(); err != nil {
+		return 0, nil, err
+	}
+	var appID, tables int
+	err = db.db.QueryRowContext(ctx, `SELECT
+		(SELECT application_id FROM pragma_application_id),
+		(SELECT user_version FROM pragma_user_version),
+		(SELECT count(*) FROM sqlite_schema)`).Scan(&appID, &version, &tables)
+	switch {
+	case err != nil:
+		return 0, nil, err
+	case appID != applicationID && (appID != 0 || tables > 0):
+		return 0, nil, fmt.Errorf("%w: an SQLite database of another program (left as it was)", ErrNotDatabase)
+	case version > len(files):
+		return 0, nil, fmt.Errorf("%w (schema %d, this ttt knows %d)", ErrNewerSchema, version, len(files))
+	}
+	return version, files, nil
 }
 
 // migrationFiles returns the names of the migration files in order, and
@@ -245,11 +335,14 @@ func translate(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
+	if e.Code() == sqlite3.SQLITE_IOERR_WRITE {
+		return ErrWrite
+	}
 	switch e.Code() & 0xff { // the primary code; extended codes add detail above it
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		return ErrBusy
 	case sqlite3.SQLITE_READONLY:
-		return ErrReadOnly
+		return fmt.Errorf("%w: the file or its directory cannot be written", ErrReadOnly)
 	case sqlite3.SQLITE_FULL:
 		return ErrFull
 	case sqlite3.SQLITE_NOTADB:

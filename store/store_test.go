@@ -221,10 +221,11 @@ func TestOpen(t *testing.T) {
 		}
 	})
 
-	t.Run("ErrCannotRead", func(t *testing.T) {
-		dir := t.TempDir()
-		if _, err := store.Open(ctx, dir); err == nil {
-			t.Error("opened a directory")
+	t.Run("ErrNotDatabase/Directory", func(t *testing.T) {
+		for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+			if _, err := open(ctx, t.TempDir()); !errors.Is(err, store.ErrNotDatabase) {
+				t.Errorf("got %v, want ErrNotDatabase", err)
+			}
 		}
 	})
 

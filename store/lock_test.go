@@ -1,0 +1,91 @@
+//go:build darwin || dragonfly || freebsd || illumos || linux || netbsd || openbsd
+
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ttt/store"
+)
+
+// One process at a time holds the league lock of a database, whatever
+// path it opened it by; the others are told who holds it and still read;
+// Close releases it. (That the kernel releases it when its process is
+// killed is TestReliability's, in package main.)
+func TestLock(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "league.db")
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	holder := mustOpen(t, path)
+	if err := holder.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		other := mustOpen(t, p)
+		err := other.Lock()
+		if !errors.Is(err, store.ErrLocked) {
+			t.Fatalf("second Lock through %s: got %v, want ErrLocked", p, err)
+		}
+		if want := fmt.Sprintf("%s: another `ttt league run` is using this database (pid %d)", p, os.Getpid()); err.Error() != want {
+			t.Errorf("message %q, want %q", err, want)
+		}
+		if _, err := other.Agents(ctx); err != nil {
+			t.Errorf("reading beside the lock: %v", err)
+		}
+		other.Close()
+	}
+	holder.Close()
+	next := mustOpen(t, link)
+	if err := next.Lock(); err != nil {
+		t.Errorf("Lock after the holder closed: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got, want := strings.Join(names, " "), "league.db league.db-shm league.db-wal league.db.lock"; got != want {
+		t.Errorf("files beside the database: %s, want %s", got, want)
+	}
+}
+
+// A database that this user may not write: OpenRead reads it and leaves
+// no file behind; Open refuses it before SQLite makes any.
+func TestOpenReadOnly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only files; TestReliability/ReadOnly runs the program as nobody instead")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "league.db")
+	db := mustOpen(t, path)
+	addNets(t, db, 1)
+	db.Close()
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := store.OpenRead(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list, err := ro.Agents(ctx); err != nil || len(list) != 3 {
+		t.Errorf("Agents on a read-only database: %d agents, %v", len(list), err)
+	}
+	ro.Close()
+	if _, err := store.Open(ctx, path); !errors.Is(err, store.ErrReadOnly) {
+		t.Errorf("Open of a read-only file: got %v, want ErrReadOnly", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files in the directory, want the database alone", len(entries))
+	}
+}

@@ -1,0 +1,39 @@
+//go:build darwin || dragonfly || freebsd || illumos || linux || netbsd || openbsd
+
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// errLockHeld: another open file description holds the lock.
+var errLockHeld = syscall.EWOULDBLOCK
+
+// flock takes an exclusive flock(2) on f without waiting.
+func flock(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// writable returns ErrReadOnly when this process may not write the
+// database file at path (if it exists) or its directory, where SQLite
+// makes and removes the -wal and -shm files. It asks the kernel
+// (access(2)), which knows about permissions, read-only mounts and root;
+// trying SQLite instead would leave -wal and -shm files behind, with the
+// mode of the read-only file. Other errors (a missing directory) are left
+// for SQLite to report.
+func writable(path string) error {
+	const wOK = 2 // W_OK in unistd.h
+	denied := func(err error) bool { return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) }
+	if err := syscall.Access(path, wOK); denied(err) {
+		return fmt.Errorf("%w: this user cannot write the file (%v)", ErrReadOnly, err)
+	}
+	if dir := filepath.Dir(path); denied(syscall.Access(dir, wOK)) {
+		return fmt.Errorf("%w: this user cannot write its directory %s, where SQLite keeps its -wal file", ErrReadOnly, dir)
+	}
+	return nil
+}
