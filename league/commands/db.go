@@ -22,15 +22,17 @@ var dbFlag = &cli.StringFlag{
 
 // openLeague opens the database that --db names. Commands that only read
 // pass create = false: they refuse a missing file rather than leave a new
-// empty league behind them.
+// empty league behind them, and they still work where the file cannot be
+// written (store.OpenRead).
 func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 	path := c.String(dbFlag.Name)
-	if !create {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
-		}
+	if create {
+		return store.Open(c.Context, path)
 	}
-	return store.Open(c.Context, path)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
+	}
+	return store.OpenRead(c.Context, path)
 }
 
 // storedNet returns the stored network that ref (an id, a name, best or

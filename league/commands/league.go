@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/league"
+	"ttt/store"
 )
 
 // leagueDefaults are league run's settings where no flag says otherwise.
@@ -33,7 +34,9 @@ var leagueRun = &cli.Command{
    Each round trains the learner, stores a snapshot of it, plays the
    snapshot against every member, refits the ratings and commits it all
    at once. Ctrl-C abandons the round under way; nothing committed is lost,
-   and the next run goes on from the last committed round.`,
+   and the next run goes on from the last committed round. One league run
+   at a time per database (a second one is refused); the other commands
+   work while it runs.`,
 	Flags: append([]cli.Flag{
 		dbFlag,
 		&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
@@ -72,6 +75,9 @@ var leagueRun = &cli.Command{
 			return err
 		}
 		defer db.Close()
+		if err := db.Lock(); err != nil {
+			return err
+		}
 
 		w := c.App.Writer
 		var bar progress
@@ -98,11 +104,19 @@ var leagueRun = &cli.Command{
 			},
 		})
 		bar.finish()
+		if err == nil {
+			return nil
+		}
+		// Where the league stopped is what the database holds: Run answers 0
+		// when it stops while it loads the league.
+		if stored, _, lerr := db.LastRound(context.WithoutCancel(c.Context)); lerr == nil || errors.Is(lerr, store.ErrNoRounds) {
+			last = stored
+		}
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(w, "stopped: the round under way was abandoned; the league holds %d committed rounds (run again to go on)\n", last)
 			return nil
 		}
-		return err
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %d committed rounds", c.String(dbFlag.Name), err, last)
 	},
 }
 
