@@ -166,13 +166,19 @@ func (db *DB) Matches(ctx context.Context) ([]Match, error) {
 func (db *DB) History(ctx context.Context, agent int64) ([]Rating, error) {
 	var list []Rating
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		query := "SELECT agent_id, round_id, elo, lo, hi, games FROM ratings ORDER BY round_id, agent_id"
-		args := []any{}
+		where, args := "", []any{}
 		if agent != 0 {
-			query = "SELECT agent_id, round_id, elo, lo, hi, games FROM ratings WHERE agent_id = ? ORDER BY round_id"
-			args = append(args, agent)
+			where, args = "WHERE agent_id = ?", []any{agent}
 		}
-		rows, err := tx.QueryContext(ctx, query, args...)
+		// Counted first, as in Matches: 500 checkpoints have a history of
+		// 125,000 ratings.
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM ratings "+where, args...).Scan(&n); err != nil {
+			return err
+		}
+		list = make([]Rating, 0, n)
+		rows, err := tx.QueryContext(ctx, "SELECT agent_id, round_id, elo, lo, hi, games FROM ratings "+where+
+			" ORDER BY round_id, agent_id", args...)
 		if err != nil {
 			return err
 		}

@@ -53,20 +53,22 @@ type listing struct {
 // write prints l as an aligned table, as CSV with a header line, or as a
 // JSON array of objects whose keys are the column names, in order.
 func (l listing) write(w io.Writer, format string) error {
-	text := func(cell any, none string) string {
+	// appendText appends a cell as text, without a string per cell: a
+	// rating history of 500 checkpoints has a million cells.
+	appendText := func(dst []byte, cell any, none string) []byte {
 		switch v := cell.(type) {
 		case nil:
-			return none
+			return append(dst, none...)
 		case float64:
-			return strconv.FormatFloat(v, 'f', 1, 64)
+			return strconv.AppendFloat(dst, v, 'f', 1, 64)
 		case int:
-			return strconv.Itoa(v)
+			return strconv.AppendInt(dst, int64(v), 10)
 		case int64:
-			return strconv.FormatInt(v, 10)
+			return strconv.AppendInt(dst, v, 10)
 		case string:
-			return v
+			return append(dst, v...)
 		}
-		return fmt.Sprint(cell)
+		return fmt.Append(dst, cell)
 	}
 	switch format {
 	case "csv":
@@ -75,7 +77,7 @@ func (l listing) write(w io.Writer, format string) error {
 		for _, row := range l.rows {
 			cells := make([]string, len(row))
 			for i, cell := range row {
-				cells[i] = text(cell, "")
+				cells[i] = string(appendText(nil, cell, ""))
 			}
 			cw.Write(cells)
 		}
@@ -113,8 +115,7 @@ func (l listing) write(w io.Writer, format string) error {
 		_, err := out.WriteTo(w)
 		return err
 	}
-	// Buffered: tabwriter writes every cell and its padding on its own,
-	// and a rating history of 500 checkpoints has a million cells.
+	// Buffered: tabwriter writes every cell and its padding on its own.
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.ToUpper(strings.Join(l.columns, "\t")))
@@ -125,7 +126,7 @@ func (l listing) write(w io.Writer, format string) error {
 			if i > 0 {
 				line = append(line, '\t')
 			}
-			line = append(line, text(cell, "-")...)
+			line = appendText(line, cell, "-")
 		}
 		tw.Write(append(line, '\n'))
 	}
