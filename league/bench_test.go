@@ -4,10 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/nn"
+	"ttt/store"
 )
 
 // evalPool returns a snapshot and a pool of members as a league round
@@ -51,4 +57,82 @@ func BenchmarkEvaluate(b *testing.B) {
 			b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
 		})
 	}
+}
+
+// TestMain removes the league that the round benchmark builds once for
+// all its runs.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchDir holds league500's database.
+var benchDir string
+
+// league500 builds, once, a league of 500 checkpoints the way
+// `ttt league run --rounds 500 --games-per-round 100` does, and returns
+// its path: every pairing played and a rating history of 500 rounds.
+var league500 = sync.OnceValues(func() (string, error) {
+	var err error
+	if benchDir, err = os.MkdirTemp("", "ttt-bench"); err != nil {
+		return "", err
+	}
+	path := filepath.Join(benchDir, "league.db")
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	cfg := Default()
+	cfg.Rounds, cfg.GamesPerRound = 500, 100
+	_, err = Run(ctx, db, cfg, Hooks{})
+	return path, err
+})
+
+// BenchmarkRound500 plays rounds of a league that has 500 checkpoints:
+// training (100 games, not counted in ms/round), the snapshot and its
+// exhaustive check, its matches against every member, the refit over
+// all 125,000 pairings and the commit.
+func BenchmarkRound500(b *testing.B) {
+	src, err := league500()
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "league.db")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	cfg := Default()
+	cfg.GamesPerRound, cfg.Workers = 100, runtime.GOMAXPROCS(0)
+	lg, err := open(ctx, db, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var beyond, eval time.Duration // beyond training
+	hooks := Hooks{Round: func(r Report) { beyond -= r.TrainTime; eval += r.EvalTime }}
+	rounds := 0
+	for b.Loop() {
+		start := time.Now()
+		if err := lg.round(ctx, hooks, start); err != nil {
+			b.Fatal(err)
+		}
+		beyond += time.Since(start)
+		rounds++
+	}
+	b.ReportMetric(beyond.Seconds()*1e3/float64(rounds), "ms/round")
+	b.ReportMetric(eval.Seconds()*1e3/float64(rounds), "eval-ms/round")
 }
