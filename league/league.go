@@ -461,6 +461,9 @@ func (lg *league) evaluate(ctx context.Context, round int64, snap Member, pendin
 				}
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(i))
 				w, d, l := playMatch(a, b, lg.cfg.Plies, seed, nil)
+				if a.Table != nil && b.Table != nil {
+					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
+				}
 				results[i] = store.Match{A: a.ID, B: b.ID, Plies: lg.cfg.Plies, Seed: seed, Wins: w, Draws: d, Losses: l}
 			}
 			return nil

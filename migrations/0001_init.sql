@@ -74,7 +74,8 @@ CREATE TABLE learner (
 -- Every pairing the league has played, one row per pair of agents: A
 -- played B over every opening of `plies` moves, once as X and once as O,
 -- and the row keeps A's record. Greedy agents are deterministic and the
--- random player's games are seeded from `seed`, so the games themselves
+-- random player's games are seeded from `seed` (0 in matches without
+-- random, where SQLite stores it in no bytes), so the games themselves
 -- need not be stored: ttt games export replays them, move for move. That
 -- keeps a league of a thousand checkpoints (half a million pairings) in
 -- tens of megabytes. A pair is played once (frozen agents would only

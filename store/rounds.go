@@ -10,7 +10,8 @@ import (
 
 // Match is the record of agent A against agent B over every opening of
 // Plies moves, each played once with A as X and once with A as O. Seed
-// seeds the random player's games when one of the two is random. A is
+// seeds the random player's games when one of the two is random, and is
+// 0 when neither is. A is
 // the newer agent (the larger id). Round is the round that played it,
 // filled in by CommitRound.
 type Match struct {
