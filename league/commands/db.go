@@ -35,21 +35,30 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 	return store.OpenRead(c.Context, path)
 }
 
-// storedNet returns the stored network that ref (an id, a name, best or
-// latest) names.
-func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
+// storedAgent reads the agent that ref (an id, a name, best, latest,
+// random or perfect) names, and closes the database at once: the
+// commands that read one agent hold no connection while they work.
+func storedAgent(c *cli.Context, ref string) (*store.Agent, error) {
 	db, err := openLeague(c, false)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	a, err := db.Agent(c.Context, ref)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
-	case err != nil:
+	}
+	return a, err
+}
+
+// storedNet returns the stored network that ref (an id, a name, best or
+// latest) names.
+func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
+	a, err := storedAgent(c, ref)
+	if err != nil {
 		return nil, err
-	case a.Net == nil:
+	}
+	if a.Net == nil {
 		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network", a.ID, a.Name, a.Kind)
 	}
 	return a, nil

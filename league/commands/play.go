@@ -68,19 +68,11 @@ var Play = &cli.Command{
 	},
 }
 
-// opponent reads the agent ref names and closes the database at once:
-// play only reads, and holds no connection while the human thinks.
+// opponent reads the agent ref names, with a hint when there is no
+// network to play yet.
 func opponent(c *cli.Context, ref string) (*store.Agent, error) {
-	db, err := openLeague(c, false)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	a, err := db.Agent(c.Context, ref)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
-	case errors.Is(err, store.ErrNoCheckpoints):
+	a, err := storedAgent(c, ref)
+	if errors.Is(err, store.ErrNoCheckpoints) {
 		return nil, fmt.Errorf("%w: play --checkpoint perfect or random, or train one first", err)
 	}
 	return a, err
