@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/league/commands/clitest"
 	"ttt/league/elo"
 	"ttt/store"
 )
@@ -35,14 +36,14 @@ import (
 // aimed by what a round spends where (aims). A noisy machine scatters
 // them further; the log says where each was aimed.
 func TestKillAtAnyMoment(t *testing.T) {
-	p := buildTTT(t)
-	path := filepath.Join(p.dir, "league.db")
-	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7"}
+	p := built(t)
+	path := filepath.Join(p.Dir, "league.db")
+	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents)}
 	var last int64 // the last committed round
 	for i := range len(aims) + 1 {
 		// One worker here makes the evaluation a larger target; the league
 		// run without a stop below uses two, which must not change a thing.
-		r := p.start(t, append([]string{"league", "run", "--db", "league.db", "--workers", "1"}, flags...)...)
+		r := start(t, p, append([]string{"league", "run", "--db", "league.db", "--workers", "1"}, flags...)...)
 		aim := "start"
 		if i == 0 {
 			time.Sleep(10 * time.Millisecond)
@@ -64,7 +65,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 
 	// Finish the league, then play the same rounds without a stop.
 	const more = 2
-	out := p.ok(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(more)}, flags...)...)
+	out := p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(more)}, flags...)...)
 	if want := fmt.Sprintf("round %d ", last+1); !strings.HasPrefix(out, want) {
 		t.Errorf("the run after the last kill began %.40q, want %q", out, want)
 	}
@@ -72,11 +73,15 @@ func TestKillAtAnyMoment(t *testing.T) {
 	if got := checkLeague(t, path, last); got != total {
 		t.Errorf("%d rounds after the last run, want %d", got, total)
 	}
-	p.ok(t, append([]string{"league", "run", "--db", "whole.db", "--workers", "2", "--rounds", strconv.FormatInt(total, 10)}, flags...)...)
-	if !reflect.DeepEqual(leagueOf(t, path), leagueOf(t, filepath.Join(p.dir, "whole.db"))) {
+	p.OK(t, append([]string{"league", "run", "--db", "whole.db", "--workers", "2", "--rounds", strconv.FormatInt(total, 10)}, flags...)...)
+	if !reflect.DeepEqual(leagueOf(t, path), leagueOf(t, filepath.Join(p.Dir, "whole.db"))) {
 		t.Errorf("after %d kills the league differs from one run without a stop", len(aims)+1)
 	}
 }
+
+// opponents is the pool of TestKillAtAnyMoment's leagues: small, so that
+// the league outgrows it after a few rounds.
+const opponents = 6
 
 // aims are where in a round TestKillAtAnyMoment kills, as shares of its
 // length, and what the round is doing there. Measured with its flags, a
@@ -110,9 +115,9 @@ type line struct {
 }
 
 // start starts ttt with args.
-func (p ttt) start(t *testing.T, args ...string) *running {
+func start(t *testing.T, p clitest.TTT, args ...string) *running {
 	t.Helper()
-	cmd := p.command(args...)
+	cmd := p.Command(args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -203,16 +208,12 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	list, err := st.Agents(ctx)
+	list, err := st.Agents(ctx, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	matches, err := st.Matches(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	history, err := st.History(ctx, 0)
-	if err != nil {
+	var matches []store.Match
+	if err := st.Matches(ctx, store.MatchFilter{}, func(m store.Match) error { matches = append(matches, m); return nil }); err != nil {
 		t.Fatal(err)
 	}
 
@@ -238,71 +239,83 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 		t.Fatalf("%d rounds, but agents (id kind generation) %q", n, got)
 	}
 
-	// Matches: every pair of agents once, played in the round of the
-	// newer agent (random against perfect in round 1). A kill before the
-	// first round's commit leaves no match at all: random and perfect
-	// meet in round 1, with the first snapshot.
+	// Matches: each round's snapshot (agent round+2) against a whole pool
+	// of older agents, random, perfect and its parent among them, in that
+	// round; no pair twice.
 	type pair struct{ a, b int64 }
-	rounds := map[pair]int64{}
+	seen := map[pair]bool{}
+	pools := map[int64][]int64{}
 	for _, m := range matches {
-		rounds[pair{m.A, m.B}] = m.Round
+		if seen[pair{m.A, m.B}] {
+			t.Fatalf("match %d-%d played twice", m.A, m.B)
+		}
+		seen[pair{m.A, m.B}] = true
+		if m.A != m.Round+2 || m.B >= m.A {
+			t.Fatalf("match %d-%d in round %d: not the round's snapshot against an older agent", m.A, m.B, m.Round)
+		}
+		pools[m.Round] = append(pools[m.Round], m.B)
 	}
-	agents := n + 2 // random, perfect and a snapshot per round
-	if n == 0 {
-		agents = 0 // no pair has played
-	}
-	for a := int64(2); a <= agents; a++ {
-		for b := int64(1); b < a; b++ {
-			if r, want := rounds[pair{a, b}], max(a-2, 1); r != want {
-				t.Fatalf("match %d-%d: in round %d, want round %d", a, b, r, want)
-			}
+	for r := int64(1); r <= n; r++ {
+		pool := pools[r]
+		if want := min(r+1, opponents); int64(len(pool)) != want || !slices.Contains(pool, 1) || !slices.Contains(pool, 2) ||
+			(r > 1 && !slices.Contains(pool, r+1)) {
+			t.Fatalf("round %d: pool %v, want %d agents with random, perfect and the parent", r, pool, want)
 		}
 	}
-	if want := agents * max(agents-1, 0) / 2; int64(len(matches)) != want {
-		t.Fatalf("%d matches after %d rounds, want %d", len(matches), n, want)
+	if len(pools) != int(n) {
+		t.Fatalf("matches of %d rounds, want %d", len(pools), n)
 	}
 
-	// Ratings: every agent after every round since it joined, as a refit
-	// of the results stored up to that round says.
-	stored := map[int64][]elo.Rating{}
-	for _, r := range history {
-		stored[r.Round] = append(stored[r.Round], elo.Rating{Agent: r.Agent, Elo: r.Elo, Lo: r.Lo, Hi: r.Hi, Games: r.Games})
+	// Ratings: every agent that played has a standing whose games are its
+	// matches', whose rating is its last history row, and whose fit a
+	// cold refit of the stored results agrees with; each round's
+	// snapshot has its first row in its round.
+	var pairs []elo.Pair
+	games := map[int64]int{}
+	for _, m := range matches {
+		pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
+		games[m.A] += m.Games()
+		games[m.B] += m.Games()
 	}
-	if len(stored) != int(n) {
-		t.Fatalf("ratings for %d rounds, want %d", len(stored), n)
+	fits, _, err := st.Fits(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for round := checked + 1; round <= n; round++ {
-		var pairs []elo.Pair
-		for _, m := range matches {
-			if m.Round <= round {
-				pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses})
-			}
-		}
+	var cold map[int64]float64
+	if len(pairs) > 0 {
 		refit, err := elo.Fit(pairs, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameRatings(stored[round], refit) {
-			t.Fatalf("round %d: stored ratings\n%v\ndiffer from a refit of the stored results\n%v", round, stored[round], refit)
+		cold = map[int64]float64{}
+		for _, r := range refit {
+			cold[r.Agent] = r.Elo
+		}
+	}
+	for _, a := range list {
+		s := a.Standing
+		if (s != nil) != (games[a.ID] > 0) {
+			t.Fatalf("agent %d: standing %+v, %d games", a.ID, s, games[a.ID])
+		}
+		if s == nil {
+			continue
+		}
+		history, err := st.History(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := history[len(history)-1]
+		if s.Games != games[a.ID] || last.Elo != s.Elo || last.Lo != s.Lo || last.Hi != s.Hi || last.Round != s.Round {
+			t.Fatalf("agent %d: standing %+v, %d games, last history row %+v", a.ID, s, games[a.ID], last)
+		}
+		if a.Kind == store.Checkpoint && history[0].Round != int64(a.Generation) {
+			t.Fatalf("agent %d of round %d: first rated in round %d", a.ID, a.Generation, history[0].Round)
+		}
+		if d := math.Abs(fits[a.ID] - cold[a.ID]); d > 0.5 {
+			t.Fatalf("agent %d: the league holds %.3f, a refit of the stored results %.3f", a.ID, fits[a.ID], cold[a.ID])
 		}
 	}
 	return n
-}
-
-// sameRatings reports whether two lists rate the same agents alike,
-// within 1e-6 Elo.
-func sameRatings(a, b []elo.Rating) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		x, y := a[k], b[k]
-		if x.Agent != y.Agent || x.Games != y.Games ||
-			math.Abs(x.Elo-y.Elo) > 1e-6 || math.Abs(x.Lo-y.Lo) > 1e-6 || math.Abs(x.Hi-y.Hi) > 1e-6 {
-			return false
-		}
-	}
-	return true
 }
 
 // count runs a query that returns one integer.
@@ -315,8 +328,8 @@ func count(t *testing.T, db *sql.DB, q string, args ...any) int {
 	return n
 }
 
-// leagueOf reads what a league's run decides: its matches, its rating
-// history and its networks.
+// leagueOf reads what a league's run decides: its matches, the rating
+// history and standing of every agent, and its networks.
 func leagueOf(t *testing.T, path string) []any {
 	t.Helper()
 	ctx := context.Background()
@@ -325,15 +338,29 @@ func leagueOf(t *testing.T, path string) []any {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	matches, err := db.Matches(ctx)
+	var matches []store.Match
+	if err := db.Matches(ctx, store.MatchFilter{}, func(m store.Match) error { matches = append(matches, m); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.Agents(ctx, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	history, err := db.History(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
+	var ids []int64
+	var history [][]store.Rating
+	var standings []store.Standing
+	for _, a := range list {
+		ids = append(ids, a.ID)
+		h, err := db.History(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		history = append(history, h)
+		if a.Standing != nil {
+			standings = append(standings, *a.Standing)
+		}
 	}
-	nets, err := db.Nets(ctx)
+	nets, err := db.Nets(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,5 +368,9 @@ func leagueOf(t *testing.T, path string) []any {
 	for id, n := range nets {
 		weights[id] = n.Bytes()
 	}
-	return []any{matches, history, weights}
+	fits, _, err := db.Fits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []any{matches, history, standings, fits, weights}
 }

@@ -2,17 +2,15 @@
 // a self-play league of their snapshots, rates every snapshot with Elo,
 // and keeps it all in one SQLite file. See README.md.
 //
-// This file only wires the commands; each lives in league/commands.
+// This file only wires signals and the exit status; the command line is
+// commands.Run, in league/commands.
 package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/urfave/cli/v2"
 
 	"ttt/league/commands"
 )
@@ -27,31 +25,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-
-	app := &cli.App{
-		Name:  "ttt",
-		Usage: "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
-		Commands: []*cli.Command{
-			commands.League,
-			commands.Ratings,
-			commands.Train,
-			commands.Verify,
-			commands.Checkpoints,
-			commands.Show,
-			commands.Play,
-			commands.Export,
-			commands.Import,
-			commands.Games,
-		},
-		HideHelpCommand: true,
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(os.Stderr, "ttt: no command %q (see ttt --help)\n", name)
-			os.Exit(2)
-		},
-	}
-	commands.OneLineUsageErrors(app)
-	if err := app.RunContext(ctx, os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "ttt:", err)
-		os.Exit(1)
-	}
+	code := commands.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

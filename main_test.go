@@ -2,258 +2,256 @@ package main_test
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
+	"time"
 
-	"ttt/agents/game"
-	"ttt/agents/nn"
-	"ttt/store"
+	"ttt/league/commands/clitest"
 )
 
-// ttt is the built program, run in a directory of its own.
-type ttt struct {
-	bin, dir string
-	sys      *syscall.SysProcAttr // how its processes start (as another user, say); nil: as the test's
-}
+// The tests of this package need a real process: signals, SIGKILL,
+// another user, resource limits, and main's own exit status. The command
+// line itself is tested in-process, in league/commands.
 
-// buildTTT builds the real binary into a temporary directory.
-func buildTTT(t *testing.T) ttt {
-	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "ttt")
+// bin is the ttt program, built once for the package's tests.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ttt-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "ttt")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
-	return ttt{bin: bin, dir: dir}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
-// command is ttt with args, in its directory, without the caller's TTT_DB.
-func (p ttt) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(p.bin, args...)
-	cmd.Dir = p.dir
-	cmd.SysProcAttr = p.sys
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TTT_DB=") {
-			cmd.Env = append(cmd.Env, kv)
+// built is the ttt program, run in a new directory.
+func built(t *testing.T) clitest.TTT {
+	return clitest.TTT{Dir: t.TempDir(), Bin: bin}
+}
+
+// main hands the exit status and the streams of commands.Run to the
+// process: 0 and stdout on success, 1 and one line on stderr on failure,
+// 2 for a command line that does not parse, and TTT_DB read from the
+// environment.
+func TestExitStatus(t *testing.T) {
+	p := built(t)
+	if out := p.OK(t, "--version"); !strings.HasPrefix(out, "ttt version ") {
+		t.Errorf("ttt --version said %q", out)
+	}
+	p.Refused(t, "no league database at league.db", "ratings")
+	p.Usage(t, `unknown command "lauge"; did you mean league?`, "lauge", "run")
+
+	cmd := p.Command("train", "--games", "100", "--hidden", "4")
+	cmd.Env = append(cmd.Env, "TTT_DB=env.db")
+	if out, errOut, code := clitest.Execute(t, cmd); code != 0 || !strings.Contains(out, "in env.db") {
+		t.Errorf("train with TTT_DB=env.db: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestReadme follows README.md as a new user would: every command of its
+// shell blocks, as written and in the order written, in a directory of its
+// own where the program built for these tests is ./ttt, and ttt on the
+// PATH. Each must succeed. The ones that run until Ctrl-C (a league run of
+// hours, ttt serve, an event stream) get SIGINT: the league after a few
+// seconds, the server once every command after it has run. Not run: go
+// test (this is it) and go build (the program is built); go run . ARGS is
+// the program run with ARGS; other programs (ordo) are not ours.
+func TestReadme(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ttt"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The README's server listens on 8080, which this machine may be using
+	// for something else: the commands use a free port in its place.
+	port := freePort(t)
+	var servers []*exec.Cmd
+	t.Cleanup(func() {
+		for _, s := range servers {
+			s.Process.Kill()
+		}
+	})
+	for _, line := range readmeCommands(string(readme)) {
+		cmd := strings.ReplaceAll(line, ":8080", ":"+port)
+		switch words := strings.Fields(line); {
+		case strings.Contains(line, "go test"), line == "go build":
+			continue
+		case strings.HasPrefix(line, "go run . "):
+			cmd = "./ttt " + strings.TrimPrefix(line, "go run . ")
+		case !slices.Contains([]string{"./ttt", "ttt", "printf", "curl"}, words[0]):
+			t.Logf("not ours: %s", line)
+			continue
+		}
+		sh := exec.Command("/bin/sh", "-c", cmd)
+		sh.Dir = dir
+		sh.Env = []string{"PATH=" + dir + ":" + os.Getenv("PATH"), "HOME=" + dir}
+		var out lockedBuffer
+		sh.Stdout, sh.Stderr = &out, &out
+		switch {
+		case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--duration"),
+			strings.Contains(cmd, "/api/events"):
+			sh.Args[2] = "exec " + cmd
+			runFor(t, sh, 3*time.Second)
+			if !strings.Contains(out.String(), "stopped: ") && !strings.Contains(out.String(), "event: round") {
+				t.Errorf("%s, stopped after 3 s, said:\n%s", line, out.String())
+			}
+			continue
+		case strings.Contains(cmd, "ttt serve"):
+			if !strings.Contains(cmd, "--addr") {
+				cmd += " --addr 127.0.0.1:" + port
+			}
+			for _, s := range servers {
+				if strings.Contains(cmd, ":"+port) && strings.Contains(s.Args[2], ":"+port) {
+					stop(t, s) // one server on the port at a time, as for a user
+				}
+			}
+			sh.Args[2] = "exec " + cmd
+			if err := sh.Start(); err != nil {
+				t.Fatal(err)
+			}
+			servers = append(servers, sh)
+			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "serving ") && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !strings.Contains(out.String(), "serving ") {
+				t.Fatalf("%s said %q", line, out.String())
+			}
+			continue
+		}
+		if err := sh.Run(); err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out.String())
 		}
 	}
-	return cmd
+	for _, s := range servers {
+		stop(t, s)
+	}
 }
 
-// run runs ttt with args and returns its stdout, stderr and exit code.
-func (p ttt) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	return execute(t, p.command(args...))
+// lockedBuffer collects a process's output while the test reads it: os/exec
+// copies into it from a goroutine of its own.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-// execute runs cmd and returns its stdout, stderr and exit code.
-func execute(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// stop interrupts a server as Ctrl-C would, once, and fails the test
+// unless it then ends cleanly.
+func stop(t *testing.T, s *exec.Cmd) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
+	if s.ProcessState != nil {
+		return
+	}
+	if err := s.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), errOut.String(), code
-}
-
-// ok runs ttt and fails the test unless it succeeds.
-func (p ttt) ok(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, code := p.run(t, args...)
-	if code != 0 {
-		t.Fatalf("ttt %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
-	}
-	return out
-}
-
-// refused runs ttt and checks that it fails with exit code 1 and one line
-// on stderr that contains want.
-func (p ttt) refused(t *testing.T, want string, args ...string) {
-	t.Helper()
-	out, errOut, code := p.run(t, args...)
-	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ttt: ") || !strings.Contains(errOut, want) {
-		t.Errorf("ttt %s: exit %d, stderr %q; want exit 1 and one line with %q (stdout %q)",
-			strings.Join(args, " "), code, errOut, want, out)
+	if err := s.Wait(); err != nil {
+		t.Errorf("%s, stopped by Ctrl-C: %v", strings.Join(s.Args[2:], " "), err)
 	}
 }
 
-// file reads a file in the program's directory.
-func (p ttt) file(t *testing.T, name string) []byte {
+// freePort returns a TCP port on the loopback interface that nothing
+// listens on.
+func freePort(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(p.dir, name))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	defer l.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
 }
 
-// write writes a file in the program's directory.
-func (p ttt) write(t *testing.T, name string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(p.dir, name), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestEndToEnd(t *testing.T) {
-	p := buildTTT(t)
-
-	// Train ttt-rl's way straight into a new league.
-	if out := p.ok(t, "train", "--games", "2000", "--db", "league.db"); !strings.Contains(out, "stored as agent 3 (baseline-3)") {
-		t.Errorf("train --db said:\n%s", out)
-	}
-	rows, err := csv.NewReader(strings.NewReader(p.ok(t, "checkpoints", "--format", "csv"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [][]string{
-		{"id", "kind", "name", "generation", "train_games", "hidden", "elo"},
-		{"1", "random", "random", "0", "0", "", ""},
-		{"2", "perfect", "perfect", "0", "0", "", ""},
-		{"3", "baseline", "baseline-3", "0", "2000", "100", ""},
-	}
-	if got, want := strings.Join(flatten(rows), ","), strings.Join(flatten(want), ","); got != want {
-		t.Errorf("checkpoints --format csv:\n got %s\nwant %s", got, want)
-	}
-
-	// Export: 19 inputs, and 18 folded for O in ttt-rl's size.
-	p.ok(t, "export", "--checkpoint", "latest", "-o", "full.bin")
-	full := p.file(t, "full.bin")
-	net, err := nn.Parse(full, 19)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.ok(t, "export", "--side", "O")
-	folded := p.file(t, "ttt_nn.bin")
-	if got, want := len(folded), 11236; got != want {
-		t.Errorf("export --side O wrote %d bytes, want %d", got, want)
-	}
-	if !bytes.Equal(folded, net.FoldedBytes(game.O)) {
-		t.Error("export --side O is not the stored net folded for O")
-	}
-
-	// Import and export again: the same bytes.
-	if out := p.ok(t, "import", "--name", "copy", "full.bin"); !strings.Contains(out, "agent 4 (copy)") {
-		t.Errorf("import said:\n%s", out)
-	}
-	p.ok(t, "export", "--checkpoint", "copy", "-o", "copy.bin")
-	if !bytes.Equal(p.file(t, "copy.bin"), full) {
-		t.Error("export of an imported file differs from the file")
-	}
-
-	// verify ID checks the stored net as verify FILE checks the file.
-	byID, _, codeID := p.run(t, "verify", "3")
-	byFile, _, codeFile := p.run(t, "verify", "full.bin")
-	if byID != byFile || codeID != codeFile || !strings.Contains(byID, "O: ") {
-		t.Errorf("verify 3 (exit %d):\n%s\nverify full.bin (exit %d):\n%s", codeID, byID, codeFile, byFile)
-	}
-
-	// Refusals: one line on stderr, exit 1, and nothing changed.
-	nan := bytes.Clone(full)
-	binary.LittleEndian.PutUint32(nan[400:], math.Float32bits(float32(math.NaN())))
-	p.write(t, "truncated.bin", full[:len(full)-6])
-	p.write(t, "wrongsize.bin", append(bytes.Clone(full), 0, 0, 0, 0))
-	p.write(t, "nan.bin", nan)
-	p.write(t, "empty.bin", nil)
-	p.write(t, "notes.db", []byte("my notes, not a database\n"))
-	empty, err := store.Open(context.Background(), filepath.Join(p.dir, "empty.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	empty.Close()
-	before := snapshot(t, p.dir)
-	p.refused(t, "not a whole number of float32", "import", "truncated.bin")
-	p.refused(t, "fits no network", "import", "wrongsize.bin")
-	p.refused(t, "NaN", "import", "nan.bin")
-	p.refused(t, "empty", "import", "empty.bin")
-	p.refused(t, "no such file", "import", "missing.bin")
-	p.refused(t, `agent with that name exists: "copy"`, "import", "--name", "copy", "full.bin")
-	p.refused(t, `no such agent: "99"`, "show", "99")
-	p.refused(t, `no such agent: "99"`, "export", "--checkpoint", "99", "-o", "x.bin")
-	p.refused(t, "no checkpoints yet", "export", "--db", "empty.db", "-o", "x.bin")
-	p.refused(t, "side must be X or O", "export", "--side", "Q", "-o", "x.bin")
-	p.refused(t, "cannot write", "export", "-o", filepath.Join("no", "such", "dir", "x.bin"))
-	p.refused(t, "not a network", "export", "--checkpoint", "perfect", "-o", "x.bin")
-	p.refused(t, "no league database at nowhere.db", "checkpoints", "--db", "nowhere.db")
-	p.refused(t, "not a ttt database", "checkpoints", "--db", "notes.db")
-	p.refused(t, "--format must be", "checkpoints", "--format", "xml")
-	p.refused(t, `no file nobody, and no such agent: "nobody"`, "verify", "nobody")
-	if after := snapshot(t, p.dir); after != before {
-		t.Errorf("refused commands changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-}
-
-// flatten joins each row into one string, so tables compare as strings.
-func flatten(rows [][]string) []string {
-	var out []string
-	for _, r := range rows {
-		out = append(out, strings.Join(r, "|"))
-	}
-	return out
-}
-
-// snapshot names every file in dir with a hash of its content, so that a
-// changed, added or removed file shows.
-func snapshot(t *testing.T, dir string) string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
-	}
-	return sb.String()
-}
-
-// The same seed and flags give byte-identical ratings and rating history
-// whatever the number of workers: evaluation games are seeded by match,
-// not by the goroutine that plays them. (Rounds are shorter here than by
-// default so that the test stays quick under -race; the rounds' number
-// and the flags are otherwise as a user would give them.)
-func TestLeagueSameForAnyWorkers(t *testing.T) {
-	p := buildTTT(t)
-	outputs := map[string][2]string{}
-	for _, workers := range []string{"1", "2"} {
-		db := "w" + workers + ".db"
-		p.ok(t, "league", "run", "--db", db, "--rounds", "10", "--seed", "7", "--games-per-round", "2000", "--workers", workers)
-		outputs[workers] = [2]string{
-			p.ok(t, "ratings", "--db", db, "--format", "csv"),
-			p.ok(t, "ratings", "history", "--db", db, "--format", "csv"),
+// readmeCommands returns the commands of the shell blocks of a README, in
+// order: every line of a block, or where a block shows a session, the
+// lines after its "$ " prompts; comments cut off.
+func readmeCommands(readme string) []string {
+	var list []string
+	for _, block := range strings.Split(readme, "```sh\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		lines := strings.Split(block, "\n")
+		session := slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "$ ") })
+		for _, l := range lines {
+			if session {
+				var ok bool
+				if l, ok = strings.CutPrefix(l, "$ "); !ok {
+					continue
+				}
+			}
+			if l = strings.TrimSpace(uncomment(l)); l != "" {
+				list = append(list, l)
+			}
 		}
 	}
-	one, two := outputs["1"], outputs["2"]
-	for i, what := range []string{"ratings", "ratings history"} {
-		if one[i] != two[i] {
-			t.Errorf("%s differ between 1 and 2 workers:\n%s\n---\n%s", what, one[i], two[i])
+	return list
+}
+
+// uncomment cuts a shell comment off line: a # that begins a word outside
+// quotes.
+func uncomment(line string) string {
+	var quote rune
+	for i, r := range line {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		case r == '#' && (i == 0 || line[i-1] == ' '):
+			return line[:i]
 		}
 	}
-	// Ten rounds: ten checkpoints, each rated in every round from its own.
-	if n := strings.Count(one[0], "checkpoint-"); n != 10 {
-		t.Errorf("ratings list %d checkpoints, want 10:\n%s", n, one[0])
+	return line
+}
+
+// runFor runs cmd, interrupts it after d as Ctrl-C would, and waits for
+// it; it fails the test unless the command then ends cleanly.
+func runFor(t *testing.T, cmd *exec.Cmd, d time.Duration) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if rows := strings.Count(one[1], "\n") - 1; rows < 10*2 {
-		t.Errorf("history has %d rows, want at least one for random and perfect each round", rows)
+	time.Sleep(d)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil && !strings.HasPrefix(strings.Join(cmd.Args[2:], " "), "exec curl") {
+		t.Errorf("%s, stopped by Ctrl-C: %v", strings.Join(cmd.Args[2:], " "), err)
 	}
 }

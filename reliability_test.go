@@ -13,29 +13,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"ttt/league/commands/clitest"
 	"ttt/store"
 )
 
 // The reliability tests (issue 7) run the real binary against the faults
-// of README's reliability table: a signal, a second league run, a
-// read-only database, a full disk, and bad input of every kind. They share
-// one build; each has a directory of its own.
+// of README's reliability table that need a process of its own: a
+// signal, a second league run, a read-only database read by another
+// user, a file size limit. (A full disk and bad input are tried
+// in-process, in league/commands.) Each has a directory of its own.
 func TestReliability(t *testing.T) {
-	p := buildTTT(t)
-	fresh := func(t *testing.T) ttt { return ttt{bin: p.bin, dir: t.TempDir()} }
-	t.Run("StopOnSignal", func(t *testing.T) { testStopOnSignal(t, fresh(t)) })
-	t.Run("OneLeagueAtATime", func(t *testing.T) { testOneLeagueAtATime(t, fresh(t)) })
-	t.Run("ReadOnly", func(t *testing.T) { testReadOnly(t, p) })
-	t.Run("FileSizeLimit", func(t *testing.T) { testFileSizeLimit(t, fresh(t)) })
-	t.Run("DiskFull", func(t *testing.T) { testDiskFull(t, fresh(t)) })
-	t.Run("BadInput", func(t *testing.T) { testBadInput(t, fresh(t)) })
+	t.Run("StopOnSignal", func(t *testing.T) { testStopOnSignal(t, built(t)) })
+	t.Run("OneLeagueAtATime", func(t *testing.T) { testOneLeagueAtATime(t, built(t)) })
+	t.Run("ReadOnly", testReadOnly)
+	t.Run("FileSizeLimit", func(t *testing.T) { testFileSizeLimit(t, built(t)) })
+	t.Run("FileSizeLimitAtCreation", func(t *testing.T) { testLimitAtCreation(t, built(t)) })
+	t.Run("StopWhileLoading", func(t *testing.T) { testStopWhileLoading(t, built(t)) })
 }
 
 // quick are league flags for short rounds.
@@ -45,11 +43,6 @@ var quick = []string{"--games-per-round", "500", "--hidden", "16", "--seed", "5"
 // trains it is certainly training when the test signals it.
 var forever = []string{"--games-per-round", "100000000", "--hidden", "16", "--seed", "5"}
 
-// bounded are league flags for a run that ends soon: a refusal test
-// whose refusal is missing must not run a league for ever. A flag given
-// again after them wins.
-var bounded = []string{"--rounds", "1", "--games-per-round", "100", "--hidden", "8"}
-
 // leagueRun is `ttt league run` on league.db with flags and then more.
 func leagueRun(flags []string, more ...string) []string {
 	return append(append([]string{"league", "run", "--db", "league.db"}, flags...), more...)
@@ -58,15 +51,15 @@ func leagueRun(flags []string, more ...string) []string {
 // A signal ends `ttt league run` at once, cleanly: exit 0, a line that
 // says where the league stopped, only whole rounds in the database, and a
 // next run that goes on as if the abandoned round had never begun.
-func testStopOnSignal(t *testing.T, p ttt) {
-	p.ok(t, leagueRun(quick, "--rounds", "2")...)
-	straight := ttt{bin: p.bin, dir: t.TempDir()}
-	straight.ok(t, leagueRun(quick, "--rounds", "4")...)
+func testStopOnSignal(t *testing.T, p clitest.TTT) {
+	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	straight := built(t)
+	straight.OK(t, leagueRun(quick, "--rounds", "4")...)
 
 	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			run := p.background(t, leagueRun(forever)...)
-			run.awaitLock(t, filepath.Join(p.dir, "league.db"))
+			run := inBackground(t, p, leagueRun(forever)...)
+			run.awaitLock(t, filepath.Join(p.Dir, "league.db"))
 			// Loading a league of a few agents takes milliseconds: by now
 			// it trains. (A signal while it loads must work too, and did
 			// before this wait.)
@@ -83,7 +76,7 @@ func testStopOnSignal(t *testing.T, p ttt) {
 			if got, want := lastRound(t, p), int64(2+i); got != want {
 				t.Errorf("last round %d after %v, want %d", got, sig, want)
 			}
-			if out := p.ok(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", 3+i)) {
+			if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", 3+i)) {
 				t.Errorf("the run after %v said:\n%s", sig, out)
 			}
 		})
@@ -91,7 +84,7 @@ func testStopOnSignal(t *testing.T, p ttt) {
 	// Two abandoned rounds left no trace: the league is the one that
 	// never stopped.
 	list := []string{"checkpoints", "--db", "league.db", "--format", "csv"}
-	if got, want := p.ok(t, list...), straight.ok(t, list...); got != want {
+	if got, want := p.OK(t, list...), straight.OK(t, list...); got != want {
 		t.Errorf("league after two signals:\n%s\nleague that never stopped:\n%s", got, want)
 	}
 }
@@ -99,15 +92,15 @@ func testStopOnSignal(t *testing.T, p ttt) {
 // A second `ttt league run` on a database is refused while the first
 // runs, and changes nothing; readers and the commands that add an agent
 // work meanwhile; the lock goes with its process, even on SIGKILL.
-func testOneLeagueAtATime(t *testing.T, p ttt) {
-	p.ok(t, leagueRun(quick, "--rounds", "2")...)
-	p.ok(t, "export", "--checkpoint", "latest", "-o", "net.bin")
-	first := p.background(t, leagueRun(forever)...)
-	first.awaitLock(t, filepath.Join(p.dir, "league.db"))
+func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
+	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
+	first := inBackground(t, p, leagueRun(forever)...)
+	first.awaitLock(t, filepath.Join(p.Dir, "league.db"))
 
 	before := dbHash(t, p)
 	// Bounded, so that without the lock it would end, successfully.
-	p.refused(t, fmt.Sprintf("league.db: another `ttt league run` is using this database (pid %d)", first.cmd.Process.Pid),
+	p.Refused(t, fmt.Sprintf("league.db: another ttt league run or ttt roundrobin is using this database (pid %d)", first.cmd.Process.Pid),
 		leagueRun(quick, "--rounds", "1")...)
 	if dbHash(t, p) != before {
 		t.Error("the refused league run changed the database")
@@ -115,7 +108,7 @@ func testOneLeagueAtATime(t *testing.T, p ttt) {
 	if os.Geteuid() == 0 {
 		// A reader who may not write the database nor its directory reads
 		// the running league read-only, through its -wal and -shm files.
-		asNobody(t, p).ok(t, "checkpoints")
+		asNobody(t, p).OK(t, "checkpoints")
 	}
 	for _, args := range [][]string{
 		{"ratings"}, {"ratings", "history"}, {"checkpoints"}, {"show", "3"},
@@ -123,13 +116,13 @@ func testOneLeagueAtATime(t *testing.T, p ttt) {
 		{"import", "--name", "copy", "net.bin"},
 		{"train", "--games", "100", "--hidden", "8", "--db", "league.db"},
 	} {
-		p.ok(t, args...)
+		p.OK(t, args...)
 	}
 
 	if _, _, code := first.stop(t, syscall.SIGKILL); code != -1 {
 		t.Errorf("SIGKILL: exit %d", code)
 	}
-	out := p.ok(t, leagueRun(quick, "--rounds", "1")...)
+	out := p.OK(t, leagueRun(quick, "--rounds", "1")...)
 	if !strings.HasPrefix(out, "round 3 ") {
 		t.Errorf("the run after a SIGKILL said:\n%s", out)
 	}
@@ -140,7 +133,7 @@ func testOneLeagueAtATime(t *testing.T, p ttt) {
 // with the mode of the read-only file and which would then stop its owner
 // writing), and the writers say it is read-only. Root writes anything, so
 // as root the commands run as nobody.
-func testReadOnly(t *testing.T, built ttt) {
+func testReadOnly(t *testing.T) {
 	root := os.Geteuid() == 0
 	out := t.TempDir() // where exports go
 	chmod(t, out, 0o777)
@@ -155,10 +148,10 @@ func testReadOnly(t *testing.T, built ttt) {
 		{"Directory", 0o644, 0o555, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := ttt{bin: built.bin, dir: t.TempDir()}
-			p.ok(t, leagueRun(quick, "--rounds", "2")...)
-			p.ok(t, "export", "--checkpoint", "latest", "-o", "net.bin")
-			db := filepath.Join(p.dir, "league.db")
+			p := built(t)
+			p.OK(t, leagueRun(quick, "--rounds", "2")...)
+			p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
+			db := filepath.Join(p.Dir, "league.db")
 			if root {
 				if c.nobodyOwnsFile {
 					if err := os.Chown(db, nobody, nobody); err != nil {
@@ -168,25 +161,25 @@ func testReadOnly(t *testing.T, built ttt) {
 				p = asNobody(t, p)
 			}
 			chmod(t, db, c.fileMode)
-			chmod(t, p.dir, c.dirMode)
-			t.Cleanup(func() { chmod(t, p.dir, 0o755) }) // so that it can be removed
+			chmod(t, p.Dir, c.dirMode)
+			t.Cleanup(func() { chmod(t, p.Dir, 0o755) }) // so that it can be removed
 
-			before := snapshot(t, p.dir)
+			before := clitest.Snapshot(t, p.Dir)
 			for _, args := range [][]string{
 				{"checkpoints"}, {"ratings"}, {"ratings", "history"}, {"show", "latest"},
 				{"export", "--checkpoint", "3", "-o", filepath.Join(out, c.name+".bin")},
 			} {
-				if got := p.ok(t, args...); got == "" {
+				if got := p.OK(t, args...); got == "" {
 					t.Errorf("ttt %s printed nothing", strings.Join(args, " "))
 				}
 			}
-			if stdout, _, _ := p.run(t, "verify", "3"); !strings.Contains(stdout, "X: ") {
+			if stdout, _, _ := p.Run(t, "verify", "3"); !strings.Contains(stdout, "X: ") {
 				t.Errorf("verify 3 on a read-only database said %q", stdout)
 			}
-			p.refused(t, "league.db: the database is read-only", leagueRun(quick, "--rounds", "1")...)
-			p.refused(t, "league.db: the database is read-only", "import", "net.bin")
-			p.refused(t, "league.db: the database is read-only", "train", "--games", "10", "--db", "league.db")
-			if after := snapshot(t, p.dir); after != before {
+			p.Refused(t, "league.db: the database is read-only", leagueRun(quick, "--rounds", "1")...)
+			p.Refused(t, "league.db: the database is read-only", "import", "net.bin")
+			p.Refused(t, "league.db: the database is read-only", "train", "--games", "10", "--db", "league.db")
+			if after := clitest.Snapshot(t, p.Dir); after != before {
 				t.Errorf("commands on a read-only database changed its directory:\nbefore %s\nafter  %s", before, after)
 			}
 		})
@@ -195,116 +188,23 @@ func testReadOnly(t *testing.T, built ttt) {
 
 // A file size limit (ulimit -f) stops the league at a commit: one line
 // that says so, exit 1, and the rounds before it intact.
-func testFileSizeLimit(t *testing.T, p ttt) {
-	p.ok(t, leagueRun(quick, "--rounds", "2")...)
+func testFileSizeLimit(t *testing.T, p clitest.TTT) {
+	p.OK(t, leagueRun(quick, "--rounds", "2")...)
 	// dash and bash count ulimit -f in blocks of 512 and 1024 bytes; either
 	// way the -wal outgrows it within some rounds. Go ignores SIGXFSZ, so
 	// writes past the limit fail with EFBIG and the program goes on.
-	cmd := p.command(leagueRun(quick, "--rounds", "1000")...)
+	cmd := p.Command(leagueRun(quick, "--rounds", "1000")...)
 	cmd.Args = append([]string{"sh", "-c", `ulimit -f 400 && exec "$0" "$@"`}, cmd.Args...)
 	cmd.Path = "/bin/sh"
-	stdout, stderr, code := execute(t, cmd)
-	committed := lastReported(stdout)
+	stdout, stderr, code := clitest.Execute(t, cmd)
+	committed := clitest.LastReported(stdout)
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "file size limit") ||
 		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) {
 		t.Fatalf("under ulimit -f: exit %d, stderr %q (last round line %d)", code, stderr, committed)
 	}
 	checkIntact(t, p, committed)
-	if out := p.ok(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", committed+1)) {
+	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", committed+1)) {
 		t.Errorf("the run after the limit said:\n%s", out)
-	}
-}
-
-// A full file system stops the league at a commit with "disk is full",
-// and the readers still work on it. It needs a small tmpfs, which only
-// root can mount.
-func testDiskFull(t *testing.T, p ttt) {
-	dir := filepath.Join(p.dir, "small")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {
-		t.Skipf("cannot mount a small tmpfs to fill (%v); the file size limit test covers a failing write", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Error(err)
-		}
-	})
-	p.dir = dir
-	stdout, stderr, code := p.run(t, leagueRun(quick, "--rounds", "1000")...)
-	committed := lastReported(stdout)
-	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: the disk is full") ||
-		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) || committed < 1 {
-		t.Fatalf("on a full disk: exit %d, stderr %q (last round line %d)", code, stderr, committed)
-	}
-	if out := p.ok(t, "checkpoints", "--db", "league.db"); !strings.Contains(out, fmt.Sprintf("checkpoint-%d", committed+2)) {
-		t.Errorf("checkpoints on a full disk:\n%s", out)
-	}
-	checkIntact(t, p, committed)
-}
-
-// Bad input of every kind: one line on stderr, exit 1, nothing changed.
-// (TestEndToEnd covers bad weight files, unknown agents of show and
-// export, a missing database and a file that is not SQLite.)
-func testBadInput(t *testing.T, p ttt) {
-	p.ok(t, leagueRun(quick, "--rounds", "1")...)
-	p.write(t, "notes.txt", []byte("not a database\n"))
-	other := sqlDB(t, filepath.Join(p.dir, "other.db"))
-	if _, err := other.Exec("CREATE TABLE t(x)"); err != nil {
-		t.Fatal(err)
-	}
-	other.Close()
-	p.write(t, "newer.db", p.file(t, "league.db"))
-	newer := sqlDB(t, filepath.Join(p.dir, "newer.db"))
-	if _, err := newer.Exec("PRAGMA user_version = 99"); err != nil {
-		t.Fatal(err)
-	}
-	newer.Close()
-	p.ok(t, "export", "--checkpoint", "latest", "-o", "net.bin")
-
-	before := snapshot(t, p.dir)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"games must be at least 1 (got -1)", []string{"train", "--games", "-1", "--db", "league.db"}},
-		{"games must be at least 1 (got 0)", []string{"train", "--games", "0", "-o", "x.bin"}},
-		{"hidden must be within 1..", []string{"train", "--hidden", "0", "--db", "league.db"}},
-		{"learning rate must be within", []string{"train", "--lr", "-1", "-o", "x.bin"}},
-		{"epsilon must be within 0..1", []string{"train", "--epsilon", "1.5", "-o", "x.bin"}},
-		{"epsilon decay games must not be negative", []string{"train", "--epsilon-games", "-5", "-o", "x.bin"}},
-		{"temperature must be within", []string{"train", "--temperature", "0", "-o", "x.bin"}},
-		{"invalid value", []string{"train", "--games", "many", "-o", "x.bin"}},
-		{"--workers must be at least 1 (got 0)", leagueRun(bounded, "--workers", "0")},
-		{"--workers must be at least 1 (got -2)", leagueRun(bounded, "--workers", "-2")},
-		{"games per round must be at least 1", leagueRun(bounded, "--games-per-round", "0")},
-		{"rounds must not be negative", leagueRun(bounded, "--rounds", "-1")},
-		{"duration must not be negative", leagueRun(bounded, "--duration", "-1s")},
-		{"learning rate must be within", leagueRun(bounded, "--lr", "0")},
-		{"epsilon must be within 0..1", leagueRun(bounded, "--epsilon-end", "-0.1")},
-		{"self-play share must be within 0..1", leagueRun(bounded, "--self-play", "1.5")},
-		{"opening plies must be within 0..2", leagueRun(bounded, "--openings", "3")},
-		{"hidden must be within 1..", leagueRun(bounded, "--hidden", "100000")},
-		{"--games must not be negative", []string{"verify", "--games", "-1", "3"}},
-		{"net.bin: inputs must be 18 or 19, not 20", []string{"import", "--inputs", "20", "net.bin"}},
-		{`no such agent: "99"`, []string{"ratings", "history", "--agent", "99"}},
-		{`no such agent: "nobody"`, []string{"show", "nobody"}},
-		{".: not a ttt database: a directory", leagueRun(bounded, "--db", ".")},
-		{".: not a ttt database: a directory", []string{"checkpoints", "--db", "."}},
-		{".: not a ttt database: a directory", []string{"import", "--db", ".", "net.bin"}},
-		{"notes.txt: not a ttt database", leagueRun(bounded, "--db", "notes.txt")},
-		{"notes.txt: not a ttt database", []string{"train", "--games", "10", "--db", "notes.txt"}},
-		{"other.db: not a ttt database: an SQLite database of another program", []string{"ratings", "--db", "other.db"}},
-		{"other.db: not a ttt database: an SQLite database of another program", leagueRun(bounded, "--db", "other.db")},
-		{"newer.db: database was written by a newer ttt", []string{"checkpoints", "--db", "newer.db"}},
-		{"newer.db: database was written by a newer ttt", leagueRun(bounded, "--db", "newer.db")},
-		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
-	} {
-		p.refused(t, c.want, c.args...)
-	}
-	if after := snapshot(t, p.dir); after != before {
-		t.Errorf("refused commands changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 }
 
@@ -314,11 +214,11 @@ type background struct {
 	out, errOut bytes.Buffer
 }
 
-// background starts ttt with args; the test's end kills it if it still
+// inBackground starts ttt with args; the test's end kills it if it still
 // runs.
-func (p ttt) background(t *testing.T, args ...string) *background {
+func inBackground(t *testing.T, p clitest.TTT, args ...string) *background {
 	t.Helper()
-	b := &background{cmd: p.command(args...)}
+	b := &background{cmd: p.Command(args...)}
 	b.cmd.Stdout, b.cmd.Stderr = &b.out, &b.errOut
 	if err := b.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -332,15 +232,18 @@ func (p ttt) background(t *testing.T, args ...string) *background {
 	return b
 }
 
-// awaitLock waits until the process holds the league lock of the
-// database at path (the lock file names its pid), that is until its
-// league has begun.
+// awaitLock waits until some process holds the league lock of the
+// database at path, a flock(2) on the file itself: until the league
+// started in the background has begun.
 func (b *background) awaitLock(t *testing.T, path string) {
 	t.Helper()
-	want := strconv.Itoa(b.cmd.Process.Pid) + "\n"
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if data, err := os.ReadFile(path + ".lock"); err == nil && string(data) == want {
-			return
+		if f, err := os.Open(path); err == nil {
+			err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			f.Close() // this process holds no other lock on the file
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return
+			}
 		}
 	}
 	stdout, stderr, code := b.stop(t, syscall.SIGKILL)
@@ -360,23 +263,11 @@ func (b *background) stop(t *testing.T, sig syscall.Signal) (stdout, stderr stri
 	return b.out.String(), b.errOut.String(), b.cmd.ProcessState.ExitCode()
 }
 
-// roundLine matches the line of a committed round.
-var roundLine = regexp.MustCompile(`(?m)^round (\d+) `)
-
-// lastReported is the last round that a league run's output reports.
-func lastReported(stdout string) int64 {
-	var last int64
-	for _, m := range roundLine.FindAllStringSubmatch(stdout, -1) {
-		last, _ = strconv.ParseInt(m[1], 10, 64)
-	}
-	return last
-}
-
 // lastRound is the last committed round of the league in the program's
 // directory.
-func lastRound(t *testing.T, p ttt) int64 {
+func lastRound(t *testing.T, p clitest.TTT) int64 {
 	t.Helper()
-	db, err := store.OpenRead(context.Background(), filepath.Join(p.dir, "league.db"))
+	db, err := store.OpenRead(context.Background(), filepath.Join(p.Dir, "league.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,9 +281,9 @@ func lastRound(t *testing.T, p ttt) int64 {
 
 // checkIntact checks that the league.db a failed commit left is sound
 // and holds the rounds up to committed.
-func checkIntact(t *testing.T, p ttt, committed int64) {
+func checkIntact(t *testing.T, p clitest.TTT, committed int64) {
 	t.Helper()
-	db := sqlDB(t, filepath.Join(p.dir, "league.db"))
+	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
 	var integrity string
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
 		t.Errorf("integrity_check: %q, %v", integrity, err)
@@ -417,11 +308,11 @@ func sqlDB(t *testing.T, path string) *sql.DB {
 // dbHash hashes league.db and its -wal file: what a writer changes. The
 // -shm file is left out: it is the readers' shared index, which every
 // reader updates.
-func dbHash(t *testing.T, p ttt) string {
+func dbHash(t *testing.T, p clitest.TTT) string {
 	t.Helper()
 	h := sha256.New()
 	for _, name := range []string{"league.db", "league.db-wal"} {
-		data, err := os.ReadFile(filepath.Join(p.dir, name))
+		data, err := os.ReadFile(filepath.Join(p.Dir, name))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
@@ -435,14 +326,14 @@ const nobody = 65534
 
 // asNobody returns p whose processes run as nobody, and opens the way to
 // its binary and directory for nobody. Only root may do that.
-func asNobody(t *testing.T, p ttt) ttt {
+func asNobody(t *testing.T, p clitest.TTT) clitest.TTT {
 	t.Helper()
-	for _, path := range []string{p.bin, filepath.Join(p.dir, "league.db")} {
+	for _, path := range []string{p.Bin, filepath.Join(p.Dir, "league.db")} {
 		for dir := filepath.Dir(path); dir != os.TempDir() && dir != "/"; dir = filepath.Dir(dir) {
 			chmod(t, dir, 0o755)
 		}
 	}
-	p.sys = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	p.Sys = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	return p
 }
 
@@ -451,5 +342,59 @@ func chmod(t *testing.T, path string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A file size limit too small for a new database's schema: one line that
+// says so, and nothing left behind, not even the -wal and -shm files.
+func testLimitAtCreation(t *testing.T, p clitest.TTT) {
+	for _, blocks := range []string{"4", "8", "20"} {
+		cmd := p.Command(leagueRun(quick, "--rounds", "1")...)
+		cmd.Args = append([]string{"sh", "-c", "ulimit -f " + blocks + ` && exec "$0" "$@"`}, cmd.Args...)
+		cmd.Path = "/bin/sh"
+		stdout, stderr, code := clitest.Execute(t, cmd)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: cannot write the database file (a file size limit") {
+			t.Errorf("ulimit -f %s: exit %d, stdout %q, stderr %q", blocks, code, stdout, stderr)
+		}
+		if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
+			t.Errorf("ulimit -f %s: the failed creation left %v", blocks, entries)
+		}
+	}
+}
+
+// Ctrl-C while a league loads its results (a league of a night has
+// millions) ends the run at once, as in any other stage. The league here
+// has 400,000 matches among 900 agents, written straight into the
+// database, so that loading takes a while; the signal comes once the run
+// holds the league's lock, which it takes before it loads, and a little
+// later.
+func testStopWhileLoading(t *testing.T, p clitest.TTT) {
+	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	for _, q := range []string{
+		`INSERT INTO agents (id, kind, name, generation, hidden, created_at, class, weights, weights_crc)
+			WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 904)
+			SELECT i, 'imported', 'bulk' || i, 0, 1, '2026-11-23T00:00:00Z', 0, zeroblob(152), 0 FROM n`,
+		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
+			WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 399999)
+			SELECT 2, 5 + i % 900 + 2 + (i / 900), 3 + i % 900, 2, 0, 50, 44, 50 FROM n
+			WHERE 5 + i % 900 + 2 + (i / 900) <= 904`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	for _, wait := range []time.Duration{0, 50 * time.Millisecond, 200 * time.Millisecond} {
+		run := inBackground(t, p, leagueRun(quick, "--rounds", "1")...)
+		run.awaitLock(t, filepath.Join(p.Dir, "league.db"))
+		time.Sleep(wait)
+		sent := time.Now()
+		stdout, stderr, code := run.stop(t, syscall.SIGINT)
+		took := time.Since(sent)
+		t.Logf("SIGINT %v after the lock: exit %d after %v", wait, code, took)
+		if took > 2*time.Second || code != 0 || !strings.Contains(stdout, "stopped: ") || stderr != "" {
+			t.Errorf("SIGINT %v after the lock: exit %d after %v, stdout %q, stderr %q", wait, code, took, stdout, stderr)
+		}
 	}
 }

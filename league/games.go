@@ -4,19 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"ttt/agents/game"
 	"ttt/store"
 )
 
-// StoredGame is one game of a stored match, replayed: the game, the names
-// of its players, the round that played it, and where its match stands
-// in the replay.
-type StoredGame struct {
-	Game
+// Game is one game of a stored match, replayed: its players (X first),
+// the squares in order (the opening included), the number of opening
+// plies, how it ended, and the round that played it.
+type Game struct {
+	X, O         int64
 	XName, OName string
+	Moves        []int
+	Opening      int
+	Result       game.Result
 	Round        int64
-	Match        int // the match's place in the replay, from 1
-	Matches      int // the matches to replay
 }
 
 // ErrNotReproduced: a stored match, replayed, gave another record than
@@ -24,7 +29,7 @@ type StoredGame struct {
 // seeds and records rather than games.
 var ErrNotReproduced = errors.New("the stored result cannot be reproduced by this ttt")
 
-// Games replays every game of the league in db, match by match in the
+// Games replays the games of the matches f chooses, match by match in the
 // order they were played (by round, then by agents), and hands each game
 // to each. The league stores one record per match with the seed of its
 // random games, not the games themselves (see migrations/0001_init.sql):
@@ -34,55 +39,108 @@ var ErrNotReproduced = errors.New("the stored result cannot be reproduced by thi
 // one, it returns ErrNotReproduced before handing on any game of that
 // match. It stops at the first error from each, or when ctx is done.
 //
-// Memory stays bounded: one match's games at a time (at most 144), and
-// one move table per agent.
-func Games(ctx context.Context, db *store.DB, each func(StoredGame) error) error {
-	// The matches first, then the agents and their nets: a league running
-	// meanwhile only adds to them, so every agent a match names is there.
-	matches, err := db.Matches(ctx)
+// It streams: memory stays bounded however many games a night made, one
+// match's games at a time (at most 144) and caches of move tables and
+// names of bounded size.
+func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Game) error) error {
+	tables, err := storedTables(ctx, db)
 	if err != nil {
 		return err
 	}
-	list, err := db.Agents(ctx)
-	if err != nil {
-		return err
-	}
-	nets, err := db.Nets(ctx)
-	if err != nil {
-		return err
-	}
-	members := make(map[int64]Member, len(list))
-	names := make(map[int64]string, len(list))
-	for _, a := range list {
-		members[a.ID], names[a.ID] = member(a, nets), a.Name
+	names, _ := lru.New[int64, string](tableCache) // the size is positive
+	name := func(id int64) (string, error) {
+		if n, ok := names.Get(id); ok {
+			return n, nil
+		}
+		a, err := db.Agent(ctx, strconv.FormatInt(id, 10))
+		if err != nil {
+			return "", err
+		}
+		names.Add(id, a.Name)
+		return a.Name, nil
 	}
 
 	var games []Game // one match's, reused
-	for i, m := range matches {
-		if err := ctx.Err(); err != nil {
+	return db.Matches(ctx, f, func(m store.Match) error {
+		players, err := tables.get(ctx, []int64{m.A, m.B})
+		if err != nil {
+			return fmt.Errorf("round %d: %w", m.Round, err)
+		}
+		nameA, err := name(m.A)
+		if err != nil {
 			return err
 		}
-		a, okA := members[m.A]
-		b, okB := members[m.B]
-		switch {
-		case !okA || !okB:
-			return fmt.Errorf("round %d: a match between agents %d and %d, one of which is not stored", m.Round, m.A, m.B)
-		case m.Plies < 0 || m.Plies > MaxPlies:
+		nameB, err := name(m.B)
+		if err != nil {
+			return err
+		}
+		if m.Plies < 0 || m.Plies > MaxPlies {
 			return fmt.Errorf("round %d: match %s v %s: %d opening plies, this ttt knows 0..%d",
-				m.Round, names[m.A], names[m.B], m.Plies, MaxPlies)
+				m.Round, nameA, nameB, m.Plies, MaxPlies)
 		}
 		games = games[:0]
-		w, d, l := playMatch(a, b, m.Plies, m.Seed, func(g Game) { games = append(games, g) })
-		if w != m.Wins || d != m.Draws || l != m.Losses {
+		rec := playMatch(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
+			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round}
+			if !aIsX {
+				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
+			}
+			games = append(games, g)
+		})
+		if rec != m.Record {
 			return fmt.Errorf("round %d: match %s v %s replays as %d/%d/%d, stored as %d/%d/%d: %w",
-				m.Round, names[m.A], names[m.B], w, d, l, m.Wins, m.Draws, m.Losses, ErrNotReproduced)
+				m.Round, nameA, nameB, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses, ErrNotReproduced)
 		}
 		for _, g := range games {
-			err := each(StoredGame{Game: g, XName: names[g.X], OName: names[g.O], Round: m.Round, Match: i + 1, Matches: len(matches)})
-			if err != nil {
+			if err := each(g); err != nil {
 				return err
 			}
 		}
+		return nil
+	})
+}
+
+// Replay replays every sample-th stored match (the first, then every
+// sample-th after it, in the order Games takes them), and hands each that
+// does not give its stored record to found; it returns how many it
+// replayed. A match replays to its record unless the database was
+// changed under ttt, or this ttt plays differently from the one that
+// stored it.
+func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (replayed int, err error) {
+	tables, err := storedTables(ctx, db)
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	n := 0
+	err = db.Matches(ctx, store.MatchFilter{}, func(m store.Match) error {
+		if n++; (n-1)%max(sample, 1) != 0 {
+			return nil
+		}
+		players, err := tables.get(ctx, []int64{m.A, m.B})
+		if err != nil {
+			found(fmt.Sprintf("round %d, match %d v %d: %v", m.Round, m.A, m.B, err))
+			return nil
+		}
+		replayed++
+		if m.Plies < 0 || m.Plies > MaxPlies {
+			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxPlies))
+		} else if rec := playMatch(players[m.A], players[m.B], m.Plies, m.Seed, nil); rec != m.Record {
+			found(fmt.Sprintf("round %d, match %d v %d: replays as %d/%d/%d, stored as %d/%d/%d",
+				m.Round, m.A, m.B, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses))
+		}
+		return nil
+	})
+	return replayed, err
+}
+
+// storedTables returns the tables of db's agents, for a reader.
+func storedTables(ctx context.Context, db *store.DB) (*tables, error) {
+	random, err := db.Agent(ctx, string(store.Random))
+	if err != nil {
+		return nil, err
+	}
+	perfect, err := db.Agent(ctx, string(store.Perfect))
+	if err != nil {
+		return nil, err
+	}
+	return newTables(db, random.ID, perfect.ID), nil
 }

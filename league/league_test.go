@@ -3,63 +3,106 @@ package league_test
 import (
 	"context"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
+	"ttt/agents/nn"
 	"ttt/league"
+	"ttt/league/elo"
 	"ttt/store"
 )
 
+// small is a league of quick rounds and small pools, so that a few dozen
+// rounds already outgrow the pool.
 func small() league.Config {
 	cfg := league.Default()
-	cfg.GamesPerRound = 2000
+	cfg.GamesPerRound = 1000
 	cfg.Hidden = 20
+	cfg.Opponents = 8
 	return cfg
 }
 
-// run plays rounds on the database at path and returns its matches and
-// rating history.
-func run(t *testing.T, path string, cfg league.Config) ([]store.Match, []store.Rating) {
+// stored is what a league's run decides, as the database holds it.
+type stored struct {
+	matches   []store.Match
+	history   map[int64][]store.Rating
+	standings map[int64]store.Standing
+	fits      map[int64]float64
+	weights   map[int64][]byte
+}
+
+// open opens the database at path, closed when the test ends.
+func open(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// run plays rounds on the database at path and returns what it holds.
+func run(t *testing.T, path string, cfg league.Config) stored {
+	t.Helper()
+	db := open(t, path)
+	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+	return read(t, db)
+}
+
+// read reads what a league holds.
+func read(t *testing.T, db *store.DB) stored {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
+	s := stored{history: map[int64][]store.Rating{}, standings: map[int64]store.Standing{}, weights: map[int64][]byte{}}
+	var err error
+	if s.fits, _, err = db.Fits(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Matches(ctx, store.MatchFilter{}, func(m store.Match) error { s.matches = append(s.matches, m); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.Agents(ctx, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil {
-		t.Fatal(err)
+	for _, a := range list {
+		if a.Standing != nil {
+			s.standings[a.ID] = *a.Standing
+		}
+		if s.history[a.ID], err = db.History(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if a.Kind.IsNetwork() {
+			full, err := db.Agent(ctx, a.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.weights[a.ID] = full.Net.Bytes()
+		}
 	}
-	matches, err := db.Matches(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	history, err := db.History(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return matches, history
+	return s
 }
 
 func TestSameResultsForAnyWorkers(t *testing.T) {
 	dir := t.TempDir()
 	cfg := small()
-	cfg.Rounds = 3
+	cfg.Rounds = 12
 	cfg.Workers = 1
-	m1, h1 := run(t, filepath.Join(dir, "one.db"), cfg)
+	one := run(t, filepath.Join(dir, "one.db"), cfg)
 	cfg.Workers = 2
-	m2, h2 := run(t, filepath.Join(dir, "two.db"), cfg)
-	if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(h1, h2) {
-		t.Error("1 and 2 workers gave different matches or ratings")
+	two := run(t, filepath.Join(dir, "two.db"), cfg)
+	if !reflect.DeepEqual(one, two) {
+		t.Error("1 and 2 workers gave different matches, ratings or networks")
 	}
-	// Round 1: random v perfect, and the snapshot against both; then one
-	// more match per member each round.
-	if got, want := len(m1), 3+3+4; got != want {
-		t.Errorf("%d matches, want %d", got, want)
-	}
-	for _, r := range h1 {
-		if r.Agent == 1 && (r.Elo != 0 || r.Lo != 0 || r.Hi != 0) {
+	for _, r := range one.history[1] {
+		if r.Elo != 0 || r.Lo != 0 || r.Hi != 0 {
 			t.Errorf("random rated %+v in round %d, want 0", r, r.Round)
 		}
 	}
@@ -68,23 +111,171 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	dir := t.TempDir()
 	cfg := small()
-	cfg.Rounds = 4
-	whole, wholeHistory := run(t, filepath.Join(dir, "whole.db"), cfg)
-	cfg.Rounds = 2
+	cfg.Rounds = 14
+	whole := run(t, filepath.Join(dir, "whole.db"), cfg)
+	cfg.Rounds = 7
 	run(t, filepath.Join(dir, "split.db"), cfg)
-	split, splitHistory := run(t, filepath.Join(dir, "split.db"), cfg)
-	if !reflect.DeepEqual(whole, split) || !reflect.DeepEqual(wholeHistory, splitHistory) {
-		t.Error("2 + 2 rounds differ from 4 rounds")
+	split := run(t, filepath.Join(dir, "split.db"), cfg)
+	if !reflect.DeepEqual(whole, split) {
+		t.Error("7 + 7 rounds differ from 14 rounds")
+	}
+}
+
+// Each snapshot plays a pool of at most cfg.Opponents, with random,
+// perfect and its parent in it, and no pair plays twice; a league younger
+// than its pools plays everyone.
+func TestPools(t *testing.T) {
+	cfg := small()
+	cfg.Rounds = 30
+	s := run(t, filepath.Join(t.TempDir(), "league.db"), cfg)
+	type pair struct{ a, b int64 }
+	seen := map[pair]bool{}
+	pools := map[int64][]int64{}
+	for _, m := range s.matches {
+		if seen[pair{m.A, m.B}] || m.A <= m.B {
+			t.Fatalf("match %d v %d: played twice, or the older agent first", m.A, m.B)
+		}
+		seen[pair{m.A, m.B}] = true
+		pools[m.A] = append(pools[m.A], m.B)
+	}
+	for round := int64(1); round <= 30; round++ {
+		snap := round + 2 // random and perfect are 1 and 2
+		pool := pools[snap]
+		has := func(id int64) bool {
+			for _, b := range pool {
+				if b == id {
+					return true
+				}
+			}
+			return false
+		}
+		members := snap - 1
+		if want := min(members, int64(cfg.Opponents)); int64(len(pool)) != want {
+			t.Errorf("round %d: a pool of %d, want %d", round, len(pool), want)
+		}
+		if !has(1) || !has(2) || (round > 1 && !has(snap-1)) {
+			t.Errorf("round %d: pool %v lacks random, perfect or the parent", round, pool)
+		}
+	}
+}
+
+// The ratings the league keeps, one round at a time, are a maximum-
+// likelihood fit of all its results: a cold fit of the same results agrees
+// within half an Elo for every agent.
+func TestIncrementalEqualsColdFit(t *testing.T) {
+	cfg := small()
+	cfg.Rounds = 40
+	s := run(t, filepath.Join(t.TempDir(), "league.db"), cfg)
+	var pairs []elo.Pair
+	for _, m := range s.matches {
+		pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
+	}
+	cold, err := elo.Fit(pairs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for _, r := range cold {
+		st, ok := s.standings[r.Agent]
+		if !ok {
+			t.Fatalf("agent %d has no standing", r.Agent)
+		}
+		fit := s.fits[r.Agent]
+		worst = max(worst, math.Abs(fit-r.Elo))
+		if math.Abs(fit-r.Elo) > 0.5 {
+			t.Errorf("agent %d: the league holds %.3f, a cold fit says %.3f", r.Agent, fit, r.Elo)
+		}
+		// What ratings show is the history's last row: within a step.
+		if math.Abs(st.Elo-r.Elo) > 0.5+store.HistoryStep {
+			t.Errorf("agent %d: shown %.3f, a cold fit says %.3f", r.Agent, st.Elo, r.Elo)
+		}
+		if st.Games != r.Games {
+			t.Errorf("agent %d: %d games, the fit counts %d", r.Agent, st.Games, r.Games)
+		}
+	}
+	t.Logf("largest difference from a cold fit: %.4f Elo", worst)
+}
+
+// A network added between runs, or while a league runs, plays its pool in
+// the next round and is rated like any member.
+func TestNewcomersPlay(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	db := open(t, path)
+	cfg := small()
+	cfg.Rounds = 3
+	if _, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+	add := func(name string) int64 {
+		t.Helper()
+		a := league.Describe(&store.Agent{Kind: store.Imported, Name: name, Net: nn.New(8, rand.New(rand.NewPCG(uint64(len(name)), 0)))})
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		return a.ID
+	}
+	between := add("between")
+	var during int64
+	cfg.Rounds = 3
+	_, err := league.Run(ctx, db, cfg, league.Hooks{Round: func(r league.Report) {
+		if r.Round == 4 {
+			during = add("during") // comes after round 4's snapshot
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{between, during} {
+		a, err := db.Agent(ctx, strconv.FormatInt(id, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Standing == nil || a.Standing.Games < 4*144 {
+			t.Errorf("%s: standing %+v, want rated over its pool", a.Name, a.Standing)
+		}
+	}
+}
+
+// A round-robin plays the pairs that have not played, once: a second
+// one finds nothing to play.
+func TestRoundRobin(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "league.db"))
+	cfg := small()
+	cfg.Rounds = 20
+	if _, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, db)
+	ids := []int64{1, 2, 3, 10, 20, 21, 22}
+	round, err := league.RoundRobin(ctx, db, ids, cfg)
+	if err != nil || round != 21 {
+		t.Fatalf("round-robin: round %d, %v", round, err)
+	}
+	after := read(t, db)
+	played := map[[2]int64]int{}
+	for _, m := range after.matches {
+		played[[2]int64{m.A, m.B}]++
+	}
+	for i, a := range ids {
+		for _, b := range ids[:i] {
+			if played[[2]int64{a, b}] != 1 {
+				t.Errorf("%d v %d played %d times", a, b, played[[2]int64{a, b}])
+			}
+		}
+	}
+	if len(after.matches) <= len(before.matches) {
+		t.Error("the round-robin played nothing new")
+	}
+	if round, err := league.RoundRobin(ctx, db, ids, cfg); round != 0 || err != nil {
+		t.Errorf("a second round-robin: round %d, %v; want nothing to play", round, err)
 	}
 }
 
 func TestCancelAbandonsTheRound(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "l.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := open(t, filepath.Join(t.TempDir(), "l.db"))
 	cfg := small()
 	cfg.Rounds = 5
 	rounds := 0
@@ -99,11 +290,7 @@ func TestCancelAbandonsTheRound(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || last != 1 || rounds != 1 {
 		t.Errorf("after cancel in round 2: last %d, %d rounds reported, err %v", last, rounds, err)
 	}
-	if _, _, err := db.LastRound(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	list, _ := db.Agents(context.Background())
-	if len(list) != 3 {
-		t.Errorf("%d agents after one round, want random, perfect and one snapshot", len(list))
+	if all, _ := db.Count(context.Background()); all != 3 {
+		t.Errorf("%d agents after one round, want random, perfect and one snapshot", all)
 	}
 }

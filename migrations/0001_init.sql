@@ -21,8 +21,8 @@ CREATE TABLE agents (
     -- The league round that made the agent; 0 outside the league.
     generation  INTEGER NOT NULL DEFAULT 0,
     train_games INTEGER NOT NULL DEFAULT 0,
-    -- The network as a 19-input plain weight file (SPEC, Plain weight
-    -- file): the export format itself, so a stored net is bit-exact and
+    -- The network as a 19-input plain weight file (README, "ttt export,
+    -- ttt import"): the export format itself, so a stored net is bit-exact and
     -- needs no second encoding. NULL for random and perfect, which are not
     -- networks. hidden is kept beside it for listings that do not read
     -- the blob.

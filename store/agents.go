@@ -1,10 +1,15 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,9 +24,8 @@ import (
 // Kind is what an agent is.
 type Kind string
 
-// The kinds of agents. Checkpoint, Baseline and Imported are networks,
-// which SPEC calls checkpoints; Random and Perfect are the two built-in
-// players every league has.
+// The kinds of agents. Checkpoint, Baseline and Imported are networks;
+// Random and Perfect are the two built-in players every league has.
 const (
 	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
@@ -46,10 +50,14 @@ var (
 	// ErrNoCheckpoints: best or latest was asked of a league that has no
 	// network yet.
 	ErrNoCheckpoints = errors.New("the league has no checkpoints yet")
-	// ErrBadName: a name that would be confused with an id or a role.
+	// ErrBadName: a name that would be confused with an id, a role or a
+	// name the league gives its own agents.
 	ErrBadName = errors.New("bad agent name")
 	// ErrNameTaken: another agent already has the name.
 	ErrNameTaken = errors.New("an agent with that name exists")
+	// ErrChecksum: a stored blob no longer matches the checksum stored
+	// with it: the file was damaged under SQLite.
+	ErrChecksum = errors.New("damaged: its checksum does not match")
 )
 
 // Agent is a stored player.
@@ -57,22 +65,42 @@ type Agent struct {
 	ID         int64
 	Kind       Kind
 	Name       string
-	ParentID   int64 // the checkpoint it was trained on from; 0 for none
+	ParentID   int64 // the agent it was trained on from; 0 for none
 	Generation int   // the league round that made it; 0 outside the league
 	TrainGames int64 // the training games behind the net
 	Hidden     int   // hidden units; 0 for random and perfect
 	CreatedAt  time.Time
-	// Verify holds the exhaustive check of the agent as X and as O, made
-	// when it was stored; nil for random.
+
+	// The facts the league reads about a player, computed before it is
+	// stored: frozen agents never change.
+	//
+	// Verify is the exhaustive check as X and as O; nil for random.
 	Verify []verify.Report
-	// Rating is the agent's latest rating; nil while it is unrated.
-	Rating *Rating
-	// Net is the network. Agent fills it in for networks; Agents leaves it
-	// nil, to list a large league without reading every blob.
+	// Class sums Verify up; meaningless for random.
+	Class verify.Class
+	// VsRandom is the exact chance of each result against a uniformly
+	// random opponent, as X and as O; nil for random and where it was
+	// not computed (agents of schema 1).
+	VsRandom []verify.Expect
+
+	// Standing is its rating and record now; nil while it is unrated.
+	Standing *Standing
+
+	// Net is the network: Agent fills it in, listings leave it nil.
 	Net *nn.Net
+	// Moves is the network's move in every position where a move is due,
+	// in the order the league numbers them (the store keeps the bytes as
+	// they are given). AddAgent stores it; Moves reads it back.
+	Moves []byte
 }
 
-// Rating is an agent's rating after a round.
+// Standing is an agent's rating and record after the latest round.
+type Standing struct {
+	Rating             // as its last history row has it, but Games: all it has played
+	Record game.Record // over all its matches
+}
+
+// Rating is an agent's rating after a round: a row of the history.
 type Rating struct {
 	Agent  int64
 	Round  int64
@@ -82,13 +110,19 @@ type Rating struct {
 }
 
 // AddAgent stores the network a.Net as a new agent of kind a.Kind (a
-// network kind) with a's name, parent, generation and training games. It
-// runs the exhaustive check on the net first, and fills in a's ID, Name
-// (kind-ID when it was empty), Hidden, CreatedAt and Verify. It returns
-// ErrBadName or ErrNameTaken for a name that cannot be used.
+// network kind) with a's name, parent, generation, training games and
+// facts, which the caller computes (a.Verify, a.Class, a.VsRandom,
+// a.Moves). It fills in a's ID, Name (kind-ID when it was empty), Hidden
+// and CreatedAt. It returns ErrBadName or ErrNameTaken for a name that
+// cannot be used.
 func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	if err := a.prepare(); err != nil {
 		return err
+	}
+	if a.Name != "" {
+		if err := CheckName(a.Name); err != nil {
+			return err
+		}
 	}
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -101,34 +135,40 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	return translate(tx.Commit())
 }
 
-// prepare checks a network agent's name and fills in what storing it
-// computes: the exhaustive check, the hidden size and the time. The check
-// takes milliseconds; done before the transaction, it never holds the
-// write lock.
+// prepare checks that a network agent comes with its facts and fills in
+// what storing it decides: its hidden size and the time.
 func (a *Agent) prepare() error {
-	if !a.Kind.IsNetwork() || a.Net == nil {
+	switch {
+	case !a.Kind.IsNetwork() || a.Net == nil:
 		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
+	case len(a.Verify) != 2 || len(a.VsRandom) != 2 || len(a.Moves) == 0:
+		return fmt.Errorf("cannot store a network without its exhaustive check and move table")
 	}
-	if a.Name != "" {
-		if err := checkName(a.Name); err != nil {
-			return err
-		}
-	}
-	table := a.Net.Table()
-	a.Verify = []verify.Report{verify.Check(table, game.X), verify.Check(table, game.O)}
 	a.Hidden = a.Net.Hidden
 	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
 	return nil
 }
 
-// checkName refuses names that `ttt show NAME` could not tell from an id
-// or from best and latest, and names that do not print as one word.
-func checkName(name string) error {
+// ownName matches the names the league gives its agents (kind-id), which
+// only the league may give, or a name could block the agent it is due to.
+var ownName = regexp.MustCompile(`^(random|perfect|checkpoint|baseline|imported)-[0-9]+$`)
+
+// CheckName refuses names that `ttt show NAME` could not tell from an id
+// or from best and latest, names that look like a flag, names the league
+// gives its own agents, and names that do not print as one word.
+func CheckName(name string) error {
+	_, errInt := strconv.ParseInt(name, 10, 64)
 	switch {
+	case name == "":
+		return fmt.Errorf("%w: empty", ErrBadName)
 	case name == Best || name == Latest:
 		return fmt.Errorf("%w %q: it names a role", ErrBadName, name)
-	case strings.Trim(name, "0123456789") == "":
-		return fmt.Errorf("%w %q: all digits would read as an id", ErrBadName, name)
+	case errInt == nil || strings.Trim(name, "0123456789") == "":
+		return fmt.Errorf("%w %q: it would read as an id", ErrBadName, name)
+	case strings.HasPrefix(name, "-"):
+		return fmt.Errorf("%w %q: it would read as a flag", ErrBadName, name)
+	case ownName.MatchString(name):
+		return fmt.Errorf("%w %q: names of the form kind-number are the league's own", ErrBadName, name)
 	case len(name) > 100:
 		return fmt.Errorf("%w: %d bytes is too long (100 at most)", ErrBadName, len(name))
 	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.IsSpace(r) }) >= 0:
@@ -137,8 +177,12 @@ func checkName(name string) error {
 	return nil
 }
 
+// crc is the checksum of blobs: CRC-32C, which the CPU computes.
+var crc = crc32.MakeTable(crc32.Castagnoli)
+
 // addAgent inserts a with the id after the last one. An empty name becomes
-// kind-id.
+// kind-id, which no other agent can have: CheckName keeps that form for
+// the league, and ids are never reused.
 func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 	// Write transactions begin IMMEDIATE (dsnQuery), so the id read here
 	// is still free at the insert.
@@ -156,11 +200,16 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		return fmt.Errorf("%w: %q", ErrNameTaken, a.Name)
 	}
 
-	var weights []byte
-	var hidden, parent sql.Null[int64]
+	var weights, moves []byte
+	var hidden, parent, class, weightsCRC, movesCRC sql.Null[int64]
 	if a.Net != nil {
 		weights = a.Net.Bytes()
 		hidden = sql.Null[int64]{V: int64(a.Net.Hidden), Valid: true}
+		weightsCRC = sql.Null[int64]{V: int64(crc32.Checksum(weights, crc)), Valid: true}
+	}
+	if a.Moves != nil {
+		moves = deflate(a.Moves)
+		movesCRC = sql.Null[int64]{V: int64(crc32.Checksum(moves, crc)), Valid: true}
 	}
 	if a.ParentID != 0 {
 		parent = sql.Null[int64]{V: a.ParentID, Valid: true}
@@ -171,24 +220,59 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 			figures[5*i+k] = sql.Null[int64]{V: int64(v), Valid: true}
 		}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, weights, created_at,
-		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, weights, a.CreatedAt.Format(time.RFC3339),
+	if a.Verify != nil {
+		class = sql.Null[int64]{V: int64(a.Class), Valid: true}
+	}
+	var odds [6]sql.Null[float64] // win, draw and loss for X, then O
+	for i, o := range a.VsRandom {
+		for k, v := range []float64{o.Win, o.Draw, o.Loss} {
+			odds[3*i+k] = sql.Null[float64]{V: v, Valid: true}
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, created_at, class,
+		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
+		x_win, x_draw, x_loss, o_win, o_draw, o_loss, moves_crc, weights_crc, moves, weights)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, a.CreatedAt.Format(time.RFC3339), class,
 		figures[0], figures[1], figures[2], figures[3], figures[4],
-		figures[5], figures[6], figures[7], figures[8], figures[9])
+		figures[5], figures[6], figures[7], figures[8], figures[9],
+		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5], movesCRC, weightsCRC, moves, weights)
 	return err
 }
 
-// addBuiltins adds random and perfect to a new league. Perfect's figures
-// are checked like any agent's, which also shows the checker's ceiling.
+// deflate compresses a move table: a net plays one of a few squares in
+// most positions, and the 4,520 bytes shrink to about 1.5 KB.
+func deflate(data []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression) // the level is valid
+	w.Write(data)
+	w.Close()
+	return buf.Bytes()
+}
+
+// maxMoves bounds an inflated move table, so that a damaged or hostile
+// blob cannot inflate to gigabytes: a table is 4,520 bytes.
+const maxMoves = 1 << 16
+
+// inflate undoes deflate.
+func inflate(data []byte) ([]byte, error) {
+	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxMoves+1))
+	if err == nil && len(out) > maxMoves {
+		err = errors.New("too long")
+	}
+	return out, err
+}
+
+// addBuiltins adds random and perfect to a new league. Perfect's facts are
+// the game's own, the ceiling of every check.
 func addBuiltins(ctx context.Context, tx *sql.Tx) error {
 	now := time.Now().UTC().Truncate(time.Second)
 	perfect := agents.Perfect()
+	x, o := verify.Check(perfect, game.X), verify.Check(perfect, game.O)
 	for _, a := range []*Agent{
 		{Kind: Random, Name: string(Random), CreatedAt: now},
-		{Kind: Perfect, Name: string(Perfect), CreatedAt: now,
-			Verify: []verify.Report{verify.Check(perfect, game.X), verify.Check(perfect, game.O)}},
+		{Kind: Perfect, Name: string(Perfect), CreatedAt: now, Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
+			VsRandom: []verify.Expect{verify.Exact(perfect, game.X), verify.Exact(perfect, game.O)}},
 	} {
 		if err := addAgent(ctx, tx, a); err != nil {
 			return err
@@ -197,12 +281,13 @@ func addBuiltins(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// Agent returns the agent that ref names, with its network: an id, a
-// name, best (the network with the highest latest rating, those that
-// verify finds unbeatable on both sides first, or the latest network while
-// none is rated) or latest (the newest network). It returns
-// ErrNotFound for an unknown id or name, and ErrNoCheckpoints for best or
-// latest in a league without networks.
+// Agent returns the agent that ref names, with its network and standing:
+// an id, a name, best or latest. Best is the rated network of the highest
+// class (perfect, unbeatable, beatable: verify.Class), then the highest
+// rating, then the newest; the latest network while none is rated. Latest
+// is the newest network. It returns ErrNotFound for an unknown id or
+// name, ErrNoCheckpoints for best or latest in a league without networks,
+// and ErrChecksum for a network whose stored weights are damaged.
 func (db *DB) Agent(ctx context.Context, ref string) (a *Agent, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		a, err = findAgent(ctx, tx, ref)
@@ -225,20 +310,28 @@ func findAgent(ctx context.Context, tx *sql.Tx, ref string) (*Agent, error) {
 		return a, err
 	}
 	var weights []byte
-	if err := tx.QueryRowContext(ctx, "SELECT weights FROM agents WHERE id = ?", id).Scan(&weights); err != nil {
+	var sum sql.Null[int64]
+	if err := tx.QueryRowContext(ctx, "SELECT weights, weights_crc FROM agents WHERE id = ?", id).Scan(&weights, &sum); err != nil {
 		return nil, err
 	}
-	a.Net, err = parseWeights(id, weights)
-	return a, err
+	if err := checkBlob(weights, sum); err != nil {
+		return nil, fmt.Errorf("agent %d (%s): weights: %w", a.ID, a.Name, err)
+	}
+	if a.Net, err = nn.Parse(weights, nn.Inputs); err != nil {
+		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
+	}
+	return a, nil
 }
 
-// parseWeights reads a stored network's blob.
-func parseWeights(id int64, weights []byte) (*nn.Net, error) {
-	n, err := nn.Parse(weights, nn.Inputs)
-	if err != nil {
-		return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
+// checkBlob checks a blob against its stored checksum.
+func checkBlob(blob []byte, sum sql.Null[int64]) error {
+	if !sum.Valid {
+		return fmt.Errorf("%w: none is stored", ErrChecksum)
 	}
-	return n, nil
+	if got := int64(crc32.Checksum(blob, crc)); got != sum.V {
+		return ErrChecksum
+	}
+	return nil
 }
 
 // resolve turns an id, a name, best or latest into an id.
@@ -246,17 +339,7 @@ func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
 	var id sql.Null[int64]
 	switch ref {
 	case Best:
-		// Each network's latest rating; ties go to the newer network. A
-		// network the exhaustive check finds unbeatable on both sides
-		// comes before any that is not: the league's matches start from
-		// fixed openings, and a hole that no member's line reaches costs
-		// no rating (we have seen a net with 39 losing lines rated 0.2
-		// Elo below the top), so the rating alone cannot promise that.
-		err := tx.QueryRowContext(ctx, `SELECT a.id FROM agents a
-			JOIN ratings r ON r.agent_id = a.id
-				AND r.round_id = (SELECT max(round_id) FROM ratings WHERE agent_id = a.id)
-			WHERE a.weights IS NOT NULL
-			ORDER BY (a.x_worst >= 0 AND a.o_worst >= 0) DESC, r.elo DESC, a.id DESC LIMIT 1`).Scan(&id)
+		err := tx.QueryRowContext(ctx, "SELECT agent_id FROM standings s WHERE class IS NOT NULL "+bestOrder+" LIMIT 1").Scan(&id)
 		if err == nil {
 			return id.V, nil
 		}
@@ -283,132 +366,133 @@ func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
 	return id.V, err
 }
 
-// Agents returns every agent in id order, without their networks.
-func (db *DB) Agents(ctx context.Context) (list []*Agent, err error) {
+// Agents returns up to limit agents with ids above after, in id order,
+// without their networks; every such agent when limit is 0.
+func (db *DB) Agents(ctx context.Context, after int64, limit int) (list []*Agent, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		list, err = listAgents(ctx, tx)
-		return err
+		q := selectAgents + " WHERE a.id > ? ORDER BY a.id"
+		args := []any{after}
+		if limit > 0 {
+			q += " LIMIT ?"
+			args = append(args, limit)
+		}
+		rows, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanAgent(rows)
+			if err != nil {
+				return err
+			}
+			list = append(list, a)
+		}
+		return rows.Err()
 	})
 	return list, err
 }
 
-// Nets returns every stored network by agent id: what a league needs to
-// resume play against its members.
-func (db *DB) Nets(ctx context.Context) (map[int64]*nn.Net, error) {
-	nets := make(map[int64]*nn.Net)
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT id, weights FROM agents WHERE weights IS NOT NULL")
-		if err != nil {
-			return err
+// Count returns the number of agents, counted on the small index of
+// their names (counting the networks would read every agent's row).
+func (db *DB) Count(ctx context.Context) (n int, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, "SELECT count(*) FROM agents").Scan(&n)
+	})
+	return n, err
+}
+
+// Moves returns the stored move tables of the networks ids, by id, after
+// checking their checksums. A network stored without one (an agent of
+// schema 1) has none in the map: the caller computes it from the net.
+func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	tables := make(map[int64][]byte, len(ids))
+	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, blob []byte) (err error) {
+		if tables[id], err = inflate(blob); err != nil {
+			return fmt.Errorf("%w: %v", ErrChecksum, err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var weights []byte
-			if err := rows.Scan(&id, &weights); err != nil {
-				return err
-			}
-			if nets[id], err = parseWeights(id, weights); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return nil
+	})
+	return tables, err
+}
+
+// Nets returns the stored networks ids, by id, after checking their
+// checksums.
+func (db *DB) Nets(ctx context.Context, ids []int64) (map[int64]*nn.Net, error) {
+	nets := make(map[int64]*nn.Net, len(ids))
+	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, blob []byte) (err error) {
+		nets[id], err = nn.Parse(blob, nn.Inputs)
+		return err
 	})
 	return nets, err
 }
 
-func listAgents(ctx context.Context, tx *sql.Tx) ([]*Agent, error) {
-	rows, err := tx.QueryContext(ctx, selectAgents+" ORDER BY a.id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var list []*Agent
-	for rows.Next() {
-		a, err := scanAgent(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, a)
-	}
-	return list, rows.Err()
-}
-
-// Record returns the agent's wins, draws and losses over its matches.
-// For every agent at once, Records is one query instead of one each.
-func (db *DB) Record(ctx context.Context, id int64) (t verify.Tally, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		t, err = record(ctx, tx, id)
-		return err
-	})
-	return t, err
-}
-
-// Records returns the wins, draws and losses of every agent that has
-// played, by id, in one pass over the matches.
-func (db *DB) Records(ctx context.Context) (map[int64]verify.Tally, error) {
-	records := map[int64]verify.Tally{}
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT a, b, wins, draws, losses FROM matches")
+// blobs reads the blob column (moves or weights) of the agents ids, checks
+// each against its checksum (column_crc) and hands it to each; an agent
+// with none (random, perfect, or a schema-1 agent's moves) is skipped.
+// Errors name the agent and the blob as what.
+func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, blob []byte) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc FROM agents WHERE id = ?")
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var a, b int64
-			var w, d, l int
-			if err := rows.Scan(&a, &b, &w, &d, &l); err != nil {
-				return err
+		defer stmt.Close()
+		for _, id := range ids {
+			var blob []byte
+			var sum sql.Null[int64]
+			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum); err != nil {
+				return fmt.Errorf("agent %d: %w", id, err)
 			}
-			ra, rb := records[a], records[b]
-			ra.Wins, ra.Draws, ra.Losses = ra.Wins+w, ra.Draws+d, ra.Losses+l
-			rb.Wins, rb.Draws, rb.Losses = rb.Wins+l, rb.Draws+d, rb.Losses+w
-			records[a], records[b] = ra, rb
+			if blob == nil {
+				continue
+			}
+			if err := checkBlob(blob, sum); err != nil {
+				return fmt.Errorf("agent %d: %s: %w", id, what, err)
+			}
+			if err := each(id, blob); err != nil {
+				return fmt.Errorf("agent %d: %s: %w", id, what, err)
+			}
 		}
-		return rows.Err()
+		return nil
 	})
-	return records, err
 }
 
-func record(ctx context.Context, tx *sql.Tx, id int64) (verify.Tally, error) {
-	var t verify.Tally
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(w), 0), coalesce(sum(d), 0), coalesce(sum(l), 0) FROM (
-		SELECT wins AS w, draws AS d, losses AS l FROM matches WHERE a = ?1
-		UNION ALL
-		SELECT losses, draws, wins FROM matches WHERE b = ?1)`, id).Scan(&t.Wins, &t.Draws, &t.Losses)
-	return t, err
-}
-
-// selectAgents reads what scanAgent scans: every column but the weights,
-// and the agent's latest rating, if any.
+// selectAgents reads what scanAgent scans: every column but the blobs,
+// and the agent's standing, if any.
 const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.generation, a.train_games,
-	coalesce(a.hidden, 0), a.created_at,
+	coalesce(a.hidden, 0), a.created_at, a.class,
 	a.x_worst, a.x_lost, a.x_lines, a.x_optimal, a.x_positions,
 	a.o_worst, a.o_lost, a.o_lines, a.o_optimal, a.o_positions,
-	r.round_id, r.elo, r.lo, r.hi, r.games
-	FROM agents a LEFT JOIN ratings r ON r.agent_id = a.id
-		AND r.round_id = (SELECT max(round_id) FROM ratings WHERE agent_id = a.id)`
+	a.x_win, a.x_draw, a.x_loss, a.o_win, a.o_draw, a.o_loss,
+	s.round_id, s.elo, s.lo, s.hi, s.wins, s.draws, s.losses
+	FROM agents a LEFT JOIN standings s ON s.agent_id = a.id`
 
 // scanAgent reads one row of selectAgents.
 func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 	var (
 		a       Agent
 		created string
+		class   sql.Null[int64]
 		figures [10]sql.Null[int64]
+		odds    [6]sql.Null[float64]
 		round   sql.Null[int64]
-		elo     [3]sql.Null[float64]
-		games   sql.Null[int64]
+		rating  [3]sql.Null[float64] // elo, lo, hi
+		record  [3]sql.Null[int64]   // wins, draws, losses
 	)
-	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &created,
+	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &created, &class,
 		&figures[0], &figures[1], &figures[2], &figures[3], &figures[4],
 		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
-		&round, &elo[0], &elo[1], &elo[2], &games)
+		&odds[0], &odds[1], &odds[2], &odds[3], &odds[4], &odds[5],
+		&round, &rating[0], &rating[1], &rating[2],
+		&record[0], &record[1], &record[2])
 	if err != nil {
 		return nil, err
 	}
 	if a.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
 		return nil, fmt.Errorf("agent %d: created_at: %w", a.ID, err)
 	}
+	a.Class = verify.Class(class.V)
 	if figures[0].Valid {
 		for i, side := range []game.Side{game.X, game.O} {
 			f := figures[5*i : 5*i+5]
@@ -416,8 +500,60 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 				LostLines: int(f[1].V), Lines: int(f[2].V), Optimal: int(f[3].V), Positions: int(f[4].V)})
 		}
 	}
+	if odds[0].Valid {
+		for i := range 2 {
+			a.VsRandom = append(a.VsRandom, verify.Expect{Win: odds[3*i].V, Draw: odds[3*i+1].V, Loss: odds[3*i+2].V})
+		}
+	}
 	if round.Valid {
-		a.Rating = &Rating{Agent: a.ID, Round: round.V, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V, Games: int(games.V)}
+		rec := game.Record{Wins: int(record[0].V), Draws: int(record[1].V), Losses: int(record[2].V)}
+		a.Standing = &Standing{
+			Rating: Rating{Agent: a.ID, Round: round.V, Elo: rating[0].V, Lo: rating[1].V, Hi: rating[2].V, Games: rec.Games()},
+			Record: rec,
+		}
 	}
 	return &a, nil
+}
+
+// Member is what a league keeps of an agent between rounds: its id, kind
+// and the round that made it, and the rating its history shows, Round 0
+// while it is unrated.
+type Member struct {
+	ID    int64
+	Kind  Kind
+	Round int64
+	Shown Rating
+}
+
+// Members hands every agent with an id above after to each, in id order,
+// as a league keeps it: the load of a league of 100,000 agents reads no
+// more of them than that, into one place made once.
+func (db *DB) Members(ctx context.Context, after int64, each func(Member) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, a.generation,
+			coalesce(s.round_id, 0), coalesce(s.elo, 0), coalesce(s.lo, 0), coalesce(s.hi, 0),
+			coalesce(s.wins + s.draws + s.losses, 0)
+			FROM agents a LEFT JOIN standings s ON s.agent_id = a.id WHERE a.id > ? ORDER BY a.id`, after)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var m Member
+		dest := []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games}
+		for n := 0; rows.Next(); n++ {
+			if n%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			m.Shown.Agent = m.ID
+			if err := each(m); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }

@@ -5,11 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,41 +14,25 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"ttt/agents/game"
-	"ttt/agents/nn"
 	"ttt/agents/verify"
 	"ttt/store"
 )
 
-// testNet returns a freshly initialised network.
-func testNet(hidden int, seed uint64) *nn.Net {
-	return nn.New(hidden, rand.New(rand.NewPCG(seed, 0)))
-}
-
-// addNets stores n baseline networks and returns their ids.
-func addNets(tb testing.TB, db *store.DB, n int) []int64 {
+// addRound commits a round in which each agent of elo gets that rating
+// and played a game, as the league does.
+func addRound(tb testing.TB, db *store.DB, elo map[int64]float64) *store.Round {
 	tb.Helper()
-	var ids []int64
-	for i := range n {
-		a := &store.Agent{Kind: store.Baseline, Net: testNet(5, uint64(i))}
-		if err := db.AddAgent(context.Background(), a); err != nil {
-			tb.Fatal(err)
+	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
+	for id := int64(1); id <= 1000; id++ {
+		if e, ok := elo[id]; ok {
+			r.History = append(r.History, store.Rating{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
+			r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 1}})
 		}
-		ids = append(ids, a.ID)
 	}
-	return ids
-}
-
-// addRound commits a round with the given ratings, as the league does.
-func addRound(tb testing.TB, db *store.DB, elo map[int64]float64) {
-	tb.Helper()
-	r := &store.Round{Started: time.Now(), Finished: time.Now()}
-	for _, id := range slices.Sorted(maps.Keys(elo)) {
-		e := elo[id]
-		r.Ratings = append(r.Ratings, store.Rating{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
-	}
-	if err := db.CommitRound(context.Background(), r, func(int64) error { return nil }); err != nil {
+	if err := db.CommitRound(context.Background(), r); err != nil {
 		tb.Fatal(err)
 	}
+	return r
 }
 
 func TestAddAgent(t *testing.T) {
@@ -61,7 +41,8 @@ func TestAddAgent(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 		net := testNet(100, 7)
-		a := &store.Agent{Kind: store.Checkpoint, Name: "gen-1", ParentID: 2, Generation: 1, TrainGames: 5000, Net: net}
+		a := network(store.Checkpoint, net, 7)
+		a.Name, a.ParentID, a.Generation, a.TrainGames = "gen-1", 2, 1, 5000
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -76,20 +57,24 @@ func TestAddAgent(t *testing.T) {
 			t.Error("the weights changed on their way through the database")
 		}
 		if got.Kind != store.Checkpoint || got.Name != "gen-1" || got.ParentID != 2 || got.Generation != 1 ||
-			got.TrainGames != 5000 || got.Hidden != 100 || got.Rating != nil || !got.CreatedAt.Equal(a.CreatedAt) {
+			got.TrainGames != 5000 || got.Hidden != 100 || got.Standing != nil || !got.CreatedAt.Equal(a.CreatedAt) {
 			t.Errorf("stored %+v, read %+v", a, got)
 		}
-		table := net.Table()
-		for i, side := range []game.Side{game.X, game.O} {
-			if want := verify.Check(table, side); got.Verify[i] != want || a.Verify[i] != want {
-				t.Errorf("verify %s: stored %v, read %v, want %v", side, a.Verify[i], got.Verify[i], want)
-			}
+		if fmt.Sprint(got.Verify, got.Class, got.VsRandom) != fmt.Sprint(a.Verify, a.Class, a.VsRandom) {
+			t.Errorf("facts stored %v %v %v, read %v %v %v", a.Verify, a.Class, a.VsRandom, got.Verify, got.Class, got.VsRandom)
+		}
+		moves, err := db.Moves(ctx, []int64{3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(moves[3], a.Moves) {
+			t.Error("the move table changed on its way through the database")
 		}
 	})
 
 	t.Run("DefaultName", func(t *testing.T) {
 		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
-		a := &store.Agent{Kind: store.Baseline, Net: testNet(3, 1)}
+		a := network(store.Baseline, testNet(3, 1), 1)
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -100,41 +85,38 @@ func TestAddAgent(t *testing.T) {
 
 	// A refused agent leaves nothing behind.
 	refusals := []struct {
-		name  string
-		agent store.Agent
-		want  error
+		name string
+		edit func(a *store.Agent)
+		want error
 	}{
-		{"ErrBadName/Best", store.Agent{Kind: store.Imported, Name: "best"}, store.ErrBadName},
-		{"ErrBadName/Latest", store.Agent{Kind: store.Imported, Name: "latest"}, store.ErrBadName},
-		{"ErrBadName/Digits", store.Agent{Kind: store.Imported, Name: "42"}, store.ErrBadName},
-		{"ErrBadName/Space", store.Agent{Kind: store.Imported, Name: "my net"}, store.ErrBadName},
-		{"ErrBadName/Long", store.Agent{Kind: store.Imported, Name: strings.Repeat("n", 101)}, store.ErrBadName},
-		{"ErrNameTaken", store.Agent{Kind: store.Imported, Name: "perfect"}, store.ErrNameTaken},
-		{"ErrUnknownParent", store.Agent{Kind: store.Checkpoint, ParentID: 99}, nil},
+		{"ErrBadName/Best", func(a *store.Agent) { a.Name = "best" }, store.ErrBadName},
+		{"ErrBadName/Latest", func(a *store.Agent) { a.Name = "latest" }, store.ErrBadName},
+		{"ErrBadName/Digits", func(a *store.Agent) { a.Name = "42" }, store.ErrBadName},
+		{"ErrBadName/Plus", func(a *store.Agent) { a.Name = "+3" }, store.ErrBadName},
+		{"ErrBadName/Flag", func(a *store.Agent) { a.Name = "-5" }, store.ErrBadName},
+		{"ErrBadName/Dash", func(a *store.Agent) { a.Name = "--net" }, store.ErrBadName},
+		{"ErrBadName/LeagueName", func(a *store.Agent) { a.Name = "checkpoint-15" }, store.ErrBadName},
+		{"ErrBadName/Space", func(a *store.Agent) { a.Name = "my net" }, store.ErrBadName},
+		{"ErrBadName/Long", func(a *store.Agent) { a.Name = strings.Repeat("n", 101) }, store.ErrBadName},
+		{"ErrNameTaken", func(a *store.Agent) { a.Name = "perfect" }, store.ErrNameTaken},
+		{"UnknownParent", func(a *store.Agent) { a.ParentID = 99 }, nil},
+		{"NoFacts", func(a *store.Agent) { a.Verify = nil }, nil},
+		{"NotANetwork", func(a *store.Agent) { a.Kind = store.Random }, nil},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
 			db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
-			a := tc.agent
-			a.Net = testNet(3, 1)
-			err := db.AddAgent(ctx, &a)
+			a := network(store.Imported, testNet(3, 1), 1)
+			tc.edit(a)
+			err := db.AddAgent(ctx, a)
 			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
-			if list, _ := db.Agents(ctx); len(list) != 2 {
-				t.Errorf("%d agents after a refusal, want 2", len(list))
+			if all, _ := db.Count(ctx); all != 2 {
+				t.Errorf("%d agents after a refusal, want 2", all)
 			}
 		})
 	}
-
-	t.Run("NotANetwork", func(t *testing.T) {
-		db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
-		for _, a := range []*store.Agent{{Kind: store.Random}, {Kind: store.Baseline}} {
-			if err := db.AddAgent(ctx, a); err == nil {
-				t.Errorf("stored %+v", a)
-			}
-		}
-	})
 }
 
 func TestAgentLookup(t *testing.T) {
@@ -174,12 +156,21 @@ func TestAgentLookup(t *testing.T) {
 	})
 }
 
+// Best is one rule: the rated network of the highest class, then the
+// highest rating, then the newest; the latest network while none is
+// rated. Perfect and random are never best.
 func TestBestAndLatest(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "league.db")
-	db := mustOpen(t, path)
-	ids := addNets(t, db, 3) // 3, 4, 5
-
+	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+	var ids []int64
+	for i, class := range []verify.Class{verify.Beatable, verify.Beatable, verify.Unbeatable, verify.Perfect, verify.Beatable} {
+		a := network(store.Baseline, testNet(5, uint64(i)), uint64(i))
+		a.Class = class // the store orders by the class it is given
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, a.ID) // 3 to 7
+	}
 	ref := func(ref string) int64 {
 		t.Helper()
 		a, err := db.Agent(ctx, ref)
@@ -188,92 +179,60 @@ func TestBestAndLatest(t *testing.T) {
 		}
 		return a.ID
 	}
-	// Nothing rated: best is the latest.
-	if got, want := ref(store.Latest), ids[2]; got != want {
+	if got, want := ref(store.Latest), ids[4]; got != want {
 		t.Errorf("latest = %d, want %d", got, want)
 	}
-	if got, want := ref(store.Best), ids[2]; got != want {
-		t.Errorf("best while unrated = %d, want %d", got, want)
+	if got, want := ref(store.Best), ids[4]; got != want {
+		t.Errorf("best while unrated = %d, want the latest, %d", got, want)
 	}
-	// Perfect is rated highest but is not a network.
 	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
 	if got, want := ref(store.Best), ids[0]; got != want {
-		t.Errorf("best after round 1 = %d, want %d", got, want)
+		t.Errorf("best among beatable nets = %d, want %d", got, want)
 	}
-	// Only each network's latest rating counts.
-	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 20, ids[1]: 80})
+	addRound(t, db, map[int64]float64{ids[0]: 50})
 	if got, want := ref(store.Best), ids[1]; got != want {
-		t.Errorf("best after round 2 = %d, want %d", got, want)
+		t.Errorf("best on a tie = %d, want the newer, %d", got, want)
 	}
-	if got, want := ref(store.Latest), ids[2]; got != want {
-		t.Errorf("latest = %d, want %d", got, want)
-	}
-	// Ties go to the newer network.
-	addRound(t, db, map[int64]float64{ids[0]: 80, ids[1]: 80})
-	if got, want := ref(store.Best), ids[1]; got != want {
-		t.Errorf("best on a tie = %d, want %d", got, want)
-	}
-
-	// A network verify finds unbeatable on both sides comes first, even
-	// rated lower.
-	data, err := os.ReadFile("../league/commands/testdata/unbeatable.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := nn.Parse(data, 19)
-	if err != nil {
-		t.Fatal(err)
-	}
-	solid := &store.Agent{Kind: store.Imported, Net: net}
-	if err := db.AddAgent(ctx, solid); err != nil {
-		t.Fatal(err)
-	}
-	if !solid.Verify[0].Unbeatable() || !solid.Verify[1].Unbeatable() {
-		t.Fatalf("testdata/unbeatable.bin is beatable: %v", solid.Verify)
-	}
-	addRound(t, db, map[int64]float64{ids[0]: 80, ids[1]: 80, solid.ID: 10})
-	if got, want := ref(store.Best), solid.ID; got != want {
+	addRound(t, db, map[int64]float64{ids[2]: 10})
+	if got, want := ref(store.Best), ids[2]; got != want {
 		t.Errorf("best with an unbeatable net = %d, want %d", got, want)
 	}
-
-	list, err := db.Agents(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := list[2].Rating; r == nil || r.Round != 4 || r.Elo != 80 || r.Lo != 30 || r.Hi != 130 || r.Games != 10 {
-		t.Errorf("latest rating of %d: %+v", ids[0], r)
-	}
-	if r := list[1].Rating; r == nil || r.Round != 2 || r.Elo != 900 {
-		t.Errorf("latest rating of perfect: %+v", r)
-	}
-	if r := list[4].Rating; r != nil {
-		t.Errorf("unrated %d has a rating: %+v", ids[2], r)
+	addRound(t, db, map[int64]float64{ids[3]: -20})
+	if got, want := ref(store.Best), ids[3]; got != want {
+		t.Errorf("best with a perfect net = %d, want %d", got, want)
 	}
 }
 
-func TestRecord(t *testing.T) {
+// A damaged blob is found out on read, not played.
+func TestChecksums(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")
 	db := mustOpen(t, path)
 	id := addNets(t, db, 1)[0]
-	// As A (the newer agent) against random and perfect, and as B against
-	// a later net.
-	later := addNets(t, db, 1)[0]
-	matches := []store.Match{
-		{A: id, B: 1, Wins: 3, Draws: 1, Losses: 0},
-		{A: id, B: 2, Wins: 0, Draws: 2, Losses: 5},
-		{A: later, B: id, Wins: 1, Draws: 4, Losses: 7},
-		{A: later, B: 1, Wins: 9}, // not id's
+	raw := rawDB(t, path)
+	for _, column := range []string{"weights", "moves"} {
+		// Flip a bit in the middle of the blob, as a bad sector might:
+		// SQLite's own checks see nothing.
+		var blob []byte
+		if err := raw.QueryRow("SELECT "+column+" FROM agents WHERE id = ?", id).Scan(&blob); err != nil {
+			t.Fatal(err)
+		}
+		blob[len(blob)/2] ^= 1
+		if _, err := raw.Exec("UPDATE agents SET "+column+" = ? WHERE id = ?", blob, id); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := db.CommitRound(ctx, &store.Round{Matches: matches}, func(int64) error { return nil }); err != nil {
-		t.Fatal(err)
+	if pragma[string](t, raw, "integrity_check") != "ok" {
+		t.Fatal("the edit broke the file itself")
 	}
-	got, err := db.Record(ctx, id)
-	if err != nil {
-		t.Fatal(err)
+	if _, err := db.Agent(ctx, "3"); !errors.Is(err, store.ErrChecksum) {
+		t.Errorf("Agent: got %v, want ErrChecksum", err)
 	}
-	if want := (verify.Tally{Wins: 10, Draws: 7, Losses: 6}); got != want {
-		t.Errorf("record %v, want %v", got, want)
+	if _, err := db.Moves(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
+		t.Errorf("Moves: got %v, want ErrChecksum", err)
+	}
+	if _, err := db.Nets(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
+		t.Errorf("Nets: got %v, want ErrChecksum", err)
 	}
 }
 
@@ -306,14 +265,12 @@ func TestReaderWhileWriting(t *testing.T) {
 	writers.Go(func() error { // a league's rounds: a snapshot, matches, ratings
 		defer first.Do(func() { close(firstRound) }) // never leave the readers waiting
 		for i := 0; writing(); i++ {
-			r := &store.Round{Started: time.Now(), Finished: time.Now(), Learner: []byte("state"),
-				Snapshot: &store.Agent{Kind: store.Checkpoint, Net: testNet(5, uint64(i))}}
-			err := league.CommitRound(ctx, r, func(id int64) error {
-				r.Matches = []store.Match{{A: id, B: 1, Wins: 100}, {A: id, B: 2, Losses: 100}}
-				r.Ratings = []store.Rating{{Agent: id, Elo: float64(i)}}
-				return nil
-			})
-			if err != nil {
+			r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(), Learner: []byte("state"),
+				Snapshot: network(store.Checkpoint, testNet(5, uint64(i)), uint64(i)),
+				Matches:  []store.Match{{A: 0, B: 1, Record: game.Record{Wins: 100}}, {A: 0, B: 2, Record: game.Record{Losses: 100}}},
+				Updates:  []store.Update{{Agent: 0}},
+				History:  []store.Rating{{Agent: 0, Elo: float64(i)}}}
+			if err := league.CommitRound(ctx, r); err != nil {
 				return fmt.Errorf("league: %w", err)
 			}
 			first.Do(func() { close(firstRound) })
@@ -322,7 +279,7 @@ func TestReaderWhileWriting(t *testing.T) {
 	})
 	writers.Go(func() error { // imports at the same time
 		for i := 0; writing(); i++ {
-			if err := writer.AddAgent(ctx, &store.Agent{Kind: store.Imported, Net: testNet(5, uint64(i))}); err != nil {
+			if err := writer.AddAgent(ctx, network(store.Imported, testNet(5, uint64(i)), 1)); err != nil {
 				return fmt.Errorf("writer: %w", err)
 			}
 		}
@@ -331,22 +288,22 @@ func TestReaderWhileWriting(t *testing.T) {
 	readers.Go(func() error {
 		<-firstRound
 		for range 30 {
-			if _, err := reader.Agents(ctx); err != nil {
+			if _, _, err := reader.Standings(ctx, 20); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
 			if _, err := reader.Agent(ctx, store.Best); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
-			if _, err := reader.Record(ctx, 3); err != nil {
+			if _, err := reader.History(ctx, 4); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
 		}
 		return nil
 	})
-	readers.Go(func() error { // ttt checkpoints, started again and again
+	readers.Go(func() error { // ttt show, started again and again
 		<-firstRound
 		for range 10 {
-			db, err := store.Open(ctx, path)
+			db, err := store.OpenRead(ctx, path)
 			if err != nil {
 				return fmt.Errorf("opener: %w", err)
 			}

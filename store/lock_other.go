@@ -4,16 +4,23 @@ package store
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 )
 
 // errLockHeld is never returned where flock(2) is missing.
 var errLockHeld = errors.New("lock held")
 
-// flock does nothing where flock(2) is missing: there, two league runs on
-// one database are not kept apart.
-func flock(*os.File) error { return nil }
+// lockFile does nothing where flock(2) is missing: there, two league runs
+// on one database are not kept apart.
+func lockFile(string) (*os.File, error) { return nil, nil }
 
 // writable leaves it to SQLite to find out, on its first write, that the
 // database cannot be written.
 func writable(string) error { return nil }
+
+// links cannot tell hard links apart here.
+func links(fs.FileInfo) uint64 { return 1 }
+
+// lockHolder cannot tell who holds the lock here.
+func lockHolder(*os.File) string { return "" }

@@ -5,41 +5,76 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"time"
+
+	"ttt/agents/game"
+)
+
+// RoundKind is what made a round.
+type RoundKind string
+
+// The kinds of rounds.
+const (
+	LeagueRound RoundKind = "league"     // ttt league run: a snapshot and its matches
+	RobinRound  RoundKind = "roundrobin" // ttt roundrobin: matches among chosen agents
 )
 
 // Match is the record of agent A against agent B over every opening of
 // Plies moves, each played once with A as X and once with A as O. Seed
 // seeds the random player's games when one of the two is random, and is
-// 0 when neither is. A is
-// the newer agent (the larger id). Round is the round that played it,
-// filled in by CommitRound.
+// 0 when neither is. A is the newer agent (the larger id). Round is the
+// round that played it, filled in by CommitRound.
 type Match struct {
-	Round               int64
-	A, B                int64
-	Plies               int
-	Seed                uint64
-	Wins, Draws, Losses int // A's
+	Round int64
+	A, B  int64
+	Plies int
+	Seed  uint64
+	game.Record
 }
 
-// Round is what a league round adds, all in one transaction: the snapshot
-// of the learner, the state the learner needs to go on, the matches
-// played and the ratings refitted over every match.
+// Round is what a round adds, all in one transaction: the snapshot of the
+// learner, the state the learner needs to go on, the matches played, the
+// standings they change and the history rows of the ratings that moved.
+// Everything is computed before: the commit only writes.
 type Round struct {
-	ID                int64
+	ID                int64 // filled in by CommitRound
+	Kind              RoundKind
 	Started, Finished time.Time
-	Snapshot          *Agent // a checkpoint; its ID is known only at commit
-	Learner           []byte // replaces the last round's: only the newest is kept
-	Matches           []Match
-	Ratings           []Rating
+	// Snapshot is the league round's checkpoint, stored with the round;
+	// its ID, given by the commit, replaces 0 wherever the round's
+	// matches, updates and history name it.
+	Snapshot *Agent
+	Learner  []byte // replaces the stored learner state; nil leaves it
+	Matches  []Match
+	Updates  []Update
+	History  []Rating // new history rows; their Round is filled in
+	Fits     *Fits    // the fit's ratings that changed; nil for none
+	Stats    RoundStats
 }
 
-// CommitRound stores a round atomically. The snapshot is stored first;
-// then complete (which may take a moment, inside the transaction) is given
-// its id and fills in the round's matches and ratings, which may refer to
-// it. Either the whole round is in the database afterwards, or none of it.
-// It fills in r.ID and r.Snapshot's ID, name and verify figures.
-func (db *DB) CommitRound(ctx context.Context, r *Round, complete func(snapshotID int64) error) error {
+// Update is what a round changes in an agent's standing: the games it
+// played. Every agent that played, or has a history row in the round,
+// needs one.
+type Update struct {
+	Agent  int64
+	Played game.Record
+}
+
+// RoundStats are the facts of a round's line in the log.
+type RoundStats struct {
+	TrainGames int
+	TrainTime  time.Duration
+	EvalGames  int
+	EvalTime   time.Duration
+	FitSteps   int // agents the rating fit moved
+	FitPending int // agents it left pending for the next round (0: converged)
+}
+
+// CommitRound stores a round atomically: either the whole round is in the
+// database afterwards, or none of it. It fills in r.ID and r.Snapshot's
+// ID, Name and CreatedAt.
+func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 	if r.Snapshot != nil {
 		if err := r.Snapshot.prepare(); err != nil {
 			return err
@@ -50,43 +85,54 @@ func (db *DB) CommitRound(ctx context.Context, r *Round, complete func(snapshotI
 		return translate(err)
 	}
 	defer tx.Rollback()
-	if err := commitRound(ctx, tx, r, complete); err != nil {
+	if err := commitRound(ctx, tx, r); err != nil {
 		return translate(err)
 	}
 	return translate(tx.Commit())
 }
 
-func commitRound(ctx context.Context, tx *sql.Tx, r *Round, complete func(int64) error) error {
-	res, err := tx.ExecContext(ctx, "INSERT INTO rounds (started_at, finished_at) VALUES (?, ?)",
-		r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano))
+func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
+	// STEP 1: the round, and its snapshot, which takes the next id.
+	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (kind, started_at, finished_at,
+		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Kind, r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano),
+		r.Stats.TrainGames, r.Stats.TrainTime.Seconds(), r.Stats.EvalGames, r.Stats.EvalTime.Seconds(),
+		r.Stats.FitSteps, r.Stats.FitPending)
 	if err != nil {
 		return err
 	}
 	if r.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
-	// The learner table keeps the last round's learner only (see the
-	// schema); the pages of the one before go back to SQLite's free list,
-	// and this one takes them.
-	if _, err := tx.ExecContext(ctx, "DELETE FROM learner"); err != nil {
-		return err
-	}
-	if r.Learner != nil {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO learner (round_id, state) VALUES (?, ?)", r.ID, r.Learner); err != nil {
-			return err
-		}
-	}
-	var snapshotID int64
+	var snapshot int64
 	if r.Snapshot != nil {
 		r.Snapshot.Generation = int(r.ID)
 		if err := addAgent(ctx, tx, r.Snapshot); err != nil {
 			return err
 		}
-		snapshotID = r.Snapshot.ID
+		snapshot = r.Snapshot.ID
 	}
-	if err := complete(snapshotID); err != nil {
-		return err
+	id := func(agent int64) int64 {
+		if agent == 0 {
+			return snapshot
+		}
+		return agent
 	}
+
+	// STEP 2: the learner: only the last round's is kept (see the
+	// schema); the pages of the one before go back to SQLite's free list,
+	// and this one takes them.
+	if r.Learner != nil {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM learner"); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO learner (round_id, state, state_crc) VALUES (?, ?, ?)",
+			r.ID, r.Learner, int64(crc32.Checksum(r.Learner, crc))); err != nil {
+			return err
+		}
+	}
+
+	// STEP 3: the matches.
 	match, err := tx.PrepareContext(ctx, `INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
@@ -95,105 +141,224 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round, complete func(int64)
 	defer match.Close()
 	for i := range r.Matches {
 		m := &r.Matches[i]
-		m.Round = r.ID
+		m.Round, m.A, m.B = r.ID, id(m.A), id(m.B)
 		if _, err := match.ExecContext(ctx, r.ID, m.A, m.B, m.Plies, int64(m.Seed), m.Wins, m.Draws, m.Losses); err != nil {
 			return fmt.Errorf("match %d-%d: %w", m.A, m.B, err)
 		}
 	}
-	rating, err := tx.PrepareContext(ctx, "INSERT INTO ratings (round_id, agent_id, elo, lo, hi, games) VALUES (?, ?, ?, ?, ?, ?)")
+
+	// STEP 4: the history rows, and the round's point of the learning
+	// curve: its snapshot's first rating.
+	rated := make(map[int64]*Rating, len(r.History))
+	history, err := tx.PrepareContext(ctx, "INSERT INTO history (agent_id, round_id, elo, lo, hi, games) VALUES (?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
-	defer rating.Close()
-	for i := range r.Ratings {
-		rt := &r.Ratings[i]
-		rt.Round = r.ID
-		if _, err := rating.ExecContext(ctx, r.ID, rt.Agent, rt.Elo, rt.Lo, rt.Hi, rt.Games); err != nil {
-			return fmt.Errorf("rating of %d: %w", rt.Agent, err)
+	defer history.Close()
+	for i := range r.History {
+		h := &r.History[i]
+		h.Round, h.Agent = r.ID, id(h.Agent)
+		if _, err := history.ExecContext(ctx, h.Agent, r.ID, h.Elo, h.Lo, h.Hi, h.Games); err != nil {
+			return fmt.Errorf("rating of %d: %w", h.Agent, err)
+		}
+		rated[h.Agent] = h
+	}
+	if h := rated[snapshot]; snapshot != 0 && h != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE rounds SET snapshot_id = ?, elo = ?, lo = ?, hi = ? WHERE id = ?",
+			snapshot, h.Elo, h.Lo, h.Hi, r.ID); err != nil {
+			return err
+		}
+	}
+
+	// STEP 5: the standings, and the fit's exact ratings.
+	if err := updateStandings(ctx, tx, r.ID, r.Updates, rated, id); err != nil {
+		return err
+	}
+	if r.Fits == nil {
+		return nil
+	}
+	fits := *r.Fits
+	fits.Agents = make([]int64, len(r.Fits.Agents))
+	for i, a := range r.Fits.Agents {
+		fits.Agents[i] = id(a)
+	}
+	return insertFits(ctx, tx, r.ID, &fits)
+}
+
+// updateStandings applies a round's updates: the games played, and the
+// rating where the round wrote a history row. An agent's first update,
+// which makes its standing, must come with its first history row.
+func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
+	played, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE agent_id = ?")
+	if err != nil {
+		return err
+	}
+	defer played.Close()
+	shown, err := tx.PrepareContext(ctx, "UPDATE standings SET round_id = ?, elo = ?, lo = ?, hi = ? WHERE agent_id = ?")
+	if err != nil {
+		return err
+	}
+	defer shown.Close()
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class)
+		SELECT id, ?, ?, ?, ?, ?, ?, ?, CASE WHEN kind IN ('random', 'perfect') THEN NULL ELSE class END
+		FROM agents WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer insert.Close()
+	for _, u := range updates {
+		agent := id(u.Agent)
+		h := rated[agent]
+		res, err := played.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent)
+		if err != nil {
+			return fmt.Errorf("standing of %d: %w", agent, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			if err == nil && h != nil {
+				_, err = shown.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, agent)
+			}
+			if err != nil {
+				return fmt.Errorf("standing of %d: %w", agent, err)
+			}
+			continue
+		}
+		if h == nil {
+			return fmt.Errorf("standing of %d: a first standing needs a history row", agent)
+		}
+		if _, err := insert.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
+			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 	}
 	return nil
 }
 
-// LastRound returns the id and learner state of the newest round, or
-// ErrNoRounds in a league that has played none.
-func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT r.id, l.state FROM rounds r LEFT JOIN learner l ON l.round_id = r.id
-			ORDER BY r.id DESC LIMIT 1`).Scan(&id, &learner)
-	})
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNoRounds
-	}
-	return id, learner, err
-}
-
 // ErrNoRounds: the league has not committed a round yet.
 var ErrNoRounds = errors.New("the league has played no round yet")
 
-// Matches returns every match, oldest round first.
-func (db *DB) Matches(ctx context.Context) ([]Match, error) {
-	var list []Match
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		// Counted first: a league of a thousand checkpoints has half a
-		// million matches, and a list grown by append would allocate
-		// five times their size on the way.
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM matches").Scan(&n); err != nil {
+// LastRound returns the id of the newest round, and the stored state of
+// the learner (nil when no league round stored one), checked against its
+// checksum. It returns ErrNoRounds in a league that has played none.
+func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		var last sql.Null[int64]
+		if err := tx.QueryRowContext(ctx, "SELECT max(id) FROM rounds").Scan(&last); err != nil {
 			return err
 		}
-		list = make([]Match, 0, n)
-		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches ORDER BY round_id, a, b")
-		if err != nil {
-			return err
+		if !last.Valid {
+			return ErrNoRounds
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var m Match
-			var seed int64
-			if err := rows.Scan(&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses); err != nil {
-				return err
+		id = last.V
+		var sum sql.Null[int64]
+		err := tx.QueryRowContext(ctx, "SELECT state, state_crc FROM learner").Scan(&learner, &sum)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err == nil {
+			if err = checkBlob(learner, sum); err != nil {
+				err = fmt.Errorf("the learner's state: %w", err)
 			}
-			m.Seed = uint64(seed)
-			list = append(list, m)
 		}
-		return rows.Err()
+		return err
 	})
-	return list, err
+	return id, learner, err
 }
 
-// History returns the rating history, by round then agent; of one agent
-// when agent is not 0.
-func (db *DB) History(ctx context.Context, agent int64) ([]Rating, error) {
-	var list []Rating
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		where, args := "", []any{}
-		if agent != 0 {
-			where, args = "WHERE agent_id = ?", []any{agent}
-		}
-		// Counted first, as in Matches: 500 checkpoints have a history of
-		// 125,000 ratings.
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM ratings "+where, args...).Scan(&n); err != nil {
-			return err
-		}
-		list = make([]Rating, 0, n)
-		rows, err := tx.QueryContext(ctx, "SELECT agent_id, round_id, elo, lo, hi, games FROM ratings "+where+
-			" ORDER BY round_id, agent_id", args...)
+// RoundInfo is a stored round as its line in the log told it.
+type RoundInfo struct {
+	ID                int64
+	Kind              RoundKind
+	Started, Finished time.Time // Finished is zero where it is unknown (rounds of schema 1)
+	Snapshot          int64     // 0 for none
+	Rating            *Rating   // the snapshot's first rating; nil for none
+	Stats             *RoundStats
+}
+
+// Rounds returns the rounds from first to last (ids), in order.
+func (db *DB) Rounds(ctx context.Context, first, last int64) (list []RoundInfo, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, kind, started_at, finished_at, snapshot_id, elo, lo, hi,
+			train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending
+			FROM rounds WHERE id BETWEEN ? AND ? ORDER BY id`, first, last)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var r Rating
-			if err := rows.Scan(&r.Agent, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
+			var (
+				r              RoundInfo
+				started        string
+				finished       sql.Null[string]
+				snapshot       sql.Null[int64]
+				elo            [3]sql.Null[float64]
+				trainS, evalS  sql.Null[float64]
+				train, eval    sql.Null[int64]
+				steps, pending sql.Null[int64]
+			)
+			if err := rows.Scan(&r.ID, &r.Kind, &started, &finished, &snapshot, &elo[0], &elo[1], &elo[2],
+				&train, &trainS, &eval, &evalS, &steps, &pending); err != nil {
 				return err
+			}
+			if r.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
+				return fmt.Errorf("round %d: started_at: %w", r.ID, err)
+			}
+			if finished.Valid {
+				if r.Finished, err = time.Parse(time.RFC3339Nano, finished.V); err != nil {
+					return fmt.Errorf("round %d: finished_at: %w", r.ID, err)
+				}
+			}
+			r.Snapshot = snapshot.V
+			if elo[0].Valid {
+				r.Rating = &Rating{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
+			}
+			if train.Valid {
+				r.Stats = &RoundStats{TrainGames: int(train.V), TrainTime: seconds(trainS.V),
+					EvalGames: int(eval.V), EvalTime: seconds(evalS.V), FitSteps: int(steps.V), FitPending: int(pending.V)}
 			}
 			list = append(list, r)
 		}
 		return rows.Err()
 	})
 	return list, err
+}
+
+// seconds turns stored seconds into a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// Settings returns the league's stored settings (see SetSettings).
+func (db *DB) Settings(ctx context.Context) (map[string]string, error) {
+	settings := map[string]string{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT name, value FROM settings")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name, value string
+			if err := rows.Scan(&name, &value); err != nil {
+				return err
+			}
+			settings[name] = value
+		}
+		return rows.Err()
+	})
+	return settings, err
+}
+
+// SetSettings stores the settings a league was started with, the ones it
+// has none of yet; those it has keep their value.
+func (db *DB) SetSettings(ctx context.Context, settings map[string]string) error {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	for name, value := range settings {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING", name, value); err != nil {
+			return translate(err)
+		}
+	}
+	return translate(tx.Commit())
 }
 
 // read runs fn in a read-only transaction, which in WAL mode never waits

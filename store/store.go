@@ -1,6 +1,14 @@
 // Package store keeps a league in one SQLite file: its agents and their
-// networks, the rounds that made and rated them, their games and the
-// rating history (SPEC, Storage). The schema lives in package migrations.
+// networks, the rounds that made and rated them, the results of their
+// matches, their standings and a sparse rating history. The schema lives
+// in package migrations; the store persists and nothing else: what an
+// agent is worth (its exhaustive check, its move table, its rating) is
+// computed above it, before it gets here.
+//
+// The file is the league's only copy, so the store guards it: a file that
+// is not a ttt database is refused and left as it was; one league run at
+// a time holds a lock on the file itself; readers never create, migrate
+// or write; blobs carry checksums that every read checks.
 //
 // Every public method is one transaction: BeginTx, a lowercase helper that
 // takes the *sql.Tx, Commit. Errors from SQLite come back as the sentinel
@@ -34,6 +42,17 @@ var (
 	// ErrNewerSchema: the database was written by a newer ttt, whose
 	// schema this one does not know.
 	ErrNewerSchema = errors.New("database was written by a newer ttt")
+	// ErrOlderSchema: a reader met a database of an older ttt, which only
+	// a writer (Open) brings up to date.
+	ErrOlderSchema = errors.New("database was written by an older ttt")
+	// ErrNoLeague: a reader met a missing or empty file, or an SQLite
+	// file with no league in it yet.
+	ErrNoLeague = errors.New("no league database")
+	// ErrLinked: the file has more than one hard link. SQLite keeps the
+	// -wal and -shm files beside the name it opened, so two programs
+	// working through two names would each keep a journal of their own
+	// and could damage the file.
+	ErrLinked = errors.New("the database file has more than one hard link")
 	// ErrBusy: another connection held a lock for longer than the busy
 	// timeout.
 	ErrBusy = errors.New("the database is busy: another ttt held its lock for too long")
@@ -45,16 +64,15 @@ var (
 	ErrCorrupt = errors.New("the database file is damaged")
 	// ErrCannotOpen: SQLite could not open or create the file.
 	ErrCannotOpen = errors.New("cannot open the database file (does its directory exist?)")
-	// ErrWrite: a write failed for another reason than a full disk: most
-	// often a file size limit (ulimit -f) or a disk quota, which SQLite
-	// cannot tell from an I/O error. The transaction was rolled back.
+	// ErrWrite: reading or writing the file failed for another reason
+	// than a full disk: most often a file size limit (ulimit -f) or a
+	// disk quota, which SQLite cannot tell from an I/O error. The
+	// transaction was rolled back.
 	ErrWrite = errors.New("cannot write the database file (a file size limit, a disk quota or an I/O error)")
 )
 
-// sqliteHeader is how every SQLite database file starts. Open checks it
-// before SQLite sees the file: SQLite would otherwise turn an unrelated
-// file into a database (or try to), and a file that is not ours must be
-// left exactly as it was.
+// sqliteHeader is how every SQLite database file starts; examine checks
+// it before SQLite sees a file.
 var sqliteHeader = []byte("SQLite format 3\x00")
 
 // applicationID is "ttt!", written into the header by migration 0001, so
@@ -77,13 +95,13 @@ const applicationID = 0x74747421
 // WAL mode is set once in Open rather than here: it is a persistent
 // property of the file, and setting it must wait until Open has checked
 // that the file is ours.
-const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(1)&_pragma=cache_size(-16384)&_txlock=immediate"
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
 	db   *sql.DB
 	path string   // as the caller named it, for messages
-	lock *os.File // the league lock, once Lock has taken it
+	lock *os.File // the file Lock locked (or tried to)
 }
 
 // Open opens the league database at path for reading and writing,
@@ -92,36 +110,43 @@ type DB struct {
 //
 // It refuses, with ErrNotDatabase, a file that is not SQLite or that is an
 // SQLite database of another program, and leaves it untouched; with
-// ErrNewerSchema a database written by a newer ttt; and with ErrReadOnly
-// a file or directory that this process cannot write, before SQLite has
-// made any file next to it.
+// ErrNewerSchema a database written by a newer ttt; with ErrLinked a file
+// with other hard links; and with ErrReadOnly a file or directory that
+// this process cannot write, before SQLite has made any file next to it.
+// When it fails to create a new database (a full disk, a file size
+// limit), it removes what it made.
 func Open(ctx context.Context, path string) (*DB, error) {
-	if err := checkHeader(path); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	abs, err := filepath.Abs(path)
+	abs, fresh, err := examine(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	db, err := open(abs, path, dsnQuery)
-	if err != nil {
-		return nil, err
-	}
+	db := open(abs, path, dsnQuery)
 	if err := db.init(ctx); err != nil {
 		db.db.Close()
-		return nil, fmt.Errorf("%s: %w", path, translate(err))
+		err = translate(err)
+		if fresh != nil && (errors.Is(err, ErrWrite) || errors.Is(err, ErrFull)) {
+			fresh.undo()
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return db, nil
 }
 
 // OpenRead opens the league database at path for commands that only
-// read it. Where this process can write the file and its directory, it
-// is Open. Where it cannot (a file made read-only, a directory of another
-// user, a read-only mount), it opens the file read-only and never writes
-// or creates anything:
+// read it. It never creates, upgrades or writes anything: a missing or
+// empty file, or an SQLite file with no league in it, is ErrNoLeague; a
+// league of an older schema is ErrOlderSchema (ttt upgrade brings it up
+// to date).
+//
+// Where this process may write the file and its directory, it opens the
+// file as writers do, so that it sees a running league's newest commits
+// through the -wal file, and SQLite removes its -wal and -shm files when
+// the last connection closes. Where it cannot (a file made read-only, a
+// directory of another user, a read-only mount), it opens the file
+// read-only:
 //   - with no -wal file (a database closed cleanly), as immutable: SQLite
 //     then reads the file as it is, with no locks and no -shm file, which
 //     it could not create. Nobody who can write the file is running a
@@ -129,36 +154,33 @@ func Open(ctx context.Context, path string) (*DB, error) {
 //   - with a -wal file (a league running under another user, or one that
 //     crashed), read-only with the usual locks, so that the rounds in the
 //     -wal are seen; SQLite needs the -shm file to exist for that.
-//
-// A read-only database whose schema is older than this ttt's is refused
-// with ErrReadOnly: only a writable open can bring it up to date.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
-	if err := checkHeader(path); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	abs, fresh, err := examine(path)
+	if err == nil && fresh != nil {
+		err = ErrNoLeague
+		if fresh.existed {
+			err = fmt.Errorf("%w: the file is empty", ErrNoLeague)
+		}
 	}
-	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if writable(abs) == nil {
-		return Open(ctx, path)
+	query := dsnQuery
+	if writable(abs) != nil {
+		query = "immutable=1"
+		if _, err := os.Stat(abs + "-wal"); err == nil {
+			query = "mode=ro&_pragma=busy_timeout(10000)"
+		}
 	}
-	query := "immutable=1"
-	_, err = os.Stat(abs + "-wal")
-	wal := err == nil
-	if wal {
-		query = "mode=ro&_pragma=busy_timeout(10000)"
-	}
-	db, err := open(abs, path, query)
-	if err != nil {
-		return nil, err
-	}
+	db := open(abs, path, query)
 	version, files, err := db.schema(ctx)
 	switch err = translate(err); {
-	case errors.Is(err, ErrReadOnly) && wal:
+	case errors.Is(err, ErrReadOnly) && query != dsnQuery:
 		err = fmt.Errorf("%w, and its -wal file (a league runs on it, or stopped abruptly) cannot be read without a -shm file that this process cannot make", err)
+	case err == nil && version == 0:
+		err = fmt.Errorf("%w: an SQLite file with no league in it yet", ErrNoLeague)
 	case err == nil && version < len(files):
-		err = fmt.Errorf("%w, and its schema (version %d) is older than this ttt's (%d): open it once where it can be written", ErrReadOnly, version, len(files))
+		err = fmt.Errorf("%w (schema %d, this ttt knows %d): ttt upgrade brings it up to date", ErrOlderSchema, version, len(files))
 	}
 	if err != nil {
 		db.db.Close()
@@ -170,18 +192,17 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 // open makes the connection pool of the database at abs, which the
 // caller named path, with the DSN parameters query. The DSN is a file:
 // URI of the absolute path, so that any path (with '?' or '#' in it)
-// reaches SQLite as it is, percent-encoded.
-func open(abs, path, query string) (*DB, error) {
+// reaches SQLite as it is, percent-encoded. sql.Open only checks its
+// arguments; the first query connects.
+func open(abs, path, query string) *DB {
 	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String()
-	sqldb, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &DB{db: sqldb, path: path}, nil
+	sqldb, _ := sql.Open("sqlite", dsn) // the driver is registered, so this cannot fail
+	return &DB{db: sqldb, path: path}
 }
 
 // Close closes the database, and then releases the league lock if Lock
-// took it: the lock covers the last commit.
+// took it: the lock covers the last commit, and the lock's descriptor
+// must outlive SQLite's (see lockFile).
 func (db *DB) Close() error {
 	err := db.db.Close()
 	if db.lock != nil {
@@ -190,32 +211,67 @@ func (db *DB) Close() error {
 	return err
 }
 
-// checkHeader refuses a file that exists, is not empty and does not start
-// with SQLite's header. A missing or empty file is fine: SQLite makes a
-// new database in it.
-func checkHeader(path string) error {
-	f, err := os.Open(path)
+// newFile records the files that opening a new database is about to make,
+// so that a failed creation can take them away again.
+type newFile struct {
+	path    string
+	existed bool // the file was there, empty; SQLite fills it
+}
+
+// undo removes what a failed creation left: the database file if it did
+// not exist before (an empty one stays empty), and SQLite's -wal and -shm
+// files, which nobody else can be using, since there was no league yet.
+func (f *newFile) undo() {
+	if f.existed {
+		os.Truncate(f.path, 0)
+	} else {
+		os.Remove(f.path)
+	}
+	os.Remove(f.path + "-wal")
+	os.Remove(f.path + "-shm")
+}
+
+// examine checks the file at path before SQLite sees it, and returns its
+// absolute path, plus a newFile when there is no database there yet (no
+// file, or an empty one), which SQLite would create. It refuses a
+// directory, a file that does not start with SQLite's header (SQLite would
+// otherwise turn an unrelated file into a database, or try to, and a file
+// that is not ours must be left exactly as it was), and a file with more
+// than one hard link.
+func examine(path string) (abs string, fresh *newFile, err error) {
+	if abs, err = filepath.Abs(path); err != nil {
+		return "", nil, err
+	}
+	f, err := os.Open(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return abs, &newFile{path: abs}, nil
 	}
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		return fmt.Errorf("%w: a directory", ErrNotDatabase)
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return "", nil, err
+	case info.IsDir():
+		return "", nil, fmt.Errorf("%w: a directory", ErrNotDatabase)
+	case !info.Mode().IsRegular():
+		return "", nil, fmt.Errorf("%w: not a regular file", ErrNotDatabase)
+	case links(info) > 1:
+		return "", nil, fmt.Errorf("%w (%d names): SQLite keeps its journal beside the name it opens, so two programs using two names could damage the league; keep one name and remove the others, or copy the file", ErrLinked, links(info))
 	}
 	head := make([]byte, len(sqliteHeader))
 	n, err := io.ReadFull(f, head)
 	switch {
 	case n == 0 && err == io.EOF:
-		return nil
+		return abs, &newFile{path: abs, existed: true}, nil
 	case err != nil && err != io.ErrUnexpectedEOF:
-		return fmt.Errorf("cannot read the database file: %w", err)
+		return "", nil, fmt.Errorf("cannot read the database file: %w", err)
 	case !bytes.Equal(head[:n], sqliteHeader):
-		return fmt.Errorf("%w: not an SQLite file (left as it was)", ErrNotDatabase)
+		return "", nil, fmt.Errorf("%w: not an SQLite file (left as it was)", ErrNotDatabase)
 	}
-	return nil
+	return abs, nil, nil
 }
 
 // init checks that the file is a ttt database (or a new one), turns on
@@ -239,10 +295,10 @@ func (db *DB) init(ctx context.Context) error {
 		return fmt.Errorf("cannot put the database in WAL mode (SQLite answered %q)", mode)
 	}
 
-	// STEP 3: the migrations it lacks, in order.
-	for v := version + 1; v <= len(files); v++ {
-		if err := db.migrate(ctx, v, files[v-1]); err != nil {
-			return fmt.Errorf("migration %s: %w", files[v-1], err)
+	// STEP 3: the migrations it lacks.
+	if version < len(files) {
+		if err := db.migrate(ctx, files); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -268,6 +324,8 @@ func (db *DB) schema(ctx context.Context) (version int, files []string, err erro
 		return 0, nil, fmt.Errorf("%w: an SQLite database of another program (left as it was)", ErrNotDatabase)
 	case version > len(files):
 		return 0, nil, fmt.Errorf("%w (schema %d, this ttt knows %d)", ErrNewerSchema, version, len(files))
+	case version < 0 || (version == 0 && tables > 0):
+		return 0, nil, fmt.Errorf("%w: schema version %d, which no ttt writes (left as it was)", ErrNotDatabase, version)
 	}
 	return version, files, nil
 }
@@ -289,16 +347,31 @@ func migrationFiles() ([]string, error) {
 	return files, nil
 }
 
-// migrate applies migration file name as schema version v, in one
-// transaction with the version it records. Another ttt may have opened
-// the same new database at the same moment: the write lock serialises
-// the two, and the one that comes second finds the version applied.
-func (db *DB) migrate(ctx context.Context, v int, name string) error {
-	script, err := fs.ReadFile(migrations.FS, name)
+// migrate brings the database up to the last schema in files: each
+// migration it lacks in order, each followed by its Go step (upgrades),
+// and for a new database the built-in agents, all in one transaction with
+// the version it records, so that a database is always wholly at one
+// version. Another ttt may open the same database at the same moment: the
+// write lock serialises the two, and the one that comes second finds the
+// work done.
+//
+// Foreign keys are off while it runs, on a connection of its own: SQLite
+// cannot switch them inside a transaction, and a migration that rebuilds
+// a table (create the new one, copy, drop the old one, rename) must not
+// have the drop cascade or fail. foreign_key_check then proves, before
+// the commit, that no row lost what it refers to.
+func (db *DB) migrate(ctx context.Context, files []string) error {
+	conn, err := db.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	tx, err := db.db.BeginTx(ctx, nil)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return err
+	}
+	// The connection goes back to the pool: foreign keys on again.
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON")
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -307,21 +380,35 @@ func (db *DB) migrate(ctx context.Context, v int, name string) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return err
 	}
-	if version >= v {
-		return nil
+	for v := version + 1; v <= len(files); v++ {
+		script, err := fs.ReadFile(migrations.FS, files[v-1])
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(script)); err != nil {
+			return fmt.Errorf("migration %s: %w", files[v-1], err)
+		}
+		if step := upgrades[v]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				return fmt.Errorf("migration %s: %w", files[v-1], err)
+			}
+		}
 	}
-	if _, err := tx.ExecContext(ctx, string(script)); err != nil {
-		return err
-	}
-	// The first migration makes the agents table: random and perfect
-	// belong to every league from its creation, in the same transaction.
-	if v == 1 {
+	// random and perfect belong to every league from its creation.
+	if version == 0 {
 		if err := addBuiltins(ctx, tx); err != nil {
 			return err
 		}
 	}
-	// PRAGMA takes no parameters; v is an int.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+	var broken int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&broken); err != nil {
+		return err
+	}
+	if broken > 0 {
+		return fmt.Errorf("the migration would leave %d rows referring to rows that are gone", broken)
+	}
+	// PRAGMA takes no parameters; the version is an int.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(files))); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -335,10 +422,9 @@ func translate(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
-	if e.Code() == sqlite3.SQLITE_IOERR_WRITE {
-		return ErrWrite
-	}
 	switch e.Code() & 0xff { // the primary code; extended codes add detail above it
+	case sqlite3.SQLITE_IOERR:
+		return ErrWrite
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		return ErrBusy
 	case sqlite3.SQLITE_READONLY:
@@ -353,4 +439,14 @@ func translate(err error) error {
 		return ErrCannotOpen
 	}
 	return err
+}
+
+// Checkpoint copies what the -wal file holds into the database file, as
+// far as readers allow, without waiting for them (SQLite's PASSIVE
+// checkpoint). SQLite checkpoints by itself when a commit finds the -wal
+// file long, inside that commit; a league calls Checkpoint between its
+// commits, while it trains, so that its commits rarely have to.
+func (db *DB) Checkpoint(ctx context.Context) error {
+	_, err := db.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	return translate(err)
 }

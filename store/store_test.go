@@ -5,13 +5,18 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
 	"ttt/migrations"
 	"ttt/store"
 )
@@ -71,6 +76,58 @@ func readFile(tb testing.TB, path string) []byte {
 	return data
 }
 
+// writeFile writes data to path.
+func writeFile(tb testing.TB, path string, data []byte) {
+	tb.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// testNet returns a freshly initialised network.
+func testNet(hidden int, seed uint64) *nn.Net {
+	return nn.New(hidden, rand.New(rand.NewPCG(seed, 0)))
+}
+
+// network returns a network agent of kind with the facts the league
+// computes before it stores one. The store keeps a move table as opaque
+// bytes, so any will do: these are the seed's.
+func network(kind store.Kind, net *nn.Net, seed uint64) *store.Agent {
+	t := net.Table()
+	x, o := verify.Check(t, game.X), verify.Check(t, game.O)
+	return &store.Agent{Kind: kind, Net: net, Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
+		VsRandom: []verify.Expect{verify.Exact(t, game.X), verify.Exact(t, game.O)},
+		Moves:    bytes.Repeat([]byte{byte(seed)}, 4520)}
+}
+
+// addNets stores n baseline networks and returns their ids.
+func addNets(tb testing.TB, db *store.DB, n int) []int64 {
+	tb.Helper()
+	var ids []int64
+	for i := range n {
+		a := network(store.Baseline, testNet(5, uint64(i)), uint64(i))
+		if err := db.AddAgent(context.Background(), a); err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+// files lists the names in dir.
+func files(tb testing.TB, dir string) string {
+	tb.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
+
 func TestOpen(t *testing.T) {
 	ctx := context.Background()
 
@@ -87,7 +144,7 @@ func TestOpen(t *testing.T) {
 		if got, want := pragma[int](t, raw, "application_id"), 0x74747421; got != want {
 			t.Errorf("application_id = %#x, want %#x", got, want)
 		}
-		list, err := db.Agents(ctx)
+		list, err := db.Agents(ctx, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,25 +153,27 @@ func TestOpen(t *testing.T) {
 		}
 		for i, kind := range []store.Kind{store.Random, store.Perfect} {
 			a := list[i]
-			if a.ID != int64(i+1) || a.Kind != kind || a.Name != string(kind) || a.Hidden != 0 || a.Rating != nil {
+			if a.ID != int64(i+1) || a.Kind != kind || a.Name != string(kind) || a.Hidden != 0 || a.Standing != nil {
 				t.Errorf("agent %d: %+v", i+1, a)
 			}
 		}
-		if list[0].Verify != nil {
-			t.Errorf("random has verify figures: %v", list[0].Verify)
+		if list[0].Verify != nil || list[0].VsRandom != nil {
+			t.Errorf("random has verify figures: %v %v", list[0].Verify, list[0].VsRandom)
 		}
-		for _, r := range list[1].Verify {
+		perfect := list[1]
+		for _, r := range perfect.Verify {
 			if !r.Unbeatable() || r.Optimal != r.Positions || r.Positions == 0 {
 				t.Errorf("perfect's stored figures: %v", r)
 			}
+		}
+		if perfect.Class != verify.Perfect || len(perfect.VsRandom) != 2 || perfect.VsRandom[0].Loss != 0 || perfect.VsRandom[0].Win < 0.9 {
+			t.Errorf("perfect: class %v, vs random %v", perfect.Class, perfect.VsRandom)
 		}
 	})
 
 	t.Run("EmptyFile", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "league.db")
-		if err := os.WriteFile(path, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, path, nil)
 		db := mustOpen(t, path)
 		if _, err := db.Agent(ctx, "perfect"); err != nil {
 			t.Error(err)
@@ -124,13 +183,11 @@ func TestOpen(t *testing.T) {
 	t.Run("ReopenAppliesNothing", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "league.db")
 		db := mustOpen(t, path)
-		if err := db.AddAgent(ctx, &store.Agent{Kind: store.Baseline, Net: testNet(3, 1)}); err != nil {
-			t.Fatal(err)
-		}
+		addNets(t, db, 1)
 		db.Close()
 		before := readFile(t, path)
 		db = mustOpen(t, path)
-		list, err := db.Agents(ctx)
+		list, err := db.Agents(ctx, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,26 +202,39 @@ func TestOpen(t *testing.T) {
 		}
 	})
 
-	t.Run("ErrNewerSchema", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "league.db")
-		mustOpen(t, path).Close()
-		raw := rawDB(t, path)
-		if _, err := raw.Exec("PRAGMA user_version = 7"); err != nil {
-			t.Fatal(err)
-		}
-		raw.Close()
-		before := readFile(t, path)
-		_, err := store.Open(ctx, path)
-		if !errors.Is(err, store.ErrNewerSchema) {
-			t.Fatalf("got %v, want ErrNewerSchema", err)
-		}
-		if got, want := err.Error(), "database was written by a newer ttt (schema 7, this ttt knows"; !strings.Contains(got, want) {
-			t.Errorf("message %q does not say %q", got, want)
-		}
-		if !bytes.Equal(readFile(t, path), before) {
-			t.Error("the refused database changed")
-		}
-	})
+	// A schema version that no ttt writes, newer or nonsense, is refused,
+	// for readers and writers, and the file stays as it was.
+	for _, tc := range []struct {
+		version int
+		want    error
+		message string
+	}{
+		{7, store.ErrNewerSchema, "database was written by a newer ttt (schema 7, this ttt knows"},
+		{-1, store.ErrNotDatabase, "schema version -1, which no ttt writes"},
+	} {
+		t.Run(fmt.Sprintf("Schema%d", tc.version), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "league.db")
+			mustOpen(t, path).Close()
+			raw := rawDB(t, path)
+			if _, err := raw.Exec(fmt.Sprintf("PRAGMA user_version = %d", tc.version)); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			before := readFile(t, path)
+			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+				_, err := open(ctx, path)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("got %v, want %v", err, tc.want)
+				}
+				if !strings.Contains(err.Error(), tc.message) {
+					t.Errorf("message %q does not say %q", err, tc.message)
+				}
+			}
+			if !bytes.Equal(readFile(t, path), before) {
+				t.Error("the refused database changed")
+			}
+		})
+	}
 
 	// Files that are not ttt databases are refused and left byte for
 	// byte as they were, with no -wal or -shm beside them.
@@ -193,23 +263,24 @@ func TestOpen(t *testing.T) {
 			path := filepath.Join(dir, "league.db")
 			make(t, path)
 			before := readFile(t, path)
-			db, err := store.Open(ctx, path)
-			if err == nil {
-				db.Close()
-				t.Fatal("opened a file that is not a ttt database")
-			}
-			if !errors.Is(err, store.ErrNotDatabase) && !errors.Is(err, store.ErrCorrupt) {
-				t.Errorf("got %v, want ErrNotDatabase", err)
-			}
-			if !strings.HasPrefix(err.Error(), path+": ") {
-				t.Errorf("message %q does not name the file", err)
+			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+				db, err := open(ctx, path)
+				if err == nil {
+					db.Close()
+					t.Fatal("opened a file that is not a ttt database")
+				}
+				if !errors.Is(err, store.ErrNotDatabase) && !errors.Is(err, store.ErrCorrupt) {
+					t.Errorf("got %v, want ErrNotDatabase", err)
+				}
+				if !strings.HasPrefix(err.Error(), path+": ") {
+					t.Errorf("message %q does not name the file", err)
+				}
 			}
 			if !bytes.Equal(readFile(t, path), before) {
 				t.Error("the refused file changed")
 			}
-			entries, _ := os.ReadDir(dir)
-			if got, want := len(entries), 1; got != want {
-				t.Errorf("%d files in the directory, want %d", got, want)
+			if got := files(t, dir); got != "league.db" {
+				t.Errorf("files in the directory: %s, want league.db alone", got)
 			}
 		})
 	}
@@ -229,6 +300,28 @@ func TestOpen(t *testing.T) {
 		}
 	})
 
+	// A second hard link would give SQLite a second journal: refused by
+	// readers and writers, whichever name they use.
+	t.Run("ErrLinked", func(t *testing.T) {
+		dir := t.TempDir()
+		path, link := filepath.Join(dir, "league.db"), filepath.Join(dir, "link.db")
+		mustOpen(t, path).Close()
+		if err := os.Link(path, link); err != nil {
+			t.Skip("no hard links here:", err)
+		}
+		before := readFile(t, path)
+		for _, p := range []string{path, link} {
+			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+				if _, err := open(ctx, p); !errors.Is(err, store.ErrLinked) {
+					t.Errorf("%s: got %v, want ErrLinked", p, err)
+				}
+			}
+		}
+		if !bytes.Equal(readFile(t, path), before) || files(t, dir) != "league.db link.db" {
+			t.Errorf("the refused database changed, or files appeared: %s", files(t, dir))
+		}
+	})
+
 	t.Run("OddPath", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "a league?#%20.db")
 		mustOpen(t, path).Close()
@@ -238,10 +331,51 @@ func TestOpen(t *testing.T) {
 	})
 }
 
-// writeFile writes data to path.
-func writeFile(tb testing.TB, path string, data []byte) {
-	tb.Helper()
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		tb.Fatal(err)
+// Readers never create, upgrade or write a league: a missing or empty
+// file, an SQLite file with no league and a league of an older ttt are
+// each refused, with the file as it was and nothing beside it.
+func TestOpenReadNeverWrites(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		make  func(t *testing.T, path string)
+		want  error
+		files string
+	}{
+		{"Missing", func(*testing.T, string) {}, store.ErrNoLeague, ""},
+		{"Empty", func(t *testing.T, path string) { writeFile(t, path, nil) }, store.ErrNoLeague, "league.db"},
+		{"NoLeague", func(t *testing.T, path string) {
+			raw := rawDB(t, path)
+			if _, err := raw.Exec("PRAGMA user_version = 0; VACUUM"); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+		}, store.ErrNoLeague, "league.db"},
+		{"Schema1", func(t *testing.T, path string) {
+			writeFile(t, path, readFile(t, filepath.Join("testdata", "schema1.db")))
+		}, store.ErrOlderSchema, "league.db"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "league.db")
+			tc.make(t, path)
+			var before []byte
+			if tc.files != "" {
+				before = readFile(t, path)
+			}
+			db, err := store.OpenRead(ctx, path)
+			if err == nil {
+				db.Close()
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if got := files(t, dir); got != tc.files {
+				t.Errorf("files after the refusal: %q, want %q", got, tc.files)
+			}
+			if tc.files != "" && !bytes.Equal(readFile(t, path), before) {
+				t.Error("the file changed")
+			}
+		})
 	}
 }

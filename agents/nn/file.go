@@ -58,7 +58,8 @@ var ErrAmbiguous = errors.New("the file size fits both 18 and 19 inputs: say whi
 // it from the size) and infers the hidden size. An 18-input file becomes a
 // net whose side-input weights are zero: it plays both sides as the file
 // would. Parse refuses an empty file, a size that fits no network, NaN and
-// Inf values.
+// Inf values, and weights large enough to overflow a forward pass
+// (Validate).
 func Parse(data []byte, inputs int) (*Net, error) {
 	if len(data) == 0 {
 		return nil, errors.New("the file is empty")
@@ -99,16 +100,63 @@ func Parse(data []byte, inputs int) (*Net, error) {
 
 	vals := make([]float32, floats)
 	for i := range vals {
-		v := math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("value %d of %d is %v: the weights are broken", i, floats, v)
-		}
-		vals[i] = v
+		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
 	n := alloc(hidden)
 	rest := vals[copy(n.WIH[:inputs*hidden], vals):] // an 18-input file leaves the side row zero
 	rest = rest[copy(n.WHO, rest):]
 	rest = rest[copy(n.BH, rest):]
 	copy(n.BO, rest)
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	return n, nil
+}
+
+// MaxActivation bounds the magnitude of every sum a forward pass may
+// compute, hidden pre-activations and output logits alike. float32 ends
+// at 3.4e38; a net whose sums could pass it computes infinite logits,
+// their softmax is NaN, and it plays blind (every move NaN%). The bound
+// leaves eight orders of magnitude of room; a trained net's logits are
+// in the tens.
+const MaxActivation = 1e30
+
+// Validate reports whether some forward pass of n could compute a sum
+// beyond MaxActivation, or a weight is NaN or infinite. It bounds each
+// hidden unit by its bias plus the magnitudes of all its input weights
+// (as if all 19 inputs were on, more than any position sets) and each
+// logit by its bias plus every hidden unit's bound times the weight from
+// it, in float64: a net that passes can compute no infinite or NaN value
+// in any position. It costs one pass over the weights, where running the
+// net on every reachable position would cost thousands of passes.
+func (n *Net) Validate() error {
+	H := n.Hidden
+	for i, p := range [][]float32{n.WIH, n.WHO, n.BH, n.BO} {
+		for j, v := range p {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s[%d] is %v: the weights are broken", [...]string{"weights_ih", "weights_ho", "biases_h", "biases_o"}[i], j, v)
+			}
+		}
+	}
+	hidden := make([]float64, H) // the bound of each hidden unit's activation
+	for j := range hidden {
+		s := math.Abs(float64(n.BH[j]))
+		for i := range Inputs {
+			s += math.Abs(float64(n.WIH[i*H+j]))
+		}
+		if s > MaxActivation {
+			return fmt.Errorf("the weights are too large: hidden unit %d could reach %.3g, beyond the limit of %g (float32 overflows at 3.4e38)", j, s, MaxActivation)
+		}
+		hidden[j] = s
+	}
+	for k := range Outputs {
+		s := math.Abs(float64(n.BO[k]))
+		for j, h := range hidden {
+			s += h * math.Abs(float64(n.WHO[j*Outputs+k]))
+		}
+		if s > MaxActivation {
+			return fmt.Errorf("the weights are too large: the logit of square %d could reach %.3g, beyond the limit of %g (float32 overflows at 3.4e38)", k, s, MaxActivation)
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"ttt/agents/game"
@@ -124,12 +125,107 @@ func FuzzParse(f *testing.F) {
 		// Whatever parses must play legal moves and write back to a file
 		// that parses to the same net.
 		b := game.Board{}.Play(4)
-		if sq := n.Move(b); !b.IsEmpty(sq) {
+		var p nn.Pass
+		n.Forward(b, &p)
+		if sq := nn.Greedy(b, &p); !b.IsEmpty(sq) {
 			t.Fatalf("illegal move %d", sq)
+		}
+		for _, v := range p.Probs {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("probabilities %v", p.Probs)
+			}
 		}
 		again, err := nn.Parse(n.Bytes(), 19)
 		if err != nil || !bytes.Equal(again.Bytes(), n.Bytes()) {
 			t.Fatalf("re-parse: %v", err)
 		}
 	})
+}
+
+// filled returns a net of the given size with every weight and bias v.
+func filled(hidden int, v float32) *nn.Net {
+	n := newNet(hidden, 1)
+	for _, p := range [][]float32{n.WIH, n.WHO, n.BH, n.BO} {
+		for i := range p {
+			p[i] = v
+		}
+	}
+	return n
+}
+
+// finiteEverywhere reports the first reachable position where n computes
+// a logit or a probability that is not a finite number.
+func finiteEverywhere(n *nn.Net) (game.Board, bool) {
+	var p nn.Pass
+	for _, b := range game.Solve().Positions() {
+		if b.Result() != game.Ongoing {
+			continue
+		}
+		n.Forward(b, &p)
+		for k := range p.Probs {
+			for _, v := range []float32{p.Logits[k], p.Probs[k]} {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return b, false
+				}
+			}
+		}
+	}
+	return game.Board{}, true
+}
+
+// Weights of 3e38 are finite, but the first sum of a forward pass
+// overflows and every move shows NaN%: Parse must refuse them.
+func TestParseRefusesOverflowingWeights(t *testing.T) {
+	huge := filled(100, 3e38)
+	if _, ok := finiteEverywhere(huge); ok {
+		t.Fatal("the test net does not overflow")
+	}
+	_, err := nn.Parse(huge.Bytes(), 0)
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("all weights 3e38: %v, want a refusal", err)
+	}
+	// Large output weights alone: each hidden unit is small, the logits
+	// are not.
+	n := newNet(100, 2)
+	for i := range n.WHO {
+		n.WHO[i] = 1e36
+	}
+	if _, err := nn.Parse(n.Bytes(), 0); err == nil {
+		t.Error("output weights 1e36: accepted")
+	}
+}
+
+// Whatever Validate lets through plays finite probabilities in every
+// reachable position, even at the edge of the limit; just past the edge
+// it is refused.
+func TestValidateBoundsTheForwardPass(t *testing.T) {
+	for _, hidden := range []int{1, 7, 100} {
+		// With every value v, a hidden unit sums at most 20v (bias and 19
+		// inputs) and a logit v + hidden*20v*v: at the limit L,
+		// v = (sqrt(1 + 80*hidden*L) - 1) / (40*hidden).
+		h := float64(hidden)
+		v := float32((math.Sqrt(1+80*h*nn.MaxActivation) - 1) / (40 * h))
+		for _, tt := range []struct {
+			scale float32
+			ok    bool
+		}{{0.999, true}, {1.001, false}} {
+			n := filled(hidden, v*tt.scale)
+			err := n.Validate()
+			if (err == nil) != tt.ok {
+				t.Errorf("hidden %d, weights %g: Validate says %v", hidden, v*tt.scale, err)
+			}
+			if err == nil {
+				if b, ok := finiteEverywhere(n); !ok {
+					t.Errorf("hidden %d, weights %g: valid but not finite on\n%s", hidden, v*tt.scale, b)
+				}
+			}
+		}
+		// Negative weights as large: the bound is on magnitudes.
+		if err := filled(hidden, -v*1.001).Validate(); err == nil {
+			t.Errorf("hidden %d, weights %g: accepted", hidden, -v*1.001)
+		}
+	}
+	if err := newNet(100, 3).Validate(); err != nil {
+		t.Errorf("a fresh net: %v", err)
+	}
 }

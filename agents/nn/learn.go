@@ -52,34 +52,39 @@ func Reward(result game.Result, side game.Side) float32 {
 // right. STEP 2 takes one cross-entropy gradient step toward the target,
 // scaled by |reward|.
 func (n *Net) Learn(moves []int, result game.Result, side game.Side, lr float32, p *Pass) {
-	reward := Reward(result, side)
 	var b game.Board
 	for idx, move := range moves {
-		if b.ToMove() != side {
-			b = b.Play(move)
-			continue
+		if b.ToMove() == side {
+			n.LearnMove(b, move, idx, len(moves), result, lr, p)
 		}
-
-		// STEP 1: the target, for the position before the move.
-		importance := 0.5 + 0.5*float32(idx)/float32(len(moves))
-		scaled := reward * importance
-		var target [Outputs]float32
-		if scaled >= 0 {
-			target[move] = 1
-		} else {
-			others := b.Empty() &^ (1 << move)
-			share := 1 / float32(bits.OnesCount16(others))
-			for sq := range Outputs {
-				if others&(1<<sq) != 0 {
-					target[sq] = share
-				}
-			}
-		}
-
-		// STEP 2: the gradient step, as strong as the reward.
-		n.Step(b, &target, lr, float32(math.Abs(float64(scaled))), p)
 		b = b.Play(move)
 	}
+}
+
+// LearnMove applies Learn's rule to one move: the side to move on b
+// played move there, as move number ply (from 0, counted from the empty
+// board) of a game of plies moves that ended in result. Learn calls it
+// for each of a side's moves; alone, it learns one move of a game whose
+// other moves are not in question, as a drill does (train.Learner.Drill).
+func (n *Net) LearnMove(b game.Board, move, ply, plies int, result game.Result, lr float32, p *Pass) {
+	// STEP 1: the target, for the position before the move.
+	importance := 0.5 + 0.5*float32(ply)/float32(plies)
+	scaled := Reward(result, b.ToMove()) * importance
+	var target [Outputs]float32
+	if scaled >= 0 {
+		target[move] = 1
+	} else {
+		others := b.Empty() &^ (1 << move)
+		share := 1 / float32(bits.OnesCount16(others))
+		for sq := range Outputs {
+			if others&(1<<sq) != 0 {
+				target[sq] = share
+			}
+		}
+	}
+
+	// STEP 2: the gradient step, as strong as the reward.
+	n.Step(b, &target, lr, float32(math.Abs(float64(scaled))), p)
 }
 
 // Step runs the net forward on b and takes one gradient step of softmax

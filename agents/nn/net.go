@@ -199,14 +199,6 @@ func Greedy(b game.Board, p *Pass) int {
 	return best
 }
 
-// Move returns n's greedy move on b. It allocates a Pass; players that
-// move often use Table.
-func (n *Net) Move(b game.Board) int {
-	var p Pass
-	n.Forward(b, &p)
-	return Greedy(b, &p)
-}
-
 // Table returns n's greedy move in every position: a frozen net as a
 // table player.
 func (n *Net) Table() *agents.Table {

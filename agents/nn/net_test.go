@@ -1,6 +1,7 @@
 package nn_test
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -206,6 +207,46 @@ func TestSampleStaysLegalAndFollowsTemperature(t *testing.T) {
 	for range 2000 {
 		if sq := nn.Sample(b, &p, 1, 1, rng); !b.IsEmpty(sq) {
 			t.Fatalf("epsilon move on taken square %d", sq)
+		}
+	}
+}
+
+// Learn is LearnMove over each of the side's moves, to the bit.
+func TestLearnIsLearnMoveForEachMove(t *testing.T) {
+	moves := []int{4, 0, 8, 2, 1, 6, 7} // X wins with 1-4-7
+	for _, side := range []game.Side{game.X, game.O} {
+		var p nn.Pass
+		whole, each := newNet(20, 9), newNet(20, 9)
+		whole.Learn(moves, game.XWins, side, 0.1, &p)
+		var b game.Board
+		for i, sq := range moves {
+			if b.ToMove() == side {
+				each.LearnMove(b, sq, i, len(moves), game.XWins, 0.1, &p)
+			}
+			b = b.Play(sq)
+		}
+		if !bytes.Equal(whole.Bytes(), each.Bytes()) {
+			t.Errorf("%s: Learn and LearnMove for each move differ", side)
+		}
+	}
+}
+
+// One move learned alone gains with a win and a tie, and loses ground
+// with a loss.
+func TestLearnMove(t *testing.T) {
+	b := game.Board{}.Play(4).Play(0) // X to move
+	for _, tt := range []struct {
+		result game.Result
+		up     bool
+	}{{game.XWins, true}, {game.Tie, true}, {game.OWins, false}} {
+		n := newNet(20, 5)
+		var p nn.Pass
+		n.Forward(b, &p)
+		before := p.Probs[8]
+		n.LearnMove(b, 8, 2, 7, tt.result, 0.1, &p)
+		n.Forward(b, &p)
+		if (p.Probs[8] > before) != tt.up {
+			t.Errorf("%s: probability of 8 went from %v to %v", tt.result, before, p.Probs[8])
 		}
 	}
 }

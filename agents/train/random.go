@@ -10,28 +10,6 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learning is how a network learns: its size when new, the learning
-// rate, and how it explores.
-type Learning struct {
-	Hidden      int
-	LR          float64
-	Epsilon     Schedule
-	Temperature float64
-}
-
-// Validate reports the first setting that is out of range.
-func (l Learning) Validate() error {
-	switch {
-	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
-		return fmt.Errorf("hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
-	case !(l.LR > 0 && l.LR <= 10):
-		return fmt.Errorf("learning rate must be within (0, 10] (got %g)", l.LR)
-	case !(l.Temperature > 0 && l.Temperature <= 100):
-		return fmt.Errorf("temperature must be within (0, 100] (got %g)", l.Temperature)
-	}
-	return l.Epsilon.Validate()
-}
-
 // Config is a run of ttt-rl's trainer: one network against a uniformly
 // random opponent.
 type Config struct {
@@ -59,40 +37,6 @@ func (c Config) Validate() error {
 	return c.Learning.Validate()
 }
 
-// Exploration defaults. Sampling at the net's own temperature (1) makes
-// it reinforce whatever random-looking move happened to win against a
-// random opponent, and it never sharpens; a low temperature keeps
-// sampling close to greedy while still breaking near-ties at random.
-const (
-	DefaultEpsilon     = 0.2
-	DefaultTemperature = 0.01
-)
-
-// Tally counts a learner's results over some games.
-type Tally struct {
-	Games, Wins, Losses, Ties int
-}
-
-// Add counts one game that ended in r, played by the learner as side.
-func (t *Tally) Add(r game.Result, side game.Side) {
-	t.Games++
-	switch r {
-	case game.Tie:
-		t.Ties++
-	case game.Win(side):
-		t.Wins++
-	default:
-		t.Losses++
-	}
-}
-
-// String formats t as ttt-rl's trainer does.
-func (t Tally) String() string {
-	pct := func(n int) float64 { return 100 * float64(n) / float64(max(t.Games, 1)) }
-	return fmt.Sprintf("Wins: %d (%.1f%%), Losses: %d (%.1f%%), Ties: %d (%.1f%%)",
-		t.Wins, pct(t.Wins), t.Losses, pct(t.Losses), t.Ties, pct(t.Ties))
-}
-
 // ReportEvery is how many games a progress report covers; Window how
 // many games a tally line covers, as in ttt-rl.
 const (
@@ -102,9 +46,9 @@ const (
 
 // Progress is what AgainstRandom reports every ReportEvery games.
 type Progress struct {
-	Games   int     // games played so far
-	Epsilon float64 // exploration rate now
-	Window  *Tally  // the last Window games' results, every Window games; else nil
+	Games   int          // games played so far
+	Epsilon float64      // exploration rate now
+	Window  *game.Record // the last Window games' results, every Window games; else nil
 }
 
 // AgainstRandom trains a new network against a uniformly random opponent,
@@ -121,7 +65,7 @@ func AgainstRandom(ctx context.Context, cfg Config, report func(Progress)) (*nn.
 	net := nn.New(cfg.Hidden, rng)
 	l := NewLearner(net, float32(cfg.LR), cfg.Temperature, rng)
 	opp := agents.Random{Rand: rng}
-	var window Tally
+	var window game.Record
 	for g := range cfg.Games {
 		side := game.Side(g % 2)
 		eps := cfg.Epsilon.At(g)
@@ -134,10 +78,10 @@ func AgainstRandom(ctx context.Context, cfg Config, report func(Progress)) (*nn.
 		}
 		if report != nil {
 			p := Progress{Games: g + 1, Epsilon: eps}
-			if window.Games == Window {
+			if window.Games() == Window {
 				t := window
 				p.Window = &t
-				window = Tally{}
+				window = game.Record{}
 			}
 			report(p)
 		}

@@ -4,41 +4,12 @@
 package train
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
-
-// Schedule is how the exploration rate epsilon decays: linearly from Start
-// to End over the first Games training games, then End for good. Early
-// games explore widely, so that the net meets positions its own policy
-// would never reach; late games follow the net's own probabilities.
-type Schedule struct {
-	Start, End float64
-	Games      int
-}
-
-// At returns epsilon for training game g (counted from 0).
-func (s Schedule) At(g int) float64 {
-	if g >= s.Games {
-		return s.End
-	}
-	return s.Start + (s.End-s.Start)*float64(g)/float64(s.Games)
-}
-
-// Validate reports a schedule that is not a schedule.
-func (s Schedule) Validate() error {
-	switch {
-	case s.Start < 0 || s.Start > 1 || s.End < 0 || s.End > 1:
-		return fmt.Errorf("epsilon must be within 0..1 (got %g and %g)", s.Start, s.End)
-	case s.Games < 0:
-		return fmt.Errorf("epsilon decay games must not be negative (got %d)", s.Games)
-	}
-	return nil
-}
 
 // Learner is a network that learns from every game it plays. Its moves are
 // sampled by epsilon-softmax (nn.Sample); after each game it applies
@@ -82,4 +53,44 @@ func (l *Learner) Play(side game.Side, opp agents.Player, epsilon float64) game.
 	}
 	l.Net.Learn(l.moves, result, side, l.LR, &l.pass)
 	return result
+}
+
+// Greedy returns the learner's greedy move on b: the move evaluation and
+// play would make, and a frozen snapshot's table holds.
+func (l *Learner) Greedy(b game.Board) int {
+	l.Net.Forward(b, &l.pass)
+	return nn.Greedy(b, &l.pass)
+}
+
+// Drill plays one game from start, where the learner is to move, against
+// opp, and learns from its first move alone. That move is a uniformly
+// random empty square other than avoid, the move the learner would play
+// there; the rest of its moves are sampled as in Play, at epsilon. start
+// must hold an empty square besides avoid.
+//
+// A drill asks one question: is another move better here than mine?
+// Playing its own move would only confirm it (a tie still earns a
+// reward), so the drill tries the others, and the game's result is the
+// answer. Only the question is learned: ttt-rl's rule blames every move
+// of a game for its result, and after a random first move the learner's
+// later moves may be good moves in a game that was already lost, or
+// already won.
+func (l *Learner) Drill(start game.Board, avoid int, opp agents.Player, epsilon float64) game.Result {
+	side := start.ToMove()
+	others := start
+	others.X |= 1 << avoid // avoid as if taken, for RandomMove
+	first := agents.RandomMove(others, l.Rand)
+	b := start.Play(first)
+	for b.Result() == game.Ongoing {
+		var sq int
+		if b.ToMove() == side {
+			l.Net.Logits(b, &l.pass)
+			sq = nn.Sample(b, &l.pass, epsilon, l.Temperature, l.Rand)
+		} else {
+			sq = opp.Move(b)
+		}
+		b = b.Play(sq)
+	}
+	l.Net.LearnMove(start, first, start.Moves(), b.Moves(), b.Result(), l.LR, &l.pass)
+	return b.Result()
 }

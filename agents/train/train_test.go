@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
 	"ttt/agents/train"
 )
 
@@ -27,7 +32,7 @@ func TestSameSeedSameNet(t *testing.T) {
 }
 
 func TestTrainingLearns(t *testing.T) {
-	var first, last *train.Tally
+	var first, last *game.Record
 	_, err := train.AgainstRandom(context.Background(), train.Default(60000), func(p train.Progress) {
 		if p.Window != nil {
 			if first == nil {
@@ -39,7 +44,7 @@ func TestTrainingLearns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first == nil || last.Games != train.Window {
+	if first == nil || last.Games() != train.Window {
 		t.Fatalf("windows: first %v, last %v", first, last)
 	}
 	// Against a random opponent an untrained net loses about a third of
@@ -110,4 +115,77 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// firstSeen records the first position it is asked to move in, then
+// plays the lowest empty square.
+type firstSeen struct{ boards []game.Board }
+
+func (f *firstSeen) Move(b game.Board) int {
+	if len(f.boards) == 0 || f.boards[len(f.boards)-1].Moves() > b.Moves() {
+		f.boards = append(f.boards, b)
+	}
+	return bits.TrailingZeros16(b.Empty())
+}
+
+// A drill's first move is any empty square but the one to avoid, each
+// about as often.
+func TestDrillTriesTheOtherMoves(t *testing.T) {
+	start, _ := game.ParseBoard("X...O....") // X to move, 7 empty squares
+	rng := rand.New(rand.NewPCG(1, 2))
+	l := train.NewLearner(nn.New(10, rng), 0, 1, rng) // lr 0: nothing changes
+	opp := &firstSeen{}
+	const avoid, drills = 8, 6000
+	count := map[int]int{}
+	for range drills {
+		opp.boards = opp.boards[:0]
+		l.Drill(start, avoid, opp, 0)
+		first := opp.boards[0]
+		sq := bits.TrailingZeros16(first.X &^ start.X)
+		count[sq]++
+	}
+	if count[avoid] != 0 {
+		t.Errorf("played the avoided square %d times", count[avoid])
+	}
+	for sq := range 9 {
+		if sq == avoid || !start.IsEmpty(sq) {
+			continue
+		}
+		if n := count[sq]; n < drills/6*8/10 || n > drills/6*12/10 {
+			t.Errorf("square %d first in %d of %d drills, want about %d", sq, n, drills, drills/6)
+		}
+	}
+}
+
+// Drilled where it misses a win, against the perfect player, a net
+// learns to take it: the win is the only move rewarded 1. The net first
+// learns to block, as ttt-rl's rule teaches against a random opponent,
+// who often loses after the block anyway.
+func TestDrillTeachesTheWin(t *testing.T) {
+	// X to move: 2 wins at once; O threatens 5, so blocking merely draws
+	// against perfect play, and anything else loses.
+	start, err := game.ParseBoard("XX.OO....")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const win = 2
+	rng := rand.New(rand.NewPCG(3, 4))
+	l := train.NewLearner(nn.New(nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
+	const block = 5
+	var p nn.Pass
+	for range 50 {
+		l.Net.LearnMove(start, block, start.Moves(), 7, game.XWins, nn.DefaultLR, &p)
+	}
+	if l.Net.Forward(start, &p); p.Probs[block] < 0.9 {
+		t.Fatalf("the net blocks with probability %v only", p.Probs[block])
+	}
+	for i := range 500 {
+		avoid := l.Greedy(start)
+		if avoid == win {
+			t.Logf("the win after %d drills", i)
+			return
+		}
+		l.Drill(start, avoid, agents.Perfect(), 0)
+	}
+	t.Errorf("after 500 drills the net still plays %d, not the win at %d", l.Greedy(start), win)
 }

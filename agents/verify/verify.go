@@ -31,13 +31,21 @@ type Report struct {
 // Unbeatable reports whether no opponent line beats the player.
 func (r Report) Unbeatable() bool { return r.Worst != game.Loss }
 
+// Perfect reports whether the player keeps the game-theoretic value in
+// every position it can reach: it never throws away a win or a draw, so
+// it wins every game the opponent's mistakes let it win.
+func (r Report) Perfect() bool { return r.Positions > 0 && r.Optimal == r.Positions }
+
 // OptimalShare is Optimal / Positions.
 func (r Report) OptimalShare() float64 { return float64(r.Optimal) / float64(max(r.Positions, 1)) }
 
 // String summarises r on one line.
 func (r Report) String() string {
 	verdict := "beatable"
-	if r.Unbeatable() {
+	switch {
+	case r.Perfect():
+		verdict = "perfect"
+	case r.Unbeatable():
 		verdict = "unbeatable"
 	}
 	return fmt.Sprintf("%s: %s, worst forced result %s, lost lines %d/%d, optimal moves %.1f%% (%d/%d positions)",
@@ -46,6 +54,22 @@ func (r Report) String() string {
 
 // Check plays p as side against every possible opponent line.
 func Check(p agents.Player, side game.Side) Report {
+	return check(p, side, nil)
+}
+
+// Mistakes returns the positions that Check counts and finds not optimal:
+// those p can reach as side where its move throws away a win or a draw,
+// in the order the check meets them (depth first, the opponent's replies
+// lowest square first).
+func Mistakes(p agents.Player, side game.Side) []game.Board {
+	var list []game.Board
+	check(p, side, &list)
+	return list
+}
+
+// check is Check, appending to mistakes (if not nil) every position where
+// p's move is not optimal.
+func check(p agents.Player, side game.Side, mistakes *[]game.Board) Report {
 	sol := game.Solve()
 	r := Report{Side: side}
 	seen := make(map[game.Board]bool)
@@ -72,6 +96,8 @@ func Check(p agents.Player, side game.Side) Report {
 				r.Positions++
 				if sol.Optimal(b, sq) {
 					r.Optimal++
+				} else if mistakes != nil {
+					*mistakes = append(*mistakes, b)
 				}
 			}
 			return walk(b.Play(sq))
@@ -86,32 +112,80 @@ func Check(p agents.Player, side game.Side) Report {
 	return r
 }
 
-// Tally is a record of games against the random opponent.
-type Tally struct {
-	Wins, Draws, Losses int
+// Expect is the exact distribution of the results of a player's games
+// against a uniformly random opponent, from the player's point of view.
+type Expect struct {
+	Win, Draw, Loss float64
 }
 
-// String formats t as W/D/L.
-func (t Tally) String() string { return fmt.Sprintf("W/D/L %d/%d/%d", t.Wins, t.Draws, t.Losses) }
+// Score is the expected share of the points, a draw being half a point,
+// as the league counts a match.
+func (e Expect) Score() float64 { return e.Win + e.Draw/2 }
+
+// String formats e as percentages.
+func (e Expect) String() string {
+	return fmt.Sprintf("W/D/L %.2f%%/%.2f%%/%.2f%%", 100*e.Win, 100*e.Draw, 100*e.Loss)
+}
+
+// Exact returns the exact expected results of p as side against a
+// uniformly random opponent: every reply of the opponent is followed with
+// its probability, 1 over the number of empty squares, so the figures
+// carry no sampling error, where VsRandom's do.
+//
+// Positions recur along different move orders, so each is computed once:
+// the walk visits at most the 5,478 reachable positions and asks p for a
+// move in each of its own at most once.
+func Exact(p agents.Player, side game.Side) Expect {
+	// slot[i] numbers position i in memo once it is known; 0 is unknown.
+	// A table of numbers is a twentieth the size of one of results, and
+	// zeroing it is most of the cost of a call.
+	var slot [game.NumIndices]uint16
+	memo := make([]Expect, 1, 1024)
+	var walk func(b game.Board) Expect
+	walk = func(b game.Board) Expect {
+		switch b.Result() {
+		case game.Tie:
+			return Expect{Draw: 1}
+		case game.Win(side):
+			return Expect{Win: 1}
+		case game.Win(side.Other()):
+			return Expect{Loss: 1}
+		}
+		i := b.Index()
+		if slot[i] != 0 {
+			return memo[slot[i]]
+		}
+		var e Expect
+		if b.ToMove() == side {
+			e = walk(b.Play(p.Move(b)))
+		} else {
+			empty := b.Empty()
+			w := 1 / float64(bits.OnesCount16(empty))
+			for ; empty != 0; empty &= empty - 1 {
+				r := walk(b.Play(bits.TrailingZeros16(empty)))
+				e.Win += w * r.Win
+				e.Draw += w * r.Draw
+				e.Loss += w * r.Loss
+			}
+		}
+		slot[i] = uint16(len(memo))
+		memo = append(memo, e)
+		return e
+	}
+	return walk(game.Board{})
+}
 
 // VsRandom plays games games of p as side against a uniformly random
 // opponent seeded with seed.
-func VsRandom(p agents.Player, side game.Side, games int, seed uint64) Tally {
+func VsRandom(p agents.Player, side game.Side, games int, seed uint64) game.Record {
 	var opp agents.Player = agents.Random{Rand: rand.New(rand.NewPCG(seed, uint64(side)))}
 	x, o := p, opp
 	if side == game.O {
 		x, o = opp, p
 	}
-	var t Tally
+	var rec game.Record
 	for range games {
-		switch agents.Play(game.Board{}, x, o) {
-		case game.Win(side):
-			t.Wins++
-		case game.Tie:
-			t.Draws++
-		default:
-			t.Losses++
-		}
+		rec.Add(agents.Play(game.Board{}, x, o), side)
 	}
-	return t
+	return rec
 }

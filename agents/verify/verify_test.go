@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"math"
 	"math/bits"
 	"testing"
 
@@ -55,5 +56,130 @@ func TestLineCountIsBounded(t *testing.T) {
 	r := verify.Check(lowest{}, game.X)
 	if r.Lines < 8 || r.Lines > 8*6*4*2 {
 		t.Errorf("lowest as X: %d lines", r.Lines)
+	}
+}
+
+// enumerate follows every game of p as side against the random opponent
+// without sharing any position between move orders: the plain tree walk
+// that Exact's memoised one must agree with.
+func enumerate(p agents.Player, side game.Side, b game.Board, prob float64, e *verify.Expect) {
+	switch b.Result() {
+	case game.Tie:
+		e.Draw += prob
+		return
+	case game.Win(side):
+		e.Win += prob
+		return
+	case game.Win(side.Other()):
+		e.Loss += prob
+		return
+	}
+	if b.ToMove() == side {
+		enumerate(p, side, b.Play(p.Move(b)), prob, e)
+		return
+	}
+	n := bits.OnesCount16(b.Empty())
+	for sq := range 9 {
+		if b.IsEmpty(sq) {
+			enumerate(p, side, b.Play(sq), prob/float64(n), e)
+		}
+	}
+}
+
+func TestExactMatchesEnumeration(t *testing.T) {
+	for name, p := range map[string]agents.Player{"lowest": lowest{}, "perfect": agents.Perfect()} {
+		for _, side := range []game.Side{game.X, game.O} {
+			var want verify.Expect
+			enumerate(p, side, game.Board{}, 1, &want)
+			got := verify.Exact(p, side)
+			const tol = 1e-12
+			if math.Abs(got.Win-want.Win) > tol || math.Abs(got.Draw-want.Draw) > tol || math.Abs(got.Loss-want.Loss) > tol {
+				t.Errorf("%s as %s: Exact %+v, enumeration %+v", name, side, got, want)
+			}
+			if sum := got.Win + got.Draw + got.Loss; math.Abs(sum-1) > tol {
+				t.Errorf("%s as %s: probabilities add up to %v", name, side, sum)
+			}
+		}
+	}
+}
+
+func TestPerfectNeverLosesToRandom(t *testing.T) {
+	for _, side := range []game.Side{game.X, game.O} {
+		e := verify.Exact(agents.Perfect(), side)
+		if e.Loss != 0 || e.Win <= e.Draw {
+			t.Errorf("perfect as %s: %v", side, e)
+		}
+		if e.Score() != e.Win+e.Draw/2 {
+			t.Errorf("score %v of %v", e.Score(), e)
+		}
+	}
+}
+
+// A million sampled games must land within four standard errors of the
+// exact figures, for each result.
+func TestExactMatchesSampling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million games per side")
+	}
+	const games = 1_000_000
+	for name, p := range map[string]agents.Player{"lowest": lowest{}, "perfect": agents.Perfect()} {
+		for _, side := range []game.Side{game.X, game.O} {
+			e := verify.Exact(p, side)
+			tally := verify.VsRandom(p, side, games, 7)
+			for _, r := range []struct {
+				what  string
+				p     float64
+				count int
+			}{{"wins", e.Win, tally.Wins}, {"draws", e.Draw, tally.Draws}, {"losses", e.Loss, tally.Losses}} {
+				se := math.Sqrt(r.p * (1 - r.p) / games)
+				if got := float64(r.count) / games; math.Abs(got-r.p) > 4*se || (r.p == 0 && r.count != 0) {
+					t.Errorf("%s as %s: %s %.5f sampled, %.5f exact (4 standard errors %.5f)", name, side, r.what, got, r.p, 4*se)
+				}
+			}
+		}
+	}
+}
+
+func TestReportPerfect(t *testing.T) {
+	for _, side := range []game.Side{game.X, game.O} {
+		if r := verify.Check(agents.Perfect(), side); !r.Perfect() {
+			t.Errorf("perfect as %s: %v is not perfect", side, r)
+		}
+	}
+	if r := verify.Check(lowest{}, game.O); r.Perfect() {
+		t.Errorf("lowest as O: %v is perfect", r)
+	}
+	if (verify.Report{}).Perfect() {
+		t.Error("a report of no positions is perfect")
+	}
+}
+
+// BenchmarkExact is the exact expectation of a move table against
+// random, for one side: what the league computes for every snapshot.
+func BenchmarkExact(b *testing.B) {
+	p := agents.Perfect()
+	for b.Loop() {
+		verify.Exact(p, game.O)
+	}
+}
+
+func TestMistakes(t *testing.T) {
+	sol := game.Solve()
+	for _, side := range []game.Side{game.X, game.O} {
+		if m := verify.Mistakes(agents.Perfect(), side); len(m) != 0 {
+			t.Errorf("perfect as %s: %d mistakes", side, len(m))
+		}
+		r := verify.Check(lowest{}, side)
+		m := verify.Mistakes(lowest{}, side)
+		if len(m) != r.Positions-r.Optimal || len(m) == 0 {
+			t.Errorf("lowest as %s: %d mistakes, the check counts %d", side, len(m), r.Positions-r.Optimal)
+		}
+		seen := map[game.Board]bool{}
+		for _, b := range m {
+			if b.ToMove() != side || sol.Optimal(b, lowest{}.Move(b)) || seen[b] {
+				t.Errorf("lowest as %s: %s is not a new mistake", side, b.Compact())
+			}
+			seen[b] = true
+		}
 	}
 }

@@ -1,39 +1,87 @@
 package commands
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 )
 
-// Checkpoints is `ttt checkpoints`: every stored agent, one line each.
-var Checkpoints = &cli.Command{
-	Name:  "checkpoints",
-	Usage: "list the league's agents with their latest Elo",
-	UsageText: `ttt checkpoints [options]
+// checkpointsCommand is `ttt checkpoints`: the stored agents, one line
+// each, a page at a time.
+func checkpointsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "checkpoints",
+		Usage: "list the league's agents with their Elo, a page at a time",
+		UsageText: `ttt checkpoints [options]
 
-   ttt checkpoints
-   ttt checkpoints --format csv > agents.csv`,
-	Flags: []cli.Flag{formatFlag, dbFlag},
-	Action: func(c *cli.Context) error {
-		db, err := openForListing(c)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		list, err := db.Agents(c.Context)
-		if err != nil {
-			return err
-		}
-		l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo"}}
-		for _, a := range list {
-			var hidden, elo any // none for random and perfect, and while unrated
-			if a.Hidden > 0 {
-				hidden = a.Hidden
+   ttt checkpoints                    # the newest 50
+   ttt checkpoints --after 0          # the first 50
+   ttt checkpoints --after 1200       # the 50 after agent 1200
+   ttt checkpoints --all --format csv > agents.csv
+
+   A league of a night holds tens of thousands of agents: a page is
+   --limit of them (50), the newest unless --after names the agent to go
+   on from.`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "limit", Value: 50, Usage: "list at most `N` agents"},
+			&cli.Int64Flag{Name: "after", Value: -1, Usage: "list the agents after the one with this `ID` (0: from the first)", DefaultText: "the newest page"},
+			&cli.BoolFlag{Name: "all", Usage: "list every agent"},
+			formatFlag(), dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			limit, after := c.Int("limit"), c.Int64("after")
+			switch {
+			case limit < 1:
+				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+			case c.IsSet("after") && after < 0:
+				return fmt.Errorf("--after must be an agent id, 0 or more (got %d)", after)
 			}
-			if a.Rating != nil {
-				elo = a.Rating.Elo
+			db, err := openForListing(c)
+			if err != nil {
+				return err
 			}
-			l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo})
-		}
-		return l.write(c.App.Writer, c.String(formatFlag.Name))
-	},
+			defer db.Close()
+			total, err := db.Count(c.Context)
+			if err != nil {
+				return err
+			}
+			switch {
+			case c.Bool("all"):
+				after, limit = 0, 0
+			case after < 0: // ids are dense from 1: the newest page
+				after = int64(max(total-limit, 0))
+			}
+			list, err := db.Agents(c.Context, after, limit)
+			if err != nil {
+				return err
+			}
+			l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"}}
+			for _, a := range list {
+				var hidden, elo, class any // none for random and perfect, while unrated, for random
+				if a.Hidden > 0 {
+					hidden = a.Hidden
+				}
+				if a.Verify != nil {
+					class = a.Class.String()
+				}
+				if a.Standing != nil {
+					elo = a.Standing.Elo
+				}
+				l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo, class})
+			}
+			format := c.String(formatFlagName)
+			if err := l.write(c.App.Writer, format); err != nil {
+				return err
+			}
+			if format == "table" && len(list) < total {
+				first, last := after+1, after+int64(len(list))
+				next := fmt.Sprintf("--after %d for the next page", last)
+				if last == int64(total) {
+					next = "--after 0 from the first"
+				}
+				fmt.Fprintf(c.App.Writer, "(agents %d to %d of %d: %s, --all for every one)\n", first, last, total, next)
+			}
+			return nil
+		},
+	}
 }

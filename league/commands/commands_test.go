@@ -2,98 +2,417 @@ package commands_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"errors"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/csv"
 	"fmt"
+	"math"
+	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/league/commands"
+	"ttt/league/commands/clitest"
+	"ttt/store"
 )
 
-// tttBin is the real ttt binary, built once for the package's tests: what
-// a command does on a pipe (stdin, stdout, stderr, exit code) is the
-// point of the tests that use it.
-var tttBin string
+func TestEndToEnd(t *testing.T) {
+	p := clitest.New(t)
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "ttt-commands-test-")
+	// Train ttt-rl's way straight into a new league.
+	if out := p.OK(t, "train", "--games", "2000", "--db", "league.db"); !strings.Contains(out, "stored as agent 3 (baseline-3)") {
+		t.Errorf("train --db said:\n%s", out)
+	}
+	rows, err := csv.NewReader(strings.NewReader(p.OK(t, "checkpoints", "--format", "csv"))).ReadAll()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	tttBin = filepath.Join(dir, "ttt")
-	if out, err := exec.Command("go", "build", "-o", tttBin, "ttt").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build ttt: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// run runs ttt in dir with stdin as its input and returns its stdout,
-// stderr and exit code. TTT_DB is unset, so only --db chooses a database.
-func run(t *testing.T, dir, stdin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(tttBin, args...)
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TTT_DB=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), errOut.String(), code
+	want := [][]string{
+		{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"},
+		{"1", "random", "random", "0", "0", "", "", ""},
+		{"2", "perfect", "perfect", "0", "0", "", "", "perfect"},
+		{"3", "baseline", "baseline-3", "0", "2000", "100", "", "beatable"},
+	}
+	if got, want := strings.Join(flatten(rows), ","), strings.Join(flatten(want), ","); got != want {
+		t.Errorf("checkpoints --format csv:\n got %s\nwant %s", got, want)
+	}
+
+	// Export: 19 inputs, and 18 folded for O in ttt-rl's size.
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "full.bin")
+	full := p.File(t, "full.bin")
+	net, err := nn.Parse(full, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.OK(t, "export", "--side", "O")
+	folded := p.File(t, "ttt_nn.bin")
+	if got, want := len(folded), 11236; got != want {
+		t.Errorf("export --side O wrote %d bytes, want %d", got, want)
+	}
+	if !bytes.Equal(folded, net.FoldedBytes(game.O)) {
+		t.Error("export --side O is not the stored net folded for O")
+	}
+
+	// Import and export again: the same bytes.
+	if out := p.OK(t, "import", "--name", "copy", "full.bin"); !strings.Contains(out, "agent 4 (copy)") {
+		t.Errorf("import said:\n%s", out)
+	}
+	p.OK(t, "export", "--checkpoint", "copy", "-o", "copy.bin")
+	if !bytes.Equal(p.File(t, "copy.bin"), full) {
+		t.Error("export of an imported file differs from the file")
+	}
+
+	// verify ID checks the stored net as verify FILE checks the file.
+	byID, _, codeID := p.Run(t, "verify", "3")
+	byFile, _, codeFile := p.Run(t, "verify", "full.bin")
+	if byID != byFile || codeID != codeFile || !strings.Contains(byID, "O: ") {
+		t.Errorf("verify 3 (exit %d):\n%s\nverify full.bin (exit %d):\n%s", codeID, byID, codeFile, byFile)
+	}
+
+	// Refusals: one line on stderr, exit 1, and nothing changed.
+	nan := bytes.Clone(full)
+	binary.LittleEndian.PutUint32(nan[400:], math.Float32bits(float32(math.NaN())))
+	p.Write(t, "truncated.bin", full[:len(full)-6])
+	p.Write(t, "wrongsize.bin", append(bytes.Clone(full), 0, 0, 0, 0))
+	p.Write(t, "nan.bin", nan)
+	p.Write(t, "empty.bin", nil)
+	p.Write(t, "notes.db", []byte("my notes, not a database\n"))
+	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty.Close()
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "not a whole number of float32", "import", "truncated.bin")
+	p.Refused(t, "fits no network", "import", "wrongsize.bin")
+	p.Refused(t, "NaN", "import", "nan.bin")
+	p.Refused(t, "empty", "import", "empty.bin")
+	p.Refused(t, "no such file", "import", "missing.bin")
+	p.Refused(t, `agent with that name exists: "copy"`, "import", "--name", "copy", "full.bin")
+	p.Refused(t, `no such agent: "99"`, "show", "99")
+	p.Refused(t, `no such agent: "99"`, "export", "--checkpoint", "99", "-o", "x.bin")
+	p.Refused(t, "no checkpoints yet", "export", "--db", "empty.db", "-o", "x.bin")
+	p.Refused(t, "side must be X or O", "export", "--side", "Q", "-o", "x.bin")
+	p.Refused(t, "cannot write", "export", "-o", filepath.Join("no", "such", "dir", "x.bin"))
+	p.Refused(t, "not a network", "export", "--checkpoint", "perfect", "-o", "x.bin")
+	p.Refused(t, "no league database at nowhere.db", "checkpoints", "--db", "nowhere.db")
+	p.Refused(t, "not a ttt database", "checkpoints", "--db", "notes.db")
+	p.Refused(t, "--format must be", "checkpoints", "--format", "xml")
+	p.Refused(t, `no file nobody, and no such agent: "nobody"`, "verify", "nobody")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("refused commands changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
 }
 
-// ok runs ttt without input and fails the test unless it succeeds.
-func ok(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, errOut, code := run(t, dir, "", args...)
-	if code != 0 {
-		t.Fatalf("ttt %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+// flatten joins each row into one string, so tables compare as strings.
+func flatten(rows [][]string) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, strings.Join(r, "|"))
 	}
 	return out
 }
 
-// refused checks that ttt fails with exit code 1 and one line on stderr
-// that contains want.
-func refused(t *testing.T, dir, want string, args ...string) {
-	t.Helper()
-	out, errOut, code := run(t, dir, "", args...)
-	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ttt: ") || !strings.Contains(errOut, want) {
-		t.Errorf("ttt %s: exit %d, stderr %q; want exit 1 and one line with %q (stdout %q)",
-			strings.Join(args, " "), code, errOut, want, out)
+// bounded are league flags for a run that ends soon: a refusal test
+// whose refusal is missing must not run a league for ever. A flag given
+// again after them wins.
+var bounded = []string{"--rounds", "1", "--games-per-round", "100", "--hidden", "8"}
+
+// quick are league flags for short rounds.
+var quick = []string{"--games-per-round", "500", "--hidden", "16", "--seed", "5"}
+
+// leagueRun is `ttt league run` on league.db with flags and then more.
+func leagueRun(flags []string, more ...string) []string {
+	return append(append([]string{"league", "run", "--db", "league.db"}, flags...), more...)
+}
+
+// Bad input of every kind: one line on stderr, exit 1 for a value out of
+// range and 2 for a command line that does not parse, and nothing
+// changed. (TestEndToEnd covers bad weight files, unknown agents of show
+// and export, a missing database and a file that is not SQLite.)
+func TestBadInput(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.Write(t, "notes.txt", []byte("not a database\n"))
+	other := sqlDB(t, filepath.Join(p.Dir, "other.db"))
+	if _, err := other.Exec("CREATE TABLE t(x)"); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	p.Write(t, "newer.db", p.File(t, "league.db"))
+	newer := sqlDB(t, filepath.Join(p.Dir, "newer.db"))
+	if _, err := newer.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	newer.Close()
+	p.Write(t, "nonsense.db", p.File(t, "league.db"))
+	nonsense := sqlDB(t, filepath.Join(p.Dir, "nonsense.db"))
+	if _, err := nonsense.Exec("PRAGMA user_version = -1"); err != nil {
+		t.Fatal(err)
+	}
+	nonsense.Close()
+	p.Write(t, "empty.db", nil)
+	p.Write(t, "old.db", readTestdata(t, schema1))
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
+
+	before := clitest.Snapshot(t, p.Dir)
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"games must be at least 1 (got -1)", []string{"train", "--games", "-1", "--db", "league.db"}},
+		{"games must be at least 1 (got 0)", []string{"train", "--games", "0", "-o", "x.bin"}},
+		{"hidden must be within 1..", []string{"train", "--hidden", "0", "--db", "league.db"}},
+		{"learning rate must be within", []string{"train", "--lr", "-1", "-o", "x.bin"}},
+		{"epsilon must be within 0..1", []string{"train", "--epsilon", "1.5", "-o", "x.bin"}},
+		{"epsilon decay games must not be negative", []string{"train", "--epsilon-games", "-5", "-o", "x.bin"}},
+		{"temperature must be within", []string{"train", "--temperature", "0", "-o", "x.bin"}},
+		{"--workers must be at least 1 (got 0)", leagueRun(bounded, "--workers", "0")},
+		{"--workers must be at least 1 (got -2)", leagueRun(bounded, "--workers", "-2")},
+		{"games per round must be at least 1", leagueRun(bounded, "--games-per-round", "0")},
+		{"rounds must not be negative", leagueRun(bounded, "--rounds", "-1")},
+		{"duration must not be negative", leagueRun(bounded, "--duration", "-1s")},
+		{"learning rate must be within", leagueRun(bounded, "--lr", "0")},
+		{"epsilon must be within 0..1", leagueRun(bounded, "--epsilon-end", "-0.1")},
+		{"self-play share must be within 0..1", leagueRun(bounded, "--self-play", "1.5")},
+		{"drill share must be within 0..1 (got -0.1)", leagueRun(bounded, "--drill", "-0.1")},
+		{"shares add up to more than 1 (0.2 + 0.3 + 0 + 0.6)", leagueRun(bounded, "--drill", "0.6")},
+		{"openings must be within 0..2 moves", leagueRun(bounded, "--openings", "3")},
+		{"hidden must be within 1..", leagueRun(bounded, "--hidden", "100000")},
+		{"--games must not be negative", []string{"verify", "--games", "-1", "3"}},
+		{"net.bin: inputs must be 18 or 19, not 20", []string{"import", "--inputs", "20", "net.bin"}},
+		{`no such agent: "99"`, []string{"ratings", "history", "--agent", "99"}},
+		{`no such agent: "nobody"`, []string{"show", "nobody"}},
+		{".: not a ttt database: a directory", leagueRun(bounded, "--db", ".")},
+		{".: not a ttt database: a directory", []string{"checkpoints", "--db", "."}},
+		{".: not a ttt database: a directory", []string{"import", "--db", ".", "net.bin"}},
+		{"notes.txt: not a ttt database", leagueRun(bounded, "--db", "notes.txt")},
+		{"notes.txt: not a ttt database", []string{"train", "--games", "10", "--db", "notes.txt"}},
+		{"other.db: not a ttt database: an SQLite database of another program", []string{"ratings", "--db", "other.db"}},
+		{"other.db: not a ttt database: an SQLite database of another program", leagueRun(bounded, "--db", "other.db")},
+		{"newer.db: database was written by a newer ttt", []string{"checkpoints", "--db", "newer.db"}},
+		{"newer.db: database was written by a newer ttt", leagueRun(bounded, "--db", "newer.db")},
+		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
+		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
+		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", leagueRun(bounded, "--db", "nonsense.db")},
+		{"empty.db: no league database: the file is empty", []string{"ratings", "--db", "empty.db"}},
+		{"empty.db: no league database: the file is empty", []string{"show", "--db", "empty.db", "best"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 2): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{`bad agent name "checkpoint-15": names of the form kind-number are the league's own`, []string{"import", "--name", "checkpoint-15", "net.bin"}},
+		{`bad agent name "+3": it would read as an id`, []string{"import", "--name", "+3", "net.bin"}},
+		{`bad agent name "-5": it would read as an id`, []string{"import", "--name=-5", "net.bin"}},
+		{`bad agent name "--net": it would read as a flag`, []string{"import", "--name=--net", "net.bin"}},
+		{"opponents must be within 4..1024 (got 2)", leagueRun(bounded, "--opponents", "2")},
+	} {
+		p.Refused(t, c.want, c.args...)
+	}
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"train: --games many: not a whole number", []string{"train", "--games", "many", "-o", "x.bin"}},
+		{"league run: --rounds 99999999999999999999: out of range", leagueRun(bounded, "--rounds", "99999999999999999999")},
+		{"league run: --lr fast: not a number", leagueRun(bounded, "--lr", "fast")},
+		{"league run: --duration soon: not a duration, such as 8h or 30m", leagueRun(bounded, "--duration", "soon")},
+		{"export: -o needs a value", []string{"export", "-o"}},
+	} {
+		p.Usage(t, c.want, c.args...)
+	}
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("refused commands changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 }
 
-// snapshot names every file in dir with a hash of its content, so that a
-// changed, added or removed file shows.
-func snapshot(t *testing.T, dir string) string {
+// A full file system stops the league at a commit with "disk is full",
+// and the readers still work on it. It needs a small tmpfs, which only
+// root can mount.
+func TestDiskFull(t *testing.T) {
+	p := clitest.New(t)
+	dir := filepath.Join(p.Dir, "small")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs to fill (%v); the file size limit test covers a failing write", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Error(err)
+		}
+	})
+	p.Dir = dir
+	stdout, stderr, code := p.Run(t, leagueRun(quick, "--rounds", "1000")...)
+	committed := clitest.LastReported(stdout)
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: the disk is full") ||
+		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) || committed < 1 {
+		t.Fatalf("on a full disk: exit %d, stderr %q (%d round lines)", code, stderr, committed)
+	}
+	if out := p.OK(t, "checkpoints", "--db", "league.db"); !strings.Contains(out, fmt.Sprintf("checkpoint-%d", committed+2)) {
+		t.Errorf("checkpoints on a full disk:\n%s", out)
+	}
+	db := sqlDB(t, filepath.Join(dir, "league.db"))
+	var integrity string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
+		t.Errorf("integrity_check: %q, %v", integrity, err)
+	}
+	var rounds int64
+	if err := db.QueryRow("SELECT count(*) FROM rounds").Scan(&rounds); err != nil || rounds != committed {
+		t.Errorf("%d rounds stored (%v), want %d", rounds, err, committed)
+	}
+}
+
+// sqlDB opens the SQLite file at path directly, as another program would.
+func sqlDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path}).String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sb strings.Builder
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Run shares nothing between calls: readers, help, usage errors and
+// trainings at once, under the race detector, each with the output it
+// has alone.
+func TestRunConcurrently(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "league.db")
+	run := func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		code := commands.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+		return out.String(), errOut.String(), code
+	}
+	if _, errOut, code := run(leagueRun(quick, "--db", db, "--rounds", "1")...); code != 0 {
+		t.Fatal(errOut)
+	}
+	other := filepath.Join(dir, "other.db") // made before the trainings that go on at once
+	if _, errOut, code := run("train", "--games", "200", "--hidden", "4", "--db", other); code != 0 {
+		t.Fatal(errOut)
+	}
+	alone := map[string]string{}
+	cmds := map[string][]string{
+		"ratings":     {"ratings", "--db", db, "--format", "csv"},
+		"checkpoints": {"checkpoints", "--db", db},
+		"show":        {"show", "3", "--db", db},
+		"history":     {"ratings", "history", "--db", db},
+		"version":     {"--version"},
+		"help":        {"help", "league", "run"},
+		"typo":        {"ratings", "--fromat", "csv", "--db", db},
+		"nan":         {"train", "--lr", "NaN", "-o", filepath.Join(dir, "x.bin")},
+	}
+	for name, args := range cmds {
+		out, errOut, code := run(args...)
+		alone[name] = fmt.Sprint(out, errOut, code)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		for name, args := range cmds {
+			wg.Go(func() {
+				out, errOut, code := run(args...)
+				if got := fmt.Sprint(out, errOut, code); got != alone[name] {
+					t.Errorf("%s at the same time as others:\n%s\nalone:\n%s", name, got, alone[name])
+				}
+			})
+		}
+		wg.Go(func() {
+			if _, errOut, code := run("train", "--games", "200", "--hidden", "4", "--db", other); code != 0 {
+				t.Errorf("train --db at the same time as others: %s", errOut)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// schema1 is a league made by the release with schema 1 (see package
+// store's TestUpgradeSchema1); in-process commands change the working
+// directory, so its path is made absolute first.
+var schema1, _ = filepath.Abs(filepath.Join("..", "..", "store", "testdata", "schema1.db"))
+
+// readTestdata reads a file of test data.
+func readTestdata(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// ttt upgrade brings a league of schema 1 up to date in place, keeping
+// every agent and match; the readers then read it, and a league goes on
+// from its last round.
+func TestUpgrade(t *testing.T) {
+	p := clitest.New(t)
+	p.Write(t, "league.db", readTestdata(t, schema1))
+	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
+		t.Errorf("upgrade said %q", out)
+	}
+	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
+		t.Errorf("a second upgrade said %q", out)
+	}
+	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") {
+		t.Errorf("ratings of the upgraded league:\n%s", out)
+	}
+	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16 ") {
+		t.Errorf("the league after the upgrade said:\n%s", out)
+	}
+	p.OK(t, "check")
+}
+
+// ttt check says a sound league is healthy; names the agent whose weights
+// or move table a flipped bit damaged, and the match whose record was
+// changed, with a non-zero exit; and says a truncated file is damaged.
+func TestCheck(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, leagueRun(quick, "--rounds", "6")...)
+	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {
+		t.Errorf("check of a sound league said %q", out)
+	}
+	healthy := p.File(t, "league.db")
+
+	flip := func(column string, id int) {
+		t.Helper()
+		db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+		defer db.Close()
+		var blob []byte
+		if err := db.QueryRow("SELECT "+column+" FROM agents WHERE id = ?", id).Scan(&blob); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
+		blob[len(blob)/3] ^= 0x10
+		if _, err := db.Exec("UPDATE agents SET "+column+" = ? WHERE id = ?", blob, id); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return sb.String()
+	for _, c := range []struct {
+		damage func()
+		want   string
+	}{
+		{func() { flip("weights", 5) }, "agent 5 (checkpoint-5): its weights: damaged: its checksum does not match"},
+		{func() { flip("moves", 4) }, "agent 4 (checkpoint-4): its move table: damaged: its checksum does not match"},
+		{func() {
+			db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 6 AND b = 1"); err != nil {
+				t.Fatal(err)
+			}
+		}, "round 4, match 6 v 1: replays as"},
+	} {
+		p.Write(t, "league.db", healthy)
+		c.damage()
+		out, errOut, code := p.Run(t, "check", "--sample", "1")
+		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "problems found") || errOut != "ttt: the league is damaged\n" {
+			t.Errorf("check of a damaged league: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, c.want)
+		}
+	}
+
+	p.Write(t, "league.db", healthy[:len(healthy)/2])
+	p.Refused(t, "league.db: the database file is damaged", "check")
 }

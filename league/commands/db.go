@@ -11,21 +11,30 @@ import (
 	"ttt/store"
 )
 
-// dbFlag is --db, the league database of every command that reads or
+// dbFlagName is --db, the league database of every command that reads or
 // writes one.
-var dbFlag = &cli.StringFlag{
-	Name:    "db",
-	Value:   "league.db",
-	EnvVars: []string{"TTT_DB"},
-	Usage:   "the league database `FILE`",
+const dbFlagName = "db"
+
+// dbFlag is --db.
+func dbFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name:    dbFlagName,
+		Value:   "league.db",
+		EnvVars: []string{"TTT_DB"},
+		Usage:   "the league database `FILE`",
+	}
 }
 
 // openLeague opens the database that --db names. Commands that only read
-// pass create = false: they refuse a missing file rather than leave a new
-// empty league behind them, and they still work where the file cannot be
-// written (store.OpenRead).
+// pass create = false: they never create, upgrade or write a league
+// (store.OpenRead), and still work where the file cannot be written.
 func openLeague(c *cli.Context, create bool) (*store.DB, error) {
-	path := c.String(dbFlag.Name)
+	path := c.String(dbFlagName)
+	if path == "" {
+		// An empty TTT_DB is more likely a mistake than a wish for a
+		// database in the current directory under no name.
+		return nil, errors.New("--db (or TTT_DB) names no file")
+	}
 	if create {
 		return store.Open(c.Context, path)
 	}
@@ -44,6 +53,12 @@ func storedAgent(c *cli.Context, ref string) (*store.Agent, error) {
 		return nil, err
 	}
 	defer db.Close()
+	return lookup(c, db, ref)
+}
+
+// lookup returns the agent that ref names in db, and says where to look
+// when there is none.
+func lookup(c *cli.Context, db *store.DB, ref string) (*store.Agent, error) {
 	a, err := db.Agent(c.Context, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)

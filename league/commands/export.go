@@ -6,43 +6,45 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Export is `ttt export`: a stored network as a plain weight file.
-var Export = &cli.Command{
-	Name:  "export",
-	Usage: "write a stored network as a plain weight file",
-	UsageText: `ttt export [options]
+// exportCommand is `ttt export`: a stored network as a plain weight file.
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "export",
+		Usage: "write a stored network as a plain weight file",
+		UsageText: `ttt export [options]
 
    ttt export -o best.bin                          # 19 inputs: plays both sides
    ttt export --checkpoint best --side O -o ttt_nn.bin   # for ttt-rl's play program`,
-	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the network: `ID|NAME|best|latest`"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "ttt_nn.bin", Usage: "write to `FILE`"},
-		&cli.StringFlag{Name: "side", Usage: "fold the side input for `X|O` and write 18 inputs (ttt-rl's format)"},
-		dbFlag,
-	},
-	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("export takes no arguments (got %q); name the network with --checkpoint", c.Args().First())
-		}
-		write, err := weightWriter(c.String("side"))
-		if err != nil {
-			return err
-		}
-		a, err := storedNet(c, c.String("checkpoint"))
-		if err != nil {
-			return err
-		}
-		out := c.String("output")
-		file, err := createPending(out)
-		if err != nil {
-			return err
-		}
-		defer file.abort()
-		data := write(a.Net)
-		if err := file.commit(data); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.App.Writer, "Agent %d (%s) written to %s (%d bytes)\n", a.ID, a.Name, out, len(data))
-		return nil
-	},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the network: `ID|NAME|best|latest`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "ttt_nn.bin", Usage: "write to `FILE`"},
+			&cli.StringFlag{Name: "side", Usage: "fold the side input for `X|O` and write 18 inputs (ttt-rl's format)"},
+			dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			write, err := weightWriter(c.String("side"))
+			if err != nil {
+				return err
+			}
+			a, err := storedNet(c, c.String("checkpoint"))
+			if err != nil {
+				return err
+			}
+			out := c.String("output")
+			file, err := createOutput(out, c.String(dbFlagName))
+			if err != nil {
+				return err
+			}
+			defer file.abort()
+			data := write(a.Net)
+			if err := file.commit(data); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "Agent %d (%s) written to %s (%d bytes)%s\n", a.ID, a.Name, out, len(data), file.replaced())
+			return nil
+		},
+	}
 }

@@ -5,15 +5,16 @@ import (
 	"io"
 	"math/rand/v2"
 
+	"github.com/urfave/cli/v2"
+
 	"ttt/agents/game"
-	"ttt/agents/verify"
 	"ttt/store"
 )
 
 // PlayGames runs the game loop of ttt play against agent a, as the command
 // does on a pipe: the human's lines come from in and are echoed to out.
 // Random's moves come from a generator seeded with seed.
-func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (verify.Tally, error) {
+func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (game.Record, error) {
 	return playGames(context.Background(), in, out, true, newRival(a, rand.New(rand.NewPCG(seed, 0))), human)
 }
 
@@ -21,5 +22,29 @@ func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, see
 // to q.
 var ParseMove, ErrQuit = parseMove, errQuit
 
-// SeriesColors and RandomColor are the colours of the plotted series.
-var SeriesColors, RandomColor = seriesColors, randomColor
+// SeriesColors, CurveColor and ReferenceColor are the colours of the
+// plotted series.
+var SeriesColors, CurveColor, ReferenceColor = seriesColors, curveColor, referenceColor
+
+// FloatFlags lists the float flags of every command, by the command's
+// words on the command line ("league run").
+func FloatFlags() map[string][]string {
+	flags := map[string][]string{}
+	var walk func(path string, cmds []*cli.Command)
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := c.Name
+			if path != "" {
+				name = path + " " + c.Name
+			}
+			for _, f := range c.Flags {
+				if _, ok := f.(*cli.Float64Flag); ok {
+					flags[name] = append(flags[name], f.Names()[0])
+				}
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	walk("", newApp(nil, io.Discard, io.Discard).Commands)
+	return flags
+}

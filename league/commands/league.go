@@ -15,109 +15,142 @@ import (
 // leagueDefaults are league run's settings where no flag says otherwise.
 var leagueDefaults = league.Default()
 
-// League is `ttt league`, whose one subcommand runs the league.
-var League = &cli.Command{
-	Name:        "league",
-	Usage:       "run the self-play league",
-	Subcommands: []*cli.Command{leagueRun},
+// leagueCommand is `ttt league`, whose one subcommand runs the league.
+func leagueCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "league",
+		Usage:       "run the self-play league",
+		UsageText:   "ttt league run [options]",
+		Subcommands: []*cli.Command{leagueRunCommand()},
+		Action:      showSubcommands,
+	}
 }
 
-var leagueRun = &cli.Command{
-	Name:  "run",
-	Usage: "play league rounds: train, snapshot, evaluate, rate, commit",
-	UsageText: `ttt league run [options]
+// leagueRunCommand is `ttt league run`.
+func leagueRunCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "play league rounds: train, snapshot, evaluate, rate, commit",
+		UsageText: `ttt league run [options]
 
    ttt league run --rounds 20               # a quick look
    ttt league run --duration 8h             # overnight
    ttt league run                           # until Ctrl-C; run again to resume
 
    Each round trains the learner, stores a snapshot of it, plays the
-   snapshot against every member, refits the ratings and commits it all
-   at once. Ctrl-C abandons the round under way; nothing committed is lost,
-   and the next run goes on from the last committed round. One league run
-   at a time per database (a second one is refused); the other commands
-   work while it runs.`,
-	Flags: append([]cli.Flag{
-		dbFlag,
-		&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
-		&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
-		&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
-		&cli.IntFlag{Name: "workers", Usage: "concurrent evaluation workers", DefaultText: "all cores"},
-		&cli.IntFlag{Name: "openings", Value: leagueDefaults.Plies, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
-		&cli.Float64Flag{Name: "self-play", Value: leagueDefaults.SelfPlay, Usage: "share of training games against itself"},
-		&cli.Float64Flag{Name: "exploit", Value: leagueDefaults.Exploit, Usage: "share of training games against its exploiter (random play that finds every line beating it)"},
-		&cli.Float64Flag{Name: "members", Value: leagueDefaults.Members, Usage: "share of training games against the league's frozen nets, the ones it does not beat first; the rest are against random"},
-	}, learningFlags(leagueDefaults.Learning, "")...),
-	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("league run takes no arguments (got %q); flags go before arguments", c.Args().First())
-		}
-		cfg := league.Config{
-			Rounds:        c.Int("rounds"),
-			Duration:      c.Duration("duration"),
-			GamesPerRound: c.Int("games-per-round"),
-			Workers:       c.Int("workers"),
-			Seed:          c.Uint64("seed"),
-			Plies:         c.Int("openings"),
-			SelfPlay:      c.Float64("self-play"),
-			Exploit:       c.Float64("exploit"),
-			Members:       c.Float64("members"),
-			Learning:      learning(c),
-		}
-		if c.IsSet("workers") && cfg.Workers < 1 {
-			return fmt.Errorf("--workers must be at least 1 (got %d)", cfg.Workers)
-		}
-		if err := cfg.Validate(); err != nil {
-			return err
-		}
-		db, err := openLeague(c, true)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		if err := db.Lock(); err != nil {
-			return err
-		}
+   snapshot against a pool of --opponents members (random, perfect, its
+   parent, the best, a spread over the league's history, and those nearest
+   to it in rating), updates the ratings and commits it all at once.
+   Ctrl-C abandons the round under way; nothing committed is lost, and the
+   next run goes on from the last committed round, with the settings the
+   league was started with unless a flag says otherwise. One league run at
+   a time per database (a second one is refused); the other commands work
+   while it runs.`,
+		Flags: append([]cli.Flag{
+			dbFlag(),
+			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
+			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
+			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
+			workersFlag(),
+			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
+			&cli.IntFlag{Name: "opponents", Value: leagueDefaults.Opponents, Usage: "the members a new snapshot plays"},
+			floatFlag("self-play", leagueDefaults.SelfPlay, "share of training games against itself"),
+			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
+			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
+			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play; the rest are against random"),
+		}, learningFlags(leagueDefaults.Learning, "")...),
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			cfg := league.Config{
+				Rounds:        c.Int("rounds"),
+				Duration:      c.Duration("duration"),
+				GamesPerRound: c.Int("games-per-round"),
+				Workers:       c.Int("workers"),
+				Seed:          c.Uint64("seed"),
+				Openings:      c.Int("openings"),
+				Opponents:     c.Int("opponents"),
+				SelfPlay:      c.Float64("self-play"),
+				Exploit:       c.Float64("exploit"),
+				Members:       c.Float64("members"),
+				Drill:         c.Float64("drill"),
+				Learning:      learning(c),
+			}
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+			db, err := openLeague(c, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := db.Lock(); err != nil {
+				return err
+			}
+			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
+			if err != nil {
+				return err
+			}
+			for _, ch := range changes {
+				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s\n", ch.Name, ch.Now, ch.Was)
+			}
+			return runLeague(c, db, cfg)
+		},
+	}
+}
 
-		w := c.App.Writer
-		var bar progress
-		var barRound int64 // the round the bar shows
-		last, err := league.Run(c.Context, db, cfg, league.Hooks{
-			Training: func(round int64, done, total int) {
-				if round != barRound {
-					bar.finish()
-					bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round), "games"), round
-				}
-				bar.set(int64(done))
-			},
-			Round: func(r league.Report) {
+// runLeague plays the league's rounds, a line for each, and a line at the
+// end that says why the run stopped and what the league holds.
+func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
+	w := c.App.Writer
+	var bar progress
+	var barRound int64 // the round the bar shows
+	played := 0
+	last, err := league.Run(c.Context, db, cfg, league.Hooks{
+		Loading: func(done, total int) {
+			if bar.bar == nil {
+				bar = newProgress(c, int64(total), "loading the league's results", "matches")
+			}
+			bar.set(int64(done))
+		},
+		Training: func(round int64, done, total int) {
+			if round != barRound {
 				bar.finish()
-				bar = progress{}
-				verdict := "beatable"
-				if r.Unbeatable() {
-					verdict = "UNBEATABLE"
-				}
-				bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  vs random %d/%d/%d  %s  train %s games/s  eval %s games/s  %s",
-					r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi,
-					r.VsRandom[0], r.VsRandom[1], r.VsRandom[2], verdict,
-					rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond))
-			},
-		})
-		bar.finish()
-		if err == nil {
-			return nil
-		}
-		// Where the league stopped is what the database holds: Run answers 0
-		// when it stops while it loads the league.
-		if stored, _, lerr := db.LastRound(context.WithoutCancel(c.Context)); lerr == nil || errors.Is(lerr, store.ErrNoRounds) {
-			last = stored
-		}
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(w, "stopped: the round under way was abandoned; the league holds %d committed rounds (run again to go on)\n", last)
-			return nil
-		}
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %d committed rounds", c.String(dbFlag.Name), err, last)
-	},
+				bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round), "games"), round
+			}
+			bar.set(int64(done))
+		},
+		Round: func(r league.Report) {
+			bar.finish()
+			bar = progress{}
+			played++
+			fit := ""
+			if r.Fit.Pending > 0 {
+				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
+			}
+			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  vs random X %.1f%% O %.1f%%  %s  train %s games/s  eval %s games/s  elapsed %s%s",
+				r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi,
+				100*r.Snapshot.VsRandom[0].Score(), 100*r.Snapshot.VsRandom[1].Score(), r.Snapshot.Class,
+				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
+		},
+	})
+	bar.finish()
+	var why string
+	switch {
+	case errors.Is(err, context.Canceled):
+		why = "the round under way was abandoned"
+	case err != nil:
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %d committed rounds", c.String(dbFlagName), err, last)
+	case cfg.Rounds > 0 && played == cfg.Rounds:
+		why = fmt.Sprintf("%s played (--rounds)", plural(played, "round"))
+	case played == 0:
+		why = fmt.Sprintf("--duration %v ran out before a round could start", cfg.Duration)
+	default:
+		why = fmt.Sprintf("%s played in --duration %v", plural(played, "round"), cfg.Duration)
+	}
+	fmt.Fprintf(w, "stopped: %s; the league holds %d committed rounds (run again to go on)\n", why, last)
+	return nil
 }
 
 // rate formats n per d compactly: 950, 12.3k, 4.5M.
@@ -130,4 +163,12 @@ func rate(n int, d time.Duration) string {
 		return fmt.Sprintf("%.1fk", r/1e3)
 	}
 	return fmt.Sprintf("%.0f", r)
+}
+
+// plural writes n things: 1 round, 2 rounds.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -16,13 +16,18 @@ import (
 	"ttt/store"
 )
 
-// formatFlag is --format of the listing commands.
-var formatFlag = &cli.StringFlag{Name: "format", Value: "table", Usage: "print as `table|csv|json`"}
+// formatFlagName is --format of the listing commands.
+const formatFlagName = "format"
+
+// formatFlag is --format.
+func formatFlag() cli.Flag {
+	return &cli.StringFlag{Name: formatFlagName, Value: "table", Usage: "print as `table|csv|json`"}
+}
 
 // checkFormat refuses a --format that listing.write does not know, before
 // a command does any work.
 func checkFormat(c *cli.Context) error {
-	switch f := c.String(formatFlag.Name); f {
+	switch f := c.String(formatFlagName); f {
 	case "table", "csv", "json":
 		return nil
 	default:
@@ -33,8 +38,8 @@ func checkFormat(c *cli.Context) error {
 // openForListing checks a listing command's arguments (it takes none) and
 // --format, then opens the league for reading.
 func openForListing(c *cli.Context) (*store.DB, error) {
-	if c.NArg() > 0 {
-		return nil, fmt.Errorf("%s takes no arguments (got %q); see --help", c.Command.HelpName, c.Args().First())
+	if err := checkArgs(c); err != nil {
+		return nil, err
 	}
 	if err := checkFormat(c); err != nil {
 		return nil, err
@@ -42,12 +47,17 @@ func openForListing(c *cli.Context) (*store.DB, error) {
 	return openLeague(c, false)
 }
 
+// exact is a number that a listing prints in full, such as a probability,
+// where a float64 cell has one decimal.
+type exact float64
+
 // listing is what a listing command prints: named columns, and rows whose
 // cells are strings, integers, float64 (printed with one decimal) or nil
 // for "none".
 type listing struct {
 	columns []string
 	rows    [][]any
+	object  bool // JSON: the one row as an object, not an array of one
 }
 
 // write prints l as an aligned table, as CSV with a header line, or as a
@@ -61,6 +71,8 @@ func (l listing) write(w io.Writer, format string) error {
 			return append(dst, none...)
 		case float64:
 			return strconv.AppendFloat(dst, v, 'f', 1, 64)
+		case exact:
+			return strconv.AppendFloat(dst, float64(v), 'g', -1, 64)
 		case int:
 			return strconv.AppendInt(dst, int64(v), 10)
 		case int64:
@@ -85,7 +97,9 @@ func (l listing) write(w io.Writer, format string) error {
 		return cw.Error()
 	case "json":
 		var buf bytes.Buffer
-		buf.WriteByte('[')
+		if !l.object {
+			buf.WriteByte('[')
+		}
 		for r, row := range l.rows {
 			if r > 0 {
 				buf.WriteByte(',')
@@ -106,7 +120,9 @@ func (l listing) write(w io.Writer, format string) error {
 			}
 			buf.WriteByte('}')
 		}
-		buf.WriteByte(']')
+		if !l.object {
+			buf.WriteByte(']')
+		}
 		var out bytes.Buffer
 		if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 			return err

@@ -16,16 +16,16 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
-	"ttt/agents/verify"
 	"ttt/store"
 )
 
-// Play is `ttt play`: a human against any stored agent, on a terminal or
-// through a pipe.
-var Play = &cli.Command{
-	Name:  "play",
-	Usage: "play tic-tac-toe against a stored agent",
-	UsageText: `ttt play [options]
+// playCommand is `ttt play`: a human against any stored agent, on a
+// terminal or through a pipe.
+func playCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "play",
+		Usage: "play tic-tac-toe against a stored agent",
+		UsageText: `ttt play [options]
 
    ttt play                                  # you are X against the best checkpoint
    ttt play --checkpoint perfect --as O
@@ -39,33 +39,35 @@ var Play = &cli.Command{
    win and the lowest square among equals); random the chance of each
    square. The agent plays greedily and does not learn: the database is
    only read.`,
-	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest|random|perfect`"},
-		&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
-		dbFlag,
-	},
-	Action: func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return fmt.Errorf("play takes no arguments (got %q); name the opponent with --checkpoint", c.Args().First())
-		}
-		human, err := game.ParseSide(c.String("as"))
-		if err != nil {
-			return fmt.Errorf("--as: %w", err)
-		}
-		a, err := opponent(c, c.String("checkpoint"))
-		if err != nil {
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest|random|perfect`"},
+			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
+			dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			human, err := game.ParseSide(c.String("as"))
+			if err != nil {
+				return fmt.Errorf("--as: %w", err)
+			}
+			a, err := opponent(c, c.String("checkpoint"))
+			if err != nil {
+				return err
+			}
+			// Play against random is meant to differ from game to game, so
+			// its seed is the one place ttt draws from the global source.
+			r := newRival(a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+			// A terminal shows what the human types; a pipe does not, so
+			// the moves are echoed there and a scripted game reads as a
+			// transcript.
+			f, _ := c.App.Reader.(*os.File)
+			echo := f == nil || !isTerminal(f)
+			_, err = playGames(c.Context, c.App.Reader, c.App.Writer, echo, r, human)
 			return err
-		}
-		// Play against random is meant to differ from game to game, so its
-		// seed is the one place ttt draws from the global source.
-		r := newRival(a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
-		// A terminal shows what the human types; a pipe does not, so the
-		// moves are echoed there and a scripted game reads as a transcript.
-		f, _ := c.App.Reader.(*os.File)
-		echo := f == nil || !isTerminal(f)
-		_, err = playGames(c.Context, c.App.Reader, c.App.Writer, echo, r, human)
-		return err
-	},
+		},
+	}
 }
 
 // opponent reads the agent ref names, with a hint when there is no
@@ -153,11 +155,11 @@ type session struct {
 // r until the human quits (q, or n when asked to play again), the input
 // ends or ctx is cancelled; all three end the session cleanly. It returns
 // the human's record over the finished games.
-func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side) (verify.Tally, error) {
+func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side) (game.Record, error) {
 	lines := readLines(in)
 	defer lines.stop()
 	s := &session{ctx: ctx, in: lines, out: out, echo: echo, rival: r, human: human}
-	var tally verify.Tally
+	var tally game.Record
 	first := "you move first"
 	if human == game.O {
 		first = r.name + " moves first"
@@ -173,15 +175,13 @@ func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r ri
 			fmt.Fprintln(out, "This game is not counted.")
 			break
 		}
+		tally.Add(result, human)
 		switch result {
 		case game.Win(human):
-			tally.Wins++
 			fmt.Fprintln(out, "You win!")
 		case game.Tie:
-			tally.Draws++
 			fmt.Fprintln(out, "A tie.")
 		default:
-			tally.Losses++
 			fmt.Fprintf(out, "%s wins.\n", r.name)
 		}
 		if err := s.again(); err != nil {
@@ -238,6 +238,10 @@ func (s *session) game() (game.Result, error) {
 func (s *session) humanMove(b game.Board) (int, error) {
 	for {
 		line, err := s.ask("Your move (0-8, q quits): ")
+		if errors.Is(err, errLongLine) {
+			fmt.Fprintf(s.out, "Not a move: %v.\n", err)
+			continue
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -273,6 +277,10 @@ func parseMove(b game.Board, line string) (int, error) {
 func (s *session) again() error {
 	for {
 		line, err := s.ask("Play again? (y/n): ")
+		if errors.Is(err, errLongLine) {
+			fmt.Fprintln(s.out, "Answer y or n.")
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -286,55 +294,110 @@ func (s *session) again() error {
 	}
 }
 
-// ask prints prompt and returns the next line, io.EOF at the end of the
-// input, or the context's error once it is cancelled.
+// ask prints prompt and returns the next line; errLongLine for a line
+// too long to be an answer, io.EOF at the end of the input, or the
+// context's error once it is cancelled.
 func (s *session) ask(prompt string) (string, error) {
 	fmt.Fprint(s.out, prompt)
 	select {
 	case <-s.ctx.Done():
 		return "", s.ctx.Err()
-	case line, ok := <-s.in.ch:
+	case l, ok := <-s.in.ch:
 		if !ok {
 			if s.in.err != nil {
 				return "", fmt.Errorf("reading the moves: %w", s.in.err)
 			}
 			return "", io.EOF
 		}
-		if s.echo {
-			fmt.Fprintln(s.out, line)
+		if l.long {
+			if s.echo {
+				fmt.Fprintf(s.out, "[a line of more than %d KiB]\n", maxLine>>10)
+			}
+			return "", errLongLine
 		}
-		return line, nil
+		if s.echo {
+			fmt.Fprintln(s.out, l.text)
+		}
+		return l.text, nil
 	}
 }
+
+// maxLine is the longest line that play reads as an answer. A longer one
+// is read to its end without being kept, and answered as a bad move.
+const maxLine = 64 << 10
+
+// errLongLine is the answer to a line longer than maxLine.
+var errLongLine = fmt.Errorf("the line is longer than %d KiB", maxLine>>10)
 
 // lines reads its input line by line in a goroutine, so that the game
 // can end on Ctrl-C while a read from the terminal still waits for Enter.
 type lines struct {
-	ch   chan string
+	ch   chan line
 	err  error // why the input ended early; set before ch is closed
 	done chan struct{}
 }
 
+// line is a line of the input without its end (\n or \r\n), or a mark
+// that the line was longer than maxLine.
+type line struct {
+	text string
+	long bool
+}
+
 func readLines(in io.Reader) *lines {
-	l := &lines{ch: make(chan string), done: make(chan struct{})}
+	l := &lines{ch: make(chan line), done: make(chan struct{})}
 	go func() {
 		defer close(l.ch)
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
+		r := bufio.NewReader(in)
+		for {
+			next, err := readLine(r)
+			if err != nil {
+				if err != io.EOF {
+					l.err = err
+				}
+				return
+			}
 			select {
-			case l.ch <- sc.Text():
+			case l.ch <- next:
 			case <-l.done:
 				return
 			}
 		}
-		l.err = sc.Err()
 	}()
 	return l
 }
 
+// readLine reads the next line from r, keeping at most maxLine bytes of
+// it in memory. The last line of the input needs no \n; after it comes
+// io.EOF.
+func readLine(r *bufio.Reader) (line, error) {
+	var buf []byte
+	long := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long {
+			buf = append(buf, chunk...)
+			if len(buf) > maxLine+len("\r\n") {
+				buf, long = nil, true
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil, err == io.EOF && (len(buf) > 0 || long):
+			text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+			if long || len(text) > maxLine {
+				return line{long: true}, nil
+			}
+			return line{text: text}, nil
+		}
+		return line{}, err
+	}
+}
+
 // stop lets the goroutine end at its next line. One blocked in a read of
-// a terminal ends with the process, which is the only caller that leaves
-// it there (on Ctrl-C).
+// a terminal stays there until the process ends; only Ctrl-C leaves it
+// there, and the process ends then.
 func (l *lines) stop() { close(l.done) }
 
 // writeBoard draws b with the square numbers beside it.

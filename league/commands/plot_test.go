@@ -9,13 +9,13 @@ import (
 	"image/png"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"ttt/league/commands"
+	"ttt/league/commands/clitest"
 	"ttt/store"
 )
 
@@ -64,113 +64,101 @@ func hexColor(c color.Color) string {
 	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 }
 
-// TestRatingsPlot draws a league's ratings as SVG and as PNG and checks
-// that each has one series per plotted agent, and no other.
+// TestRatingsPlot draws a league's learning curve as SVG and as PNG and
+// checks that each holds the curve with its band, the top networks and
+// the two reference lines, and nothing else.
 func TestRatingsPlot(t *testing.T) {
-	dir := t.TempDir()
-	refused(t, dir, "no league database at league.db", "ratings", "plot", "-o", "elo.svg")
-	db, err := store.Open(context.Background(), filepath.Join(dir, "league.db"))
+	p := clitest.New(t)
+	p.Refused(t, "no league database at league.db", "ratings", "plot", "-o", "elo.svg")
+	db, err := store.Open(context.Background(), filepath.Join(p.Dir, "league.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	refused(t, dir, "the league has no ratings yet", "ratings", "plot", "-o", "elo.svg")
+	p.Refused(t, "the league has played no round yet", "ratings", "plot", "-o", "elo.svg")
 
-	// Two rounds, then an imported net, then a third round: the imported
-	// net is the best and checkpoint-6 the latest.
-	unbeatable, err := filepath.Abs(filepath.Join("testdata", "unbeatable.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Four rounds, then an imported net, which the fifth round rates.
 	league := []string{"league", "run", "--games-per-round", "300", "--seed", "1"}
-	ok(t, dir, append(league, "--rounds", "2")...)
-	ok(t, dir, "import", "--name", "unbeatable", unbeatable)
-	ok(t, dir, append(league, "--rounds", "1")...)
+	p.OK(t, append(league, "--rounds", "4")...)
+	p.OK(t, "import", "--name", "unbeatable", unbeatableFile)
+	p.OK(t, append(league, "--rounds", "1")...)
 
-	before := snapshot(t, dir)
-	refused(t, dir, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
-	refused(t, dir, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
-	refused(t, dir, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
-	refused(t, dir, "cannot write", "ratings", "plot", "-o", filepath.Join("no", "such", "dir", "elo.svg"))
-	if after := snapshot(t, dir); after != before {
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
+	p.Refused(t, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
+	p.Refused(t, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
+	p.Refused(t, "cannot write", "ratings", "plot", "-o", filepath.Join("no", "such", "dir", "elo.svg"))
+	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("refused plots changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 
-	// --top 5: all four networks and random; never perfect.
-	if got, want := ok(t, dir, "ratings", "plot", "-o", "elo.svg"), "Elo of 5 agents over 3 rounds drawn in elo.svg\n"; got != want {
+	if got, want := p.OK(t, "ratings", "plot", "-o", "elo.svg"), "the learning curve of 5 rounds and 5 agents drawn in elo.svg\n"; got != want {
 		t.Errorf("ratings plot said %q, want %q", got, want)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "elo.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := p.File(t, "elo.svg")
 	doc, err := parseSVG(data)
 	if err != nil {
 		t.Fatalf("elo.svg: %v", err)
 	}
-	for _, want := range []string{"Elo by round: league.db", "round", "Elo (random = 0), 95% bands"} {
+	for _, want := range []string{"The league's learning curve: league.db", "round", "Elo (random = 0), 95% band",
+		"each snapshot when made", "random (the anchor, 0)"} {
 		if !slices.Contains(doc.texts, want) {
-			t.Errorf("no title %q among the texts %q", want, doc.texts)
+			t.Errorf("no text %q among the texts %q", want, doc.texts)
 		}
 	}
-	// The legend's entries are the texts that end with an Elo in brackets.
+	// The legend's other entries end with an Elo in brackets: the top 3
+	// networks (the imported unbeatable one first, by class) and perfect.
 	var legend []string
 	for _, text := range doc.texts {
-		if name, _, ok := strings.Cut(text, " ("); ok && strings.HasSuffix(text, ")") {
-			legend = append(legend, strings.TrimSuffix(name, ", latest"))
+		if name, _, ok := strings.Cut(text, " ("); ok && strings.HasSuffix(text, ")") && !strings.HasPrefix(text, "random") {
+			legend = append(legend, name)
 		}
 	}
-	slices.Sort(legend)
-	if got, want := strings.Join(legend, " "), "checkpoint-3 checkpoint-4 checkpoint-6 random unbeatable"; got != want {
-		t.Errorf("legend entries %q, want %q", got, want)
+	if len(legend) != 4 || !strings.HasPrefix(legend[0], "unbeatable, ") || legend[3] != "perfect" {
+		t.Errorf("legend entries %q, want three networks, the unbeatable one first, and perfect", legend)
 	}
-	// Each series is drawn in its own colour as 2-point lines (in the
-	// plot and in the legend) over a translucent band.
+	// Lines: the curve, three networks in their colours, the dashed
+	// references; one translucent band, the curve's.
 	lines := map[string]bool{}
 	bands := 0
 	for _, style := range doc.styles {
-		if _, stroke, ok := strings.Cut(style, "stroke:"); ok && strings.Contains(style+";", "stroke-width:2;") {
+		if _, stroke, ok := strings.Cut(style, "stroke:"); ok && strings.Contains(style, "stroke-width:") && !strings.Contains(style, "stroke-width:0") {
 			lines[stroke[:7]] = true
 		}
 		if strings.Contains(style, "fill-opacity:") {
 			bands++
 		}
 	}
-	want := map[string]bool{hexColor(commands.RandomColor): true}
-	for _, c := range commands.SeriesColors[:4] {
-		want[hexColor(c)] = true
+	for _, c := range append(slices.Clone(commands.SeriesColors[:3]), commands.CurveColor, commands.ReferenceColor) {
+		if !lines[hexColor(c)] {
+			t.Errorf("no line in %s among %v", hexColor(c), slices.Sorted(maps.Keys(lines)))
+		}
 	}
-	if !maps.Equal(lines, want) {
-		t.Errorf("SVG lines in colours %v, want %v", slices.Sorted(maps.Keys(lines)), slices.Sorted(maps.Keys(want)))
+	if lines[hexColor(commands.SeriesColors[3])] {
+		t.Errorf("a fourth network is drawn, with --top 3")
 	}
-	if bands != 5 {
-		t.Errorf("SVG has %d bands, want one for each of 5 series", bands)
+	if bands != 1 {
+		t.Errorf("SVG has %d bands, want the learning curve's", bands)
 	}
 
-	// --top 1: the best network, the latest one and random.
-	ok(t, dir, "ratings", "plot", "--top", "1", "-o", "elo.png")
-	f, err := os.Open(filepath.Join(dir, "elo.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	// --top 1: the best network, the curve and the references.
+	p.OK(t, "ratings", "plot", "--top", "1", "-o", "elo.png")
+	img, err := png.Decode(bytes.NewReader(p.File(t, "elo.png")))
 	if err != nil {
 		t.Fatalf("elo.png: %v", err)
 	}
 	if got := img.Bounds().Size(); got.X != 960 || got.Y != 576 {
 		t.Errorf("elo.png is %v pixels, want 960x576", got)
 	}
-	seen := map[string]bool{}
+	seen := map[color.RGBA64]bool{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			seen[hexColor(img.At(x, y))] = true
+			seen[color.RGBA64Model.Convert(img.At(x, y)).(color.RGBA64)] = true
 		}
 	}
-	for i, c := range append(slices.Clone(commands.SeriesColors), commands.RandomColor) {
-		want := i < 2 || c == commands.RandomColor
-		if got := seen[hexColor(c)]; got != want {
+	for i, c := range commands.SeriesColors {
+		if got, want := seen[color.RGBA64Model.Convert(c).(color.RGBA64)], i == 0; got != want {
 			t.Errorf("series colour %d (%s) in elo.png: %v, want %v", i, hexColor(c), got, want)
 		}
 	}

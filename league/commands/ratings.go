@@ -1,114 +1,246 @@
 package commands
 
 import (
-	"cmp"
+	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
-	"ttt/agents/verify"
 	"ttt/store"
 )
 
-// Ratings is `ttt ratings`: the leaderboard, and the rating history.
-var Ratings = &cli.Command{
-	Name:  "ratings",
-	Usage: "the leaderboard: rank, agent, Elo, interval, games, W/D/L, verify",
-	UsageText: `ttt ratings [options]
+// ratingsCommand is `ttt ratings`: the leaderboard, and the rating
+// history.
+func ratingsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "ratings",
+		Usage: "the leaderboard: rank, agent, Elo, interval, W/D/L, class and verify figures",
+		UsageText: `ttt ratings [options]
 
-   ttt ratings
-   ttt ratings --format csv
-   ttt ratings history --agent best`,
-	Flags:       []cli.Flag{formatFlag, dbFlag},
-	Subcommands: []*cli.Command{ratingsHistory, ratingsPlot},
-	Action: func(c *cli.Context) error {
-		db, err := openForListing(c)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		list, err := db.Agents(c.Context)
-		if err != nil {
-			return err
-		}
-		// Rated agents, best first; ties by id, so the order is the same
-		// for every run of the same league.
-		list = slices.DeleteFunc(list, func(a *store.Agent) bool { return a.Rating == nil })
-		slices.SortStableFunc(list, func(a, b *store.Agent) int {
-			return cmp.Or(cmp.Compare(b.Rating.Elo, a.Rating.Elo), cmp.Compare(a.ID, b.ID))
-		})
-		records, err := db.Records(c.Context)
-		if err != nil {
-			return err
-		}
-		l := listing{columns: []string{"rank", "id", "agent", "kind", "elo", "lo", "hi", "games", "wins", "draws", "losses", "verify_x", "verify_o"}}
-		for i, a := range list {
-			rec := records[a.ID]
-			row := []any{i + 1, a.ID, a.Name, a.Kind, a.Rating.Elo, a.Rating.Lo, a.Rating.Hi, a.Rating.Games, rec.Wins, rec.Draws, rec.Losses}
-			for s := range 2 {
-				var v any // random has no single line to check
-				if s < len(a.Verify) {
-					v = verdict(a.Verify[s])
-				}
-				row = append(row, v)
+   ttt ratings                        # the top 20
+   ttt ratings --limit 100
+   ttt ratings --all --format csv
+   ttt ratings history --agent best
+
+   The table fits a terminal of 100 columns. CLASS is what ttt verify
+   finds of both sides at once: perfect (every move keeps the game's
+   value), unbeatable (no line beats it) or beatable; X OPT and O OPT are
+   the shares of its moves as X and as O that keep the game's value. CSV
+   and JSON hold every figure in a field of its own, with the agent's id
+   and kind, the lines that beat it, and its exact odds against random.
+   Best, the agent export and play take by default, is the first network
+   by class, then Elo: the line under the table names it.`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the `N` best-rated agents"},
+			&cli.BoolFlag{Name: "all", Usage: "list every rated agent"},
+			formatFlag(), dbFlag(),
+		},
+		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand()},
+		Action: func(c *cli.Context) error {
+			limit := c.Int("limit")
+			if limit < 1 {
+				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
 			}
-			l.rows = append(l.rows, row)
-		}
-		return l.write(c.App.Writer, c.String(formatFlag.Name))
-	},
-}
-
-var ratingsHistory = &cli.Command{
-	Name:  "history",
-	Usage: "Elo after every round, per agent",
-	UsageText: `ttt ratings history [options]
-
-   ttt ratings history --agent 12 --format csv`,
-	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "agent", Usage: "only this agent: `ID|NAME|best|latest`"},
-		formatFlag, dbFlag,
-	},
-	Action: func(c *cli.Context) error {
-		db, err := openForListing(c)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		var agent int64
-		if ref := c.String("agent"); ref != "" {
-			a, err := db.Agent(c.Context, ref)
+			if c.Bool("all") {
+				limit = 0
+			}
+			db, err := openForListing(c)
 			if err != nil {
 				return err
 			}
-			agent = a.ID
-		}
-		names := map[int64]string{}
-		list, err := db.Agents(c.Context)
-		if err != nil {
-			return err
-		}
-		for _, a := range list {
-			names[a.ID] = a.Name
-		}
-		history, err := db.History(c.Context, agent)
-		if err != nil {
-			return err
-		}
-		l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
-		for _, r := range history {
-			l.rows = append(l.rows, []any{r.Round, r.Agent, names[r.Agent], r.Elo, r.Lo, r.Hi, r.Games})
-		}
-		return l.write(c.App.Writer, c.String(formatFlag.Name))
-	},
+			defer db.Close()
+			list, rated, err := db.Standings(c.Context, limit)
+			if err != nil {
+				return err
+			}
+			best, err := db.Agent(c.Context, store.Best)
+			if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+				return err
+			}
+			format := c.String(formatFlagName)
+			if err := leaderboard(list, best, format).write(c.App.Writer, format); err != nil {
+				return err
+			}
+			if format == "table" {
+				if len(list) < rated {
+					fmt.Fprintf(c.App.Writer, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
+				}
+				if best != nil {
+					fmt.Fprintf(c.App.Writer, "best: %s (%s, Elo %s)\n", best.Name, best.Class, eloText(best))
+				}
+			}
+			return nil
+		},
+	}
 }
 
-// verdict sums up one side of the exhaustive check: whether any opponent
-// line beats the agent, and the share of its moves that keep the game's
-// value.
-func verdict(r verify.Report) string {
-	if r.Unbeatable() {
-		return fmt.Sprintf("unbeatable %.1f%%", 100*r.OptimalShare())
+// eloText is a's rating as a line says it, or "unrated".
+func eloText(a *store.Agent) string {
+	if a.Standing == nil {
+		return "unrated"
 	}
-	return fmt.Sprintf("lost %d/%d %.1f%%", r.LostLines, r.Lines, 100*r.OptimalShare())
+	return fmt.Sprintf("%.1f", a.Standing.Elo)
+}
+
+// leaderboard is the listing of ttt ratings: list, rated agents best
+// first, as format prints them, best marked. The table fits a terminal of
+// 100 columns; CSV and JSON hold every figure in a field of its own.
+func leaderboard(list []*store.Agent, best *store.Agent, format string) listing {
+	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
+	if format == "table" {
+		// The games are W+D+L, so the table has no column of their own.
+		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
+		for i, a := range list {
+			s := a.Standing
+			name := clip(a.Name, maxTableName)
+			if isBest(a) {
+				name = clip(a.Name, maxTableName-2) + " *"
+			}
+			row := []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+				fmt.Sprintf("%d/%d/%d", s.Record.Wins, s.Record.Draws, s.Record.Losses)}
+			if len(a.Verify) == 0 { // random has no single line to check
+				row = append(row, nil, nil, nil)
+			} else {
+				row = append(row, a.Class.String(), fmt.Sprintf("%.1f%%", 100*a.Verify[0].OptimalShare()),
+					fmt.Sprintf("%.1f%%", 100*a.Verify[1].OptimalShare()))
+			}
+			l.rows = append(l.rows, row)
+		}
+		return l
+	}
+	l := listing{columns: append([]string{"rank", "id", "agent", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
+		append(verifyColumns(), oddsColumns()...)...)}
+	for i, a := range list {
+		s := a.Standing
+		var class any
+		if len(a.Verify) > 0 {
+			class = a.Class.String()
+		}
+		row := []any{i + 1, a.ID, a.Name, a.Kind, isBest(a), s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses, class}
+		l.rows = append(l.rows, append(append(row, verifyCells(a)...), oddsCells(a)...))
+	}
+	return l
+}
+
+// oddsColumns name the exact odds against a random opponent in CSV and
+// JSON: X's win, draw and loss probabilities, then O's.
+func oddsColumns() []string {
+	return []string{"x_win", "x_draw", "x_loss", "o_win", "o_draw", "o_loss"}
+}
+
+// oddsCells are a's odds for oddsColumns: none where they are not known
+// (random, and networks stored by an older ttt).
+func oddsCells(a *store.Agent) []any {
+	if len(a.VsRandom) < 2 {
+		return []any{nil, nil, nil, nil, nil, nil}
+	}
+	x, o := a.VsRandom[0], a.VsRandom[1]
+	return []any{exact(x.Win), exact(x.Draw), exact(x.Loss), exact(o.Win), exact(o.Draw), exact(o.Loss)}
+}
+
+// verifyColumns name the figures of the exhaustive check in CSV and JSON,
+// X's then O's: the worst result an opponent can force (win, draw or
+// loss), the lines that beat the agent, all lines, and the percentage of
+// its moves that keep the game's value.
+func verifyColumns() []string {
+	var cols []string
+	for _, side := range []string{"x", "o"} {
+		cols = append(cols, side+"_worst", side+"_lost", side+"_lines", side+"_optimal_pct")
+	}
+	return cols
+}
+
+// verifyCells are a's figures for verifyColumns: none for random, which
+// has no single line to check.
+func verifyCells(a *store.Agent) []any {
+	cells := make([]any, 0, 8)
+	for s := range 2 {
+		if s < len(a.Verify) {
+			v := a.Verify[s]
+			cells = append(cells, v.Worst.String(), v.LostLines, v.Lines, 100*v.OptimalShare())
+		} else {
+			cells = append(cells, nil, nil, nil, nil)
+		}
+	}
+	return cells
+}
+
+// maxTableName is the widest agent name a table shows whole: a
+// checkpoint's name up to checkpoint-99999. An imported net's name may be
+// longer; CSV and JSON give it whole.
+const maxTableName = 16
+
+// clip shortens s to n characters, the last of them an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// ratingsHistoryCommand is `ttt ratings history`.
+func ratingsHistoryCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "history",
+		Usage: "an agent's Elo after every round, or every stored change of rating",
+		UsageText: `ttt ratings history --agent ID|NAME|best|latest [options]
+   ttt ratings history [options]
+
+   ttt ratings history --agent best --format csv
+
+   The league stores a rating when it moves by more than half an Elo (or
+   either end of its interval does), not every agent after every round.
+   With --agent, the agent's rating after every round from the one that
+   first rated it, each round's being its last stored row (STORED says
+   which rounds stored one): never more than half an Elo from the rating
+   the league held after that round. Without, every stored row, by agent.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Usage: "the agent: `ID|NAME|best|latest`"},
+			formatFlag(), dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			db, err := openForListing(c)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			format := c.String(formatFlagName)
+			ref := c.String("agent")
+			if ref == "" {
+				l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
+				err := db.AllHistory(c.Context, func(r store.Rating, name string) error {
+					l.rows = append(l.rows, []any{r.Round, r.Agent, name, r.Elo, r.Lo, r.Hi, r.Games})
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				return l.write(c.App.Writer, format)
+			}
+			a, err := lookup(c, db, ref)
+			if err != nil {
+				return err
+			}
+			history, err := db.History(c.Context, a.ID)
+			if err != nil {
+				return err
+			}
+			last, _, err := db.LastRound(c.Context)
+			if err != nil && !errors.Is(err, store.ErrNoRounds) {
+				return err
+			}
+			l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games", "stored"}}
+			for i, r := range history {
+				until := last // the round before the next stored row
+				if i+1 < len(history) {
+					until = history[i+1].Round - 1
+				}
+				for round := r.Round; round <= until; round++ {
+					l.rows = append(l.rows, []any{round, r.Agent, a.Name, r.Elo, r.Lo, r.Hi, r.Games, round == r.Round})
+				}
+			}
+			return l.write(c.App.Writer, format)
+		},
+	}
 }

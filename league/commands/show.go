@@ -1,80 +1,138 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents/game"
 	"ttt/agents/nn"
+	"ttt/agents/verify"
+	"ttt/league"
 	"ttt/store"
 )
 
-// Show is `ttt show`: everything the league knows about one agent.
-var Show = &cli.Command{
-	Name:  "show",
-	Usage: "describe one agent: kind, lineage, network, Elo, record and verify figures",
-	UsageText: `ttt show [options] ID|NAME|best|latest
+// showCommand is `ttt show`: everything the league knows about one agent.
+func showCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "describe one agent: kind, lineage, network, Elo, record and verify figures",
+		UsageText: `ttt show [options] ID|NAME|best|latest
 
    ttt show best
-   ttt show 12`,
-	Flags: []cli.Flag{dbFlag},
-	Action: func(c *cli.Context) error {
-		if c.NArg() != 1 {
-			return fmt.Errorf("show takes one agent: ID, NAME, best or latest (flags go before it)")
-		}
-		db, err := openLeague(c, false)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		a, err := db.Agent(c.Context, c.Args().First())
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w (see ttt checkpoints)", err)
-		}
-		if err != nil {
-			return err
-		}
-		parent := "none"
-		if a.ParentID != 0 {
-			p, err := db.Agent(c.Context, strconv.FormatInt(a.ParentID, 10))
+   ttt show 12 --format json`,
+		Flags: []cli.Flag{formatFlag(), dbFlag()},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, "ID|NAME|best|latest"); err != nil {
+				return err
+			}
+			if err := checkFormat(c); err != nil {
+				return err
+			}
+			db, err := openLeague(c, false)
 			if err != nil {
 				return err
 			}
-			parent = fmt.Sprintf("%d (%s)", p.ID, p.Name)
-		}
-		record, err := db.Record(c.Context, a.ID)
-		if err != nil {
-			return err
-		}
+			defer db.Close()
+			a, err := lookup(c, db, c.Args().First())
+			if err != nil {
+				return err
+			}
+			if a.VsRandom == nil && a.Net != nil { // stored by an older ttt
+				league.Describe(a)
+			}
+			var parent *store.Agent
+			if a.ParentID != 0 {
+				if parent, err = db.Agent(c.Context, strconv.FormatInt(a.ParentID, 10)); err != nil {
+					return err
+				}
+			}
+			if format := c.String(formatFlagName); format != "table" {
+				return agentListing(a, parent).write(c.App.Writer, format)
+			}
+			return describe(c.App.Writer, a, parent)
+		},
+	}
+}
 
-		w := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
-		fmt.Fprintf(w, "kind:\t%s\n", a.Kind)
-		fmt.Fprintf(w, "parent:\t%s\n", parent)
-		fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
-		fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
-		if a.Net != nil {
-			fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", nn.Inputs, a.Hidden, nn.Outputs, nn.Params(nn.Inputs, a.Hidden))
-		} else {
-			fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
-		}
-		fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
-		if r := a.Rating; r != nil {
-			fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f) over %d games, after round %d\n", r.Elo, r.Lo, r.Hi, r.Games, r.Round)
-		} else {
-			fmt.Fprintf(w, "Elo:\tnot rated yet\n")
-		}
-		fmt.Fprintf(w, "games:\t%s\n", record)
-		for _, r := range a.Verify {
-			fmt.Fprintf(w, "verify:\t%s\n", r)
-		}
-		if a.Verify == nil {
-			fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
-		}
-		return w.Flush()
-	},
+// describe writes what show knows of a to out, one item a line.
+func describe(out io.Writer, a, parent *store.Agent) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
+	fmt.Fprintf(w, "kind:\t%s\n", a.Kind)
+	if parent != nil {
+		fmt.Fprintf(w, "parent:\t%d (%s)\n", parent.ID, parent.Name)
+	} else {
+		fmt.Fprintf(w, "parent:\tnone\n")
+	}
+	fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
+	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
+	if a.Net != nil {
+		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", nn.Inputs, a.Hidden, nn.Outputs, nn.Params(nn.Inputs, a.Hidden))
+	} else {
+		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
+	}
+	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
+	if s := a.Standing; s != nil {
+		fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f), as of round %d\n", s.Elo, s.Lo, s.Hi, s.Round)
+		fmt.Fprintf(w, "games:\t%d, %s\n", s.Games, s.Record)
+	} else {
+		fmt.Fprintf(w, "Elo:\tnot rated yet\n")
+	}
+	if a.Verify == nil {
+		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
+	} else {
+		fmt.Fprintf(w, "class:\t%s\n", a.Class)
+	}
+	for _, r := range a.Verify {
+		fmt.Fprintf(w, "verify:\t%s\n", r)
+	}
+	for i, o := range a.VsRandom {
+		fmt.Fprintf(w, "vs random:\t%s\n", oddsLine(game.Side(i), o))
+	}
+	return w.Flush()
+}
+
+// oddsLine says a side's exact odds against a random opponent.
+func oddsLine(side game.Side, o verify.Expect) string {
+	return fmt.Sprintf("%s: %s, an expected score of %.4f", side, oddsText(o), o.Score())
+}
+
+// oddsText says exact odds against a random opponent, as W/D/L shares.
+func oddsText(o verify.Expect) string {
+	return fmt.Sprintf("exactly W/D/L %.2f%%/%.2f%%/%.2f%%", 100*o.Win, 100*o.Draw, 100*o.Loss)
+}
+
+// agentListing is what show knows of a as one row of fields, for CSV and
+// JSON (a JSON object); a field that does not apply is empty, or null.
+func agentListing(a, parent *store.Agent) listing {
+	l := listing{
+		object: true,
+		columns: append(append([]string{"id", "name", "kind", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "created",
+			"elo", "lo", "hi", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
+	}
+	var parentID, parentName, hidden, params any
+	if parent != nil {
+		parentID, parentName = parent.ID, parent.Name
+	}
+	if a.Net != nil {
+		hidden, params = a.Hidden, nn.Params(nn.Inputs, a.Hidden)
+	}
+	row := []any{a.ID, a.Name, a.Kind, parentID, parentName, a.Generation, a.TrainGames, hidden, params, a.CreatedAt.Format(time.RFC3339)}
+	if s := a.Standing; s != nil {
+		row = append(row, s.Elo, s.Lo, s.Hi, s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
+	} else {
+		row = append(row, nil, nil, nil, nil, 0, 0, 0, 0)
+	}
+	var class any
+	if a.Verify != nil {
+		class = a.Class.String()
+	}
+	row = append(row, class)
+	l.rows = [][]any{append(append(row, verifyCells(a)...), oddsCells(a)...)}
+	return l
 }

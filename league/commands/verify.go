@@ -12,82 +12,79 @@ import (
 	"ttt/agents/verify"
 )
 
-// errBeatable makes `ttt verify` exit non-zero without another message:
-// the report above it already says which side can be beaten.
+// errBeatable makes `ttt verify` exit with status 1 when a side can be
+// beaten: the report above it says which.
 var errBeatable = errors.New("the network can be beaten")
 
-// Verify is `ttt verify`: the exhaustive check of a network.
-var Verify = &cli.Command{
-	Name:  "verify",
-	Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
-	UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
+// verifyCommand is `ttt verify`: the exhaustive check of a network.
+func verifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "verify",
+		Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
+		UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
 
    ttt verify n.bin
-   ttt verify --side O ttt_nn.bin
+   ttt verify ttt_nn.bin --side O
    ttt verify best                  # a network stored in the league`,
-	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
-		&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
-		&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
-		dbFlag,
-	},
-	Action: func(c *cli.Context) error {
-		if c.NArg() != 1 {
-			return fmt.Errorf("verify takes one FILE or stored agent (flags go before it)")
-		}
-		sides := []game.Side{game.X, game.O}
-		if s := c.String("side"); s != "" {
-			side, err := game.ParseSide(s)
-			if err != nil {
-				return fmt.Errorf("--side: %w", err)
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
+			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
+			&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
+			dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
+				return err
 			}
-			sides = []game.Side{side}
-		}
-		if c.Int("games") < 0 {
-			return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
-		}
-		net, err := netToVerify(c, c.Args().First())
-		if err != nil {
-			return err
-		}
-		table := net.Table()
-		w := c.App.Writer
-		unbeatable := true
-		for _, side := range sides {
-			r := verify.Check(table, side)
-			unbeatable = unbeatable && r.Unbeatable()
-			fmt.Fprintf(w, "%s; vs random %s\n", r, verify.VsRandom(table, side, c.Int("games"), c.Uint64("seed")))
-		}
-		if !unbeatable {
-			return errBeatable
-		}
-		return nil
-	},
+			sides := []game.Side{game.X, game.O}
+			if s := c.String("side"); s != "" {
+				side, err := game.ParseSide(s)
+				if err != nil {
+					return fmt.Errorf("--side: %w", err)
+				}
+				sides = []game.Side{side}
+			}
+			if c.Int("games") < 0 {
+				return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
+			}
+			net, err := netToVerify(c, c.Args().First())
+			if err != nil {
+				return err
+			}
+			table := net.Table()
+			w := c.App.Writer
+			unbeatable := true
+			for _, side := range sides {
+				r := verify.Check(table, side)
+				unbeatable = unbeatable && r.Unbeatable()
+				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)),
+					verify.VsRandom(table, side, c.Int("games"), c.Uint64("seed")))
+			}
+			if !unbeatable {
+				return errBeatable
+			}
+			return nil
+		},
+	}
 }
 
 // netToVerify reads the network arg names: the file at arg when there is
 // one, else the agent arg names in the league.
 func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
-	if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() {
+	// Whatever is at arg but a directory is read as a weight file, which
+	// refuses what is not one: /dev/zero is not an agent's name.
+	info, err := os.Stat(arg)
+	if err == nil && !info.IsDir() {
 		return readWeightFile(arg, c.Int("inputs"))
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
-		return nil, fmt.Errorf("no file %s, and %w", arg, err)
+		what := "no file " + arg
+		if info != nil {
+			what = arg + " is a directory"
+		}
+		return nil, fmt.Errorf("%s, and %w", what, err)
 	}
 	return a.Net, nil
-}
-
-// readWeightFile reads a plain weight file, naming the file in any error.
-func readWeightFile(path string, inputs int) (*nn.Net, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read weights: %w", err)
-	}
-	net, err := nn.Parse(data, inputs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return net, nil
 }

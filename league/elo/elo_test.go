@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"ttt/agents/game"
 	"ttt/league/elo"
 )
 
@@ -83,12 +84,12 @@ func TestTwoAgents(t *testing.T) {
 		pair elo.Pair
 		want float64 // agent 1's Elo
 	}{
-		{"75% by wins", elo.Pair{A: 1, B: anchor, Wins: 300, Losses: 100}, elo75},
-		{"75% with draws", elo.Pair{A: 1, B: anchor, Wins: 200, Draws: 200}, elo75},
-		{"75% seen from the anchor", elo.Pair{A: anchor, B: 1, Wins: 100, Losses: 300}, elo75},
-		{"25%", elo.Pair{A: 1, B: anchor, Wins: 100, Losses: 300}, -elo75},
-		{"50%", elo.Pair{A: 1, B: anchor, Wins: 150, Draws: 100, Losses: 150}, 0},
-		{"90%", elo.Pair{A: 1, B: anchor, Wins: 900, Losses: 100}, 400 * math.Log10(9)},
+		{"75% by wins", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 300, Losses: 100}}, elo75},
+		{"75% with draws", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 200, Draws: 200}}, elo75},
+		{"75% seen from the anchor", elo.Pair{A: anchor, B: 1, Record: game.Record{Wins: 100, Losses: 300}}, elo75},
+		{"25%", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 100, Losses: 300}}, -elo75},
+		{"50%", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 150, Draws: 100, Losses: 150}}, 0},
+		{"90%", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 900, Losses: 100}}, 400 * math.Log10(9)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := mustFit(t, []elo.Pair{tc.pair})
@@ -119,18 +120,18 @@ func TestSymmetric(t *testing.T) {
 		pairs []elo.Pair
 	}{
 		{"mirror records against the anchor", []elo.Pair{
-			{A: 1, B: anchor, Wins: 70, Draws: 10, Losses: 20},
-			{A: 2, B: anchor, Wins: 20, Draws: 10, Losses: 70},
+			{A: 1, B: anchor, Record: game.Record{Wins: 70, Draws: 10, Losses: 20}},
+			{A: 2, B: anchor, Record: game.Record{Wins: 20, Draws: 10, Losses: 70}},
 		}},
 		{"and an even match between them", []elo.Pair{
-			{A: 1, B: anchor, Wins: 70, Draws: 10, Losses: 20},
-			{A: 2, B: anchor, Wins: 20, Draws: 10, Losses: 70},
-			{A: 1, B: 2, Wins: 30, Draws: 40, Losses: 30},
+			{A: 1, B: anchor, Record: game.Record{Wins: 70, Draws: 10, Losses: 20}},
+			{A: 2, B: anchor, Record: game.Record{Wins: 20, Draws: 10, Losses: 70}},
+			{A: 1, B: 2, Record: game.Record{Wins: 30, Draws: 40, Losses: 30}},
 		}},
 		{"and a lopsided match between them", []elo.Pair{
-			{A: anchor, B: 1, Wins: 20, Draws: 10, Losses: 70},
-			{A: 2, B: anchor, Wins: 20, Draws: 10, Losses: 70},
-			{A: 2, B: 1, Wins: 5, Draws: 15, Losses: 80},
+			{A: anchor, B: 1, Record: game.Record{Wins: 20, Draws: 10, Losses: 70}},
+			{A: 2, B: anchor, Record: game.Record{Wins: 20, Draws: 10, Losses: 70}},
+			{A: 2, B: 1, Record: game.Record{Wins: 5, Draws: 15, Losses: 80}},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,7 +197,7 @@ func TestInvariance(t *testing.T) {
 		{"sides swapped", func(ps []elo.Pair) []elo.Pair {
 			for k, p := range ps {
 				if k%2 == 0 {
-					ps[k] = elo.Pair{A: p.B, B: p.A, Wins: p.Losses, Draws: p.Draws, Losses: p.Wins}
+					ps[k] = elo.Pair{A: p.B, B: p.A, Record: game.Record{Wins: p.Losses, Draws: p.Draws, Losses: p.Wins}}
 				}
 			}
 			return ps
@@ -206,13 +207,13 @@ func TestInvariance(t *testing.T) {
 			for _, p := range ps {
 				// One game at a time, half of them from B's side, and an empty pair.
 				for range p.Wins {
-					out = append(out, elo.Pair{A: p.A, B: p.B, Wins: 1})
+					out = append(out, elo.Pair{A: p.A, B: p.B, Record: game.Record{Wins: 1}})
 				}
 				for range p.Draws {
-					out = append(out, elo.Pair{A: p.B, B: p.A, Draws: 1})
+					out = append(out, elo.Pair{A: p.B, B: p.A, Record: game.Record{Draws: 1}})
 				}
 				for range p.Losses {
-					out = append(out, elo.Pair{A: p.B, B: p.A, Wins: 1})
+					out = append(out, elo.Pair{A: p.B, B: p.A, Record: game.Record{Wins: 1}})
 				}
 				out = append(out, elo.Pair{A: p.A, B: p.B})
 			}
@@ -273,11 +274,11 @@ func TestPerfectPlayer(t *testing.T) {
 	pairs := randomLeague(rng, []float64{0, 150, 300, 450}, 50)
 	for b := range int64(4) {
 		pairs = append(pairs,
-			elo.Pair{A: 9, B: b, Wins: 50},
-			elo.Pair{A: 10, B: b, Wins: 50},
-			elo.Pair{A: 11, B: b, Losses: 50})
+			elo.Pair{A: 9, B: b, Record: game.Record{Wins: 50}},
+			elo.Pair{A: 10, B: b, Record: game.Record{Wins: 50}},
+			elo.Pair{A: 11, B: b, Record: game.Record{Losses: 50}})
 	}
-	pairs = append(pairs, elo.Pair{A: 9, B: 10, Draws: 50}, elo.Pair{A: 9, B: 9, Draws: 50})
+	pairs = append(pairs, elo.Pair{A: 9, B: 10, Record: game.Record{Draws: 50}}, elo.Pair{A: 9, B: 9, Record: game.Record{Draws: 50}})
 	rs := mustFit(t, pairs)
 	perfect, copy, loser := find(t, rs, 9), find(t, rs, 10), find(t, rs, 11)
 	t.Logf("perfect %+v\nall-loss %+v\nbest mixed %+v", perfect, loser, find(t, rs, 3))
@@ -312,13 +313,13 @@ func TestDrawsAsHalfPoints(t *testing.T) {
 		name          string
 		draws, halves elo.Pair
 	}{
-		{"50% against the anchor", elo.Pair{A: 1, B: anchor, Draws: 100}, elo.Pair{A: 1, B: anchor, Wins: 50, Losses: 50}},
-		{"60% against the anchor", elo.Pair{A: 1, B: anchor, Wins: 20, Draws: 80}, elo.Pair{A: 1, B: anchor, Wins: 60, Losses: 40}},
+		{"50% against the anchor", elo.Pair{A: 1, B: anchor, Record: game.Record{Draws: 100}}, elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 50, Losses: 50}}},
+		{"60% against the anchor", elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 20, Draws: 80}}, elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 60, Losses: 40}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			other := elo.Pair{A: 2, B: anchor, Wins: 30, Draws: 30, Losses: 40}
-			a := mustFit(t, []elo.Pair{tc.draws, other, {A: 1, B: 2, Wins: 10, Losses: 5}})
-			b := mustFit(t, []elo.Pair{tc.halves, other, {A: 1, B: 2, Wins: 10, Losses: 5}})
+			other := elo.Pair{A: 2, B: anchor, Record: game.Record{Wins: 30, Draws: 30, Losses: 40}}
+			a := mustFit(t, []elo.Pair{tc.draws, other, {A: 1, B: 2, Record: game.Record{Wins: 10, Losses: 5}}})
+			b := mustFit(t, []elo.Pair{tc.halves, other, {A: 1, B: 2, Record: game.Record{Wins: 10, Losses: 5}}})
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("from draws %v\nfrom wins and losses %v", a, b)
 			}
@@ -331,9 +332,9 @@ func TestIntervalShrinks(t *testing.T) {
 	prev := 0.0
 	for _, m := range []int{1, 4, 16, 64, 256} {
 		rs := mustFit(t, []elo.Pair{
-			{A: 1, B: anchor, Wins: 25 * m, Draws: 10 * m, Losses: 15 * m},
-			{A: 2, B: anchor, Wins: 15 * m, Draws: 10 * m, Losses: 25 * m},
-			{A: 1, B: 2, Wins: 20 * m, Draws: 20 * m, Losses: 10 * m},
+			{A: 1, B: anchor, Record: game.Record{Wins: 25 * m, Draws: 10 * m, Losses: 15 * m}},
+			{A: 2, B: anchor, Record: game.Record{Wins: 15 * m, Draws: 10 * m, Losses: 25 * m}},
+			{A: 1, B: 2, Record: game.Record{Wins: 20 * m, Draws: 20 * m, Losses: 10 * m}},
 		})
 		width := find(t, rs, 1).Hi - find(t, rs, 1).Lo
 		if prev > 0 {
@@ -353,11 +354,11 @@ func TestErrors(t *testing.T) {
 		pairs []elo.Pair
 		want  error // nil: any error
 	}{
-		{"island", []elo.Pair{{A: 1, B: anchor, Wins: 5, Losses: 5}, {A: 2, B: 3, Wins: 3, Losses: 1}}, elo.ErrDisconnected},
-		{"anchor absent", []elo.Pair{{A: 1, B: 2, Wins: 5, Losses: 5}}, elo.ErrDisconnected},
-		{"no games with the anchor", []elo.Pair{{A: 1, B: anchor}, {A: 1, B: 2, Wins: 5}}, elo.ErrDisconnected},
-		{"only self-play", []elo.Pair{{A: 1, B: anchor, Wins: 5}, {A: 2, B: 2, Draws: 4}}, elo.ErrDisconnected},
-		{"negative count", []elo.Pair{{A: 1, B: anchor, Wins: -1}}, nil},
+		{"island", []elo.Pair{{A: 1, B: anchor, Record: game.Record{Wins: 5, Losses: 5}}, {A: 2, B: 3, Record: game.Record{Wins: 3, Losses: 1}}}, elo.ErrDisconnected},
+		{"anchor absent", []elo.Pair{{A: 1, B: 2, Record: game.Record{Wins: 5, Losses: 5}}}, elo.ErrDisconnected},
+		{"no games with the anchor", []elo.Pair{{A: 1, B: anchor}, {A: 1, B: 2, Record: game.Record{Wins: 5}}}, elo.ErrDisconnected},
+		{"only self-play", []elo.Pair{{A: 1, B: anchor, Record: game.Record{Wins: 5}}, {A: 2, B: 2, Record: game.Record{Draws: 4}}}, elo.ErrDisconnected},
+		{"negative count", []elo.Pair{{A: 1, B: anchor, Record: game.Record{Wins: -1}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := elo.Fit(tc.pairs, anchor)
@@ -432,7 +433,7 @@ func TestAgainstSlowFit(t *testing.T) {
 			strength[k] = rng.NormFloat64() * 300
 		}
 		pairs := randomLeague(rng, strength, 1+rng.IntN(40))
-		pairs = append(pairs, elo.Pair{A: 4, B: 1, Wins: 3}) // a one-sided extra, for variety
+		pairs = append(pairs, elo.Pair{A: 4, B: 1, Record: game.Record{Wins: 3}}) // a one-sided extra, for variety
 		rs := mustFit(t, pairs)
 		want := slowFit(pairs, []int64{0, 1, 2, 3, 4})
 		worst := 0.0
@@ -523,7 +524,7 @@ func TestIntervalBounds(t *testing.T) {
 	even := []elo.Pair{}
 	for a := range int64(6) {
 		for b := a + 1; b < 6; b++ {
-			even = append(even, elo.Pair{A: a, B: b, Wins: 10, Draws: 20, Losses: 10})
+			even = append(even, elo.Pair{A: a, B: b, Record: game.Record{Wins: 10, Draws: 20, Losses: 10}})
 		}
 	}
 	// League shapes: checkpoints that soon beat random, and an earlier
@@ -539,9 +540,9 @@ func TestIntervalBounds(t *testing.T) {
 	// the other's, which shorting cannot see; both are the prior's anyway.
 	twins := randomLeague(rng, []float64{0, 150, 300, 450}, 50)
 	for b := range int64(4) {
-		twins = append(twins, elo.Pair{A: 9, B: b, Wins: 50}, elo.Pair{A: 10, B: b, Wins: 50})
+		twins = append(twins, elo.Pair{A: 9, B: b, Record: game.Record{Wins: 50}}, elo.Pair{A: 10, B: b, Record: game.Record{Wins: 50}})
 	}
-	twins = append(twins, elo.Pair{A: 9, B: 10, Draws: 50})
+	twins = append(twins, elo.Pair{A: 9, B: 10, Record: game.Record{Draws: 50}})
 	for _, tc := range []struct {
 		name  string
 		pairs []elo.Pair
@@ -553,8 +554,8 @@ func TestIntervalBounds(t *testing.T) {
 		{"league of strong checkpoints", randomLeague(rng, strong, 18), 1.01},
 		{"league with a steady spread", randomLeague(rng, graded, 18), 1.03},
 		{"chain", []elo.Pair{
-			{A: anchor, B: 1, Wins: 20, Losses: 20}, {A: 1, B: 2, Wins: 20, Losses: 20},
-			{A: 2, B: 3, Wins: 20, Losses: 20}, {A: 3, B: 4, Wins: 20, Losses: 20},
+			{A: anchor, B: 1, Record: game.Record{Wins: 20, Losses: 20}}, {A: 1, B: 2, Record: game.Record{Wins: 20, Losses: 20}},
+			{A: 2, B: 3, Record: game.Record{Wins: 20, Losses: 20}}, {A: 3, B: 4, Record: game.Record{Wins: 20, Losses: 20}},
 		}, 0},
 		{"all-win twins", twins, 0},
 	} {

@@ -6,18 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"syscall"
 )
-
-// errLockHeld: another open file description holds the lock.
-var errLockHeld = syscall.EWOULDBLOCK
-
-// flock takes an exclusive flock(2) on f without waiting.
-func flock(f *os.File) error {
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-}
 
 // writable returns ErrReadOnly when this process may not write the
 // database file at path (if it exists) or its directory, where SQLite
@@ -36,4 +27,12 @@ func writable(path string) error {
 		return fmt.Errorf("%w: this user cannot write its directory %s, where SQLite keeps its -wal file", ErrReadOnly, dir)
 	}
 	return nil
+}
+
+// links returns the number of hard links of the file info describes.
+func links(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }

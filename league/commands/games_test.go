@@ -1,4 +1,4 @@
-package main_test
+package commands_test
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ttt/league/commands/clitest"
 )
 
 // TestGamesExport exports a real league's games as PGN, reads them with a
@@ -18,21 +20,21 @@ import (
 // in the file, and the ratings agree with ttt's within 5 Elo, as they must
 // with Ordo's or BayesElo's.
 func TestGamesExport(t *testing.T) {
-	p := buildTTT(t)
+	p := clitest.New(t)
 	// Beside the league's own snapshots, a baseline and an import whose
 	// name needs escaping in PGN; both join the matches of the first round.
-	p.ok(t, "train", "--games", "2000", "--hidden", "20", "--db", "league.db")
-	p.ok(t, "export", "--checkpoint", "latest", "-o", "b.bin")
+	p.OK(t, "train", "--games", "2000", "--hidden", "20", "--db", "league.db")
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "b.bin")
 	const odd = `q"uote\back`
-	p.ok(t, "import", "--name", odd, "b.bin")
-	p.ok(t, "league", "run", "--rounds", "3", "--games-per-round", "2000", "--hidden", "20")
+	p.OK(t, "import", "--name", odd, "b.bin")
+	p.OK(t, "league", "run", "--rounds", "3", "--games-per-round", "2000", "--hidden", "20")
 
-	out := p.ok(t, "games", "export", "--pgn", "league.pgn")
-	games := readPGN(t, filepath.Join(p.dir, "league.pgn"))
+	out := p.OK(t, "games", "export", "--pgn", "league.pgn")
+	games := readPGN(t, filepath.Join(p.Dir, "league.pgn"))
 	if want := fmt.Sprintf("%d games of ", len(games)); !strings.HasPrefix(out, want) {
 		t.Errorf("games export said %q, want %q...", out, want)
 	}
-	if stdout := p.ok(t, "games", "export", "--pgn", "-"); stdout != string(p.file(t, "league.pgn")) {
+	if stdout := p.OK(t, "games", "export", "--pgn", "-"); stdout != string(p.File(t, "league.pgn")) {
 		t.Error("--pgn - wrote other games than --pgn FILE")
 	}
 
@@ -59,7 +61,7 @@ func TestGamesExport(t *testing.T) {
 		}
 	}
 	elo := fitMM(t, games, "random")
-	rows := csvRows(t, p.ok(t, "ratings", "--format", "csv"))
+	rows := csvRows(t, p.OK(t, "ratings", "--format", "csv"))
 	if len(rows) != len(records) || records[odd] == nil {
 		t.Fatalf("ttt rates %d agents, the PGN has %d: %v", len(rows), len(records), records)
 	}
@@ -91,27 +93,23 @@ func TestGamesExport(t *testing.T) {
 		}
 	}
 
-	// The anchor: random at 0 in every round.
-	history := csvRows(t, p.ok(t, "ratings", "history", "--format", "csv"))
-	seen := 0
+	// The anchor: random at 0 in every round, from its first.
+	history := csvRows(t, p.OK(t, "ratings", "history", "--agent", "random", "--format", "csv"))
 	for _, row := range history {
-		if row["agent"] == "random" {
-			seen++
-			if row["elo"] != "0.0" || row["lo"] != "0.0" || row["hi"] != "0.0" {
-				t.Errorf("round %s: random %s [%s, %s], want 0", row["round"], row["elo"], row["lo"], row["hi"])
-			}
+		if row["elo"] != "0.0" || row["lo"] != "0.0" || row["hi"] != "0.0" {
+			t.Errorf("round %s: random %s [%s, %s], want 0", row["round"], row["elo"], row["lo"], row["hi"])
 		}
 	}
-	if seen != 3 {
-		t.Errorf("random has %d history rows, want one per round (3)", seen)
+	if len(history) != 3 || history[0]["stored"] != "true" || history[1]["stored"] != "false" {
+		t.Errorf("random's history: %v, want one row per round (3), stored in the first only", history)
 	}
 
 	// Refusals leave no file behind.
-	p.refused(t, "cannot write", "games", "export", "--pgn", filepath.Join("no", "such", "dir", "g.pgn"))
-	p.refused(t, "no league database at none.db", "games", "export", "--db", "none.db", "--pgn", "none.pgn")
-	p.refused(t, "is the league database itself", "games", "export", "--pgn", "league.db")
-	p.refused(t, "--pgn FILE", "games", "export")
-	if _, err := os.Stat(filepath.Join(p.dir, "none.pgn")); err == nil {
+	p.Refused(t, "cannot write", "games", "export", "--pgn", filepath.Join("no", "such", "dir", "g.pgn"))
+	p.Refused(t, "no league database at none.db", "games", "export", "--db", "none.db", "--pgn", "none.pgn")
+	p.Refused(t, "cannot write league.db: it is the league database itself", "games", "export", "--pgn", "league.db")
+	p.Refused(t, "--pgn FILE", "games", "export")
+	if _, err := os.Stat(filepath.Join(p.Dir, "none.pgn")); err == nil {
 		t.Error("a refused export left none.pgn")
 	}
 }

@@ -1,6 +1,3 @@
-// Package commands holds the ttt command line: one cli.Command value per
-// command, each of which checks its arguments, hands the work to the
-// library packages and prints the result. Only main decides exit codes.
 package commands
 
 import (
@@ -12,23 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
-
-// OneLineUsageErrors makes every command answer a bad flag with one line
-// on stderr (through main) instead of its whole help text.
-func OneLineUsageErrors(app *cli.App) {
-	oneLine := func(c *cli.Context, err error, _ bool) error {
-		return fmt.Errorf("%s: %w (see %s --help)", c.Command.FullName(), err, c.Command.HelpName)
-	}
-	app.OnUsageError = oneLine
-	var walk func([]*cli.Command)
-	walk = func(cmds []*cli.Command) {
-		for _, c := range cmds {
-			c.OnUsageError = oneLine
-			walk(c.Subcommands)
-		}
-	}
-	walk(app.Commands)
-}
 
 // isTerminal reports whether w is a terminal, where progress bars belong.
 func isTerminal(w io.Writer) bool {

@@ -1,0 +1,66 @@
+package train
+
+import (
+	"fmt"
+
+	"ttt/agents/nn"
+)
+
+// Learning is how a network learns: its size when new, the learning
+// rate, and how it explores.
+type Learning struct {
+	Hidden      int
+	LR          float64
+	Epsilon     Schedule
+	Temperature float64
+}
+
+// Validate reports the first setting that is out of range.
+func (l Learning) Validate() error {
+	switch {
+	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
+		return fmt.Errorf("hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
+	case !(l.LR > 0 && l.LR <= 10):
+		return fmt.Errorf("learning rate must be within (0, 10] (got %g)", l.LR)
+	case !(l.Temperature > 0 && l.Temperature <= 100):
+		return fmt.Errorf("temperature must be within (0, 100] (got %g)", l.Temperature)
+	}
+	return l.Epsilon.Validate()
+}
+
+// Exploration defaults. Sampling at the net's own temperature (1) makes
+// it reinforce whatever random-looking move happened to win against a
+// random opponent, and it never sharpens; a low temperature keeps
+// sampling close to greedy while still breaking near-ties at random.
+const (
+	DefaultEpsilon     = 0.2
+	DefaultTemperature = 0.01
+)
+
+// Schedule is how the exploration rate epsilon decays: linearly from Start
+// to End over the first Games training games, then End for good. Early
+// games explore widely, so that the net meets positions its own policy
+// would never reach; late games follow the net's own probabilities.
+type Schedule struct {
+	Start, End float64
+	Games      int
+}
+
+// At returns epsilon for training game g (counted from 0).
+func (s Schedule) At(g int) float64 {
+	if g >= s.Games {
+		return s.End
+	}
+	return s.Start + (s.End-s.Start)*float64(g)/float64(s.Games)
+}
+
+// Validate reports a schedule that is not a schedule.
+func (s Schedule) Validate() error {
+	switch {
+	case s.Start < 0 || s.Start > 1 || s.End < 0 || s.End > 1:
+		return fmt.Errorf("epsilon must be within 0..1 (got %g and %g)", s.Start, s.End)
+	case s.Games < 0:
+		return fmt.Errorf("epsilon decay games must not be negative (got %d)", s.Games)
+	}
+	return nil
+}

@@ -1,0 +1,482 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unicode/utf8"
+
+	"ttt/agents/nn"
+	"ttt/league/commands"
+	"ttt/league/commands/clitest"
+)
+
+// smallLeague is a league of one quick round in a new directory, with
+// its latest checkpoint (agent 3) exported as net.bin.
+func smallLeague(t *testing.T) clitest.TTT {
+	t.Helper()
+	p := clitest.New(t)
+	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, "export", "--checkpoint", "3", "-o", "net.bin")
+	return p
+}
+
+// Flags may come after a command's arguments, as users type them; their
+// values go with them, and -- ends the flags.
+func TestFlagsAfterArguments(t *testing.T) {
+	p := smallLeague(t)
+
+	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 4 (from-c)") {
+		t.Errorf("import net.bin --name from-c said:\n%s", out)
+	}
+	// A flag's value that looks like an argument stays the flag's.
+	if out := p.OK(t, "import", "net.bin", "--name", "net.bin"); !strings.Contains(out, "stored as agent 5 (net.bin)") {
+		t.Errorf("import net.bin --name net.bin said:\n%s", out)
+	}
+
+	out, errOut, code := p.Run(t, "verify", "net.bin", "--side", "X", "--games", "10")
+	if !strings.HasPrefix(out, "X: ") || strings.Contains(out, "O: ") || (code != 0) != strings.HasPrefix(out, "X: beatable,") {
+		t.Errorf("verify net.bin --side X: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if got, _, _ := p.Run(t, "verify", "--games", "10", "net.bin", "--side=O"); !strings.HasPrefix(got, "O: ") || strings.Contains(got, "X: ") {
+		t.Errorf("verify --games 10 net.bin --side=O said %q", got)
+	}
+
+	var agent map[string]any
+	if err := json.Unmarshal([]byte(p.OK(t, "show", "best", "--format", "json")), &agent); err != nil || agent["name"] == nil {
+		t.Errorf("show best --format json: %v, %v", agent, err)
+	}
+	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--agent", "3")); len(rows) != 1 || rows[0]["agent"] != "checkpoint-3" {
+		t.Errorf("ratings history --format csv --agent 3: %v", rows)
+	}
+	if out := p.OK(t, "export", "-o", "again.bin", "--checkpoint", "from-c"); !strings.Contains(out, "Agent 4 (from-c) written to again.bin") {
+		t.Errorf("export -o again.bin --checkpoint from-c said %q", out)
+	}
+
+	// After --, a flag's name is an argument.
+	p.Refused(t, `no file --side, and no such agent: "--side"`, "verify", "--games", "10", "--", "--side")
+	// Help after an argument is help, and does nothing else.
+	before := clitest.Snapshot(t, p.Dir)
+	if out := p.OK(t, "import", "net.bin", "--help"); !strings.Contains(out, "ttt import - ") {
+		t.Errorf("import net.bin --help said:\n%s", out)
+	}
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Error("import net.bin --help changed the directory")
+	}
+}
+
+// A mistyped flag or command is answered with the nearest name, and with
+// none when nothing is near.
+func TestSuggestions(t *testing.T) {
+	p := clitest.New(t)
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"ratings: unknown flag --fromat; did you mean --format? (see ttt ratings --help)", []string{"ratings", "--fromat", "json"}},
+		{"ratings history: unknown flag --agnt; did you mean --agent?", []string{"ratings", "history", "--agnt", "3"}},
+		{"league run: unknown flag --round; did you mean --rounds?", []string{"league", "run", "--round", "3"}},
+		{"league run: unknown flag --games-per; did you mean --games-per-round?", []string{"league", "run", "--games-per", "3"}},
+		{"export: unknown flag --chekpoint; did you mean --checkpoint?", []string{"export", "--chekpoint", "3"}},
+		{"unknown flag --verison; did you mean --version? (see ttt --help)", []string{"--verison"}},
+		{`unknown command "lauge"; did you mean league? (see ttt --help)`, []string{"lauge", "run"}},
+		{`ratings: unknown command "histroy"; did you mean history? (see ttt ratings --help)`, []string{"ratings", "histroy"}},
+		{`league: unknown command "rnu"; did you mean run?`, []string{"league", "rnu"}},
+		{`unknown command "lauge"; did you mean league?`, []string{"help", "lauge"}},
+	} {
+		p.Usage(t, c.want, c.args...)
+	}
+	// Nothing near: no suggestion.
+	for _, args := range [][]string{{"show", "--zzz", "3"}, {"xyzzy"}, {"league", "walk"}} {
+		if _, errOut, code := p.Run(t, args...); code != 2 || strings.Contains(errOut, "did you mean") {
+			t.Errorf("ttt %s: exit %d, %q; want exit 2 and no suggestion", strings.Join(args, " "), code, errOut)
+		}
+	}
+}
+
+// ttt --version, ttt help and ttt help COMMAND.
+func TestVersionAndHelp(t *testing.T) {
+	p := clitest.New(t)
+	if out := p.OK(t, "--version"); !regexp.MustCompile(`^ttt version \S+\n$`).MatchString(out) {
+		t.Errorf("ttt --version said %q", out)
+	}
+	top := p.OK(t, "help")
+	if p.OK(t) != top || p.OK(t, "--help") != top {
+		t.Error("ttt, ttt --help and ttt help differ")
+	}
+	for _, cmd := range []string{"league", "ratings", "train", "verify", "checkpoints", "show", "play", "export", "import", "games", "help"} {
+		if !regexp.MustCompile(`(?m)^   ` + cmd + ` +\S`).MatchString(top) {
+			t.Errorf("ttt help lists no %s:\n%s", cmd, top)
+		}
+	}
+	for _, c := range []struct {
+		cmd  []string
+		want []string
+	}{
+		{[]string{"league", "run"}, []string{"ttt league run - ", "--rounds value", "--duration value"}},
+		{[]string{"ratings"}, []string{"ttt ratings - ", "history", "plot", "--format"}},
+		{[]string{"ratings", "history"}, []string{"ttt ratings history - ", "--agent"}},
+		{[]string{"import"}, []string{"ttt import - ", "--name"}},
+		{[]string{"league"}, []string{"ttt league - ", "run"}},
+	} {
+		help := p.OK(t, append([]string{"help"}, c.cmd...)...)
+		if flag := p.OK(t, append(c.cmd, "--help")...); help != flag {
+			t.Errorf("ttt help %s differs from ttt %[1]s --help:\n%s\n---\n%s", strings.Join(c.cmd, " "), help, flag)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(help, w) {
+				t.Errorf("ttt help %s lacks %q:\n%s", strings.Join(c.cmd, " "), w, help)
+			}
+		}
+	}
+	p.Usage(t, `unknown command "nosuch"`, "help", "nosuch")
+	p.Usage(t, `league: unknown command "walk"`, "help", "league", "walk")
+}
+
+// Every command's argument count is checked the same way: a usage error
+// that says what the command takes.
+func TestArgumentCounts(t *testing.T) {
+	p := clitest.New(t)
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"import: needs FILE (see ttt import --help)", []string{"import"}},
+		{`import: takes FILE, got "a.bin" "b.bin"`, []string{"import", "a.bin", "b.bin"}},
+		{"show: needs ID|NAME|best|latest", []string{"show"}},
+		{"verify: needs FILE|ID|NAME|best|latest", []string{"verify", "--side", "X"}},
+		{`checkpoints: takes no arguments, got "x"`, []string{"checkpoints", "x"}},
+		{`export: takes no arguments, got "best"`, []string{"export", "best"}},
+		{`train: takes no arguments, got "x"`, []string{"train", "x", "-o", "n.bin"}},
+		{`league run: takes no arguments, got "x" "y"`, []string{"league", "run", "x", "y"}},
+		{`games export: takes no arguments, got "x"`, []string{"games", "export", "x", "--pgn", "-"}},
+		{`ratings plot: takes no arguments, got "x"`, []string{"ratings", "plot", "x"}},
+		{`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
+		{`play: takes no arguments, got "4"`, []string{"play", "4"}},
+	} {
+		p.Usage(t, c.want, c.args...)
+	}
+	if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
+		t.Errorf("usage errors left files: %v", entries)
+	}
+}
+
+// Every float flag of every command refuses NaN and the infinities, which
+// strconv reads as numbers and range checks let through, before it does
+// any work; and a duration without a unit says that it needs one.
+func TestFlagValues(t *testing.T) {
+	p := clitest.New(t)
+	flags := commands.FloatFlags()
+	if len(flags["train"]) < 4 || len(flags["league run"]) < 7 {
+		t.Fatalf("float flags found: %v", flags) // the test must not pass on none
+	}
+	for cmd, names := range flags {
+		for _, name := range names {
+			for _, v := range []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity"} {
+				args := append(strings.Fields(cmd), "--"+name, v, "--db", "league.db", "-o", "x.bin")
+				if cmd == "league run" {
+					args = append(strings.Fields(cmd), "--"+name, v, "--rounds", "1")
+				}
+				_, errOut, code := p.Run(t, args...)
+				if code != 1 || !regexp.MustCompile(`^ttt: --`+name+` must be a finite number \(got [+-]?(NaN|Inf)\)\n$`).MatchString(errOut) {
+					t.Errorf("ttt %s: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
+				}
+			}
+		}
+	}
+	p.Usage(t, "league run: --duration 8: a unit is needed, such as 8h or 30m (see ttt league run --help)", "league", "run", "--duration", "8")
+	p.Usage(t, "league run: --duration 1.5: a unit is needed", "league", "run", "--duration", "1.5")
+	if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
+		t.Errorf("refused flags left files: %v", entries)
+	}
+}
+
+// Every output file (export, train -o, games export --pgn, ratings plot
+// -o) is refused where it would destroy the league or any SQLite
+// database, says the user's path in its errors, and says when it
+// replaces another file.
+func TestOutputFiles(t *testing.T) {
+	p := smallLeague(t)
+	other := clitest.New(t) // another league
+	other.OK(t, leagueRun(bounded)...)
+	otherDB := filepath.Join(other.Dir, "league.db")
+	if err := os.Mkdir(filepath.Join(p.Dir, "somedir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("league.db", filepath.Join(p.Dir, "symlink.svg")); err != nil {
+		t.Fatal(err)
+	}
+	train := []string{"train", "--games", "10", "--hidden", "4"}
+
+	before := clitest.Snapshot(t, p.Dir)
+	otherBefore := clitest.Snapshot(t, other.Dir)
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"cannot write nodir/best.bin: there is no directory nodir", []string{"export", "-o", "nodir/best.bin"}},
+		{"cannot write somedir: it is a directory", []string{"export", "-o", "somedir"}},
+		{"cannot write /dev/null: it is not a regular file", []string{"export", "-o", "/dev/null"}},
+		{"cannot write league.db: it is the league database itself", []string{"export", "--db", "league.db", "-o", "league.db"}},
+		{"cannot write ./league.db: it is the league database itself", []string{"export", "-o", "./league.db"}},
+		{"cannot write " + otherDB + ": it is an SQLite database", []string{"export", "-o", otherDB}},
+		{"cannot write league.db: it is the league database itself", append(train, "--db", "league.db", "-o", "league.db")},
+		{"cannot write " + otherDB + ": it is an SQLite database", append(train, "-o", otherDB)},
+		{"cannot write nodir/n.bin: there is no directory nodir", append(train, "-o", "nodir/n.bin")},
+		{"cannot write league.db: it is the league database itself", []string{"games", "export", "--pgn", "league.db"}},
+		{"cannot write nodir/g.pgn: there is no directory nodir", []string{"games", "export", "--pgn", "nodir/g.pgn"}},
+		{"cannot write symlink.svg: it is the league database itself", []string{"ratings", "plot", "-o", "symlink.svg"}},
+	} {
+		p.Refused(t, c.want, c.args...)
+		if _, errOut, _ := p.Run(t, c.args...); strings.Contains(errOut, ".ttt-") || strings.Contains(errOut, "rename") {
+			t.Errorf("ttt %s speaks of a temporary file: %q", strings.Join(c.args, " "), errOut)
+		}
+	}
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+	if after := clitest.Snapshot(t, other.Dir); after != otherBefore {
+		t.Errorf("refused outputs changed the other league:\nbefore %s\nafter  %s", otherBefore, after)
+	}
+	p.OK(t, "checkpoints") // the league is whole
+
+	// A second hard link of the league would give SQLite a second
+	// journal: every command refuses the league while it has one, and
+	// nothing is written through either name.
+	if err := os.Link(filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "hardlink.bin")); err != nil {
+		t.Fatal(err)
+	}
+	linked := clitest.Snapshot(t, p.Dir)
+	for _, args := range [][]string{
+		{"export", "-o", "hardlink.bin"},
+		{"games", "export", "--pgn", "hardlink.bin"},
+		{"checkpoints", "--db", "hardlink.bin"},
+		leagueRun(bounded),
+	} {
+		p.Refused(t, "the database file has more than one hard link", args...)
+	}
+	if after := clitest.Snapshot(t, p.Dir); after != linked {
+		t.Errorf("commands on a linked league changed the directory:\nbefore %s\nafter  %s", linked, after)
+	}
+	if err := os.Remove(filepath.Join(p.Dir, "hardlink.bin")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new database at -o's path is the league's too: refused before
+	// the training.
+	if out, errOut, code := p.Run(t, append(train, "--db", "new.db", "-o", "new.db")...); code != 1 || out != "" ||
+		!strings.Contains(errOut, "cannot write new.db: it is the league database itself") {
+		t.Errorf("train --db new.db -o new.db: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	// Any other file may be replaced, and the success line says so.
+	p.Write(t, "notes.txt", []byte("notes\n"))
+	for _, c := range []struct{ args []string }{
+		{[]string{"export", "-o", "notes.txt"}},
+		{append(train, "-o", "notes.txt")},
+		{[]string{"games", "export", "--pgn", "notes.txt"}},
+	} {
+		first := p.OK(t, c.args...)
+		if !strings.HasSuffix(first, ", replacing the file that was there\n") {
+			t.Errorf("ttt %s over notes.txt said %q", strings.Join(c.args, " "), first)
+		}
+	}
+	if out := p.OK(t, "ratings", "plot", "-o", "elo.svg"); strings.Contains(out, "replacing") {
+		t.Errorf("a new plot said %q", out)
+	}
+	if out := p.OK(t, "ratings", "plot", "-o", "elo.svg"); !strings.HasSuffix(out, "drawn in elo.svg, replacing the file that was there\n") {
+		t.Errorf("a plot over another said %q", out)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(matches) > 0 {
+		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+// Weight files are read with a size cap and only when regular: a device,
+// a pipe or a huge file is refused at once, never read into memory.
+func TestWeightFileLimits(t *testing.T) {
+	p := clitest.New(t)
+	huge := filepath.Join(p.Dir, "huge.bin")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := syscall.Mkfifo(filepath.Join(p.Dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(p.Dir, "dir.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	largest := int64(4 * nn.Params(nn.Inputs, nn.MaxHidden))
+	p.Write(t, "onetoomany.bin", make([]byte, largest+4))
+
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, c := range []struct{ file, want string }{
+		{"/dev/zero", "/dev/zero is a device, not a weight file"},
+		{"fifo", "fifo is a named pipe, not a weight file"},
+		{"dir.bin", "dir.bin is a directory, not a weight file"},
+		{"huge.bin", fmt.Sprintf("huge.bin is larger than any weight file (at most %d bytes", largest)},
+		{"onetoomany.bin", "onetoomany.bin is larger than any weight file"},
+	} {
+		p.Refused(t, c.want, "import", c.file)
+		if c.file != "dir.bin" { // a directory is no file to verify: verify looks for an agent of that name
+			p.Refused(t, c.want, "verify", c.file)
+		}
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if read := after.TotalAlloc - before.TotalAlloc; read > 64<<20 {
+		t.Errorf("refusing the files took %d MB", read>>20)
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir, "league.db")); err == nil {
+		t.Error("a refused import made a database")
+	}
+}
+
+// league run ends with one line that says why it stopped and what the
+// league holds, however it stops; each round's line labels its columns.
+func TestLeagueRunStops(t *testing.T) {
+	p := clitest.New(t)
+	if got, want := p.OK(t, leagueRun(quick, "--duration", "1ns")...),
+		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; got != want {
+		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
+	}
+	out := p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
+	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
+		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
+		t.Errorf("league run --rounds 2 said:\n%s", out)
+	}
+	if got := p.OK(t, leagueRun(quick, "--rounds", "1", "--duration", "1h")...); !strings.HasSuffix(got, "\nstopped: 1 round played (--rounds); the league holds 3 committed rounds (run again to go on)\n") {
+		t.Errorf("league run --rounds 1 --duration 1h said:\n%s", got)
+	}
+	// A short duration lets a round start or not, as the machine goes;
+	// either way the last line says so and counts the rounds.
+	out = p.OK(t, leagueRun(quick, "--duration", "1ms")...)
+	played := strings.Count(out, "\nround ")
+	if strings.HasPrefix(out, "round ") {
+		played++
+	}
+	want := "stopped: --duration 1ms ran out before a round could start; the league holds 3 committed rounds"
+	if played > 0 {
+		plural := "s"
+		if played == 1 {
+			plural = ""
+		}
+		want = fmt.Sprintf("stopped: %d round%s played in --duration 1ms; the league holds %d committed rounds", played, plural, 3+played)
+	}
+	if !strings.HasSuffix(out, want+" (run again to go on)\n") {
+		t.Errorf("league run --duration 1ms said:\n%s\nwant its last line %q", out, want)
+	}
+}
+
+// ttt ratings of a league of 20 agents, one with a long name, fits a
+// terminal of 100 columns; CSV and JSON carry the verify figures as
+// numbers, each in a field of its own.
+func TestRatingsWidth(t *testing.T) {
+	p := clitest.New(t)
+	rng := rand.New(rand.NewPCG(1, 1))
+	long := "an-imported-network-with-a-name-much-longer-than-the-column-of-the-table"
+	for i := range 17 {
+		name := fmt.Sprintf("net-%d", i)
+		if i == 0 {
+			name = long
+		}
+		p.Write(t, "n.bin", nn.New(8, rng).Bytes())
+		p.OK(t, "import", "n.bin", "--name", name)
+	}
+	p.OK(t, leagueRun(bounded, "--openings", "1")...) // random, perfect, 17 imports, a checkpoint
+
+	table := p.OK(t, "ratings")
+	lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
+	if len(lines) != 22 || !strings.HasPrefix(lines[21], "best: ") {
+		t.Fatalf("ratings has %d lines, want a header, 20 agents and the best:\n%s", len(lines), table)
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.Contains(table, " "+string([]rune(long)[:15])+"… ") {
+		t.Errorf("the long name is not clipped:\n%s", table)
+	}
+
+	rows := csvRows(t, p.OK(t, "ratings", "--format", "csv"))
+	var jsonRows []map[string]any
+	if err := json.Unmarshal([]byte(p.OK(t, "ratings", "--format", "json")), &jsonRows); err != nil || len(jsonRows) != 20 || len(rows) != 20 {
+		t.Fatalf("%d csv rows, %d json rows (%v)", len(rows), len(jsonRows), err)
+	}
+	names := map[string]bool{}
+	for i, row := range rows {
+		names[row["agent"]] = true
+		j := jsonRows[i]
+		for _, side := range []string{"x", "o"} {
+			worst, lost, lines, opt := row[side+"_worst"], row[side+"_lost"], row[side+"_lines"], row[side+"_optimal_pct"]
+			if row["agent"] == "random" {
+				if worst+lost+lines+opt != "" || j[side+"_worst"] != nil || j[side+"_lost"] != nil || j[side+"_lines"] != nil || j[side+"_optimal_pct"] != nil {
+					t.Errorf("random has verify figures: %v, %v", row, j)
+				}
+				continue
+			}
+			nLost, err1 := strconv.Atoi(lost)
+			nLines, err2 := strconv.Atoi(lines)
+			pct, err3 := strconv.ParseFloat(opt, 64)
+			if err1 != nil || err2 != nil || err3 != nil || nLost < 0 || nLost > nLines || nLines < 1 || pct < 0 || pct > 100 ||
+				!slices.Contains([]string{"win", "draw", "loss"}, worst) || (worst == "loss") != (nLost > 0) {
+				t.Errorf("%s: %s figures %q %q %q %q", row["agent"], side, worst, lost, lines, opt)
+			}
+			if j[side+"_lost"] != float64(nLost) || j[side+"_lines"] != float64(nLines) || j[side+"_worst"] != worst {
+				t.Errorf("%s: json %s figures %v %v %v differ from csv", row["agent"], side, j[side+"_worst"], j[side+"_lost"], j[side+"_lines"])
+			}
+			if _, ok := j[side+"_optimal_pct"].(float64); !ok {
+				t.Errorf("%s: json %s_optimal_pct is %T", row["agent"], side, j[side+"_optimal_pct"])
+			}
+		}
+	}
+	if !names[long] || !names["perfect"] || !names["random"] || !names["checkpoint-20"] {
+		t.Errorf("csv agents: %v", names)
+	}
+}
+
+// A resumed league goes on with the settings it was started with; the
+// flags given that differ are said, one line each, and another --hidden,
+// which its learner cannot take, is refused.
+func TestResumeSettings(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
+	// No flags: the stored ones, silently; the learner keeps its 12 units.
+	out := p.OK(t, "league", "run", "--rounds", "1")
+	if !strings.HasPrefix(out, "round 2 ") {
+		t.Errorf("a resumed run without flags said:\n%s", out)
+	}
+	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	var train int
+	if err := db.QueryRow("SELECT train_games FROM rounds WHERE id = 2").Scan(&train); err != nil || train != 300 {
+		t.Errorf("round 2 trained %d games (%v), want the league's 300", train, err)
+	}
+	db.Close()
+	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
+	if want := "--lr 0.05: the league was started with 0.1\n--opponents 8: the league was started with 6\nround 3 "; !strings.HasPrefix(out, want) {
+		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
+	}
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Error("the refused run changed the league")
+	}
+}

@@ -1,0 +1,177 @@
+package commands
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/league"
+	"ttt/store"
+)
+
+// roundrobinCommand is `ttt roundrobin`: every pair among chosen agents,
+// stored like the league's matches, and their crosstable.
+func roundrobinCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "roundrobin",
+		Usage: "play every pair among chosen agents that has not played, rate them, print the crosstable",
+		UsageText: `ttt roundrobin [options] AGENT AGENT...
+
+   ttt roundrobin best latest perfect random
+   ttt roundrobin 120 250 380 --format csv
+
+   AGENT is an id, a name, best, latest, perfect or random. Each pair that
+   has not played yet plays as in the league (every opening of --openings
+   moves, in both colours), in one round of its own; the ratings move as a
+   league round moves them. The crosstable gives each agent's score
+   against each other: points (a draw is half) out of games. One
+   roundrobin or league run at a time per database.`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "play every opening of this many moves (0-2), in both colours"},
+			workersFlag(),
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random player's games"},
+			formatFlag(), dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() < 2 {
+				return usage(c.Command, "name two agents or more")
+			}
+			if err := checkFormat(c); err != nil {
+				return err
+			}
+			cfg := league.Default()
+			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+			db, err := openLeague(c, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			var agents []*store.Agent
+			seen := map[int64]bool{}
+			for _, ref := range c.Args().Slice() {
+				a, err := lookup(c, db, ref)
+				if err != nil {
+					return err
+				}
+				if !seen[a.ID] {
+					seen[a.ID] = true
+					agents = append(agents, a)
+				}
+			}
+			if len(agents) < 2 {
+				return fmt.Errorf("%s name one agent: a round-robin needs two or more", strings.Join(c.Args().Slice(), ", "))
+			}
+			if err := db.Lock(); err != nil {
+				return err
+			}
+			ids := make([]int64, len(agents))
+			for i, a := range agents {
+				ids[i] = a.ID
+			}
+			round, err := league.RoundRobin(c.Context, db, ids, cfg)
+			if err != nil {
+				return err
+			}
+			return crosstable(c, db, ids, round)
+		},
+	}
+}
+
+// crosstable prints the agents ids' crosstable, best-rated first, as
+// Ordo and cutechess-cli print one: each agent's rating, games and score,
+// and its points against each other agent, by the other's rank.
+func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
+	var agents []*store.Agent
+	for _, id := range ids {
+		a, err := db.Agent(c.Context, fmt.Sprint(id))
+		if err != nil {
+			return err
+		}
+		agents = append(agents, a)
+	}
+	sortByRating(agents)
+	var pairs [][2]int64
+	for _, a := range agents {
+		for _, b := range agents {
+			if a.ID > b.ID {
+				pairs = append(pairs, [2]int64{a.ID, b.ID})
+			}
+		}
+	}
+	records, err := db.PairRecords(c.Context, pairs)
+	if err != nil {
+		return err
+	}
+	format := c.String(formatFlagName)
+	l := listing{columns: []string{"rank", "agent", "elo", "games", "score"}}
+	if format != "table" {
+		l.columns = []string{"rank", "id", "agent", "elo", "games", "points"}
+	}
+	for i := range agents {
+		l.columns = append(l.columns, fmt.Sprint(i+1))
+	}
+	for i, a := range agents {
+		var games int
+		var points float64
+		var cells []any
+		for _, b := range agents {
+			if a.ID == b.ID {
+				cells = append(cells, nil)
+				continue
+			}
+			rec := records[[2]int64{max(a.ID, b.ID), min(a.ID, b.ID)}]
+			if a.ID < b.ID {
+				rec = rec.Reversed()
+			}
+			p := float64(rec.Wins) + float64(rec.Draws)/2
+			games, points = games+rec.Games(), points+p
+			cells = append(cells, cell(p, rec.Games(), format))
+		}
+		var elo any
+		if a.Standing != nil {
+			elo = a.Standing.Elo
+		}
+		row := []any{i + 1, a.Name, elo, games, fmt.Sprintf("%.1f%%", 100*points/float64(max(games, 1)))}
+		if format != "table" {
+			row = []any{i + 1, a.ID, a.Name, elo, games, exact(points)}
+		}
+		l.rows = append(l.rows, append(row, cells...))
+	}
+	if format == "table" {
+		if round == 0 {
+			fmt.Fprintln(c.App.Writer, "Every pair had played: nothing new to play.")
+		} else {
+			fmt.Fprintf(c.App.Writer, "Round %d played the pairs that had not played.\n", round)
+		}
+	}
+	return l.write(c.App.Writer, format)
+}
+
+// cell is a crosstable cell: points out of games in a table, the points
+// alone in CSV and JSON (the games are the same for every pair).
+func cell(points float64, games int, format string) any {
+	if format != "table" {
+		return exact(points)
+	}
+	return fmt.Sprintf("%g/%d", points, games)
+}
+
+// sortByRating orders agents best-rated first, unrated last, ties by id.
+func sortByRating(agents []*store.Agent) {
+	elo := func(a *store.Agent) float64 {
+		if a.Standing == nil {
+			return math.Inf(-1)
+		}
+		return a.Standing.Elo
+	}
+	slices.SortStableFunc(agents, func(a, b *store.Agent) int {
+		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a.ID, b.ID))
+	})
+}

@@ -1,0 +1,143 @@
+// Package commands holds the ttt command line. Run is its entry point;
+// each command is built by a function of its own file, checks its
+// arguments, hands the work to the library packages and prints the
+// result. Only Run decides exit codes.
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes of Run.
+const (
+	exitOK    = 0 // the command did what it was asked
+	exitError = 1 // it could not, or (verify) the network can be beaten
+	exitUsage = 2 // the command line is wrong: see usageError
+)
+
+// Run runs the ttt command line args (without the program's name), with
+// stdin, stdout and stderr as the command's input and output, and returns
+// the exit status: 0 on success, 1 when the command fails, 2 when the
+// command line itself is wrong (an unknown command or flag, a flag value
+// that does not parse, the wrong number of arguments). A failure is one
+// line on stderr. Cancelling ctx stops a long command at its next safe
+// point (a league run abandons the round under way).
+//
+// Each call builds its own commands: urfave/cli writes into commands and
+// flags while it parses, so calls may run concurrently only because they
+// share none.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, append([]string{app.Name}, flagsFirst(app.Commands, args)...))
+	if err == nil {
+		return exitOK
+	}
+	// One line, whatever the error: a joined error holds several.
+	fmt.Fprintf(stderr, "%s: %s\n", app.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	if _, ok := errors.AsType[*usageError](err); ok {
+		return exitUsage
+	}
+	return exitError
+}
+
+// newApp builds the command line, reading stdin and writing stdout and
+// stderr.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "ttt",
+		Usage:   "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
+		Version: version(),
+		UsageText: `ttt [--version] COMMAND [options] [arguments]
+
+   ttt league run --duration 8h     # a league in ./league.db
+   ttt ratings                      # its leaderboard
+   ttt help ratings                 # a command's usage and flags`,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands: []*cli.Command{
+			leagueCommand(),
+			ratingsCommand(),
+			trainCommand(),
+			verifyCommand(),
+			checkpointsCommand(),
+			showCommand(),
+			playCommand(),
+			exportCommand(),
+			importCommand(),
+			gamesCommand(),
+			roundrobinCommand(),
+			checkCommand(),
+			upgradeCommand(),
+			serveCommand(),
+			helpCommand(),
+		},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true},
+		},
+		Action: func(c *cli.Context) error {
+			switch {
+			case c.Bool("version"):
+				fmt.Fprintf(c.App.Writer, "%s version %s\n", c.App.Name, c.App.Version)
+				return nil
+			case c.NArg() == 0:
+				return cli.ShowAppHelp(c)
+			}
+			return unknownCommand(nil, c.App.Commands, c.Args().First())
+		},
+		// urfave/cli's own help and version flags and help command are
+		// package variables that it writes into while it parses, which
+		// concurrent Runs must not share: each app has its own, the help
+		// flags added by setUp.
+		HideHelp:        true,
+		HideHelpCommand: true,
+		HideVersion:     true,
+		// Run decides the exit code: nothing may call os.Exit.
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	setUp(app)
+	return app
+}
+
+// version is the main module's version when the build recorded one (go
+// install of a tagged version), and "devel" otherwise.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}
+
+// helpCommand is `ttt help [COMMAND [SUBCOMMAND]]`, which runs the
+// command with --help: urfave/cli sets a command up for its help text
+// only when it runs.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "help",
+		Usage: "list the commands, or show one command's usage and flags",
+		UsageText: `ttt help [COMMAND [SUBCOMMAND]]
+
+   ttt help
+   ttt help league run`,
+		Action: func(c *cli.Context) error {
+			var cmd *cli.Command // nil: ttt itself
+			cmds := c.App.Commands
+			for _, name := range c.Args().Slice() {
+				next := findCommand(cmds, name)
+				if next == nil {
+					return unknownCommand(cmd, cmds, name)
+				}
+				cmd, cmds = next, next.Subcommands
+			}
+			args := append(c.Args().Slice(), "--help")
+			return c.App.RunContext(c.Context, append([]string{c.App.Name}, args...))
+		},
+	}
+}

@@ -1,0 +1,51 @@
+package commands
+
+import (
+	"fmt"
+	"log"
+	"net"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/league/web"
+)
+
+// serveCommand is `ttt serve`: the league in a browser.
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the league to a browser: leaderboard, learning curve, agents, a board to play them, and a JSON API",
+		UsageText: `ttt serve [options]
+
+   ttt serve                                # http://127.0.0.1:8080/
+   ttt serve --addr 127.0.0.1:0             # any free port: the line printed says which
+
+   The pages and the JSON API (README, "ttt serve") only read the
+   database, and work while ttt league run writes it: the leaderboard
+   and the chart follow each round as it commits. The server listens on
+   loopback unless --addr says otherwise, and then answers only requests
+   addressed to localhost. Ctrl-C stops it.`,
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT`"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			db, err := openLeague(c, false)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			var lc net.ListenConfig
+			ln, err := lc.Listen(c.Context, "tcp", c.String("addr"))
+			if err != nil {
+				return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
+			}
+			errLog := log.New(c.App.ErrWriter, "ttt serve: ", log.LstdFlags)
+			fmt.Fprintf(c.App.Writer, "serving %s on http://%s/ (Ctrl-C stops)\n", c.String(dbFlagName), ln.Addr())
+			return web.Serve(c.Context, ln, web.New(db, errLog), errLog)
+		},
+	}
+}

@@ -1,0 +1,97 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"ttt/agents/game"
+	"ttt/agents/nn"
+)
+
+// maxWeightFile is the size of the largest plain weight file there is:
+// 19 inputs and nn.MaxHidden hidden units. Nothing larger is read.
+var maxWeightFile = int64(4 * nn.Params(nn.Inputs, nn.MaxHidden))
+
+// readWeightFile reads a plain weight file, naming the file in any error.
+// It reads regular files only, and never more than a weight file can
+// hold: /dev/zero or a file of gigabytes is refused, not read into
+// memory.
+func readWeightFile(path string, inputs int) (*nn.Net, error) {
+	// Stat before opening: opening a named pipe would wait for a writer.
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read weights: %w", err)
+	}
+	if err := checkWeightFile(path, info); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read weights: %w", err)
+	}
+	defer f.Close()
+	// The file opened may not be the one checked.
+	if info, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("cannot read weights: %w", err)
+	}
+	if err := checkWeightFile(path, info); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxWeightFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read weights: %w", err)
+	}
+	if int64(len(data)) > maxWeightFile { // it grew since
+		return nil, tooLarge(path)
+	}
+	net, err := nn.Parse(data, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return net, nil
+}
+
+// checkWeightFile refuses a file that cannot be a weight file for its
+// type or its size.
+func checkWeightFile(path string, info fs.FileInfo) error {
+	mode := info.Mode()
+	if mode.IsRegular() {
+		if info.Size() > maxWeightFile {
+			return tooLarge(path)
+		}
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case mode.IsDir():
+		kind = "a directory"
+	case mode&fs.ModeDevice != 0:
+		kind = "a device"
+	case mode&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return fmt.Errorf("%s is %s, not a weight file", path, kind)
+}
+
+// tooLarge is the error of a file larger than any weight file.
+func tooLarge(path string) error {
+	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d inputs, %d hidden units)",
+		path, maxWeightFile, nn.Inputs, nn.MaxHidden)
+}
+
+// weightWriter returns how a net becomes a plain weight file: 19 inputs,
+// or 18 folded for a side when side is "X" or "O".
+func weightWriter(side string) (func(*nn.Net) []byte, error) {
+	if side == "" {
+		return (*nn.Net).Bytes, nil
+	}
+	s, err := game.ParseSide(side)
+	if err != nil {
+		return nil, fmt.Errorf("--side: %w", err)
+	}
+	return func(n *nn.Net) []byte { return n.FoldedBytes(s) }, nil
+}

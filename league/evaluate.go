@@ -1,0 +1,132 @@
+package league
+
+import (
+	"context"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"ttt/league/elo"
+	"ttt/store"
+)
+
+// pairing is a match to play: A against B, A the newer agent (the larger
+// id, or 0: the snapshot), as the database keeps a pair.
+type pairing struct {
+	a, b   int64
+	pa, pb player
+}
+
+// evaluate plays each entrant's pool in round: the fixed part for every
+// entrant, then the members nearest to each entrant's rating as those
+// first games suggest it. It returns the matches as the database keeps
+// them.
+func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant) ([]store.Match, error) {
+	// STEP 1: the fixed part of every pool.
+	pools := make([][]int64, len(entrants))
+	var first []pairing
+	for i, e := range entrants {
+		pools[i] = lg.fixedPool(e, round)
+		ps, err := lg.pairings(ctx, e, pools[i])
+		if err != nil {
+			return nil, err
+		}
+		first = append(first, ps...)
+	}
+	matches, err := lg.play(ctx, round, first, 0)
+	if err != nil {
+		return nil, err
+	}
+
+	// STEP 2: the nearest members fill each pool up.
+	var second []pairing
+	for i, e := range entrants {
+		n := lg.cfg.Opponents - len(pools[i])
+		if n <= 0 {
+			continue
+		}
+		var results []elo.Pair
+		chosen := map[int64]bool{}
+		for _, m := range matches {
+			if m.A == e.id || m.B == e.id {
+				results = append(results, elo.Pair{A: m.A, B: m.B, Record: m.Record})
+				chosen[m.A], chosen[m.B] = true, true
+			}
+		}
+		estimate, err := lg.ratings.Estimate(results, e.id)
+		if err != nil {
+			return nil, err
+		}
+		ps, err := lg.pairings(ctx, e, lg.nearest(estimate, chosen, n))
+		if err != nil {
+			return nil, err
+		}
+		second = append(second, ps...)
+	}
+	more, err := lg.play(ctx, round, second, len(first))
+	if err != nil {
+		return nil, err
+	}
+	return append(matches, more...), nil
+}
+
+// pairings pairs entrant e with each opponent in pool, the newer of the
+// two first, with their move tables.
+func (lg *league) pairings(ctx context.Context, e entrant, pool []int64) ([]pairing, error) {
+	players, err := lg.players(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]pairing, 0, len(pool))
+	for _, id := range pool {
+		if e.id == 0 || e.id > id {
+			list = append(list, pairing{a: e.id, b: id, pa: e.moves, pb: players[id]})
+		} else {
+			list = append(list, pairing{a: id, b: e.id, pa: players[id], pb: e.moves})
+		}
+	}
+	return list, nil
+}
+
+// play plays the pairings on cfg.Workers goroutines, each of which takes
+// the next pairing as soon as it is done with one, so that all stay busy
+// to the end. Each match's random games are seeded from the league seed,
+// the round and the match's place among the round's matches (offset is
+// the place of the first), so results do not depend on the number of
+// workers or on scheduling.
+func (lg *league) play(ctx context.Context, round int64, list []pairing, offset int) ([]store.Match, error) {
+	results := make([]store.Match, len(list))
+	var next atomic.Int64 // the next pairing to take
+	g, ctx := errgroup.WithContext(ctx)
+	for range min(lg.cfg.Workers, len(list)) {
+		g.Go(func() error {
+			for i := int(next.Add(1) - 1); i < len(list); i = int(next.Add(1) - 1) {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				p := list[i]
+				seed := mix(lg.cfg.Seed, uint64(round), uint64(offset+i))
+				rec := playMatch(p.pa, p.pb, lg.cfg.Openings, seed, nil)
+				if p.pa != nil && p.pb != nil {
+					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
+				}
+				results[i] = store.Match{A: p.a, B: p.b, Plies: lg.cfg.Openings, Seed: seed, Record: rec}
+			}
+			return nil
+		})
+	}
+	return results, g.Wait()
+}
+
+// mix hashes its inputs into a seed (SplitMix64's finaliser over each).
+func mix(xs ...uint64) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, x := range xs {
+		h ^= x
+		h += 0x9e3779b97f4a7c15
+		h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
+		h = (h ^ h>>27) * 0x94d049bb133111eb
+		h ^= h >> 31
+	}
+	return h
+}

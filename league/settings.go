@@ -1,0 +1,123 @@
+package league
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"ttt/store"
+)
+
+// Change is a setting of a resumed league that differs from the one it
+// was started with.
+type Change struct {
+	Name     string // as ttt league run's flag
+	Was, Now string
+}
+
+// settings returns c's settings as the league stores them, named as ttt
+// league run's flags; the settings of a run (rounds, duration, workers)
+// are not the league's.
+func (c Config) settings() map[string]string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return map[string]string{
+		"seed":            strconv.FormatUint(c.Seed, 10),
+		"hidden":          strconv.Itoa(c.Hidden),
+		"games-per-round": strconv.Itoa(c.GamesPerRound),
+		"openings":        strconv.Itoa(c.Openings),
+		"opponents":       strconv.Itoa(c.Opponents),
+		"self-play":       f(c.SelfPlay),
+		"exploit":         f(c.Exploit),
+		"members":         f(c.Members),
+		"drill":           f(c.Drill),
+		"lr":              f(c.LR),
+		"epsilon":         f(c.Epsilon.Start),
+		"epsilon-end":     f(c.Epsilon.End),
+		"epsilon-games":   strconv.Itoa(c.Epsilon.Games),
+		"temperature":     f(c.Temperature),
+	}
+}
+
+// set sets the setting name (as settings names it) to value.
+func (c *Config) set(name, value string) error {
+	var err error
+	i := func(p *int) { *p, err = strconv.Atoi(value) }
+	f := func(p *float64) { *p, err = strconv.ParseFloat(value, 64) }
+	switch name {
+	case "seed":
+		c.Seed, err = strconv.ParseUint(value, 10, 64)
+	case "hidden":
+		i(&c.Hidden)
+	case "games-per-round":
+		i(&c.GamesPerRound)
+	case "openings":
+		i(&c.Openings)
+	case "opponents":
+		i(&c.Opponents)
+	case "self-play":
+		f(&c.SelfPlay)
+	case "exploit":
+		f(&c.Exploit)
+	case "members":
+		f(&c.Members)
+	case "drill":
+		f(&c.Drill)
+	case "lr":
+		f(&c.LR)
+	case "epsilon":
+		f(&c.Epsilon.Start)
+	case "epsilon-end":
+		f(&c.Epsilon.End)
+	case "epsilon-games":
+		i(&c.Epsilon.Games)
+	case "temperature":
+		f(&c.Temperature)
+	default:
+		return fmt.Errorf("unknown setting %q", name)
+	}
+	return err
+}
+
+// Resume returns the settings a run on db's league goes on with: those
+// the league was started with, stored with it, where given does not say
+// otherwise (given reports whether the user gave a setting, by name, as
+// ttt league run's flag); for a new league, cfg. It also returns the
+// given settings that differ from the league's. A league goes on with its
+// learner as it is, so another --hidden is refused.
+func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name string) bool) (Config, []Change, error) {
+	stored, err := db.Settings(ctx)
+	if err != nil {
+		return cfg, nil, err
+	}
+	now := cfg.settings()
+	var changes []Change
+	for _, name := range slices.Sorted(maps.Keys(now)) {
+		was, ok := stored[name]
+		switch {
+		case !ok || was == now[name]:
+		case !given(name):
+			if err := cfg.set(name, was); err != nil {
+				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
+			}
+		case name == "hidden":
+			return cfg, nil, fmt.Errorf("--hidden %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", now[name], was)
+		default:
+			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
+		}
+	}
+	return cfg, changes, nil
+}
+
+// keepSettings stores the settings a league starts with, if it has none
+// yet (see Resume); its learner's size is the size it has.
+func (lg *league) keepSettings(ctx context.Context) error {
+	stored, err := lg.db.Settings(ctx)
+	if err != nil || len(stored) > 0 {
+		return err
+	}
+	settings := lg.cfg.settings()
+	settings["hidden"] = strconv.Itoa(lg.learner.net.Hidden)
+	return lg.db.SetSettings(ctx, settings)
+}

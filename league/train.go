@@ -1,0 +1,147 @@
+package league
+
+import (
+	"context"
+	"sort"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/train"
+	"ttt/agents/verify"
+)
+
+// train plays the round's training games. Each game's opponent is drawn
+// from four sources, in the shares of the config:
+//
+//   - Exploit: the exploiter of the learner itself as it was at most
+//     exploitEvery games ago (agents.Exploiter), a random player that
+//     plays every line the exhaustive check finds against the learner.
+//     This is what makes the learner unbeatable. ttt-rl's rule rewards
+//     whole games, so against a random opponent a move that loses to one
+//     reply in a hundred but usually wins is worth keeping (it scores more
+//     than a sure tie), and the learner keeps such holes for good; the
+//     exploiter finds the reply every time, and the move goes. AlphaStar's
+//     league keeps exploiters for the same reason.
+//   - SelfPlay: itself. It samples both sides and learns from both.
+//   - Members: a frozen net of the league (a checkpoint, a baseline or an
+//     imported net), by prioritised fictitious self-play as in AlphaStar's
+//     league: weight (1/2 - s)^2 for the nets of the latest snapshot's
+//     pool against which it scored s < 1/2, so only nets that still beat
+//     it are met, the ones that beat it most most often. The share is 0 unless asked
+//     for: a greedy net plays the same game every time against a learner
+//     that has stopped exploring, thousands of repeats of one game skew
+//     what the learner knows of every other position, and in our runs
+//     even a share of 3% made the first unbeatable checkpoint come later.
+//   - Drill: a game from a position where the learner, as it was at most
+//     exploitEvery games ago, throws away the game-theoretic value (a
+//     won position it only draws, a drawn one it loses: the mistakes of
+//     verify.Check), if it still does (train.Learner.Drill). Its first
+//     move there is any move but its own, the perfect player defends, and
+//     that move alone learns the result. This is what makes the learner
+//     perfect. Unbeatable is not enough: where the random opponent has
+//     blundered into a lost position, a move that merely draws against
+//     perfect play still wins most games against random, it is
+//     reinforced whenever it does, and the learner, sampling almost
+//     greedily, never tries the move that wins by force. Against the
+//     perfect player only the winning moves win, and trying the others
+//     is the exploration the learner no longer does. The solved game
+//     chooses where drills start, as it chooses the exploiter's lines;
+//     what the learner learns is still a game's result.
+//   - The rest: random, the opponent that shows the learner every
+//     position. ttt-rl learns from it alone.
+//
+// Perfect is a yardstick, not a sparring partner from the empty board:
+// like any greedy player it would teach one game per side. It only
+// defends in drills, which start where the learner goes wrong.
+func (lg *league) train(ctx context.Context, round int64, progress func(int64, int, int)) error {
+	l := train.NewLearner(lg.learner.net, float32(lg.cfg.LR), lg.cfg.Temperature, lg.learner.rng)
+	var ids []int64
+	var cum []float64 // cumulative PFSP weights of the nets ids
+	total := 0.0
+	for _, s := range lg.scores {
+		if w := max(0, 0.5-s.score) * max(0, 0.5-s.score); w > 0 {
+			total += w
+			ids = append(ids, s.id)
+			cum = append(cum, total)
+		}
+	}
+	players, err := lg.players(ctx, ids)
+	if err != nil {
+		return err
+	}
+	nets := make([]agents.Player, len(ids))
+	for i, id := range ids {
+		nets[i] = players[id]
+	}
+	random := agents.Random{Rand: lg.learner.rng}
+	sol := game.Solve()
+	var exploiter *agents.Exploiter
+	var drills []game.Board // the learner's mistakes, as of the last rebuild
+	for g := range lg.cfg.GamesPerRound {
+		if g%exploitEvery == 0 && lg.cfg.Exploit+lg.cfg.Drill > 0 {
+			table := lg.learnerTable()
+			if lg.cfg.Exploit > 0 {
+				exploiter = agents.NewExploiter(table, lg.learner.rng)
+			}
+			if lg.cfg.Drill > 0 {
+				drills = append(verify.Mistakes(table, game.X), verify.Mistakes(table, game.O)...)
+			}
+		}
+		var opp agents.Player = random // nil: itself
+		drilled := false
+		epsilon := lg.cfg.Epsilon.At(int(lg.learner.games))
+		switch r := lg.learner.rng.Float64(); {
+		case r < lg.cfg.Exploit:
+			opp = exploiter
+		case r < lg.cfg.Exploit+lg.cfg.SelfPlay:
+			opp = nil
+		case r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && len(nets) > 0:
+			x := lg.learner.rng.Float64() * total
+			opp = nets[min(len(cum)-1, sort.Search(len(cum), func(i int) bool { return cum[i] > x }))]
+		case r >= 1-lg.cfg.Drill && len(drills) > 0:
+			// A mistake fixed since the rebuild is drilled no more: drills
+			// past that point only push the net further on one position,
+			// and what they push there moves it elsewhere too (in our
+			// runs, drilling fixed mistakes until the next rebuild took
+			// more than twice the rounds to perfect play). That game is
+			// played against random instead.
+			start := drills[lg.learner.rng.IntN(len(drills))]
+			if own := l.Greedy(start); !sol.Optimal(start, own) {
+				l.Drill(start, own, agents.Perfect(), epsilon)
+				drilled = true
+			}
+		}
+		if !drilled {
+			l.Play(game.Side(lg.learner.games%2), opp, epsilon)
+		}
+		lg.learner.games++
+		if (g+1)%1000 == 0 || g+1 == lg.cfg.GamesPerRound {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(round, g+1, lg.cfg.GamesPerRound)
+			}
+		}
+	}
+	return nil
+}
+
+// exploitEvery is how many training games an exploiter and a list of
+// drills serve before they are rebuilt against the learner as it is now:
+// often enough that the holes they know are still there, rarely enough
+// that rebuilding (a move table, a search of the game and two exhaustive
+// checks, a few milliseconds) costs little.
+const exploitEvery = 2000
+
+// learnerTable returns the learner's move table: at the start of a round
+// the last snapshot's, which is the same network and was made for its
+// exhaustive check (a table takes milliseconds), and after that its own.
+func (lg *league) learnerTable() *agents.Table {
+	t := lg.snapshotTable
+	lg.snapshotTable = nil // the learner is about to change
+	if t == nil {
+		t = lg.learner.net.Table()
+	}
+	return t
+}

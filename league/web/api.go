@@ -1,0 +1,568 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"mime"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/agents/verify"
+	"ttt/league"
+	"ttt/store"
+)
+
+// The API: JSON over GET (and POST for a move), every answer a JSON
+// object, every error one too ({"status": 404, "message": "..."}) with a
+// 4xx status for a request that cannot be answered, and 500 only when the
+// database fails. README's "ttt serve" section documents each endpoint.
+
+// Leaderboard sizes: the pages show the top 20; a script may ask for up
+// to maxLimit rows, which stays well under 100 ms at any league size.
+const (
+	defaultLimit = 20
+	maxLimit     = 1000
+)
+
+// maxPoints bounds the points of the learning curve: more than a chart's
+// width in pixels shows nothing more.
+const maxPoints = 2000
+
+// maxRoundRows bounds the rows of a history carried forward round by
+// round in one answer; next_from says where the next answer starts. A
+// variable for the tests only.
+var maxRoundRows int64 = 10000
+
+// apiError is the answer to a request that failed.
+type apiError struct {
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// writeJSON answers v with status 200. The API's answers change with
+// every round, so none may be cached.
+func writeJSON(w http.ResponseWriter, v any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(v) // the answer types always encode; a write error is the client's
+}
+
+// writeError answers an error: status and a message.
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(apiError{Status: status, Message: fmt.Sprintf(format, args...)})
+}
+
+// fail answers an error of the store: 404 for an agent that is not
+// there, 503 when the database is busy, and 500, logged, for the rest,
+// which are the database's failures rather than the request's.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoCheckpoints):
+		writeError(w, http.StatusNotFound, "%v", err)
+	case errors.Is(err, store.ErrBusy):
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	case r.Context().Err() != nil:
+		// The client has gone: nobody reads the answer.
+		writeError(w, http.StatusServiceUnavailable, "the request was cancelled")
+	default:
+		if s.errLog != nil {
+			s.errLog.Printf("%s %s: %v", r.Method, r.URL.Path, err)
+		}
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	}
+}
+
+// intParam reads the query parameter name as a whole number within
+// lo..hi, def when it is absent.
+func intParam(r *http.Request, name string, def, lo, hi int64) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s must be a whole number from %d to %d (got %q)", name, lo, hi, v)
+	}
+	return n, nil
+}
+
+// agentRef names an agent.
+type agentRef struct {
+	ID   int64      `json:"id"`
+	Name string     `json:"name"`
+	Kind store.Kind `json:"kind"`
+}
+
+func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, Kind: a.Kind} }
+
+// sides holds a figure as X and as O.
+type sides[T any] struct {
+	X T `json:"x"`
+	O T `json:"o"`
+}
+
+// verifyJSON is the exhaustive check of one side (ttt verify): the worst
+// result an opponent can force, the opponent lines that beat the agent
+// out of all lines, and the positions where its move keeps the game's
+// value out of those it reaches.
+type verifyJSON struct {
+	Worst      string  `json:"worst"`
+	Lost       int     `json:"lost"`
+	Lines      int     `json:"lines"`
+	Optimal    int     `json:"optimal"`
+	Positions  int     `json:"positions"`
+	OptimalPct float64 `json:"optimal_pct"`
+}
+
+// verifyOf is a's exhaustive check, nil for random.
+func verifyOf(a *store.Agent) *sides[verifyJSON] {
+	if len(a.Verify) < 2 {
+		return nil
+	}
+	v := func(r verify.Report) verifyJSON {
+		return verifyJSON{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
+			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: 100 * r.OptimalShare()}
+	}
+	return &sides[verifyJSON]{X: v(a.Verify[0]), O: v(a.Verify[1])}
+}
+
+// classOf is a's class (perfect, unbeatable, beatable), nil for random,
+// whose play has no fixed line to check.
+func classOf(a *store.Agent) *string {
+	if len(a.Verify) == 0 {
+		return nil
+	}
+	c := a.Class.String()
+	return &c
+}
+
+// leaderboardRow is a rated agent on the leaderboard.
+type leaderboardRow struct {
+	Rank int `json:"rank"`
+	agentRef
+	Class  *string            `json:"class"`
+	Best   bool               `json:"best"`
+	Elo    float64            `json:"elo"`
+	Lo     float64            `json:"lo"`
+	Hi     float64            `json:"hi"`
+	Games  int                `json:"games"`
+	Wins   int                `json:"wins"`
+	Draws  int                `json:"draws"`
+	Losses int                `json:"losses"`
+	Verify *sides[verifyJSON] `json:"verify"`
+}
+
+// leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
+// agents (20 unless said), as ttt ratings lists them.
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+	limit, err := intParam(r, "limit", defaultLimit, 1, maxLimit)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ctx := r.Context()
+	// The round first: the standings read after it are at least as new,
+	// so a page that waits for a round finds it in them.
+	round, err := s.db.NewestRound(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	list, rated, err := s.db.Standings(ctx, int(limit))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	best, err := s.best(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := struct {
+		Round  int64            `json:"round"`
+		Rated  int              `json:"rated"`
+		Best   *agentRef        `json:"best"`
+		Agents []leaderboardRow `json:"agents"`
+	}{Round: round, Rated: rated, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
+	for i, a := range list {
+		st := a.Standing
+		out.Agents = append(out.Agents, leaderboardRow{
+			Rank: i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+			Elo: st.Elo, Lo: st.Lo, Hi: st.Hi, Games: st.Games,
+			Wins: st.Record.Wins, Draws: st.Record.Draws, Losses: st.Record.Losses, Verify: verifyOf(a),
+		})
+	}
+	writeJSON(w, out)
+}
+
+// best is the agent that best names (store.Agent), nil in a league
+// without networks.
+func (s *Server) best(ctx context.Context) (*agentRef, error) {
+	a, err := s.db.Agent(ctx, store.Best)
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return refOf(a), nil
+}
+
+// standingJSON is an agent's rating now, with its 95% interval, the round
+// that last moved it, and its record over all its games.
+type standingJSON struct {
+	Elo    float64 `json:"elo"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	Round  int64   `json:"round"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+}
+
+// oddsJSON is the exact chance of each result against a uniformly random
+// opponent, and the expected score (a win 1, a draw 1/2).
+type oddsJSON struct {
+	Win   float64 `json:"win"`
+	Draw  float64 `json:"draw"`
+	Loss  float64 `json:"loss"`
+	Score float64 `json:"score"`
+}
+
+// agentFacts is what ttt show says of an agent.
+type agentFacts struct {
+	agentRef
+	Class      *string            `json:"class"`
+	Best       bool               `json:"best"`
+	Parent     *agentRef          `json:"parent"`
+	Generation int                `json:"generation"`
+	TrainGames int64              `json:"train_games"`
+	Hidden     *int               `json:"hidden"`
+	Parameters *int               `json:"parameters"`
+	Created    string             `json:"created"`
+	Standing   *standingJSON      `json:"standing"`
+	Verify     *sides[verifyJSON] `json:"verify"`
+	VsRandom   *sides[oddsJSON]   `json:"vs_random"`
+}
+
+// agent answers GET /api/agents/{ref}: an agent's facts, ref an id, a
+// name, best or latest.
+func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a, err := s.db.Agent(ctx, r.PathValue("ref"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if a.VsRandom == nil && a.Net != nil { // stored by an older ttt, as ttt show does
+		league.Describe(a)
+	}
+	best, err := s.best(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := agentFacts{agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a)}
+	if a.ParentID != 0 {
+		// The parent without its network: the first agent from its id on.
+		parents, err := s.db.Agents(ctx, a.ParentID-1, 1)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if len(parents) == 1 && parents[0].ID == a.ParentID {
+			out.Parent = refOf(parents[0])
+		}
+	}
+	if a.Net != nil {
+		params := nn.Params(nn.Inputs, a.Hidden)
+		out.Hidden, out.Parameters = &a.Hidden, &params
+	}
+	if st := a.Standing; st != nil {
+		out.Standing = &standingJSON{Elo: st.Elo, Lo: st.Lo, Hi: st.Hi, Round: st.Round, Games: st.Games,
+			Wins: st.Record.Wins, Draws: st.Record.Draws, Losses: st.Record.Losses}
+	}
+	if len(a.VsRandom) == 2 {
+		o := func(v verify.Expect) oddsJSON {
+			return oddsJSON{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}
+		}
+		out.VsRandom = &sides[oddsJSON]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}
+	}
+	writeJSON(w, out)
+}
+
+// ratingJSON is a rating after a round.
+type ratingJSON struct {
+	Round int64   `json:"round"`
+	Elo   float64 `json:"elo"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	Games int     `json:"games"`
+	// Stored says, of a history carried forward, whether the round
+	// stored this row; absent from the stored rows themselves.
+	Stored *bool `json:"stored,omitempty"`
+}
+
+func ratingOf(h store.Rating) ratingJSON {
+	return ratingJSON{Round: h.Round, Elo: h.Elo, Lo: h.Lo, Hi: h.Hi, Games: h.Games}
+}
+
+// history answers GET /api/agents/{ref}/history: the agent's stored
+// rating history, a row wherever its rating or interval moved by more
+// than half an Elo (store.History), its rating after any round being its
+// last row at or before that round, until the newest round. With
+// per=round, the rows are carried forward to one per round, as ttt
+// ratings history --agent lists them, from the round that first rated
+// it (or from=R) to the newest (or to=R), at most maxRoundRows per
+// answer: next_from is then where the next answer starts.
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	per := q.Get("per")
+	if per != "" && per != "stored" && per != "round" {
+		writeError(w, http.StatusBadRequest, "per must be stored or round (got %q)", per)
+		return
+	}
+	from, err := intParam(r, "from", 1, 1, 1<<62)
+	var to int64
+	if err == nil {
+		to, err = intParam(r, "to", 0, 1, 1<<62) // 0: the newest round
+	}
+	if err == nil && per != "round" && (q.Has("from") || q.Has("to")) {
+		err = errors.New("from and to go with per=round")
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ctx := r.Context()
+	// The round first, as in leaderboard: the history is at least as new.
+	newest, err := s.db.NewestRound(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	a, err := s.db.Agent(ctx, r.PathValue("ref"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	stored, err := s.db.History(ctx, a.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := struct {
+		Agent       *agentRef    `json:"agent"`
+		NewestRound int64        `json:"newest_round"`
+		Per         string       `json:"per"`
+		Rows        []ratingJSON `json:"rows"`
+		NextFrom    *int64       `json:"next_from,omitempty"`
+	}{Agent: refOf(a), NewestRound: newest, Per: "stored", Rows: []ratingJSON{}}
+	if per != "round" {
+		for _, h := range stored {
+			out.Rows = append(out.Rows, ratingOf(h))
+		}
+		writeJSON(w, out)
+		return
+	}
+	out.Per = "round"
+	if len(stored) == 0 { // not rated yet
+		writeJSON(w, out)
+		return
+	}
+	if to == 0 || to > newest {
+		to = newest
+	}
+	from = max(from, stored[0].Round)
+	if to-from+1 > maxRoundRows {
+		next := from + maxRoundRows
+		out.NextFrom, to = &next, next-1
+	}
+	// i is the last stored row at or before the round.
+	i := sort.Search(len(stored), func(k int) bool { return stored[k].Round > from }) - 1
+	for round := from; round <= to; round++ {
+		for i+1 < len(stored) && stored[i+1].Round <= round {
+			i++
+		}
+		row := ratingOf(stored[i])
+		row.Round = round
+		isStored := stored[i].Round == round
+		row.Stored = &isStored
+		out.Rows = append(out.Rows, row)
+	}
+	writeJSON(w, out)
+}
+
+// point is a point of the learning curve: a round, its snapshot and the
+// rating that round's fit gave it.
+type point struct {
+	Round int64   `json:"round"`
+	Agent int64   `json:"agent"`
+	Elo   float64 `json:"elo"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+}
+
+// reference is a built-in player's rating now: the flat lines of the
+// chart.
+type reference struct {
+	agentRef
+	Elo float64 `json:"elo"`
+}
+
+// progress answers GET /api/progress: the league's learning curve, each
+// round's snapshot at the rating its first games gave it with its 95%
+// interval, at most maxPoints of them (store.Curve says which: thinned,
+// since round ids start at 1, when the league has more rounds), and
+// perfect's and random's ratings now.
+func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	curve, newest, err := s.db.Curve(ctx, maxPoints)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := struct {
+		NewestRound int64       `json:"newest_round"`
+		Thinned     bool        `json:"thinned"`
+		Points      []point     `json:"points"`
+		References  []reference `json:"references"`
+	}{NewestRound: newest, Thinned: newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
+	for _, c := range curve {
+		out.Points = append(out.Points, point{Round: c.Round, Agent: c.Agent, Elo: c.Elo, Lo: c.Lo, Hi: c.Hi})
+	}
+	for _, name := range []store.Kind{store.Perfect, store.Random} {
+		a, err := s.db.Agent(ctx, string(name))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if a.Standing != nil {
+			out.References = append(out.References, reference{agentRef: *refOf(a), Elo: a.Standing.Elo})
+		}
+	}
+	writeJSON(w, out)
+}
+
+// weights answers GET /api/agents/{ref}/weights: the network as the
+// plain weight file ttt export writes, 19 inputs, or with side=X or O
+// the 18 inputs of ttt export --side.
+func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
+	var side *game.Side
+	if v := r.URL.Query().Get("side"); v != "" {
+		sd, err := game.ParseSide(v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "side: %v", err)
+			return
+		}
+		side = &sd
+	}
+	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if a.Net == nil {
+		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player, not a network: it has no weight file", a.ID, a.Name, a.Kind)
+		return
+	}
+	data, name := a.Net.Bytes(), a.Name+".bin"
+	if side != nil {
+		data, name = a.Net.FoldedBytes(*side), fmt.Sprintf("%s-%s.bin", a.Name, side)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Cache-Control", "no-store")
+	w.Write(data)
+}
+
+// moveAnswer is an agent's move on a board, with what it thought of
+// every square, as ttt play shows it.
+type moveAnswer struct {
+	Agent  *agentRef `json:"agent"`
+	Board  string    `json:"board"`
+	ToMove string    `json:"to_move"`
+	Square int       `json:"square"`
+	// Probabilities: a network's softmax over all nine squares (as ttt-rl
+	// shows it, so a little may go to taken squares); random's chance of
+	// each square. Absent for perfect.
+	Probabilities *[9]float32 `json:"probabilities,omitempty"`
+	// Values: perfect's game value of each empty square for itself (win,
+	// draw or loss), null for a taken one. Absent for the others.
+	Values *[9]*string `json:"values,omitempty"`
+	After  string      `json:"after"`  // the board after the move
+	Result string      `json:"result"` // after the move: ongoing, X wins, O wins or tie
+}
+
+// move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
+// a POST of {"board": B} or {"moves": [4, 0, 8]}: the agent's move on the
+// board, stateless. A network and perfect play greedily, as in ttt play;
+// random draws its move.
+func (s *Server) move(w http.ResponseWriter, r *http.Request) {
+	b, err := requestBoard(r)
+	if err != nil {
+		status := http.StatusBadRequest
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			status = http.StatusRequestEntityTooLarge
+		}
+		writeError(w, status, "%v", err)
+		return
+	}
+	if res := b.Result(); res != game.Ongoing {
+		writeError(w, http.StatusBadRequest, "board %s: the game is over (%s): there is no move to make", b.Compact(), res)
+		return
+	}
+	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := moveAnswer{Agent: refOf(a), Board: b.Compact(), ToMove: b.ToMove().String()}
+	switch a.Kind {
+	case store.Random:
+		var probs [9]float32
+		for sq := range probs {
+			if b.IsEmpty(sq) {
+				probs[sq] = 1 / float32(9-b.Moves())
+			}
+		}
+		out.Probabilities = &probs
+		out.Square = agents.RandomMove(b, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+	case store.Perfect:
+		var values [9]*string
+		solved := game.Solve()
+		for sq := range values {
+			if b.IsEmpty(sq) {
+				v := solved.MoveValue(b, sq).String()
+				values[sq] = &v
+			}
+		}
+		out.Values = &values
+		out.Square = agents.Perfect().Move(b)
+	default:
+		var p nn.Pass
+		a.Net.Forward(b, &p)
+		out.Probabilities = &p.Probs
+		out.Square = nn.Greedy(b, &p)
+	}
+	after := b.Play(out.Square)
+	out.After, out.Result = after.Compact(), after.Result().String()
+	writeJSON(w, out)
+}

@@ -1,0 +1,490 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/league/commands/clitest"
+	"ttt/league/web"
+	"ttt/store"
+)
+
+// TestAPI checks every endpoint against what the terminal commands say
+// of the same league: six rounds and a baseline that has not played yet
+// (no standing). It serves the league with web.Server over httptest, and
+// checks that serving left the league's files byte for byte as they were.
+func TestAPI(t *testing.T) {
+	p, path := newLeague(t, 6)
+	p.OK(t, "train", "--games", "2000", "--hidden", "8", "--db", "league.db")
+	// The exports the test compares with go to a directory of their own.
+	if err := os.Mkdir(filepath.Join(p.Dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := clitest.Snapshot(t, p.Dir)
+	db, err := store.OpenRead(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(db, nil))
+	url := srv.URL + "/"
+	defer func() {
+		srv.Close()
+		db.Close()
+		if after := clitest.Snapshot(t, p.Dir); after != before {
+			t.Errorf("serving changed the league's directory:\nbefore %s\nafter  %s", before, after)
+		}
+	}()
+
+	t.Run("leaderboard", func(t *testing.T) {
+		var cli []map[string]any
+		decode(t, p.OK(t, "ratings", "--db", "league.db", "--format", "json"), &cli)
+		var got struct {
+			Round, Rated int
+			Best         struct{ ID int64 }
+			Agents       []map[string]any
+		}
+		getJSON(t, url+"api/leaderboard", &got)
+		if got.Round != 6 || got.Rated != len(cli) || len(got.Agents) != len(cli) {
+			t.Fatalf("round %d, rated %d, %d rows; want round 6 and the %d rows of ttt ratings", got.Round, got.Rated, len(got.Agents), len(cli))
+		}
+		best := 0
+		for i, a := range got.Agents {
+			c := cli[i]
+			same(t, fmt.Sprint("row ", i), a, map[string]any{
+				"rank": c["rank"], "id": c["id"], "name": c["agent"], "kind": c["kind"], "class": c["class"], "best": c["best"],
+				"elo": c["elo"], "lo": c["lo"], "hi": c["hi"], "games": c["games"], "wins": c["wins"], "draws": c["draws"], "losses": c["losses"],
+			})
+			if a["best"] == true {
+				best++
+				if a["id"] != float64(got.Best.ID) {
+					t.Errorf("row %d is marked best, but best is agent %d", i, got.Best.ID)
+				}
+			}
+			if c["x_lost"] == nil {
+				if a["verify"] != nil {
+					t.Errorf("row %d (%s): verify %v, want null", i, a["name"], a["verify"])
+				}
+				continue
+			}
+			v := a["verify"].(map[string]any)
+			for _, side := range []string{"x", "o"} {
+				s := v[side].(map[string]any)
+				same(t, fmt.Sprint("row ", i, " ", side), s, map[string]any{
+					"worst": c[side+"_worst"], "lost": c[side+"_lost"], "lines": c[side+"_lines"], "optimal_pct": c[side+"_optimal_pct"],
+				})
+			}
+		}
+		if best != 1 {
+			t.Errorf("%d rows are marked best, want 1", best)
+		}
+		getJSON(t, url+"api/leaderboard?limit=3", &got)
+		if len(got.Agents) != 3 || got.Rated != len(cli) {
+			t.Errorf("limit=3: %d rows of %d rated", len(got.Agents), got.Rated)
+		}
+	})
+
+	t.Run("agent", func(t *testing.T) {
+		for _, ref := range []string{"best", "latest", "5", "checkpoint-4", "perfect", "random", "baseline-9"} {
+			var cli map[string]any
+			decode(t, p.OK(t, "show", ref, "--db", "league.db", "--format", "json"), &cli)
+			var got map[string]any
+			getJSON(t, url+"api/agents/"+ref, &got)
+			want := map[string]any{"id": cli["id"], "name": cli["name"], "kind": cli["kind"], "class": cli["class"],
+				"generation": cli["generation"], "train_games": cli["train_games"], "hidden": cli["hidden"], "parameters": cli["parameters"],
+				"created": cli["created"]}
+			same(t, ref, got, want)
+			if parent := got["parent"]; cli["parent_id"] == nil && parent != nil ||
+				cli["parent_id"] != nil && !reflect.DeepEqual(parent, map[string]any{"id": cli["parent_id"], "name": cli["parent"], "kind": "checkpoint"}) {
+				t.Errorf("%s: parent %v, ttt show says %v (%v)", ref, parent, cli["parent_id"], cli["parent"])
+			}
+			if st, _ := got["standing"].(map[string]any); cli["elo"] == nil && st != nil ||
+				cli["elo"] != nil && !reflect.DeepEqual(st, map[string]any{"elo": cli["elo"], "lo": cli["lo"], "hi": cli["hi"], "round": cli["rated_round"],
+					"games": cli["games"], "wins": cli["wins"], "draws": cli["draws"], "losses": cli["losses"]}) {
+				t.Errorf("%s: standing %v, ttt show says elo %v", ref, st, cli["elo"])
+			}
+			if odds, _ := got["vs_random"].(map[string]any); cli["x_win"] != nil {
+				for _, side := range []string{"x", "o"} {
+					o := odds[side].(map[string]any)
+					same(t, ref+" vs random "+side, o, map[string]any{"win": cli[side+"_win"], "draw": cli[side+"_draw"], "loss": cli[side+"_loss"]})
+				}
+			} else if odds != nil {
+				t.Errorf("%s: odds %v, ttt show has none", ref, odds)
+			}
+		}
+	})
+
+	t.Run("history", func(t *testing.T) {
+		var all []map[string]any
+		decode(t, p.OK(t, "ratings", "history", "--db", "league.db", "--format", "json"), &all)
+		for _, ref := range []string{"best", "4", "perfect", "random"} {
+			var got struct {
+				Agent       struct{ ID float64 }
+				NewestRound int64 `json:"newest_round"`
+				Per         string
+				Rows        []map[string]any
+			}
+			getJSON(t, url+"api/agents/"+ref+"/history", &got)
+			var want []map[string]any
+			for _, r := range all {
+				if r["id"] == got.Agent.ID {
+					want = append(want, map[string]any{"round": r["round"], "elo": r["elo"], "lo": r["lo"], "hi": r["hi"], "games": r["games"]})
+				}
+			}
+			if got.Per != "stored" || got.NewestRound != 6 || len(want) == 0 || !reflect.DeepEqual(got.Rows, want) {
+				t.Errorf("%s: per %q, newest round %d, rows\n%v\nttt ratings history has\n%v", ref, got.Per, got.NewestRound, got.Rows, want)
+			}
+
+			// Carried forward, as ttt ratings history --agent lists it.
+			var cli []map[string]any
+			decode(t, p.OK(t, "ratings", "history", "--agent", ref, "--db", "league.db", "--format", "json"), &cli)
+			want = nil
+			for _, r := range cli {
+				want = append(want, map[string]any{"round": r["round"], "elo": r["elo"], "lo": r["lo"], "hi": r["hi"], "games": r["games"], "stored": r["stored"]})
+			}
+			getJSON(t, url+"api/agents/"+ref+"/history?per=round", &got)
+			if got.Per != "round" || !reflect.DeepEqual(got.Rows, want) {
+				t.Errorf("%s per=round: rows\n%v\nttt ratings history --agent has\n%v", ref, got.Rows, want)
+			}
+			// In pages of two rounds.
+			restore := web.SetMaxRoundRows(2)
+			var paged []map[string]any
+			for next := "1"; next != ""; {
+				var page struct {
+					Rows     []map[string]any
+					NextFrom *int64 `json:"next_from"`
+				}
+				getJSON(t, url+"api/agents/"+ref+"/history?per=round&from="+next, &page)
+				if len(page.Rows) > 2 || len(page.Rows) < 2 && page.NextFrom != nil {
+					t.Fatalf("%s from=%s: %d rows, next_from %v", ref, next, len(page.Rows), page.NextFrom)
+				}
+				paged, next = append(paged, page.Rows...), ""
+				if page.NextFrom != nil {
+					next = strconv.FormatInt(*page.NextFrom, 10)
+				}
+			}
+			restore()
+			if !reflect.DeepEqual(paged, want) {
+				t.Errorf("%s per=round in pages of 2: rows\n%v\nwant\n%v", ref, paged, want)
+			}
+			// One round: the one before the last, if the agent was rated then.
+			row := want[max(0, len(want)-2)]
+			one := fmt.Sprintf("from=%v&to=%[1]v", row["round"])
+			getJSON(t, url+"api/agents/"+ref+"/history?per=round&"+one, &got)
+			if len(got.Rows) != 1 || !reflect.DeepEqual(got.Rows[0], row) {
+				t.Errorf("%s per=round&%s: %v", ref, one, got.Rows)
+			}
+		}
+	})
+
+	t.Run("history of an unrated agent", func(t *testing.T) {
+		for _, query := range []string{"", "?per=round"} {
+			var got map[string]any
+			getJSON(t, url+"api/agents/baseline-9/history"+query, &got)
+			if rows, ok := got["rows"].([]any); !ok || len(rows) != 0 || got["next_from"] != nil {
+				t.Errorf("%s: %v, want no rows", query, got)
+			}
+		}
+	})
+
+	t.Run("progress", func(t *testing.T) {
+		rounds, err := db.Rounds(t.Context(), 1, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			NewestRound int64 `json:"newest_round"`
+			Thinned     bool
+			Points      []struct {
+				Round, Agent int64
+				Elo, Lo, Hi  float64
+			}
+			References []struct {
+				Name string
+				Elo  float64
+			}
+		}
+		getJSON(t, url+"api/progress", &got)
+		if got.NewestRound != 6 || got.Thinned || len(got.Points) != len(rounds) {
+			t.Fatalf("newest round %d, thinned %v, %d points; want 6, false, %d", got.NewestRound, got.Thinned, len(got.Points), len(rounds))
+		}
+		for i, r := range rounds {
+			pt := got.Points[i]
+			if pt.Round != r.ID || pt.Agent != r.Snapshot || pt.Elo != r.Rating.Elo || pt.Lo != r.Rating.Lo || pt.Hi != r.Rating.Hi {
+				t.Errorf("point %d: %+v; round %d has snapshot %d at %+v", i, pt, r.ID, r.Snapshot, *r.Rating)
+			}
+		}
+		perfect, err := db.Agent(t.Context(), "perfect")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.References) != 2 || got.References[0].Name != "perfect" || got.References[0].Elo != perfect.Standing.Elo ||
+			got.References[1].Name != "random" || got.References[1].Elo != 0 {
+			t.Errorf("references %+v; perfect is at %v", got.References, perfect.Standing.Elo)
+		}
+	})
+
+	t.Run("weights", func(t *testing.T) {
+		for _, side := range []string{"", "X", "O"} {
+			var best struct{ Name string }
+			getJSON(t, url+"api/agents/best", &best)
+			args := []string{"export", "--db", "league.db", "--checkpoint", "best", "-o", "out/best.bin"}
+			query, name := "", best.Name+".bin"
+			if side != "" {
+				args = append(args, "--side", side)
+				query, name = "?side="+strings.ToLower(side), best.Name+"-"+side+".bin"
+			}
+			p.OK(t, args...)
+			status, body, h := get(t, url+"api/agents/best/weights"+query)
+			if status != http.StatusOK || h.Get("Content-Type") != "application/octet-stream" ||
+				h.Get("Content-Disposition") != "attachment; filename="+name || string(body) != string(p.File(t, "out/best.bin")) {
+				t.Errorf("side %q: %d %s %q, %d bytes; want ttt export's %d bytes as %s", side, status, h.Get("Content-Type"),
+					h.Get("Content-Disposition"), len(body), len(p.File(t, "out/best.bin")), name)
+			}
+		}
+	})
+
+	t.Run("move", func(t *testing.T) {
+		best, err := db.Agent(t.Context(), "best")
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			Agent         struct{ Name string }
+			Board         string
+			ToMove        string `json:"to_move"`
+			Square        int
+			Probabilities *[9]float32
+			Values        *[9]*string
+			After, Result string
+		}
+		solved := game.Solve()
+		for _, moves := range [][]int{nil, {4}, {4, 0}, {0, 1, 4}, {4, 0, 8, 2}, {0, 4, 8, 2, 6, 3, 5}} {
+			b := game.Board{}
+			list := make([]string, len(moves))
+			for i, sq := range moves {
+				b = b.Play(sq)
+				list[i] = strconv.Itoa(sq)
+			}
+			// The same board three ways: nine squares, the moves, a POST.
+			var byBoard, byMoves, posted answer
+			getJSON(t, url+"api/agents/best/move?board="+b.Compact(), &byBoard)
+			getJSON(t, url+"api/agents/best/move?moves="+strings.Join(list, ","), &byMoves)
+			status, body, _ := send(t, http.MethodPost, url+"api/agents/best/move", strings.NewReader(fmt.Sprintf(`{"board": %q}`, b.Compact())))
+			if status != http.StatusOK || json.Unmarshal(body, &posted) != nil {
+				t.Fatalf("POST %s: %d %s", b.Compact(), status, body)
+			}
+			if !reflect.DeepEqual(byBoard, byMoves) || !reflect.DeepEqual(byBoard, posted) {
+				t.Errorf("%s: board= %+v, moves= %+v, POST %+v", b.Compact(), byBoard, byMoves, posted)
+			}
+			var pass nn.Pass
+			best.Net.Forward(b, &pass)
+			want := nn.Greedy(b, &pass)
+			if byBoard.Square != want || byBoard.Probabilities == nil || *byBoard.Probabilities != pass.Probs || byBoard.Values != nil ||
+				byBoard.Board != b.Compact() || byBoard.ToMove != b.ToMove().String() || byBoard.After != b.Play(want).Compact() ||
+				byBoard.Result != b.Play(want).Result().String() {
+				t.Errorf("best on %s: %+v; want square %d, probabilities %v", b.Compact(), byBoard, want, pass.Probs)
+			}
+
+			var perfect answer
+			getJSON(t, url+"api/agents/perfect/move?board="+b.Compact(), &perfect)
+			if perfect.Square != agents.Perfect().Move(b) || perfect.Probabilities != nil || perfect.Values == nil {
+				t.Errorf("perfect on %s: %+v", b.Compact(), perfect)
+			} else {
+				for sq, v := range perfect.Values {
+					if b.IsEmpty(sq) != (v != nil) || v != nil && *v != solved.MoveValue(b, sq).String() {
+						t.Errorf("perfect on %s: square %d has value %v", b.Compact(), sq, v)
+					}
+				}
+			}
+
+			var random answer
+			getJSON(t, url+"api/agents/random/move?board="+b.Compact(), &random)
+			if random.Probabilities == nil || !b.IsEmpty(random.Square) {
+				t.Errorf("random on %s: %+v", b.Compact(), random)
+			} else {
+				for sq, pr := range random.Probabilities {
+					if want := float32(0); b.IsEmpty(sq) && pr != 1/float32(9-b.Moves()) || !b.IsEmpty(sq) && pr != want {
+						t.Errorf("random on %s: square %d has chance %v", b.Compact(), sq, pr)
+					}
+				}
+			}
+		}
+	})
+
+	t.Run("events", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"api/events", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if ct := res.Header.Get("Content-Type"); res.StatusCode != http.StatusOK || ct != "text/event-stream" {
+			t.Fatalf("%d %s", res.StatusCode, ct)
+		}
+		ev := nextEvent(t, bufio.NewReader(res.Body))
+		if ev != 6 {
+			t.Errorf("the first event says round %d, want 6", ev)
+		}
+	})
+
+	t.Run("pages", func(t *testing.T) {
+		for path, ct := range map[string]string{
+			"":                                      "text/html; charset=utf-8",
+			"agents/best":                           "text/html; charset=utf-8",
+			"agents/checkpoint-4":                   "text/html; charset=utf-8",
+			"play/5":                                "text/html; charset=utf-8",
+			"static/style.css":                      "text/css; charset=utf-8",
+			"static/leaderboard.js":                 "text/javascript; charset=utf-8",
+			"static/favicon.svg":                    "image/svg+xml",
+			"static/vendor/uplot/uPlot.iife.min.js": "text/javascript; charset=utf-8",
+		} {
+			status, body, h := get(t, url+path)
+			if status != http.StatusOK || h.Get("Content-Type") != ct || len(body) == 0 {
+				t.Errorf("/%s: %d %s, %d bytes; want 200 %s", path, status, h.Get("Content-Type"), len(body), ct)
+			}
+		}
+		for _, path := range []string{"nothing", "static/nothing.js", "static/vendor/", "static/", "agents/"} {
+			if status, _, _ := get(t, url+path); status != http.StatusNotFound {
+				t.Errorf("/%s: %d, want 404", path, status)
+			}
+		}
+	})
+
+	t.Run("bad requests", func(t *testing.T) { badRequests(t, url) })
+}
+
+// badRequests sends requests that cannot be answered, and checks that
+// each gets the status it should and a JSON error that says why.
+func badRequests(t *testing.T, url string) {
+	huge := strings.Repeat("x", 1<<20)
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+		want               string
+	}{
+		{"GET", "api/agents/99", "", 404, `no such agent: "99"`},
+		{"GET", "api/agents/nobody/history", "", 404, `no such agent: "nobody"`},
+		{"GET", "api/agents/0/weights", "", 404, `no such agent: "0"`},
+		{"GET", "api/agents/-1/move", "", 404, `no such agent: "-1"`},
+		{"GET", "api/agents/", "", 404, "no such endpoint"},
+		{"GET", "api/nothing", "", 404, "no such endpoint"},
+		{"GET", "api/agents/perfect/weights", "", 404, "built-in perfect player, not a network"},
+		{"GET", "api/agents/best/weights?side=Z", "", 400, `side must be X or O, not "Z"`},
+		{"GET", "api/leaderboard?limit=0", "", 400, "limit must be a whole number from 1 to 1000"},
+		{"GET", "api/leaderboard?limit=1001", "", 400, "limit must be"},
+		{"GET", "api/leaderboard?limit=ten", "", 400, "limit must be"},
+		{"GET", "api/agents/best/history?per=day", "", 400, "per must be stored or round"},
+		{"GET", "api/agents/best/history?per=round&from=0", "", 400, "from must be"},
+		{"GET", "api/agents/best/history?from=2", "", 400, "from and to go with per=round"},
+
+		// Boards a game cannot reach, or that are over, or malformed.
+		{"GET", "api/agents/best/move?board=XX.......", "", 400, "2 X and 0 O cannot happen"},
+		{"GET", "api/agents/best/move?board=O........", "", 400, "0 X and 1 O cannot happen"},
+		{"GET", "api/agents/best/move?board=XXXOOO...", "", 400, "X and O both have three in a row"},
+		{"GET", "api/agents/best/move?board=XXX.OO.O.", "", 400, "X has three in a row, so O cannot have moved after it"},
+		{"GET", "api/agents/best/move?board=OOOXX.XX.", "", 400, "O has three in a row, so X cannot have moved after it"},
+		{"GET", "api/agents/best/move?board=XXXOO....", "", 400, "the game is over (X wins)"},
+		{"GET", "api/agents/perfect/move?board=XOXXOOOXX", "", 400, "the game is over (tie)"},
+		{"GET", "api/agents/best/move?board=XOX", "", 400, "want 9 characters"},
+		{"GET", "api/agents/best/move?board=XO..a....", "", 400, `square 4 is 'a'`},
+		{"GET", "api/agents/best/move?board=", "", 400, "want 9 characters"},
+		{"GET", "api/agents/best/move?moves=4,4", "", 400, "move 2 (O on 4): square 4 is taken"},
+		{"GET", "api/agents/best/move?moves=9", "", 400, "square 9 is off the board"},
+		{"GET", "api/agents/best/move?moves=4,a", "", 400, `"a" is not a square number`},
+		{"GET", "api/agents/best/move?moves=0,3,1,4,2,5", "", 400, "move 6 (O on 5): the game is over"},
+		{"GET", "api/agents/best/move?moves=0,3,1,4,2", "", 400, "the game is over (X wins)"},
+		{"GET", "api/agents/best/move?moves=4&board=....X....", "", 400, "give board or moves, not both"},
+		{"POST", "api/agents/best/move", `{"board": "....X....", "moves": [4]}`, 400, "give board or moves, not both"},
+		{"POST", "api/agents/best/move", `{"board": "XX......."}`, 400, "2 X and 0 O cannot happen"},
+		{"POST", "api/agents/best/move", `{"moves": [4, 4]}`, 400, "square 4 is taken"},
+		{"POST", "api/agents/best/move", `{"square": 4}`, 400, `unknown field "square"`},
+		{"POST", "api/agents/best/move", `{"moves": [4]} {"moves": [0]}`, 400, "more than one JSON value"},
+		{"POST", "api/agents/best/move", `board=X........`, 400, "the body must be"},
+		{"POST", "api/agents/best/move", ``, 400, "the body is empty"},
+		{"POST", "api/agents/best/move", `{"board": "` + huge + `"}`, 413, "request body too large"},
+
+		// Methods.
+		{"PUT", "api/leaderboard", "", 405, "method PUT is not allowed here: use GET, HEAD"},
+		{"POST", "api/leaderboard", huge, 405, "method POST is not allowed"},
+		{"DELETE", "api/agents/best", "", 405, "method DELETE is not allowed"},
+		{"POST", "api/agents/best/weights", "", 405, "use GET, HEAD"},
+		{"PUT", "api/agents/best/move", "", 405, "use GET, POST, HEAD"},
+		{"POST", "", "", 405, "method POST is not allowed"},
+		{"POST", "static/style.css", "", 405, "method POST is not allowed"},
+	} {
+		var body io.Reader
+		if c.body != "" {
+			body = strings.NewReader(c.body)
+		}
+		status, data, h := send(t, c.method, url+c.path, body)
+		var e struct {
+			Status  int
+			Message string
+		}
+		err := json.Unmarshal(data, &e)
+		if status != c.status || h.Get("Content-Type") != "application/json" || err != nil || e.Status != status || !strings.Contains(e.Message, c.want) {
+			t.Errorf("%s /%s: %d %s %.300s; want %d and a JSON message with %q", c.method, c.path, status, h.Get("Content-Type"), data, c.status, c.want)
+		}
+		if status == http.StatusMethodNotAllowed && h.Get("Allow") == "" {
+			t.Errorf("%s /%s: 405 without Allow", c.method, c.path)
+		}
+	}
+}
+
+// nextEvent reads the event stream up to its next round event and
+// returns the round it names.
+func nextEvent(t testing.TB, r *bufio.Reader) int64 {
+	t.Helper()
+	event := ""
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the event stream: %v", err)
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: ") && event == "round":
+			var d struct{ Round int64 }
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
+				t.Fatalf("event data %q: %v", line, err)
+			}
+			return d.Round
+		}
+	}
+}
+
+// decode decodes the JSON that a command printed.
+func decode(t testing.TB, out string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// same checks that got has want's fields, with want's values.
+func same(t testing.TB, what string, got, want map[string]any) {
+	t.Helper()
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: %s is %v (%T), want %v (%T)", what, k, g, g, w, w)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ttt/league/commands"
+	"ttt/league/commands/clitest"
+)
+
+// The tests run ttt as a user would: a real league made by ttt league
+// run, served by ttt serve (commands.Run, in-process, so that the race
+// detector sees the server), in a directory of the test's own.
+
+// leagueFlags make rounds of a few milliseconds with real training,
+// evaluation, rating and commits.
+var leagueFlags = []string{"--games-per-round", "2000", "--hidden", "16", "--seed", "5"}
+
+// newLeague runs `ttt league run` for rounds rounds in a new directory,
+// with flags (leagueFlags when none), and returns the directory's ttt and
+// the database's absolute path.
+func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) {
+	t.Helper()
+	if len(flags) == 0 {
+		flags = leagueFlags
+	}
+	p := clitest.New(t)
+	p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(rounds)}, flags...)...)
+	return p, filepath.Join(p.Dir, "league.db")
+}
+
+// output collects what a command writes, safe to read while it runs.
+type output struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// running is a command started by start.
+type running struct {
+	cancel         context.CancelFunc
+	exited         chan struct{} // closed when it has ended
+	code           int           // its exit status, once exited
+	stdout, stderr *output
+}
+
+// start runs ttt args in-process until it ends or stop is called.
+func start(t testing.TB, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, exited: make(chan struct{}), stdout: &output{}, stderr: &output{}}
+	go func() {
+		defer close(r.exited)
+		r.code = commands.Run(ctx, args, strings.NewReader(""), r.stdout, r.stderr)
+	}()
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop cancels the command, as Ctrl-C does, and returns its exit status,
+// failing the test if it takes more than a few seconds to end.
+func (r *running) stop(t testing.TB) int {
+	t.Helper()
+	r.cancel()
+	select {
+	case <-r.exited:
+		return r.code
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the command did not end within 10 s of its cancellation\n%s%s", r.stdout, r.stderr)
+		return -1
+	}
+}
+
+// waitOutput waits until the command has written want, and fails the
+// test if it ends without.
+func (r *running) waitOutput(t testing.TB, want string) {
+	t.Helper()
+	for !strings.Contains(r.stdout.String(), want) {
+		select {
+		case <-r.exited:
+			if !strings.Contains(r.stdout.String(), want) {
+				t.Fatalf("the command ended with %d before it wrote %q\n%s%s", r.code, want, r.stdout, r.stderr)
+			}
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// servingLine is ttt serve's first line.
+var servingLine = regexp.MustCompile(`serving .* on (http://\S+/) \(Ctrl-C stops\)`)
+
+// serve runs `ttt serve` on the database at path, on a free loopback
+// port, and returns it and the URL it serves on (ending in /).
+func serve(t testing.TB, path string) (*running, string) {
+	t.Helper()
+	r := start(t, "serve", "--db", path, "--addr", "127.0.0.1:0")
+	r.waitOutput(t, "(Ctrl-C stops)\n")
+	m := servingLine.FindStringSubmatch(r.stdout.String())
+	if m == nil {
+		t.Fatalf("ttt serve said %q", r.stdout)
+	}
+	return r, m[1]
+}
+
+// get fetches url and returns the status, the body and the headers.
+func get(t testing.TB, url string) (int, []byte, http.Header) {
+	t.Helper()
+	return send(t, http.MethodGet, url, nil)
+}
+
+// send sends a request with body (nil for none).
+func send(t testing.TB, method, url string, body io.Reader) (int, []byte, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, data, res.Header
+}
+
+// getJSON fetches url, checks that it answers 200 with JSON, and decodes
+// the answer into v.
+func getJSON(t testing.TB, url string, v any) {
+	t.Helper()
+	status, body, h := get(t, url)
+	if status != http.StatusOK || h.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET %s: %d %s\n%s", url, status, h.Get("Content-Type"), body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("GET %s: %v\n%s", url, err, body)
+	}
+}

@@ -1,0 +1,202 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// ttt serve: its line, its refusals, its answers only to loopback names,
+// and its clean stop at Ctrl-C even with a page's event stream open.
+func TestServe(t *testing.T) {
+	p, path := newLeague(t, 2)
+	p.Refused(t, "no league database at nothing.db", "serve", "--db", "nothing.db")
+	p.Refused(t, "--addr 127.0.0.1:99999: listen tcp: address 99999: invalid port", "serve", "--db", "league.db", "--addr", "127.0.0.1:99999")
+	p.Usage(t, `serve: takes no arguments, got "x"`, "serve", "--db", "league.db", "x")
+
+	srv, url := serve(t, path)
+	// Headers beyond the server's limit.
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("X-Big", strings.Repeat("x", 64<<10))
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("64 KiB of headers: %v %v, want 431", res.Status, err)
+	}
+
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	_, port, _ := strings.Cut(host, ":")
+	for _, c := range []struct {
+		host   string
+		status int
+	}{
+		{host, 200}, {"localhost:" + port, 200}, {"[::1]:" + port, 200}, {"LOCALHOST", 200},
+		{"evil.example:" + port, 403}, {"127.0.0.1.nip.io:" + port, 403},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, url+"api/leaderboard?limit=1", nil)
+		req.Host = c.host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ Message string }
+		json.NewDecoder(res.Body).Decode(&e)
+		res.Body.Close()
+		if res.StatusCode != c.status || c.status == 403 && !strings.Contains(e.Message, "answers only on localhost") {
+			t.Errorf("Host %q: %d %q, want %d", c.host, res.StatusCode, e.Message, c.status)
+		}
+	}
+
+	// Ctrl-C with a page open: the stream ends, the command exits 0. (A
+	// server of its own: net/http holds the connection of the 431 half a
+	// second before it closes it, and Shutdown waits for that.)
+	srv, url = serve(t, path)
+	res, err := http.Get(url + "api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if round := nextEvent(t, bufio.NewReader(res.Body)); round != 2 {
+		t.Errorf("the event stream says round %d, want 2", round)
+	}
+	stopped := time.Now()
+	if code := srv.stop(t); code != 0 {
+		t.Errorf("ttt serve: exit %d after Ctrl-C\n%s", code, srv.stderr)
+	}
+	t.Logf("ttt serve stopped %v after Ctrl-C, with an event stream open", time.Since(stopped).Round(time.Millisecond))
+	if d := time.Since(stopped); d > 3*time.Second {
+		t.Errorf("ttt serve took %v to stop", d)
+	}
+	if _, err := http.Get(url); err == nil {
+		t.Error("ttt serve still answers after it stopped")
+	}
+}
+
+// While ttt league run commits rounds, every answer of the API is whole
+// and the event stream tells of each round within liveLimit of its
+// commit.
+func TestServeWhileLeagueRuns(t *testing.T) {
+	const more = 6
+	_, path := newLeague(t, 1)
+	_, url := serve(t, path)
+
+	// The event stream: when each round's event came.
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"api/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	events := bufio.NewReader(res.Body)
+	if round := nextEvent(t, events); round != 1 {
+		t.Fatalf("the first event says round %d, want 1", round)
+	}
+	var mu sync.Mutex
+	seen := map[int64]time.Time{} // round: when its event came
+	go func() {
+		for {
+			line, err := events.ReadString('\n')
+			if err != nil {
+				return
+			}
+			var d struct{ Round int64 }
+			if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok && json.Unmarshal([]byte(data), &d) == nil {
+				mu.Lock()
+				seen[d.Round] = time.Now()
+				mu.Unlock()
+			}
+		}
+	}()
+
+	// Readers of every endpoint, as pages and scripts would be.
+	var answers, failures int
+	var failed []string
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, path := range []string{"api/leaderboard", "api/progress", "api/agents/latest", "api/agents/best/history?per=round",
+		"api/agents/latest/move?moves=4", "api/agents/best/weights", ""} {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				res, err := http.Get(url + path)
+				mu.Lock()
+				answers++
+				if err != nil || res.StatusCode != http.StatusOK {
+					failures++
+					if len(failed) < 5 {
+						failed = append(failed, fmt.Sprintf("/%s: %v %v", path, err, res))
+					}
+				}
+				mu.Unlock()
+				if err == nil {
+					res.Body.Close()
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+
+	// The league: each round's line comes right after its commit.
+	league := start(t, append([]string{"league", "run", "--db", path, "--rounds", fmt.Sprint(more)}, leagueFlags...)...)
+	committed := map[int64]time.Time{}
+	for round := int64(2); round <= 1+more; round++ {
+		league.waitOutput(t, fmt.Sprintf("round %d ", round))
+		committed[round] = time.Now()
+	}
+	if code := league.stop(t); code != 0 {
+		t.Fatalf("league run: exit %d\n%s", code, league.stderr)
+	}
+	deadline := time.Now().Add(liveLimit + time.Second)
+	for {
+		mu.Lock()
+		_, last := seen[1+more]
+		mu.Unlock()
+		if last || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(done)
+	wg.Wait()
+
+	mu.Lock()
+	defer mu.Unlock()
+	if failures > 0 || answers < 20 {
+		t.Errorf("%d of %d answers failed while the league ran: %v", failures, answers, failed)
+	}
+	// Rounds may commit faster than the stream polls: a round's news is
+	// the first event of that round or a later one.
+	var latencies []time.Duration
+	for round, at := range committed {
+		var first time.Time
+		for r, when := range seen {
+			if r >= round && (first.IsZero() || when.Before(first)) {
+				first = when
+			}
+		}
+		if first.IsZero() {
+			t.Errorf("no event told of round %d", round)
+			continue
+		}
+		latencies = append(latencies, max(0, first.Sub(at)))
+	}
+	slices.Sort(latencies)
+	if len(latencies) > 0 {
+		t.Logf("%d answers while %d rounds committed; from a commit to its event: median %v, max %v",
+			answers, more, latencies[len(latencies)/2].Round(time.Millisecond), latencies[len(latencies)-1].Round(time.Millisecond))
+		if worst := latencies[len(latencies)-1]; worst > liveLimit {
+			t.Errorf("a round's event came %v after its commit; want within %v", worst, liveLimit)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+// The agent page: what the league knows of one agent, its rating
+// history, its weight files and a way to play it.
+import { api, el, fmt, badge, agentURL, playURL, pathRef, live, coalesce, chartSize, colors, roundAxis, eloAxis, legendValue } from "./common.js";
+
+const ref = pathRef();
+const chartBox = document.getElementById("chart");
+let chart = null;
+let shownRound = null; // the round whose data the page shows
+
+const refresh = coalesce(async () => {
+  const [a, history] = await Promise.all([
+    api(`/api/agents/${encodeURIComponent(ref)}`),
+    api(`/api/agents/${encodeURIComponent(ref)}/history`),
+  ]);
+  document.title = `${a.name} · ttt`;
+  header(a);
+  tiles(a);
+  facts(a);
+  checks(a);
+  draw(history);
+  shownRound = history.newest_round;
+});
+
+function header(a) {
+  document.getElementById("name").textContent = a.name;
+  document.getElementById("class").replaceChildren(badge(a.class), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
+  document.getElementById("kind").textContent = a.kind;
+  const actions = [];
+  if (a.kind !== "random") {
+    actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(a.id, "X"), text: "Play it as X" }));
+    actions.push(el("a", { class: "button", id: "play-o", href: playURL(a.id, "O"), text: "as O" }));
+  }
+  if (a.hidden) {
+    const file = (side, text, id) =>
+      el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `18 inputs, the side input folded for ${side}: ttt-rl's format` : "19 inputs: plays both sides", text });
+    actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
+  }
+  document.getElementById("actions").replaceChildren(...actions);
+}
+
+function tiles(a) {
+  const st = a.standing;
+  document.getElementById("t-elo").textContent = st ? fmt.elo(st.elo) : "unrated";
+  document.getElementById("t-elo-sub").textContent = st ? `95% ${fmt.interval(st.lo, st.hi)}, as of round ${fmt.int(st.round)}` : "";
+  document.getElementById("t-record").textContent = st ? fmt.record(st.wins, st.draws, st.losses) : "–";
+  document.getElementById("t-record-sub").textContent = st ? `W/D/L over ${fmt.int(st.games)} games` : "";
+  for (const side of ["x", "o"]) {
+    const o = a.vs_random && a.vs_random[side];
+    document.getElementById(`t-${side}`).textContent = o ? o.score.toFixed(4) : "–";
+  }
+}
+
+function facts(a) {
+  const rows = [
+    ["id", a.id],
+    ["kind", a.kind],
+    ["parent", a.parent ? el("a", { href: agentURL(a.parent.id), text: `${a.parent.name} (${a.parent.id})` }) : "none"],
+    ["generation", a.generation ? `round ${fmt.int(a.generation)}` : "outside the league"],
+    ["training games", fmt.int(a.train_games)],
+    ["network", a.hidden ? `19-${a.hidden}-9, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
+    ["created", new Date(a.created).toLocaleString()],
+  ];
+  document.getElementById("facts").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, typeof v === "object" ? v : String(v))]));
+}
+
+function checks(a) {
+  const tbody = document.querySelector("#verify tbody");
+  if (!a.verify) {
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted", text: "random has no fixed line to check" })));
+    return;
+  }
+  tbody.replaceChildren(
+    ...["x", "o"].map((side) => {
+      const v = a.verify[side];
+      const o = a.vs_random && a.vs_random[side];
+      const odds = o
+        ? el("div", { class: "odds", title: `W/D/L ${fmt.pct(o.win)} / ${fmt.pct(o.draw)} / ${fmt.pct(o.loss)}` },
+            el("span", { class: "w", style: `width:${100 * o.win}%` }),
+            el("span", { class: "d", style: `width:${100 * o.draw}%` }),
+            el("span", { class: "l", style: `width:${100 * o.loss}%` }))
+        : "–";
+      return el(
+        "tr",
+        {},
+        el("td", { text: side.toUpperCase() }),
+        el("td", { text: v.worst }),
+        el("td", { class: "num", text: `${v.lost}/${v.lines}` }),
+        el("td", { class: "num", text: `${v.optimal_pct.toFixed(1)}% (${v.optimal}/${v.positions})` }),
+        el("td", {}, odds, o ? el("div", { class: "muted", text: `${fmt.pct(o.win)} / ${fmt.pct(o.draw)} / ${fmt.pct(o.loss)}` }) : null),
+      );
+    }),
+  );
+}
+
+// draw charts the stored history as steps: each row holds until the next,
+// the last until the newest round.
+function draw(history) {
+  const rows = history.rows.slice();
+  if (rows.length && history.newest_round > rows[rows.length - 1].round) {
+    rows.push({ ...rows[rows.length - 1], round: history.newest_round });
+  }
+  const data = [rows.map((r) => r.round), rows.map((r) => r.elo), rows.map((r) => r.lo), rows.map((r) => r.hi)];
+  chartBox.dataset.points = history.rows.length;
+  if (!rows.length) {
+    chartBox.replaceChildren(el("p", { class: "muted", text: "not rated yet" }));
+    chart = null;
+    return;
+  }
+  if (chart) {
+    chart.setData(data);
+    return;
+  }
+  chartBox.replaceChildren();
+  const steps = uPlot.paths.stepped({ align: 1 });
+  chart = new uPlot(
+    {
+      ...chartSize(chartBox, 260),
+      scales: { x: { time: false } },
+      axes: [roundAxis, eloAxis],
+      series: [
+        { label: "round", value: legendValue(fmt.int) },
+        { label: history.agent.name, stroke: colors[1], width: 2, paths: steps, points: { show: rows.length <= 60, size: 4 },
+          value: legendValue((v, i) => `${v.toFixed(1)} ${fmt.interval(chart.data[2][i], chart.data[3][i])}`) },
+        { label: "lo", stroke: "transparent", paths: steps, points: { show: false } },
+        { label: "hi", stroke: "transparent", paths: steps, points: { show: false } },
+      ],
+      bands: [{ series: [3, 2], fill: "rgba(0, 114, 178, 0.12)" }],
+      cursor: { drag: { x: true, y: false } },
+    },
+    data,
+    chartBox,
+  );
+  const legend = chart.root.querySelectorAll(".u-legend .u-series");
+  legend[2].style.display = legend[3].style.display = "none";
+}
+
+new ResizeObserver(() => chart && chart.setSize(chartSize(chartBox, 260))).observe(chartBox);
+// The first load does not wait for the event stream; each new round
+// reloads. The stream's first event, which may come before the first load
+// is done, reloads only if that load missed its round.
+const first = refresh();
+live(async (round) => {
+  await first;
+  if (round !== shownRound) refresh();
+});

@@ -1,0 +1,162 @@
+// What the three pages share: the API, the live round in the top bar,
+// formats, and the chart's colours.
+
+// api fetches a JSON answer of the API, and throws the API's message when
+// the answer is an error.
+export async function api(path) {
+  const res = await fetch(path, { headers: { Accept: "application/json" } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    throw new Error(body && body.message ? body.message : `${path}: HTTP ${res.status}`);
+  }
+  return body;
+}
+
+// el makes an element with attributes and children (strings or nodes).
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    // Through the CSSOM: the pages' Content-Security-Policy refuses style
+    // attributes.
+    else if (k === "style") e.style.cssText = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c !== undefined && c !== null) e.append(c);
+  }
+  return e;
+}
+
+// Formats, as the terminal commands print them.
+export const fmt = {
+  elo: (v) => v.toFixed(1),
+  interval: (lo, hi) => `[${Math.round(lo)}, ${Math.round(hi)}]`,
+  int: (n) => n.toLocaleString("en-US"),
+  // A probability as ttt play shows it: 52.1%.
+  pct: (p) => `${(100 * p).toFixed(1)}%`,
+  record: (w, d, l) => `${w}/${d}/${l}`,
+};
+
+// agentURL and playURL link to an agent's pages.
+export const agentURL = (ref) => `/agents/${encodeURIComponent(ref)}`;
+export const playURL = (ref, side) => `/play/${encodeURIComponent(ref)}${side ? `?as=${side}` : ""}`;
+
+// pathRef is the agent a page at /agents/REF or /play/REF is about.
+export function pathRef() {
+  const parts = location.pathname.split("/");
+  return decodeURIComponent(parts[2] || "best");
+}
+
+// badge shows an agent's class; random has none.
+export function badge(cls) {
+  return el("span", { class: `badge ${cls || "none"}`, text: cls || "no class" });
+}
+
+// showError puts a message at the top of the page's main part.
+export function showError(err) {
+  const main = document.querySelector("main");
+  let box = document.getElementById("error");
+  if (!box) {
+    box = el("div", { id: "error", class: "error" });
+    main.prepend(box);
+  }
+  box.textContent = err.message || String(err);
+}
+
+export function clearError() {
+  document.getElementById("error")?.remove();
+}
+
+// The agents' colours in charts: the Okabe-Ito palette (readers with
+// colour-blindness can tell it apart) without its yellow, as ttt ratings
+// plot draws them. The learning curve is near black, references grey.
+export const colors = ["#e69f00", "#0072b2", "#009e73", "#d55e00", "#56b4e9", "#cc79a7"];
+export const curveColor = "#1e1e1e";
+export const referenceColor = "#8a8a8a";
+
+// live follows the league: the top bar shows the newest round, and
+// onRound runs at each new one. The server pushes a "round" event when
+// the stream opens and whenever a round commits (/api/events);
+// EventSource reconnects by itself when the stream drops.
+export function live(onRound) {
+  const box = document.getElementById("live");
+  const label = document.getElementById("round");
+  let last = null;
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => box.classList.add("on"));
+  source.addEventListener("error", () => box.classList.remove("on"));
+  source.addEventListener("round", (e) => {
+    const { round } = JSON.parse(e.data);
+    box.classList.add("on");
+    label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
+    label.dataset.round = round;
+    if (last !== null && round !== last) {
+      box.classList.add("flash");
+      setTimeout(() => box.classList.remove("flash"), 1200);
+    }
+    const first = last === null;
+    last = round;
+    if (onRound) onRound(round, first);
+  });
+}
+
+// coalesce runs an async refresh at most once at a time: a call made
+// while one runs asks for one more run after it, however many calls come.
+export function coalesce(fn) {
+  let running = null;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await fn();
+          clearError();
+        } catch (err) {
+          showError(err);
+        }
+      } while (again);
+    })();
+    try {
+      await running;
+    } finally {
+      running = null;
+    }
+  };
+  return run;
+}
+
+// roundAxis is a chart's x axis: rounds, whole numbers.
+export const roundAxis = {
+  label: "round",
+  incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6],
+  values: (u, ticks) => ticks.map((v) => fmt.int(v)),
+  grid: { stroke: "#eef0f3" },
+  ticks: { stroke: "#e2e5ea" },
+};
+
+// eloAxis is a chart's y axis.
+export const eloAxis = { label: "Elo (random = 0)", size: 56, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#e2e5ea" } };
+
+// legendValue formats a series' value in a chart's legend: at the cursor,
+// or at the newest round while the cursor is elsewhere.
+export function legendValue(format) {
+  return (u, v, si, i) => {
+    const k = i ?? u.data[0].length - 1;
+    const val = u.data[si][k];
+    return val == null ? "–" : format(val, k);
+  };
+}
+
+// chartSize is the size of a chart that fills its card's width.
+export function chartSize(box, height) {
+  return { width: Math.max(300, box.clientWidth), height };
+}

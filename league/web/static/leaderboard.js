@@ -1,0 +1,203 @@
+// The leaderboard page: figures of the league, its learning curve with
+// the ratings of the agents ticked in the table, and the leaderboard, all
+// refreshed at each new round.
+import { api, el, fmt, badge, agentURL, playURL, live, coalesce, chartSize, colors, curveColor, referenceColor, roundAxis, eloAxis, legendValue } from "./common.js";
+
+const chartBox = document.getElementById("chart");
+const tbody = document.querySelector("#leaderboard tbody");
+
+// followed are the agents whose ratings the chart follows, by id: their
+// names and colours. The best network is followed from the start.
+const followed = new Map();
+let nextColor = 0;
+let chart = null;
+let chartKey = "";
+let seeded = false;
+const chartHeight = 270;
+
+function follow(id, name) {
+  followed.set(id, { name, color: colors[nextColor++ % colors.length] });
+}
+
+// shownRound is the round whose data the page shows.
+let shownRound = null;
+
+const refresh = coalesce(async () => {
+  // The first load asks for the best agent's history at once, to follow
+  // it from the start without a second wait.
+  const [board, progress, best, latest, bestHistory] = await Promise.all([
+    api("/api/leaderboard?limit=20"),
+    api("/api/progress"),
+    api("/api/agents/best").catch(() => null), // a league without networks has none
+    api("/api/agents/latest").catch(() => null),
+    seeded ? null : api("/api/agents/best/history").catch(() => null),
+  ]);
+  if (!seeded) {
+    seeded = true;
+    if (bestHistory && bestHistory.rows.length) follow(bestHistory.agent.id, bestHistory.agent.name);
+  }
+  const histories = await Promise.all(
+    [...followed.keys()].map((id) => (bestHistory && id === bestHistory.agent.id ? bestHistory : api(`/api/agents/${id}/history`))),
+  );
+  tiles(board, progress, best, latest);
+  table(board);
+  draw(progress, histories);
+  shownRound = board.round;
+});
+
+function tiles(board, progress, best, latest) {
+  document.getElementById("t-rounds").textContent = fmt.int(board.round);
+  document.getElementById("t-rounds-sub").textContent = progress.thinned
+    ? `the chart shows ${fmt.int(progress.points.length)} of them, evenly spread`
+    : `${fmt.int(progress.points.length)} snapshots on the chart`;
+  document.getElementById("t-rated").textContent = fmt.int(board.rated);
+  const agentTile = (id, a) => {
+    const value = document.getElementById(`t-${id}`);
+    const sub = document.getElementById(`t-${id}-sub`);
+    if (!a) {
+      value.textContent = "none yet";
+      sub.textContent = "";
+      return;
+    }
+    value.replaceChildren(el("a", { href: agentURL(a.id), text: a.name }));
+    const st = a.standing;
+    sub.textContent = `${a.class}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
+  };
+  agentTile("best", best);
+  agentTile("latest", latest);
+}
+
+function table(board) {
+  document.getElementById("shown").textContent =
+    board.agents.length < board.rated ? `the ${board.agents.length} best of ${fmt.int(board.rated)}` : "";
+  tbody.replaceChildren(
+    ...board.agents.map((a) => {
+      const f = followed.get(a.id);
+      const side = (v) =>
+        v ? [el("td", { class: "num", text: `${v.lost}/${v.lines}` }), el("td", { class: "num", text: `${v.optimal_pct.toFixed(1)}%` })]
+          : [el("td", { class: "num muted", text: "–" }), el("td", { class: "num muted", text: "–" })];
+      return el(
+        "tr",
+        { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
+        el("td", { class: "num", text: a.rank }),
+        el("td", { class: "agent" }, el("a", { href: agentURL(a.id), text: a.name }), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null),
+        el("td", {}, badge(a.class)),
+        el("td", { class: "num", text: fmt.elo(a.elo) }),
+        el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
+        el("td", { class: "num", text: fmt.int(a.games) }),
+        el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
+        side(a.verify && a.verify.x),
+        side(a.verify && a.verify.o),
+        el(
+          "td",
+          {},
+          el("input", {
+            type: "checkbox",
+            class: "follow",
+            title: "follow its rating on the chart",
+            checked: !!f,
+            onchange: (e) => {
+              if (e.target.checked) follow(a.id, a.name);
+              else followed.delete(a.id);
+              refresh();
+            },
+          }),
+          f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
+        ),
+        el("td", {}, a.kind === "random" ? null : el("a", { href: playURL(a.id), text: "play" })),
+      );
+    }),
+  );
+}
+
+// carry puts a stored rating history on the rounds xs: at each round the
+// last row at or before it (the rating the league held then), none before
+// the agent was first rated.
+function carry(rows, xs) {
+  const out = new Array(xs.length).fill(null);
+  let i = -1;
+  xs.forEach((x, k) => {
+    while (i + 1 < rows.length && rows[i + 1].round <= x) i++;
+    if (i >= 0) out[k] = rows[i].elo;
+  });
+  return out;
+}
+
+function draw(progress, histories) {
+  const pts = progress.points;
+  const xs = pts.map((p) => p.round);
+  const lo = pts.map((p) => p.lo);
+  const hi = pts.map((p) => p.hi);
+  const data = [xs, pts.map((p) => p.elo), lo, hi];
+  const series = [
+    { label: "round", value: legendValue(fmt.int) },
+    {
+      label: "learning curve",
+      stroke: curveColor,
+      width: 1.5,
+      points: { show: xs.length <= 80, size: 4 },
+      value: legendValue((v, i) => `${v.toFixed(0)} ${fmt.interval(lo[i], hi[i])}`),
+    },
+    { label: "lo", stroke: "transparent", points: { show: false } },
+    { label: "hi", stroke: "transparent", points: { show: false } },
+  ];
+  [...followed.values()].forEach((f, k) => {
+    data.push(carry(histories[k].rows, xs));
+    series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
+  });
+  for (const r of progress.references) {
+    data.push(xs.map(() => r.elo));
+    series.push({
+      label: r.kind === "random" ? "random (the anchor)" : `${r.name} now`,
+      stroke: referenceColor,
+      width: 1.25,
+      dash: [6, 4],
+      points: { show: false },
+      value: () => r.elo.toFixed(0),
+    });
+  }
+  chartBox.dataset.points = xs.length;
+  chartBox.dataset.round = progress.newest_round;
+  chartBox.dataset.followed = followed.size;
+
+  if (!xs.length) {
+    chart?.destroy();
+    chart = null;
+    chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
+    return;
+  }
+  const key = series.map((s) => s.label).join("|");
+  if (chart && key === chartKey) {
+    chart.setData(data);
+    return;
+  }
+  chart?.destroy();
+  chartBox.replaceChildren();
+  chartKey = key;
+  chart = new uPlot(
+    {
+      ...chartSize(chartBox, chartHeight),
+      scales: { x: { time: false } },
+      axes: [roundAxis, eloAxis],
+      series,
+      bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }],
+      cursor: { drag: { x: true, y: false } },
+      legend: { live: true },
+    },
+    data,
+    chartBox,
+  );
+  // The interval's two edges draw the band only: no lines, no legend.
+  const rows = chart.root.querySelectorAll(".u-legend .u-series");
+  rows[2].style.display = rows[3].style.display = "none";
+}
+
+new ResizeObserver(() => chart && chart.setSize(chartSize(chartBox, chartHeight))).observe(chartBox);
+// The first load does not wait for the event stream; each new round
+// reloads. The stream's first event, which may come before the first load
+// is done, reloads only if that load missed its round.
+const first = refresh();
+live(async (round) => {
+  await first;
+  if (round !== shownRound) refresh();
+});

@@ -1,0 +1,210 @@
+// Package web is ttt serve: the league in a browser. It serves a JSON
+// API over a league database (api.go) and the pages that use it, plain
+// HTML, CSS and JavaScript embedded in the binary with the charting
+// library they need (static/), so that they work offline.
+//
+// The server only reads: the database is opened with store.OpenRead,
+// and no endpoint writes. It works while ttt league run writes the same
+// file, as every reader does (WAL); the pages learn of a new round from
+// a stream of server-sent events (events.go).
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"ttt/store"
+)
+
+//go:embed static
+var static embed.FS
+
+// Server answers the API and serves the pages over one league database.
+// Its zero value is not usable: make one with New.
+type Server struct {
+	db     *store.DB
+	mux    *http.ServeMux
+	errLog *log.Logger
+
+	// closed ends the event streams, which would otherwise keep
+	// http.Server.Shutdown waiting for as long as a page stays open.
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+// New returns the server of db, which it only reads. errLog, when not
+// nil, gets a line for every answer with status 500: a failure of the
+// database rather than of the request.
+func New(db *store.DB, errLog *log.Logger) *Server {
+	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, closed: make(chan struct{})}
+	s.routes()
+	return s
+}
+
+// Close ends the server's event streams at once; requests of other kinds
+// are not affected. http.Server.RegisterOnShutdown takes it.
+func (s *Server) Close() { s.closeOnce.Do(func() { close(s.closed) }) }
+
+// maxBody bounds every request's body: the largest a request needs is
+// a move's JSON, a few dozen bytes.
+const maxBody = 4 << 10
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	h := w.Header()
+	// The pages load nothing from elsewhere, and nothing may frame them.
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	s.mux.ServeHTTP(w, r)
+}
+
+// routes registers the API and the pages. Methods are checked by
+// allow rather than by the patterns, so that a wrong method gets the
+// API's JSON error, not the mux's text.
+func (s *Server) routes() {
+	api := func(pattern string, h http.HandlerFunc, methods ...string) {
+		s.mux.Handle(pattern, allow(h, methods...))
+	}
+	api("/api/leaderboard", s.leaderboard, http.MethodGet)
+	api("/api/progress", s.progress, http.MethodGet)
+	api("/api/events", s.events, http.MethodGet)
+	api("/api/agents/{ref}", s.agent, http.MethodGet)
+	api("/api/agents/{ref}/history", s.history, http.MethodGet)
+	api("/api/agents/{ref}/weights", s.weights, http.MethodGet)
+	api("/api/agents/{ref}/move", s.move, http.MethodGet, http.MethodPost)
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: %s (see README, ttt serve)", r.URL.Path)
+	})
+
+	pages, _ := fs.Sub(static, "static") // the directory is embedded
+	page := func(name string) http.Handler {
+		return allow(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-cache")
+			http.ServeFileFS(w, r, pages, name)
+		}, http.MethodGet)
+	}
+	s.mux.Handle("/{$}", page("index.html"))
+	s.mux.Handle("/agents/{ref}", page("agent.html"))
+	s.mux.Handle("/play/{ref}", page("play.html"))
+	files := http.StripPrefix("/static", http.FileServerFS(pages))
+	s.mux.Handle("/static/", allow(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") { // files, not listings of directories
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	}, http.MethodGet))
+}
+
+// allow answers a request whose method is not among methods (HEAD goes
+// with GET) with 405 and the methods allowed.
+func allow(h http.HandlerFunc, methods ...string) http.Handler {
+	if slices.Contains(methods, http.MethodGet) {
+		methods = append(methods, http.MethodHead)
+	}
+	allowed := strings.Join(methods, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(methods, r.Method) {
+			w.Header().Set("Allow", allowed)
+			writeError(w, http.StatusMethodNotAllowed, "method %s is not allowed here: use %s", r.Method, allowed)
+			return
+		}
+		h(w, r)
+	})
+}
+
+// Server timeouts. A request is a few bytes and an answer at most a few
+// hundred kilobytes; slow clients must not hold connections for long.
+// The event stream, the one long answer, moves its write deadline on
+// with each event.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 16 << 10
+	// shutdownTimeout is how long Serve waits for answers under way
+	// when ctx is cancelled.
+	shutdownTimeout = 5 * time.Second
+)
+
+// Serve serves h on ln until ctx is cancelled, then shuts down cleanly:
+// it stops listening, ends the event streams and waits for the answers
+// under way (up to a few seconds). It returns nil after such a shutdown.
+// On a loopback address it answers only requests addressed to a
+// loopback name (see loopbackOnly).
+func Serve(ctx context.Context, ln net.Listener, h *Server, errLog *log.Logger) error {
+	var handler http.Handler = h
+	if isLoopback(ln.Addr()) {
+		handler = loopbackOnly(h)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          errLog,
+		// Requests outlive ctx: Shutdown lets the answers under way
+		// finish rather than cutting them off at Ctrl-C.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	srv.RegisterOnShutdown(h.Close)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(stop)
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	return nil
+}
+
+// isLoopback reports whether addr is a loopback address.
+func isLoopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// loopbackOnly refuses requests whose Host is not localhost or a loopback
+// address. A server on loopback is meant for this machine's browser, but
+// any web page that browser opens could reach it through a name of its
+// own that it points at 127.0.0.1 (DNS rebinding) and read the league;
+// such a request carries that name as its Host.
+func loopbackOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if hp, _, err := net.SplitHostPort(host); err == nil {
+			host = hp
+		}
+		host = strings.Trim(host, "[]")
+		if ip := net.ParseIP(host); !strings.EqualFold(host, "localhost") && (ip == nil || !ip.IsLoopback()) {
+			writeError(w, http.StatusForbidden, "host %q: this server answers only on localhost (see ttt serve --addr)", r.Host)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

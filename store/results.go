@@ -1,0 +1,253 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"strings"
+
+	"ttt/agents/game"
+)
+
+// Results hands every stored match to each, in no particular order, in
+// one read: what a league loads to rate its members. It checks ctx every
+// few thousand rows, so that a league of millions of matches can be left
+// at once.
+func (db *DB) Results(ctx context.Context, each func(Match) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return scanMatches(ctx, rows, each)
+	})
+}
+
+// MatchFilter chooses matches: those of one agent, of a range of rounds,
+// or both. The zero value chooses every match.
+type MatchFilter struct {
+	Agent       int64 // 0: any
+	First, Last int64 // rounds; 0: no bound
+}
+
+// where is f as an SQL condition on matches, with its arguments.
+func (f MatchFilter) where() (string, []any) {
+	var where []string
+	var args []any
+	if f.Agent != 0 {
+		where = append(where, "(a = ? OR b = ?)")
+		args = append(args, f.Agent, f.Agent)
+	}
+	if f.First != 0 {
+		where = append(where, "round_id >= ?")
+		args = append(args, f.First)
+	}
+	if f.Last != 0 {
+		where = append(where, "round_id <= ?")
+		args = append(args, f.Last)
+	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// MatchCount returns the number of matches f chooses.
+func (db *DB) MatchCount(ctx context.Context, f MatchFilter) (n int, err error) {
+	where, args := f.where()
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, "SELECT count(*) FROM matches"+where, args...).Scan(&n)
+	})
+	return n, err
+}
+
+// Matches hands the matches f chooses to each, by round and then by their
+// agents, streaming: memory stays the same however many there are.
+func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error) error {
+	where, args := f.where()
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches"+where+
+			" ORDER BY round_id, a, b", args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return scanMatches(ctx, rows, each)
+	})
+}
+
+// scanMatches hands each row of a matches query to each.
+//
+// A league loads millions of them, so the row is scanned into one place
+// made once: Scan's pointers would otherwise escape, and allocate, for
+// every row.
+func scanMatches(ctx context.Context, rows *sql.Rows, each func(Match) error) error {
+	var m Match
+	var seed int64
+	dest := []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}
+	for n := 0; rows.Next(); n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		m.Seed = uint64(seed)
+		if err := each(m); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// PairRecords returns the records of those of the pairs (a, b), a the
+// newer agent, that have played, a's record; pairs not in the map have
+// not played.
+func (db *DB) PairRecords(ctx context.Context, pairs [][2]int64) (map[[2]int64]game.Record, error) {
+	records := map[[2]int64]game.Record{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, "SELECT wins, draws, losses FROM matches WHERE a = ? AND b = ?")
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, p := range pairs {
+			var rec game.Record
+			switch err := stmt.QueryRowContext(ctx, p[0], p[1]).Scan(&rec.Wins, &rec.Draws, &rec.Losses); {
+			case err == nil:
+				records[p] = rec
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
+		}
+		return nil
+	})
+	return records, err
+}
+
+// Standings returns up to limit rated agents (all with limit 0), the
+// highest rating first, ties by id: the leaderboard, read from the
+// standings_by_elo index. It also returns how many agents are rated.
+func (db *DB) Standings(ctx context.Context, limit int) (list []*Agent, rated int, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM standings").Scan(&rated); err != nil {
+			return err
+		}
+		list, err = standings(ctx, tx, "ORDER BY s.elo DESC, s.agent_id", limit)
+		return err
+	})
+	return list, rated, err
+}
+
+// Best returns up to limit rated networks in the order of the best rule
+// (ttt's best first), read from the standings_best index.
+func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		list, err = standings(ctx, tx, "WHERE s.class IS NOT NULL "+bestOrder, limit)
+		return err
+	})
+	return list, err
+}
+
+// bestOrder is the best rule as an ORDER BY of standings: perfect before
+// unbeatable before beatable, then the higher rating, then the newer.
+const bestOrder = "ORDER BY s.class DESC, s.elo DESC, s.agent_id DESC"
+
+// standings reads up to limit (all with 0) rated agents in the order that
+// tail (a WHERE and an ORDER BY of standings s) gives.
+func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []*Agent, err error) {
+	q := strings.Replace(selectAgents, "FROM agents a LEFT JOIN standings s ON s.agent_id = a.id",
+		"FROM standings s JOIN agents a ON a.id = s.agent_id", 1) + " " + tail
+	args := []any{}
+	if limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, limit)
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, a)
+	}
+	return list, rows.Err()
+}
+
+// History returns the stored rating history of agent, oldest first: a row
+// where it was first rated and one wherever its rating or interval had
+// moved by more than HistoryStep since the row before. Its rating after
+// any round is its last row at or before that round.
+func (db *DB) History(ctx context.Context, agent int64) (list []Rating, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT round_id, elo, lo, hi, games FROM history WHERE agent_id = ? ORDER BY round_id", agent)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := Rating{Agent: agent}
+			if err := rows.Scan(&r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
+				return err
+			}
+			list = append(list, r)
+		}
+		return rows.Err()
+	})
+	return list, err
+}
+
+// AllHistory hands every stored history row to each, with the name of
+// its agent, by agent and then round, streaming.
+func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT h.agent_id, a.name, h.round_id, h.elo, h.lo, h.hi, h.games
+			FROM history h JOIN agents a ON a.id = h.agent_id ORDER BY h.agent_id, h.round_id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for n := 0; rows.Next(); n++ {
+			if n%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			var r Rating
+			var name string
+			if err := rows.Scan(&r.Agent, &name, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
+				return err
+			}
+			if err := each(r, name); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+}
+
+// HistoryStep is how far, in Elo, an agent's rating or either end of its
+// interval must move before the history gets a row for it. A rating read
+// from the history is therefore never further than this from the one the
+// fit held after that round: half a point, for ratings whose 95%
+// intervals are rarely narrower than ±5 Elo in a league, and well inside
+// the agreement between rating programs. Writing every agent after every
+// round, as schema 1 did, made the history grow with the square of the
+// league; most of those rows repeated the one before to the tenth of a
+// point.
+const HistoryStep = 0.5
+
+// MovedFrom reports whether rating r has moved by more than HistoryStep
+// from last, in its value or either end of its interval: whether the
+// history needs a row for it.
+func (r Rating) MovedFrom(last Rating) bool {
+	return math.Abs(r.Elo-last.Elo) > HistoryStep || math.Abs(r.Lo-last.Lo) > HistoryStep || math.Abs(r.Hi-last.Hi) > HistoryStep
+}

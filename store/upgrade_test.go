@@ -1,0 +1,138 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"ttt/agents/game"
+	"ttt/store"
+)
+
+// testdata/schema1.db is a league made by the release with schema 1: 15
+// rounds of `ttt league run --hidden 8`, a net of ttt train --db and an
+// imported one between them. Open upgrades it in place: every agent and
+// match kept, the dense history compacted, and the standings, checksums
+// and rounds' facts filled in.
+func TestUpgradeSchema1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	writeFile(t, path, readFile(t, filepath.Join("testdata", "schema1.db")))
+
+	// What schema 1 holds, read as it is.
+	type old struct {
+		agents, matches, ratings, rounds int
+		last                             map[int64]store.Rating // each agent's newest rating
+		records                          map[int64]game.Record
+	}
+	var before old
+	raw := rawDB(t, path)
+	count := func(db *sql.DB, q string) int {
+		var n int
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before.agents = count(raw, "SELECT count(*) FROM agents")
+	before.matches = count(raw, "SELECT count(*) FROM matches")
+	before.ratings = count(raw, "SELECT count(*) FROM ratings")
+	before.rounds = count(raw, "SELECT count(*) FROM rounds")
+	before.last = map[int64]store.Rating{}
+	rows, err := raw.Query("SELECT agent_id, round_id, elo, lo, hi, games FROM ratings ORDER BY round_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r store.Rating
+		if err := rows.Scan(&r.Agent, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
+			t.Fatal(err)
+		}
+		before.last[r.Agent] = r
+	}
+	rows.Close()
+	before.records = map[int64]game.Record{}
+	rows, err = raw.Query("SELECT a, b, wins, draws, losses FROM matches")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var a, b int64
+		var rec game.Record
+		if err := rows.Scan(&a, &b, &rec.Wins, &rec.Draws, &rec.Losses); err != nil {
+			t.Fatal(err)
+		}
+		before.records[a] = before.records[a].Plus(rec)
+		before.records[b] = before.records[b].Plus(rec.Reversed())
+	}
+	rows.Close()
+	raw.Close()
+
+	db := mustOpen(t, path)
+	fits, _, err := db.Fits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = rawDB(t, path)
+	if got, want := pragma[int](t, raw, "user_version"), knownVersion(t); got != want {
+		t.Fatalf("schema %d after the upgrade, want %d", got, want)
+	}
+	if pragma[string](t, raw, "integrity_check") != "ok" || count(raw, "SELECT count(*) FROM pragma_foreign_key_check") != 0 {
+		t.Fatal("the upgraded file fails SQLite's checks")
+	}
+	if got := count(raw, "SELECT count(*) FROM agents"); got != before.agents {
+		t.Errorf("%d agents, want %d", got, before.agents)
+	}
+	if got := count(raw, "SELECT count(*) FROM matches"); got != before.matches {
+		t.Errorf("%d matches, want %d", got, before.matches)
+	}
+	if got := count(raw, "SELECT count(*) FROM rounds"); got != before.rounds {
+		t.Errorf("%d rounds, want %d", got, before.rounds)
+	}
+	history := count(raw, "SELECT count(*) FROM history")
+	if history >= before.ratings || history < len(before.last) {
+		t.Errorf("%d history rows from %d ratings of %d agents", history, before.ratings, len(before.last))
+	}
+	t.Logf("history compacted from %d rows to %d", before.ratings, history)
+
+	for id, last := range before.last {
+		a, err := db.Agent(ctx, fmtID(id))
+		if err != nil {
+			t.Fatal(err) // the checksums of the weights hold, too
+		}
+		s := a.Standing
+		if s == nil {
+			t.Fatalf("agent %d has no standing", id)
+		}
+		if fits[id] != last.Elo || s.Record != before.records[id] {
+			t.Errorf("agent %d: fit %v and record %v, want %v and %v", id, fits[id], s.Record, last.Elo, before.records[id])
+		}
+		// The rating shown is the agent's last history row: within
+		// HistoryStep of its newest.
+		if math.Abs(s.Elo-last.Elo) > store.HistoryStep || math.Abs(s.Lo-last.Lo) > store.HistoryStep || math.Abs(s.Hi-last.Hi) > store.HistoryStep {
+			t.Errorf("agent %d shows %+v, its newest rating was %+v", id, s.Rating, last)
+		}
+		// And the history read back carries forward to the same.
+		h, err := db.History(ctx, id)
+		if err != nil || len(h) == 0 || h[len(h)-1].Elo != s.Elo {
+			t.Errorf("agent %d: history ends %v, standing %v (%v)", id, h, s.Rating, err)
+		}
+	}
+	rounds, err := db.Rounds(ctx, 1, int64(before.rounds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rounds {
+		if !r.Finished.IsZero() || r.Kind != store.LeagueRound || r.Snapshot == 0 || r.Rating == nil {
+			t.Errorf("round %d: %+v", r.ID, r)
+		}
+	}
+	if _, learner, err := db.LastRound(ctx); err != nil || learner == nil {
+		t.Errorf("the learner's state: %d bytes, %v", len(learner), err)
+	}
+}
+
+func fmtID(id int64) string { return strconv.FormatInt(id, 10) }
