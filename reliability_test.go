@@ -111,7 +111,7 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 		asNobody(t, p).OK(t, "checkpoints")
 	}
 	for _, args := range [][]string{
-		{"ratings"}, {"ratings", "history"}, {"checkpoints"}, {"show", "3"},
+		{"ratings"}, {"ratings", "history"}, {"rounds"}, {"checkpoints"}, {"show", "3"},
 		{"export", "--checkpoint", "best", "-o", "best.bin"},
 		{"import", "--name", "copy", "net.bin"},
 		{"train", "--games", "100", "--hidden", "8", "--db", "league.db"},
@@ -166,7 +166,7 @@ func testReadOnly(t *testing.T) {
 
 			before := clitest.Snapshot(t, p.Dir)
 			for _, args := range [][]string{
-				{"checkpoints"}, {"ratings"}, {"ratings", "history"}, {"show", "latest"},
+				{"checkpoints"}, {"ratings"}, {"ratings", "history"}, {"rounds"}, {"show", "latest"},
 				{"export", "--checkpoint", "3", "-o", filepath.Join(out, c.name+".bin")},
 			} {
 				if got := p.OK(t, args...); got == "" {

@@ -77,27 +77,27 @@ func Default() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Rounds < 0:
-		return fmt.Errorf("rounds must not be negative (got %d)", c.Rounds)
+		return fmt.Errorf("--rounds must not be negative (got %d)", c.Rounds)
 	case c.Duration < 0:
-		return fmt.Errorf("duration must not be negative (got %v)", c.Duration)
+		return fmt.Errorf("--duration must not be negative (got %v)", c.Duration)
 	case c.GamesPerRound < 1:
-		return fmt.Errorf("games per round must be at least 1 (got %d)", c.GamesPerRound)
+		return fmt.Errorf("--games-per-round must be at least 1 (got %d)", c.GamesPerRound)
 	case c.Workers < 0:
-		return fmt.Errorf("workers must be at least 1 (got %d)", c.Workers)
+		return fmt.Errorf("--workers must not be negative (got %d; 0 is one per core)", c.Workers)
 	case c.Openings < 0 || c.Openings > MaxPlies:
-		return fmt.Errorf("openings must be within 0..%d moves (got %d)", MaxPlies, c.Openings)
+		return fmt.Errorf("--openings must be within 0..%d moves (got %d)", MaxPlies, c.Openings)
 	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
-		return fmt.Errorf("opponents must be within %d..%d (got %d)", minOpponents, maxOpponents, c.Opponents)
+		return fmt.Errorf("--opponents must be within %d..%d (got %d)", minOpponents, maxOpponents, c.Opponents)
 	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
-		return fmt.Errorf("self-play share must be within 0..1 (got %g)", c.SelfPlay)
+		return fmt.Errorf("--self-play must be within 0..1 (got %g)", c.SelfPlay)
 	case !(c.Exploit >= 0 && c.Exploit <= 1):
-		return fmt.Errorf("exploiter share must be within 0..1 (got %g)", c.Exploit)
+		return fmt.Errorf("--exploit must be within 0..1 (got %g)", c.Exploit)
 	case !(c.Members >= 0 && c.Members <= 1):
-		return fmt.Errorf("members share must be within 0..1 (got %g)", c.Members)
+		return fmt.Errorf("--members must be within 0..1 (got %g)", c.Members)
 	case !(c.Drill >= 0 && c.Drill <= 1):
-		return fmt.Errorf("drill share must be within 0..1 (got %g)", c.Drill)
+		return fmt.Errorf("--drill must be within 0..1 (got %g)", c.Drill)
 	case c.SelfPlay+c.Exploit+c.Members+c.Drill > 1:
-		return fmt.Errorf("the self-play, exploiter, members and drill shares add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
+		return fmt.Errorf("the shares --self-play, --exploit, --members and --drill add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
 	}
 	return c.Learning.Validate()
 }
@@ -129,10 +129,11 @@ type Hooks struct {
 // abandons the round under way: nothing of it is stored, and Run returns
 // ctx's error. The caller holds db's league lock.
 func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64, err error) {
-	if err := cfg.Validate(); err != nil {
-		return 0, err
+	err = cfg.Validate()
+	var lg *league
+	if err == nil {
+		lg, err = open(ctx, db, cfg, hooks.Loading)
 	}
-	lg, err := open(ctx, db, cfg, hooks.Loading)
 	if err == nil {
 		err = lg.keepSettings(ctx)
 	}

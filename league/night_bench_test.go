@@ -1,12 +1,12 @@
 package league
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,13 +39,19 @@ const (
 	nightTraining = 20000
 )
 
+// NightLeague returns the path of a built league of n checkpoints, for
+// the benchmarks of the league_test package.
+var NightLeague = nightLeague
+
 // BenchmarkNight plays rounds of built leagues of each size. ms/round is
-// a round's time beyond its training (100 games); KB/checkpoint is the
-// database's size after, WAL checkpointed.
+// a round's time beyond its training (100 games); peak-MB the most memory
+// the process held from the league's loading to its last round;
+// KB/checkpoint the database's size after, WAL checkpointed.
 func BenchmarkNight(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("checkpoints=%d", n), func(b *testing.B) {
 			path := copyFile(b, nightLeague(b, n), filepath.Join(b.TempDir(), "league.db"))
+			resetPeakRSS(b)
 			ctx := context.Background()
 			db, err := store.Open(ctx, path)
 			if err != nil {
@@ -67,6 +73,7 @@ func BenchmarkNight(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			b.ReportMetric(peakRSS(b), "peak-MB")
 			slices.Sort(beyond)
 			b.ReportMetric(float64(beyond[len(beyond)/2].Microseconds())/1000, "median-ms/round")
 			db.Close()
@@ -199,20 +206,34 @@ func copyFile(b *testing.B, src, dst string) string {
 	return dst
 }
 
-// peakRSS returns the process's peak resident set in MB, from
-// /proc/self/status, or 0 where there is none.
-func peakRSS() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
+// resetPeakRSS returns the memory the process no longer uses to the
+// system (building a league holds more than running one) and restarts
+// the count of its peak resident set, which Linux keeps as VmHWM.
+func resetPeakRSS(b *testing.B) {
+	b.Helper()
+	debug.FreeOSMemory()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Skipf("cannot measure the peak resident set here: %v", err)
 	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+}
+
+// peakRSS returns the process's peak resident set in MB since the last
+// resetPeakRSS, from /proc/self/status.
+func peakRSS(b *testing.B) float64 {
+	b.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
 			return kb / 1024
 		}
 	}
+	b.Fatal("no VmHWM in /proc/self/status")
 	return 0
 }

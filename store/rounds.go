@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"time"
 
 	"ttt/agents/game"
@@ -269,6 +270,7 @@ type RoundInfo struct {
 	Kind              RoundKind
 	Started, Finished time.Time // Finished is zero where it is unknown (rounds of schema 1)
 	Snapshot          int64     // 0 for none
+	Agent             *Agent    // the snapshot with its facts, without its network; nil for none
 	Rating            *Rating   // the snapshot's first rating; nil for none
 	Stats             *RoundStats
 }
@@ -276,49 +278,83 @@ type RoundInfo struct {
 // Rounds returns the rounds from first to last (ids), in order.
 func (db *DB) Rounds(ctx context.Context, first, last int64) (list []RoundInfo, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, kind, started_at, finished_at, snapshot_id, elo, lo, hi,
-			train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending
-			FROM rounds WHERE id BETWEEN ? AND ? ORDER BY id`, first, last)
+		if list, err = readRounds(ctx, tx, first, last); err != nil {
+			return err
+		}
+		// The snapshots, in one pass over their range of ids.
+		bySnapshot := map[int64]*RoundInfo{}
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for i := range list {
+			if id := list[i].Snapshot; id != 0 {
+				bySnapshot[id] = &list[i]
+				lo, hi = min(lo, id), max(hi, id)
+			}
+		}
+		if len(bySnapshot) == 0 {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, selectAgents+" WHERE a.id BETWEEN ? AND ? AND a.kind = ?", lo, hi, Checkpoint)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var (
-				r              RoundInfo
-				started        string
-				finished       sql.Null[string]
-				snapshot       sql.Null[int64]
-				elo            [3]sql.Null[float64]
-				trainS, evalS  sql.Null[float64]
-				train, eval    sql.Null[int64]
-				steps, pending sql.Null[int64]
-			)
-			if err := rows.Scan(&r.ID, &r.Kind, &started, &finished, &snapshot, &elo[0], &elo[1], &elo[2],
-				&train, &trainS, &eval, &evalS, &steps, &pending); err != nil {
+			a, err := scanAgent(rows)
+			if err != nil {
 				return err
 			}
-			if r.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
-				return fmt.Errorf("round %d: started_at: %w", r.ID, err)
+			if r := bySnapshot[a.ID]; r != nil {
+				r.Agent = a
 			}
-			if finished.Valid {
-				if r.Finished, err = time.Parse(time.RFC3339Nano, finished.V); err != nil {
-					return fmt.Errorf("round %d: finished_at: %w", r.ID, err)
-				}
-			}
-			r.Snapshot = snapshot.V
-			if elo[0].Valid {
-				r.Rating = &Rating{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
-			}
-			if train.Valid {
-				r.Stats = &RoundStats{TrainGames: int(train.V), TrainTime: seconds(trainS.V),
-					EvalGames: int(eval.V), EvalTime: seconds(evalS.V), FitSteps: int(steps.V), FitPending: int(pending.V)}
-			}
-			list = append(list, r)
 		}
 		return rows.Err()
 	})
 	return list, err
+}
+
+// readRounds reads the rounds from first to last, in order.
+func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []RoundInfo, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, started_at, finished_at, snapshot_id, elo, lo, hi,
+		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending
+		FROM rounds WHERE id BETWEEN ? AND ? ORDER BY id`, first, last)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			r              RoundInfo
+			started        string
+			finished       sql.Null[string]
+			snapshot       sql.Null[int64]
+			elo            [3]sql.Null[float64]
+			trainS, evalS  sql.Null[float64]
+			train, eval    sql.Null[int64]
+			steps, pending sql.Null[int64]
+		)
+		if err := rows.Scan(&r.ID, &r.Kind, &started, &finished, &snapshot, &elo[0], &elo[1], &elo[2],
+			&train, &trainS, &eval, &evalS, &steps, &pending); err != nil {
+			return nil, err
+		}
+		if r.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
+			return nil, fmt.Errorf("round %d: started_at: %w", r.ID, err)
+		}
+		if finished.Valid {
+			if r.Finished, err = time.Parse(time.RFC3339Nano, finished.V); err != nil {
+				return nil, fmt.Errorf("round %d: finished_at: %w", r.ID, err)
+			}
+		}
+		r.Snapshot = snapshot.V
+		if elo[0].Valid {
+			r.Rating = &Rating{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
+		}
+		if train.Valid {
+			r.Stats = &RoundStats{TrainGames: int(train.V), TrainTime: seconds(trainS.V),
+				EvalGames: int(eval.V), EvalTime: seconds(evalS.V), FitSteps: int(steps.V), FitPending: int(pending.V)}
+		}
+		list = append(list, r)
+	}
+	return list, rows.Err()
 }
 
 // seconds turns stored seconds into a duration.

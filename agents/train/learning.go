@@ -19,11 +19,11 @@ type Learning struct {
 func (l Learning) Validate() error {
 	switch {
 	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
-		return fmt.Errorf("hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
+		return fmt.Errorf("--hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
 	case !(l.LR > 0 && l.LR <= 10):
-		return fmt.Errorf("learning rate must be within (0, 10] (got %g)", l.LR)
+		return fmt.Errorf("--lr must be within (0, 10] (got %g)", l.LR)
 	case !(l.Temperature > 0 && l.Temperature <= 100):
-		return fmt.Errorf("temperature must be within (0, 100] (got %g)", l.Temperature)
+		return fmt.Errorf("--temperature must be within (0, 100] (got %g)", l.Temperature)
 	}
 	return l.Epsilon.Validate()
 }
@@ -58,9 +58,9 @@ func (s Schedule) At(g int) float64 {
 func (s Schedule) Validate() error {
 	switch {
 	case s.Start < 0 || s.Start > 1 || s.End < 0 || s.End > 1:
-		return fmt.Errorf("epsilon must be within 0..1 (got %g and %g)", s.Start, s.End)
+		return fmt.Errorf("--epsilon and --epsilon-end must be within 0..1 (got %g and %g)", s.Start, s.End)
 	case s.Games < 0:
-		return fmt.Errorf("epsilon decay games must not be negative (got %d)", s.Games)
+		return fmt.Errorf("--epsilon-games must not be negative (got %d)", s.Games)
 	}
 	return nil
 }

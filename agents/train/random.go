@@ -32,7 +32,7 @@ func Default(games int) Config {
 // Validate reports the first setting that is out of range.
 func (c Config) Validate() error {
 	if c.Games < 1 {
-		return fmt.Errorf("games must be at least 1 (got %d)", c.Games)
+		return fmt.Errorf("--games must be at least 1 (got %d)", c.Games)
 	}
 	return c.Learning.Validate()
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"ttt/agents/nn"
@@ -113,7 +114,7 @@ func TestVersionAndHelp(t *testing.T) {
 	if p.OK(t) != top || p.OK(t, "--help") != top {
 		t.Error("ttt, ttt --help and ttt help differ")
 	}
-	for _, cmd := range []string{"league", "ratings", "train", "verify", "checkpoints", "show", "play", "export", "import", "games", "help"} {
+	for _, cmd := range []string{"league", "ratings", "rounds", "train", "verify", "checkpoints", "show", "play", "export", "import", "games", "help"} {
 		if !regexp.MustCompile(`(?m)^   ` + cmd + ` +\S`).MatchString(top) {
 			t.Errorf("ttt help lists no %s:\n%s", cmd, top)
 		}
@@ -162,6 +163,10 @@ func TestArgumentCounts(t *testing.T) {
 		{`ratings plot: takes no arguments, got "x"`, []string{"ratings", "plot", "x"}},
 		{`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
 		{`play: takes no arguments, got "4"`, []string{"play", "4"}},
+		// A flag that wants a value, last with none, is said to need one;
+		// it does not take the argument before it.
+		{"show: --format needs a value", []string{"show", "best", "--format"}},
+		{"import: --name needs a value", []string{"import", "n.bin", "--name"}},
 	} {
 		p.Usage(t, c.want, c.args...)
 	}
@@ -385,7 +390,7 @@ func TestLeagueRunStops(t *testing.T) {
 	}
 }
 
-// ttt ratings of a league of 20 agents, one with a long name, fits a
+// ttt ratings of a league of 20 agents, two with long names, fits a
 // terminal of 100 columns; CSV and JSON carry the verify figures as
 // numbers, each in a field of its own.
 func TestRatingsWidth(t *testing.T) {
@@ -394,8 +399,11 @@ func TestRatingsWidth(t *testing.T) {
 	long := "an-imported-network-with-a-name-much-longer-than-the-column-of-the-table"
 	for i := range 17 {
 		name := fmt.Sprintf("net-%d", i)
-		if i == 0 {
+		switch i {
+		case 0:
 			name = long
+		case 1:
+			name = long + "-2"
 		}
 		p.Write(t, "n.bin", nn.New(8, rng).Bytes())
 		p.OK(t, "import", "n.bin", "--name", name)
@@ -412,8 +420,9 @@ func TestRatingsWidth(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", n, l)
 		}
 	}
-	if !strings.Contains(table, " "+string([]rune(long)[:15])+"… ") {
-		t.Errorf("the long name is not clipped:\n%s", table)
+	// Clipped in the middle, the two long names stay apart.
+	if !strings.Contains(table, " an-impor…the-table ") || !strings.Contains(table, " an-impor…e-table-2 ") {
+		t.Errorf("the long names are not clipped in their middle:\n%s", table)
 	}
 
 	rows := csvRows(t, p.OK(t, "ratings", "--format", "csv"))
@@ -471,12 +480,72 @@ func TestResumeSettings(t *testing.T) {
 	}
 	db.Close()
 	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
-	if want := "--lr 0.05: the league was started with 0.1\n--opponents 8: the league was started with 6\nround 3 "; !strings.HasPrefix(out, want) {
+	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.HasPrefix(out, want) {
 		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	before := clitest.Snapshot(t, p.Dir)
 	p.Refused(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
+	// A flag that does not go with the stored settings: the exploiter's
+	// 0.3 and drills' 0.2, with self-play 0.6, add up to more than 1.
+	p.Refused(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
+		"league", "run", "--rounds", "1", "--self-play", "0.6")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Error("the refused run changed the league")
+		t.Error("the refused runs changed the league")
+	}
+	// And one that does: the league's exploiter share made 0.
+	if out := p.OK(t, "league", "run", "--rounds", "1", "--self-play", "0.6", "--exploit", "0"); !strings.Contains(out, "round 4 ") {
+		t.Errorf("a resumed run with --self-play 0.6 --exploit 0 said:\n%s", out)
+	}
+}
+
+// ttt rounds reads back what each round's line said: the snapshot, its
+// first rating, its odds against random and class, the round's games and
+// times; a round-robin's round has no snapshot. The table fits 100
+// columns.
+func TestRounds(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, "train", "--games", "100", "--hidden", "4", "--db", "norounds.db")
+	p.Refused(t, "the league has played no round yet", "rounds", "--db", "norounds.db")
+	p.OK(t, leagueRun(quick, "--rounds", "4")...)
+	p.OK(t, "roundrobin", "best", "perfect", "random")
+
+	table := p.OK(t, "rounds")
+	lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "ROUND  SNAPSHOT ") || !strings.HasPrefix(lines[5], "5 ") {
+		t.Errorf("rounds has %d lines, want a header and 5 rounds:\n%s", len(lines), table)
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	if out := p.OK(t, "rounds", "--limit", "2"); !strings.Contains(out, "\n4 ") || strings.Contains(out, "\n3 ") ||
+		!strings.HasSuffix(out, "(the newest 2 of 5 rounds: --limit N or --all for more)\n") {
+		t.Errorf("rounds --limit 2 said:\n%s", out)
+	}
+
+	rows := csvRows(t, p.OK(t, "rounds", "--format", "csv"))
+	if len(rows) != 5 {
+		t.Fatalf("%d csv rows, want 5", len(rows))
+	}
+	for i, row := range rows[:4] {
+		var show map[string]any
+		p.OKJSON(t, &show, "show", row["snapshot_id"], "--format", "json")
+		xScore := show["x_win"].(float64) + show["x_draw"].(float64)/2
+		started, err1 := time.Parse(time.RFC3339Nano, row["started"])
+		finished, err2 := time.Parse(time.RFC3339Nano, row["finished"])
+		if row["round"] != strconv.Itoa(i+1) || row["kind"] != "league" || row["snapshot"] != show["name"] ||
+			row["class"] != show["class"] || row["x_score"] != strconv.FormatFloat(xScore, 'g', -1, 64) ||
+			row["train_games"] != "500" || err1 != nil || err2 != nil || finished.Before(started) {
+			t.Errorf("round %d: %v; ttt show of its snapshot: %v", i+1, row, show)
+		}
+	}
+	if rr := rows[4]; rr["kind"] != "roundrobin" || rr["snapshot"] != "" || rr["train_games"] != "0" || rr["eval_games"] == "0" {
+		t.Errorf("the round-robin's round: %v", rr)
+	}
+	var jsonRows []map[string]any
+	p.OKJSON(t, &jsonRows, "rounds", "--all", "--format", "json")
+	if len(jsonRows) != 5 || jsonRows[4]["snapshot"] != nil || jsonRows[0]["elo"] == nil {
+		t.Errorf("rounds as json: %v", jsonRows)
 	}
 }

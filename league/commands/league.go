@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -77,7 +78,20 @@ func leagueRunCommand() *cli.Command {
 				Drill:         c.Float64("drill"),
 				Learning:      learning(c),
 			}
-			if err := cfg.Validate(); err != nil {
+			// Before the database is touched: every flag in range, and the
+			// shares adding up to 1 at most. Where a league may exist
+			// already, the shares not given may be its own, which Resume
+			// reads: they are checked again after.
+			given := cfg
+			if _, err := os.Stat(c.String(dbFlagName)); err == nil {
+				for name, share := range map[string]*float64{"self-play": &given.SelfPlay, "exploit": &given.Exploit,
+					"members": &given.Members, "drill": &given.Drill} {
+					if !c.IsSet(name) {
+						*share = 0
+					}
+				}
+			}
+			if err := given.Validate(); err != nil {
 				return err
 			}
 			db, err := openLeague(c, true)
@@ -93,7 +107,10 @@ func leagueRunCommand() *cli.Command {
 				return err
 			}
 			for _, ch := range changes {
-				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s\n", ch.Name, ch.Now, ch.Was)
+				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s; it goes on with %[2]s\n", ch.Name, ch.Now, ch.Was)
+			}
+			if err := cfg.Validate(); err != nil {
+				return err
 			}
 			return runLeague(c, db, cfg)
 		},

@@ -94,8 +94,10 @@ func cannotWrite(path string, err error) error {
 	} else if le, ok := errors.AsType[*os.LinkError](err); ok {
 		err = le.Err
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cannot write %s: there is no directory %s", path, filepath.Dir(path))
+	if dir := filepath.Dir(path); errors.Is(err, fs.ErrNotExist) {
+		if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write %s: there is no directory %s", path, dir)
+		}
 	}
 	return fmt.Errorf("cannot write %s: %w", path, err)
 }

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"ttt/store"
 )
@@ -28,12 +29,12 @@ func ratingsPlotCommand() *cli.Command {
    ttt ratings plot -o elo.svg
    ttt ratings plot --top 5 -o elo.png
 
-   The main line is the league's learning curve: each round's snapshot at
-   the rating its first games gave it, over the band of its 95% interval.
-   Dashed lines mark perfect (its rating now) and random (0, the anchor);
-   the --top best networks (3) follow their ratings from the round that
-   first rated them. A league of many rounds is drawn from every k-th
-   round. The extension of -o chooses the format.`,
+   Above, the league's learning curve: each round's snapshot at the
+   rating its first games gave it, over the band of its 95% interval, with
+   dashed lines for perfect (its rating now) and random (0, the anchor).
+   Below, on a scale of their own, the --top best networks (3) from the
+   round that first rated each. A league of many rounds is drawn from
+   every k-th round. The extension of -o chooses the format.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE`, .svg or .png"},
 			&cli.IntFlag{Name: "top", Value: 3, Usage: "follow the `N` best networks"},
@@ -58,24 +59,16 @@ func ratingsPlotCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			p, err := eloPlot(series, c.String(dbFlagName))
+			img, err := eloPlot(series, c.String(dbFlagName), format)
 			if err != nil {
-				return err
+				return fmt.Errorf("cannot draw the plot: %w", err)
 			}
 			file, err := createOutput(out, c.String(dbFlagName))
 			if err != nil {
 				return err
 			}
 			defer file.abort()
-			img, err := p.WriterTo(plotWidth, plotHeight, format)
-			if err != nil {
-				return fmt.Errorf("cannot draw the plot: %w", err)
-			}
-			var buf bytes.Buffer
-			if _, err := img.WriteTo(&buf); err != nil {
-				return fmt.Errorf("cannot draw the plot: %w", err)
-			}
-			if err := file.commit(buf.Bytes()); err != nil {
+			if err := file.commit(img); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, len(series)-1, out, file.replaced())
@@ -84,10 +77,12 @@ func ratingsPlotCommand() *cli.Command {
 	}
 }
 
-// The plot's size: 960 x 576 pixels as PNG.
+// The plot's size, 960 x 576 pixels as PNG, and the width of the
+// column of legends at its right.
 const (
-	plotWidth  = 10 * vg.Inch
-	plotHeight = 6 * vg.Inch
+	plotWidth   = 10 * vg.Inch
+	plotHeight  = 6 * vg.Inch
+	legendWidth = 2.9 * vg.Inch
 )
 
 // maxPoints bounds the points of a line: more than the plot's width in
@@ -147,7 +142,7 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, int64, error) {
 		end := history[len(history)-1]
 		end.Round = last
 		history = append(history, end)
-		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s, %s (%.0f)", a.Name, a.Class, a.Standing.Elo), kind: agentKind, ratings: history}))
+		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", a.Name, a.Standing.Elo, a.Class), kind: agentKind, ratings: history}))
 	}
 
 	// Perfect and random, flat over the rounds drawn.
@@ -202,29 +197,22 @@ var (
 	referenceColor = color.RGBA{110, 110, 110, 255}
 )
 
-// eloPlot draws series: the learning curve over the band of its 95%
-// intervals, the agents' lines over it, the reference lines dashed.
-func eloPlot(series []eloSeries, dbName string) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "The league's learning curve: " + dbName
-	p.Title.TextStyle.Font.Size = vg.Points(14)
-	p.Title.Padding = vg.Points(8)
-	p.X.Label.Text = "round"
-	p.X.Tick.Marker = plot.TickerFunc(wholeTicks)
-	p.Y.Label.Text = "Elo (random = 0), 95% band"
-	p.Y.Tick.Marker = plot.TickerFunc(wholeTicks)
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
-
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var lines []plot.Plotter
+// eloPlot draws series as an image in format (svg or png), in two
+// panels one above the other, each with its legend beside it: the
+// league, its learning curve over the band of its 95% intervals with the
+// reference lines dashed, on a scale from random to perfect; and the best
+// networks, on a scale of their own, which keeps apart checkpoints a few
+// Elo from each other that the league's scale would draw as one line.
+func eloPlot(series []eloSeries, dbName, format string) ([]byte, error) {
+	league, leagueKey := newPanel("The league: each round's snapshot when made")
+	best, bestKey := newPanel("")
+	var leagueLines, bestLines []plot.Plotter
+	var curveBand plot.Plotter // drawn under the lines
 	agents := 0
 	for _, s := range series {
 		xy := make(plotter.XYs, len(s.ratings))
 		for k, r := range s.ratings {
 			xy[k] = plotter.XY{X: float64(r.Round), Y: r.Elo}
-			lo, hi = min(lo, r.Elo), max(hi, r.Elo)
 		}
 		line, err := plotter.NewLine(xy)
 		if err != nil {
@@ -246,48 +234,142 @@ func eloPlot(series []eloSeries, dbName string) (*plot.Plot, error) {
 			}
 			poly.Color = color.NRGBA{30, 30, 30, 0x28}
 			poly.LineStyle.Width = 0
-			p.Add(poly)
+			league.Add(poly)
+			curveBand = poly
 			line.Color, line.Width = curveColor, vg.Points(1.5)
-			p.Legend.Add(s.label, line)
+			leagueKey.Add(s.label+", 95% band", line)
+			leagueLines = append(leagueLines, line)
+		case referenceKind:
+			line.Color, line.Width = referenceColor, vg.Points(1.5)
+			line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+			leagueKey.Add(s.label, line)
+			leagueLines = append(leagueLines, line)
 		case agentKind:
-			col := seriesColors[agents%len(seriesColors)]
-			agents++
-			line.Color, line.Width = col, vg.Points(2)
-			// A glyph at its newest rating tells the lines apart where
-			// they meet.
+			// Six colours, then the same with dashes; a glyph of its
+			// own at each line's newest rating.
+			line.Color, line.Width = seriesColors[agents%len(seriesColors)], vg.Points(2)
+			if agents >= len(seriesColors) {
+				line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
 			points, err := plotter.NewScatter(xy[len(xy)-1:])
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", s.label, err)
 			}
-			points.Color, points.Shape, points.Radius = col, plotutil.Shape(agents), vg.Points(3.5)
-			lines = append(lines, points)
-			p.Legend.Add(s.label, line, points)
-		case referenceKind:
-			line.Color, line.Width = referenceColor, vg.Points(1.5)
-			line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
-			p.Legend.Add(s.label, line)
+			agents++
+			points.Color, points.Shape, points.Radius = line.Color, plotutil.Shape(agents), vg.Points(3.5)
+			bestKey.Add(s.label, line, points)
+			bestLines = append(bestLines, line, points)
 		}
-		lines = append(lines, line)
 	}
-	p.Add(lines...)
-	// The legend sits in the top left corner, over the early rounds, where
-	// the learning curve is still low; room above the highest line (a
-	// third of the axis) keeps it off perfect's, which runs the whole
-	// width.
-	p.Y.Min = lo - (hi-lo)/20
-	p.Y.Max = hi + (hi-lo)/3
-	return p, nil
+	league.Add(leagueLines...)
+	panels := [][]*plot.Plot{{league}}
+	keys := []*plot.Legend{&leagueKey}
+	if agents > 0 {
+		best.Title.Text = fmt.Sprintf("The %s, from the round that first rated each", plural(agents, "best network"))
+		if agents == 1 {
+			best.Title.Text = "The best network, from the round that first rated it"
+		}
+		best.Add(bestLines...)
+		panels, keys = append(panels, []*plot.Plot{best}), append(keys, &bestKey)
+	}
+	fitAxes(league, append(leagueLines, curveBand))
+	fitAxes(best, bestLines)
+
+	c, err := draw.NewFormattedCanvas(plotWidth, plotHeight, format)
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	title := league.Title.TextStyle
+	title.Font.Size = vg.Points(14)
+	title.XAlign, title.YAlign = draw.XCenter, draw.YTop
+	text := "ttt ratings plot: " + dbName
+	dc.FillText(title, vg.Point{X: dc.Center().X, Y: dc.Max.Y - vg.Points(4)}, text)
+	top := -(title.Rectangle(text).Size().Y + vg.Points(10))
+	body := draw.Crop(dc, vg.Points(4), -legendWidth, vg.Points(4), top)
+	column := draw.Crop(dc, plotWidth-legendWidth+vg.Points(12), 0, vg.Points(4), top)
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(14)}
+	for i, row := range plot.Align(panels, tiles, body) {
+		panels[i][0].Draw(row[0])
+		// Each legend beside its panel, level with the top of its data.
+		data := panels[i][0].DataCanvas(row[0])
+		key := column
+		key.Min.Y, key.Max.Y = data.Min.Y, data.Max.Y
+		keys[i].Draw(key)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
-// wholeTicks are gonum's default ticks labelled as whole numbers: rounds
-// are whole, Elo has no meaningful decimals, and gonum's labels may show
-// two.
-func wholeTicks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i, t := range ticks {
-		if t.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+// newPanel returns a panel of the plot with its title, a grid and
+// ticks that fall on round numbers, and its legend, to be drawn beside it.
+func newPanel(title string) (*plot.Plot, plot.Legend) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = "round"
+	p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return niceTicks(min, max, true) })
+	p.Y.Label.Text = "Elo (random = 0)"
+	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return niceTicks(min, max, false) })
+	p.Add(plotter.NewGrid())
+	key := plot.NewLegend()
+	key.Top, key.Left = true, true
+	key.TextStyle.Font.Size = vg.Points(10)
+	key.ThumbnailWidth = vg.Points(24)
+	return p, key
+}
+
+// fitAxes sets p's axes to the data of lines with a margin: a twentieth
+// of the span above and below, so that no line runs along the frame, and
+// a fiftieth at the right, so that the glyphs at the newest ratings are
+// whole. A flat line gets a span of two Elo.
+func fitAxes(p *plot.Plot, lines []plot.Plotter) {
+	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, l := range lines {
+		if r, ok := l.(plot.DataRanger); ok {
+			a, b, c, d := r.DataRange()
+			x0, x1, y0, y1 = min(x0, a), max(x1, b), min(y0, c), max(y1, d)
 		}
+	}
+	if y1-y0 < 2 {
+		mid := (y0 + y1) / 2
+		y0, y1 = mid-1, mid+1
+	}
+	p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, 0.5)
+	p.Y.Min, p.Y.Max = y0-(y1-y0)/20, y1+(y1-y0)/20
+}
+
+// niceTicks marks an axis from lo to hi at round numbers: labels every
+// step of 1, 2 or 5 times a power of ten, six to twelve of them, and a
+// minor tick or four between; whole numbers only for rounds.
+func niceTicks(lo, hi float64, whole bool) []plot.Tick {
+	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/6)))
+	minor := step / 2
+	switch span := (hi - lo) / step; {
+	case span > 30:
+		step, minor = 5*step, step
+	case span > 12:
+		step, minor = 2*step, step
+	}
+	if whole && step < 1 {
+		step, minor = 1, 1
+	}
+	if whole {
+		minor = max(minor, 1)
+	}
+	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for k := math.Ceil(lo / minor); k*minor <= hi; k++ {
+		v := k * minor
+		t := plot.Tick{Value: v}
+		if r := math.Mod(math.Abs(v), step); r < minor/2 || step-r < minor/2 {
+			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)
+		}
+		ticks = append(ticks, t)
 	}
 	return ticks
 }

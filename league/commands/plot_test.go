@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,11 @@ func parseSVG(data []byte) (svgDoc, error) {
 	}
 }
 
+// legendEntry is a legend's entry for perfect, "perfect (389)", or for a
+// network, "checkpoint-30 (239.7), perfect": its name, and its class
+// after a comma.
+var legendEntry = regexp.MustCompile(`^(\S+) \(-?[\d.]+\)(, (?:beatable|unbeatable|perfect))?$`)
+
 // hexColor writes c as SVG styles do.
 func hexColor(c color.Color) string {
 	r, g, b, _ := c.RGBA()
@@ -100,22 +106,26 @@ func TestRatingsPlot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elo.svg: %v", err)
 	}
-	for _, want := range []string{"The league's learning curve: league.db", "round", "Elo (random = 0), 95% band",
-		"each snapshot when made", "random (the anchor, 0)"} {
+	for _, want := range []string{"ttt ratings plot: league.db", "The league: each round's snapshot when made",
+		"The 3 best networks, from the round that first rated each", "round", "Elo (random = 0)",
+		"each snapshot when made, 95% band", "random (the anchor, 0)"} {
 		if !slices.Contains(doc.texts, want) {
 			t.Errorf("no text %q among the texts %q", want, doc.texts)
 		}
 	}
-	// The legend's other entries end with an Elo in brackets: the top 3
-	// networks (the imported unbeatable one first, by class) and perfect.
-	var legend []string
+	// The other entries of the legends: perfect with its Elo, and the top
+	// 3 networks with theirs and their class, the imported unbeatable one
+	// first.
+	var perfect, nets []string
 	for _, text := range doc.texts {
-		if name, _, ok := strings.Cut(text, " ("); ok && strings.HasSuffix(text, ")") && !strings.HasPrefix(text, "random") {
-			legend = append(legend, name)
+		if m := legendEntry.FindStringSubmatch(text); m != nil && m[1] == "perfect" && m[2] == "" {
+			perfect = append(perfect, text)
+		} else if m != nil && m[2] != "" {
+			nets = append(nets, m[1]+m[2])
 		}
 	}
-	if len(legend) != 4 || !strings.HasPrefix(legend[0], "unbeatable, ") || legend[3] != "perfect" {
-		t.Errorf("legend entries %q, want three networks, the unbeatable one first, and perfect", legend)
+	if len(perfect) != 1 || len(nets) != 3 || nets[0] != "unbeatable, unbeatable" {
+		t.Errorf("legend entries: perfect %q, networks %q; want perfect, and three networks, the unbeatable one first", perfect, nets)
 	}
 	// Lines: the curve, three networks in their colours, the dashed
 	// references; one translucent band, the curve's.

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -94,10 +95,10 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string) listing 
 			s := a.Standing
 			name := clip(a.Name, maxTableName)
 			if isBest(a) {
-				name = clip(a.Name, maxTableName-2) + " *"
+				name += " *"
 			}
 			row := []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
-				fmt.Sprintf("%d/%d/%d", s.Record.Wins, s.Record.Draws, s.Record.Losses)}
+				count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
 			if len(a.Verify) == 0 { // random has no single line to check
 				row = append(row, nil, nil, nil)
 			} else {
@@ -166,17 +167,32 @@ func verifyCells(a *store.Agent) []any {
 }
 
 // maxTableName is the widest agent name a table shows whole: a
-// checkpoint's name up to checkpoint-99999. An imported net's name may be
-// longer; CSV and JSON give it whole.
-const maxTableName = 16
+// checkpoint's name up to checkpoint-9999999. An imported net's name may
+// be longer; CSV and JSON give it whole.
+const maxTableName = 18
 
-// clip shortens s to n characters, the last of them an ellipsis.
+// clip shortens s to n characters by an ellipsis in its middle, which
+// keeps apart names that differ only at their end (from-c-1, from-c-2).
 func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
+}
+
+// count writes a number of games in at most five characters, as a table
+// has room for: 98765, 123k, 14.4M. The best agents of a night's league
+// play millions.
+func count(n int) string {
+	switch {
+	case n < 100_000:
+		return strconv.Itoa(n)
+	case n < 1_000_000:
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
 // ratingsHistoryCommand is `ttt ratings history`.

@@ -65,6 +65,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			leagueCommand(),
 			ratingsCommand(),
+			roundsCommand(),
 			trainCommand(),
 			verifyCommand(),
 			checkpointsCommand(),

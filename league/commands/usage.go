@@ -233,7 +233,8 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // with it, which is why the command's flags are looked up; everything
 // after -- stays an argument. A command asked for --help gets that alone,
 // as its help ignores the rest (and urfave/cli would take an argument for
-// the name of a subcommand to show).
+// the name of a subcommand to show). A flag that wants a value and has
+// none is left last, where urfave/cli says so.
 func flagsFirst(cmds []*cli.Command, args []string) []string {
 	i := 0
 	for i < len(args) && isFlag(args[i]) { // ttt's own: --help, --version
@@ -269,8 +270,13 @@ func flagsFirst(cmds []*cli.Command, args []string) []string {
 			return append(append(out, rest...), args[k+1:]...)
 		case a == "-h" || a == "--help" || a == "-help":
 			return append(slices.Clone(args[:i]), "--help")
+		case isFlag(a) && k+takesValue(cmd, a) >= len(args):
+			// A flag that wants a value and is last goes last without
+			// the arguments, which urfave/cli would take for its value:
+			// the error says that it needs one.
+			return append(out, a)
 		case isFlag(a):
-			n := min(1+takesValue(cmd, a), len(args)-k)
+			n := 1 + takesValue(cmd, a)
 			out = append(out, args[k:k+n]...)
 			k += n - 1
 		default:

@@ -51,7 +51,7 @@ func TestAPI(t *testing.T) {
 
 	t.Run("leaderboard", func(t *testing.T) {
 		var cli []map[string]any
-		decode(t, p.OK(t, "ratings", "--db", "league.db", "--format", "json"), &cli)
+		p.OKJSON(t, &cli, "ratings", "--db", "league.db", "--format", "json")
 		var got struct {
 			Round, Rated int
 			Best         struct{ ID int64 }
@@ -100,7 +100,7 @@ func TestAPI(t *testing.T) {
 	t.Run("agent", func(t *testing.T) {
 		for _, ref := range []string{"best", "latest", "5", "checkpoint-4", "perfect", "random", "baseline-9"} {
 			var cli map[string]any
-			decode(t, p.OK(t, "show", ref, "--db", "league.db", "--format", "json"), &cli)
+			p.OKJSON(t, &cli, "show", ref, "--db", "league.db", "--format", "json")
 			var got map[string]any
 			getJSON(t, url+"api/agents/"+ref, &got)
 			want := map[string]any{"id": cli["id"], "name": cli["name"], "kind": cli["kind"], "class": cli["class"],
@@ -129,7 +129,7 @@ func TestAPI(t *testing.T) {
 
 	t.Run("history", func(t *testing.T) {
 		var all []map[string]any
-		decode(t, p.OK(t, "ratings", "history", "--db", "league.db", "--format", "json"), &all)
+		p.OKJSON(t, &all, "ratings", "history", "--db", "league.db", "--format", "json")
 		for _, ref := range []string{"best", "4", "perfect", "random"} {
 			var got struct {
 				Agent       struct{ ID float64 }
@@ -150,7 +150,7 @@ func TestAPI(t *testing.T) {
 
 			// Carried forward, as ttt ratings history --agent lists it.
 			var cli []map[string]any
-			decode(t, p.OK(t, "ratings", "history", "--agent", ref, "--db", "league.db", "--format", "json"), &cli)
+			p.OKJSON(t, &cli, "ratings", "history", "--agent", ref, "--db", "league.db", "--format", "json")
 			want = nil
 			for _, r := range cli {
 				want = append(want, map[string]any{"round": r["round"], "elo": r["elo"], "lo": r["lo"], "hi": r["hi"], "games": r["games"], "stored": r["stored"]})
@@ -468,14 +468,6 @@ func nextEvent(t testing.TB, r *bufio.Reader) int64 {
 			}
 			return d.Round
 		}
-	}
-}
-
-// decode decodes the JSON that a command printed.
-func decode(t testing.TB, out string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(out), v); err != nil {
-		t.Fatalf("%v\n%s", err, out)
 	}
 }
 

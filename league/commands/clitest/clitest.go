@@ -9,6 +9,7 @@ package clitest
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -100,6 +101,16 @@ func (p TTT) OK(t testing.TB, args ...string) string {
 		t.Fatalf("ttt %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 	}
 	return out
+}
+
+// OKJSON runs ttt, which must succeed and print JSON, and decodes its
+// output into v.
+func (p TTT) OKJSON(t testing.TB, v any, args ...string) {
+	t.Helper()
+	out := p.OK(t, args...)
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("ttt %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
 }
 
 // Refused checks that ttt fails with exit status 1 and one line on

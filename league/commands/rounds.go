@@ -1,0 +1,129 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/store"
+)
+
+// roundsCommand is `ttt rounds`: the league's rounds as their lines in
+// the log of ttt league run told them, read back from the database.
+func roundsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "rounds",
+		Usage: "list the league's rounds: each snapshot's Elo, odds against random and class, and the round's speeds",
+		UsageText: `ttt rounds [options]
+
+   ttt rounds                         # the newest 20
+   ttt rounds --limit 100
+   ttt rounds --all --format csv > rounds.csv
+
+   What each round's line said when ttt league run played it: the
+   snapshot, the rating its first games gave it and its 95% interval, its
+   expected score against a random opponent as X and as O (RANDOM X/O:
+   exact, from every random reply), its class (beatable, unbeatable or
+   perfect), the speeds of its training and evaluation (games a second),
+   and when it was committed (month-day hour:minute, local time). A round of ttt roundrobin has no snapshot. CSV and JSON
+   give every figure in a field of its own, the times and game counts
+   included.`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the newest `N` rounds"},
+			&cli.BoolFlag{Name: "all", Usage: "list every round"},
+			formatFlag(), dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			limit := c.Int("limit")
+			if limit < 1 {
+				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+			}
+			db, err := openForListing(c)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			last, _, err := db.LastRound(c.Context)
+			if errors.Is(err, store.ErrNoRounds) {
+				return fmt.Errorf("the league has played no round yet: run ttt league run first")
+			}
+			if err != nil {
+				return err
+			}
+			first := max(last-int64(limit)+1, 1)
+			if c.Bool("all") {
+				first = 1
+			}
+			list, err := db.Rounds(c.Context, first, last)
+			if err != nil {
+				return err
+			}
+			format := c.String(formatFlagName)
+			if err := roundListing(list, format).write(c.App.Writer, format); err != nil {
+				return err
+			}
+			if format == "table" && first > 1 {
+				fmt.Fprintf(c.App.Writer, "(the newest %d of %d rounds: --limit N or --all for more)\n", len(list), last)
+			}
+			return nil
+		},
+	}
+}
+
+// roundListing is the listing of ttt rounds: list as format prints it.
+// The table fits a terminal of 100 columns; CSV and JSON hold every
+// figure in a field of its own.
+func roundListing(list []store.RoundInfo, format string) listing {
+	if format == "table" {
+		l := listing{columns: []string{"round", "snapshot", "elo", "95%", "random x/o", "class", "train/s", "eval/s", "finished"}}
+		for _, r := range list {
+			row := []any{r.ID, nil, nil, nil, nil, nil, nil, nil, nil}
+			if a := r.Agent; a != nil {
+				row[1], row[5] = clip(a.Name, maxTableName), a.Class.String()
+				if len(a.VsRandom) == 2 {
+					row[4] = fmt.Sprintf("%.1f%%/%.1f%%", 100*a.VsRandom[0].Score(), 100*a.VsRandom[1].Score())
+				}
+			}
+			if r.Rating != nil {
+				row[2], row[3] = r.Rating.Elo, fmt.Sprintf("[%.0f, %.0f]", r.Rating.Lo, r.Rating.Hi)
+			}
+			if s := r.Stats; s != nil {
+				if s.TrainGames > 0 {
+					row[6] = rate(s.TrainGames, s.TrainTime)
+				}
+				row[7] = rate(s.EvalGames, s.EvalTime)
+			}
+			if !r.Finished.IsZero() {
+				row[8] = r.Finished.Local().Format("01-02 15:04")
+			}
+			l.rows = append(l.rows, row)
+		}
+		return l
+	}
+	l := listing{columns: []string{"round", "kind", "started", "finished", "snapshot_id", "snapshot", "elo", "lo", "hi",
+		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending"}}
+	for _, r := range list {
+		row := []any{r.ID, string(r.Kind), r.Started.UTC().Format(time.RFC3339Nano), nil, nil, nil, nil, nil, nil, nil, nil, nil,
+			nil, nil, nil, nil, nil, nil}
+		if !r.Finished.IsZero() {
+			row[3] = r.Finished.UTC().Format(time.RFC3339Nano)
+		}
+		if a := r.Agent; a != nil {
+			row[4], row[5], row[11] = a.ID, a.Name, a.Class.String()
+			if len(a.VsRandom) == 2 {
+				row[9], row[10] = exact(a.VsRandom[0].Score()), exact(a.VsRandom[1].Score())
+			}
+		}
+		if r.Rating != nil {
+			row[6], row[7], row[8] = exact(r.Rating.Elo), exact(r.Rating.Lo), exact(r.Rating.Hi)
+		}
+		if s := r.Stats; s != nil {
+			row[12], row[13], row[14], row[15] = s.TrainGames, exact(s.TrainTime.Seconds()), s.EvalGames, exact(s.EvalTime.Seconds())
+			row[16], row[17] = s.FitSteps, s.FitPending
+		}
+		l.rows = append(l.rows, row)
+	}
+	return l
+}
