@@ -54,10 +54,12 @@ func (s Schedule) At(g int) float64 {
 	return s.Start + (s.End-s.Start)*float64(g)/float64(s.Games)
 }
 
-// Validate reports a schedule that is not a schedule.
+// Validate reports a schedule that is not a schedule. The ranges are
+// written as !(in range): NaN, which a league's stored settings may
+// hold, fails every comparison, so only that form refuses it.
 func (s Schedule) Validate() error {
 	switch {
-	case s.Start < 0 || s.Start > 1 || s.End < 0 || s.End > 1:
+	case !(s.Start >= 0 && s.Start <= 1 && s.End >= 0 && s.End <= 1):
 		return fmt.Errorf("--epsilon and --epsilon-end must be within 0..1 (got %g and %g)", s.Start, s.End)
 	case s.Games < 0:
 		return fmt.Errorf("--epsilon-games must not be negative (got %d)", s.Games)

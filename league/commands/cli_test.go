@@ -496,6 +496,14 @@ func TestResumeSettings(t *testing.T) {
 	if out := p.OK(t, "league", "run", "--rounds", "1", "--self-play", "0.6", "--exploit", "0"); !strings.Contains(out, "round 4 ") {
 		t.Errorf("a resumed run with --self-play 0.6 --exploit 0 said:\n%s", out)
 	}
+	// A stored setting that is NaN (an edited or damaged file) is refused
+	// as the flag would be, though NaN fails every comparison.
+	db = sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon-end'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	p.Refused(t, "--epsilon and --epsilon-end must be within 0..1 (got 0.1 and NaN)", "league", "run", "--rounds", "1")
 }
 
 // ttt rounds reads back what each round's line said: the snapshot, its
