@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"testing"
@@ -21,13 +22,13 @@ func TestPerfectIsUnbeatable(t *testing.T) {
 		if !r.Unbeatable() || r.LostLines != 0 || r.Optimal != r.Positions || r.Positions == 0 {
 			t.Errorf("perfect as %s: %v", side, r)
 		}
-		if got := verify.VsRandom(agents.Perfect(), side, 2000, 1); got.Losses != 0 {
+		if got, _ := verify.VsRandom(context.Background(), agents.Perfect(), side, 2000, 1); got.Losses != 0 {
 			t.Errorf("perfect as %s lost to random: %v", side, got)
 		}
 	}
 	// Perfect as X against random wins nearly always; as a check that the
 	// tally counts from the right side.
-	if got := verify.VsRandom(agents.Perfect(), game.X, 1000, 2); got.Wins < 900 {
+	if got, _ := verify.VsRandom(context.Background(), agents.Perfect(), game.X, 1000, 2); got.Wins < 900 {
 		t.Errorf("perfect X vs random: %v", got)
 	}
 }
@@ -125,7 +126,10 @@ func TestExactMatchesSampling(t *testing.T) {
 	for name, p := range map[string]agents.Player{"lowest": lowest{}, "perfect": agents.Perfect()} {
 		for _, side := range []game.Side{game.X, game.O} {
 			e := verify.Exact(p, side)
-			tally := verify.VsRandom(p, side, games, 7)
+			tally, err := verify.VsRandom(context.Background(), p, side, games, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, r := range []struct {
 				what  string
 				p     float64

@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -555,5 +556,27 @@ func TestRounds(t *testing.T) {
 	p.OKJSON(t, &jsonRows, "rounds", "--all", "--format", "json")
 	if len(jsonRows) != 5 || jsonRows[4]["snapshot"] != nil || jsonRows[0]["elo"] == nil {
 		t.Errorf("rounds as json: %v", jsonRows)
+	}
+}
+
+// Ctrl-C stops ttt verify however many games it was asked to sample: the
+// sampling loop watches the command's context.
+func TestVerifyStops(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, "train", "--games", "10", "--hidden", "4", "-o", "n.bin")
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	var stdout, stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- commands.Run(ctx, []string{"verify", "--games", "2000000000", filepath.Join(p.Dir, "n.bin")}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	select {
+	case code := <-done:
+		if code != 1 || stderr.String() != "ttt: verify stopped: context deadline exceeded\n" {
+			t.Errorf("verify cancelled: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("verify --games 2000000000 still runs 10 s after its context was cancelled")
 	}
 }

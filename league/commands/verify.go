@@ -58,8 +58,11 @@ func verifyCommand() *cli.Command {
 			for _, side := range sides {
 				r := verify.Check(table, side)
 				unbeatable = unbeatable && r.Unbeatable()
-				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)),
-					verify.VsRandom(table, side, c.Int("games"), c.Uint64("seed")))
+				sampled, err := verify.VsRandom(c.Context, table, side, c.Int("games"), c.Uint64("seed"))
+				if err != nil {
+					return fmt.Errorf("verify stopped: %w", err)
+				}
+				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)), sampled)
 			}
 			if !unbeatable {
 				return errBeatable
