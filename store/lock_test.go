@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"ttt/store"
 )
@@ -86,5 +88,41 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	if got := files(t, dir); got != "league.db" {
 		t.Errorf("files: %s, want the database alone", got)
+	}
+}
+
+// A FIFO named as the database is refused from its stat, by readers and
+// writers: opening it would block until a writer came, in a system call
+// that Ctrl-C does not interrupt.
+func TestOpenFIFO(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fifo.db")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+		done := make(chan error, 1)
+		go func() {
+			db, err := open(context.Background(), path)
+			if err == nil {
+				db.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if want := path + ": not a ttt database: not a regular file"; err == nil || err.Error() != want {
+				t.Errorf("got %v, want %q", err, want)
+			}
+		case <-time.After(5 * time.Second):
+			// Let the blocked open go, by opening the other end.
+			if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+				f.Close()
+			}
+			t.Fatal("opening a FIFO still blocks after 5 s")
+		}
+	}
+	if got := files(t, dir); got != "fifo.db" {
+		t.Errorf("files: %s, want the FIFO alone", got)
 	}
 }

@@ -113,8 +113,8 @@ type DB struct {
 // ErrNewerSchema a database written by a newer ttt; with ErrLinked a file
 // with other hard links; and with ErrReadOnly a file or directory that
 // this process cannot write, before SQLite has made any file next to it.
-// When it fails to create a new database (a full disk, a file size
-// limit), it removes what it made.
+// When it fails to create a new database, for any reason (a full disk, a
+// file size limit, ctx cancelled by Ctrl-C), it removes what it made.
 func Open(ctx context.Context, path string) (*DB, error) {
 	abs, fresh, err := examine(path)
 	if err != nil {
@@ -127,7 +127,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := db.init(ctx); err != nil {
 		db.db.Close()
 		err = translate(err)
-		if fresh != nil && (errors.Is(err, ErrWrite) || errors.Is(err, ErrFull)) {
+		// A file that another process holds, or that turned out to be
+		// another's database, was made meanwhile by someone else: it
+		// stays. Anything else the failed creation left is ours.
+		if fresh != nil && !errors.Is(err, ErrBusy) && !errors.Is(err, ErrNotDatabase) && !errors.Is(err, ErrNewerSchema) {
 			fresh.undo()
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -231,27 +234,29 @@ func (f *newFile) undo() {
 	os.Remove(f.path + "-shm")
 }
 
+// sqliteHeaderSize is the size of the header at the start of every
+// SQLite database file: a shorter file that starts like one is a
+// database cut short.
+const sqliteHeaderSize = 100
+
 // examine checks the file at path before SQLite sees it, and returns its
 // absolute path, plus a newFile when there is no database there yet (no
 // file, or an empty one), which SQLite would create. It refuses a
-// directory, a file that does not start with SQLite's header (SQLite would
+// directory, a FIFO, a device or anything else that is not a regular
+// file, a file that does not start with SQLite's header (SQLite would
 // otherwise turn an unrelated file into a database, or try to, and a file
-// that is not ours must be left exactly as it was), and a file with more
-// than one hard link.
+// that is not ours must be left exactly as it was), a file with more than
+// one hard link, and a database cut short within its header.
 func examine(path string) (abs string, fresh *newFile, err error) {
 	if abs, err = filepath.Abs(path); err != nil {
 		return "", nil, err
 	}
-	f, err := os.Open(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return abs, &newFile{path: abs}, nil
-	}
-	if err != nil {
-		return "", nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Stat, never open, what may not be a file: opening a FIFO blocks
+	// until a writer comes, in a system call that no signal interrupts.
+	info, err := os.Stat(abs)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, &newFile{path: abs}, nil
 	case err != nil:
 		return "", nil, err
 	case info.IsDir():
@@ -261,15 +266,22 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 	case links(info) > 1:
 		return "", nil, fmt.Errorf("%w (%d names): SQLite keeps its journal beside the name it opens, so two programs using two names could damage the league; keep one name and remove the others, or copy the file", ErrLinked, links(info))
 	}
-	head := make([]byte, len(sqliteHeader))
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	head := make([]byte, sqliteHeaderSize)
 	n, err := io.ReadFull(f, head)
 	switch {
 	case n == 0 && err == io.EOF:
 		return abs, &newFile{path: abs, existed: true}, nil
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return "", nil, fmt.Errorf("cannot read the database file: %w", err)
-	case !bytes.Equal(head[:n], sqliteHeader):
+	case !bytes.HasPrefix(head[:n], sqliteHeader):
 		return "", nil, fmt.Errorf("%w: not an SQLite file (left as it was)", ErrNotDatabase)
+	case n < sqliteHeaderSize:
+		return "", nil, fmt.Errorf("%w: %d bytes, cut short within SQLite's header", ErrCorrupt, n)
 	}
 	return abs, nil, nil
 }

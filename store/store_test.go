@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ttt/agents/game"
 	"ttt/agents/nn"
@@ -285,6 +286,30 @@ func TestOpen(t *testing.T) {
 		})
 	}
 
+	// A league cut short anywhere is damaged, not "not SQLite": within
+	// SQLite's 100-byte header too, where SQLite itself says NOTADB.
+	t.Run("ErrCorrupt/Truncated", func(t *testing.T) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "league.db")
+		mustOpen(t, path).Close()
+		whole := readFile(t, path)
+		for _, n := range []int{16, 50, 99, 100, 2000} {
+			writeFile(t, path, whole[:n])
+			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+				db, err := open(ctx, path)
+				if err == nil {
+					db.Close()
+				}
+				if !errors.Is(err, store.ErrCorrupt) || !strings.HasPrefix(err.Error(), path+": the database file is damaged") {
+					t.Errorf("%d bytes: got %v, want ErrCorrupt", n, err)
+				}
+			}
+			if !bytes.Equal(readFile(t, path), whole[:n]) || files(t, dir) != "league.db" {
+				t.Errorf("%d bytes: the refused file changed, or files appeared: %s", n, files(t, dir))
+			}
+		}
+	})
+
 	t.Run("ErrCannotOpen", func(t *testing.T) {
 		_, err := store.Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "league.db"))
 		if !errors.Is(err, store.ErrCannotOpen) {
@@ -329,6 +354,46 @@ func TestOpen(t *testing.T) {
 			t.Errorf("the database is not at its path: %v", err)
 		}
 	})
+}
+
+// A creation cut short at any moment (Ctrl-C just after ttt league run
+// began on a new file) leaves what was there: no file, or the empty file
+// it was given; never an SQLite file with no league, nor its -wal and
+// -shm. The context is cancelled later and later, until a creation
+// completes.
+func TestInterruptedCreation(t *testing.T) {
+	for _, existed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("Existed=%v", existed), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "league.db")
+			want := ""
+			if existed {
+				want = "league.db"
+			}
+			for delay := time.Duration(0); ; delay += 50 * time.Microsecond {
+				if existed {
+					writeFile(t, path, nil)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), delay)
+				db, err := store.Open(ctx, path)
+				cancel()
+				if err == nil {
+					db.Close()
+					t.Logf("a creation took less than %v", delay)
+					return
+				}
+				if got := files(t, dir); got != want {
+					t.Fatalf("cancelled after %v (%v): files %q, want %q", delay, err, got, want)
+				}
+				if existed && len(readFile(t, path)) != 0 {
+					t.Fatalf("cancelled after %v (%v): the empty file is no longer empty", delay, err)
+				}
+				if delay > 5*time.Second {
+					t.Fatal("no creation completed in 5 s")
+				}
+			}
+		})
+	}
 }
 
 // Readers never create, upgrade or write a league: a missing or empty
