@@ -99,9 +99,10 @@ const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=sy
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
-	db   *sql.DB
-	path string   // as the caller named it, for messages
-	lock *os.File // the file Lock locked (or tried to)
+	db      *sql.DB
+	path    string    // as the caller named it, for messages
+	lock    *os.File  // the file Lock locked (or tried to)
+	renamed []Renamed // by the upgrade that Open made
 }
 
 // Open opens the league database at path for reading and writing,
@@ -406,11 +407,16 @@ func (db *DB) migrate(ctx context.Context, files []string) error {
 			}
 		}
 	}
-	// random and perfect belong to every league from its creation.
+	// random and perfect belong to every league from its creation; an
+	// older league's agents take the names this ttt allows.
+	var renamed []Renamed
 	if version == 0 {
-		if err := addBuiltins(ctx, tx); err != nil {
-			return err
-		}
+		err = addBuiltins(ctx, tx)
+	} else {
+		renamed, err = renameRefused(ctx, tx)
+	}
+	if err != nil {
+		return err
 	}
 	var broken int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&broken); err != nil {
@@ -423,7 +429,11 @@ func (db *DB) migrate(ctx context.Context, files []string) error {
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(files))); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.renamed = renamed
+	return nil
 }
 
 // translate turns SQLite's errors into the sentinel errors above, which

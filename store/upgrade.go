@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"hash/crc32"
 	"maps"
 	"slices"
@@ -125,4 +126,57 @@ func checksum(ctx context.Context, tx *sql.Tx, query, update string) error {
 		}
 	}
 	return nil
+}
+
+// Renamed is an agent that an upgrade renamed: a league of an older ttt
+// may hold names that this one refuses.
+type Renamed struct {
+	ID       int64
+	From, To string
+	Why      error // what CheckName says of From
+}
+
+// Renamed returns the agents that the upgrade Open made renamed, none
+// when it made no upgrade.
+func (db *DB) Renamed() []Renamed { return db.renamed }
+
+// renameRefused gives every agent whose name CheckName refuses the name
+// the league would have given it, kind-id. Schema 1 let ttt import take
+// any name, checkpoint-7 included, and an agent holding the name of a
+// checkpoint still to come would stop the league at that round for good.
+// kind-id is free: CheckName keeps that form for the league, which gives
+// it to the agent of that id alone. The renames go through names no agent
+// can have (a space first), so that none meets a name another frees.
+func renameRefused(ctx context.Context, tx *sql.Tx) ([]Renamed, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT id, kind, name FROM agents ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	var list []Renamed
+	for rows.Next() {
+		var r Renamed
+		var kind Kind
+		if err := rows.Scan(&r.ID, &kind, &r.From); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r.To = fmt.Sprintf("%s-%d", kind, r.ID)
+		if r.From != r.To {
+			if r.Why = CheckName(r.From); r.Why != nil {
+				list = append(list, r)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, prefix := range []string{" ", ""} {
+		for _, r := range list {
+			if _, err := tx.ExecContext(ctx, "UPDATE agents SET name = ? WHERE id = ?", prefix+r.To, r.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return list, nil
 }

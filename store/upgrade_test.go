@@ -3,8 +3,11 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -136,3 +139,48 @@ func TestUpgradeSchema1(t *testing.T) {
 }
 
 func fmtID(id int64) string { return strconv.FormatInt(id, 10) }
+
+// The upgrade renames every agent whose name this ttt refuses to the
+// league's own name for it, kind-id, even where two agents hold each
+// other's due names, and reports each; the names it allows stay.
+func TestUpgradeRenamesRefusedNames(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	writeFile(t, path, readFile(t, filepath.Join("testdata", "schema1.db")))
+	raw := rawDB(t, path)
+	for _, q := range []string{
+		// 15 (a baseline) and 16 (imported) hold each other's names.
+		"UPDATE agents SET name = 'imported-16' WHERE id = 15",
+		"UPDATE agents SET name = 'baseline-15' WHERE id = 16",
+		"UPDATE agents SET name = '42' WHERE id = 17",
+		"UPDATE agents SET name = 'my net' WHERE id = 18",
+		"UPDATE agents SET name = 'keeper' WHERE id = 19",
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+
+	db := mustOpen(t, path)
+	var got []string
+	for _, r := range db.Renamed() {
+		got = append(got, fmt.Sprintf("%d %s -> %s", r.ID, r.From, r.To))
+		if !errors.Is(r.Why, store.ErrBadName) {
+			t.Errorf("agent %d: reason %v", r.ID, r.Why)
+		}
+	}
+	want := []string{"15 imported-16 -> baseline-15", "16 baseline-15 -> imported-16", "17 42 -> checkpoint-17", "18 my net -> checkpoint-18"}
+	if !slices.Equal(got, want) {
+		t.Errorf("renamed %q, want %q", got, want)
+	}
+	for id, name := range map[int64]string{1: "random", 2: "perfect", 3: "checkpoint-3", 16: "imported-16", 19: "keeper"} {
+		if a, err := db.Agent(ctx, fmtID(id)); err != nil || a.Name != name {
+			t.Errorf("agent %d: %v (%v), want %s", id, a, err, name)
+		}
+	}
+	db.Close()
+	if again := mustOpen(t, path); again.Renamed() != nil {
+		t.Errorf("a second open renamed %v", again.Renamed())
+	}
+}

@@ -367,6 +367,59 @@ func TestUpgrade(t *testing.T) {
 	p.OK(t, "check")
 }
 
+// ttt upgrade brings an existing league up to date and never makes one:
+// a mistyped --db, an empty file or an SQLite file with no league is
+// refused as readers refuse it, and no file is made or changed.
+func TestUpgradeNeedsALeague(t *testing.T) {
+	p := clitest.New(t)
+	p.Write(t, "empty.db", nil)
+	raw := sqlDB(t, filepath.Join(p.Dir, "bare.db"))
+	if _, err := raw.Exec("PRAGMA user_version = 0; VACUUM"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "no league database at typo.db (choose one with --db or TTT_DB)", "upgrade", "--db", "typo.db")
+	p.Refused(t, "empty.db: no league database: the file is empty", "upgrade", "--db", "empty.db")
+	p.Refused(t, "bare.db: no league database: an SQLite file with no league in it yet", "upgrade", "--db", "bare.db")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("refused upgrades changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// A league of schema 1 may hold an agent imported under a name of the
+// form the league gives its own agents, which schema 2 refuses: here
+// checkpoint-20, the name of the league's next checkpoint. The upgrade
+// renames it, says so, and the league goes on.
+func TestUpgradeRenames(t *testing.T) {
+	p := clitest.New(t)
+	p.Write(t, "league.db", readTestdata(t, schema1))
+	raw := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	if _, err := raw.Exec("UPDATE agents SET name = 'checkpoint-20' WHERE name = 'five-again'"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	old := p.File(t, "league.db")
+	renamed := `agent 16 renamed imported-16: bad agent name "checkpoint-20": names of the form kind-number are the league's own`
+	if out := p.OK(t, "upgrade"); out != renamed+"\nleague.db is up to date: 19 agents\n" {
+		t.Errorf("upgrade said %q, want %q", out, renamed)
+	}
+	if out := p.OK(t, "show", "16"); !strings.Contains(out, "imported-16") {
+		t.Errorf("show 16 after the upgrade:\n%s", out)
+	}
+	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
+		t.Errorf("the league after the upgrade said:\n%s", out)
+	}
+	p.OK(t, "check")
+
+	// The writers upgrade as well, and say what they renamed on stderr.
+	q := clitest.New(t)
+	q.Write(t, "league.db", old)
+	if out, errOut, code := q.Run(t, leagueRun(quick, "--rounds", "1")...); code != 0 || errOut != "ttt: "+renamed+"\n" || !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
+		t.Errorf("a league run on the old league: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 // ttt check says a sound league is healthy; names the agent whose weights
 // or move table a flipped bit damaged, and the match whose record was
 // changed, with a non-zero exit; and says a truncated file is damaged.

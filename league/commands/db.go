@@ -36,7 +36,13 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 		return nil, errors.New("--db (or TTT_DB) names no file")
 	}
 	if create {
-		return store.Open(c.Context, path)
+		// The writers upgrade an older league as ttt upgrade does, and
+		// say on stderr, beside their own output, what it renamed.
+		db, err := store.Open(c.Context, path)
+		if err == nil {
+			sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
+		}
+		return db, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)

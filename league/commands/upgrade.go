@@ -1,9 +1,13 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/store"
 )
 
 // upgradeCommand is `ttt upgrade`: a league of an older ttt brought up to
@@ -25,7 +29,15 @@ func upgradeCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			db, err := openLeague(c, true)
+			// Opened as a reader first: a missing or empty file, or one
+			// with no league, is refused as readers refuse it, and never
+			// becomes a new league that is "up to date".
+			db, err := openLeague(c, false)
+			if errors.Is(err, store.ErrOlderSchema) {
+				if db, err = store.Open(c.Context, c.String(dbFlagName)); err == nil {
+					sayRenamed(c.App.Writer, "", db)
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -37,5 +49,14 @@ func upgradeCommand() *cli.Command {
 			fmt.Fprintf(c.App.Writer, "%s is up to date: %d agents\n", c.String(dbFlagName), n)
 			return nil
 		},
+	}
+}
+
+// sayRenamed writes a line, after prefix, for each agent that the
+// upgrade made by opening db renamed, with the reason: people knew them
+// by the names they had.
+func sayRenamed(w io.Writer, prefix string, db *store.DB) {
+	for _, r := range db.Renamed() {
+		fmt.Fprintf(w, "%sagent %d renamed %s: %v\n", prefix, r.ID, r.To, r.Why)
 	}
 }
