@@ -34,6 +34,7 @@ func TestReliability(t *testing.T) {
 	t.Run("FileSizeLimit", func(t *testing.T) { testFileSizeLimit(t, built(t)) })
 	t.Run("FileSizeLimitAtCreation", func(t *testing.T) { testLimitAtCreation(t, built(t)) })
 	t.Run("StopWhileLoading", func(t *testing.T) { testStopWhileLoading(t, built(t)) })
+	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
 }
 
 // quick are league flags for short rounds.
@@ -126,6 +127,49 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 	if !strings.HasPrefix(out, "round 3 ") {
 		t.Errorf("the run after a SIGKILL said:\n%s", out)
 	}
+}
+
+// A league's file renamed while the league runs (mv league.db
+// moved.db) keeps the league's journal under the old name: a ttt that
+// opens it by the new name is refused, since SQLite would keep a second
+// journal beside that name; the league stops at its next commit, saying
+// why; given its name back, the file is whole and the league goes on.
+func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
+	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
+	// Rounds of some seconds: the league is between commits while the
+	// refusals below run.
+	run := inBackground(t, p, leagueRun(quick, "--games-per-round", "1500000")...)
+	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
+	run.awaitLock(t, path)
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("moved.db: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", run.cmd.Process.Pid)
+	p.Refused(t, want, "import", "--db", "moved.db", "net.bin")
+	p.Refused(t, want, "checkpoints", "--db", "moved.db")
+	if _, err := os.Stat(moved + "-wal"); err == nil {
+		t.Error("a journal beside the new name")
+	}
+
+	// Killed if it runs on: it would never stop by itself.
+	defer time.AfterFunc(time.Minute, func() { run.cmd.Process.Kill() }).Stop()
+	err := run.cmd.Wait()
+	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	stdout, stderr := run.out.String(), run.errOut.String()
+	if code := run.cmd.ProcessState.ExitCode(); code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed rounds\n" {
+		t.Errorf("the league after the rename: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if err := os.Rename(moved, path); err != nil {
+		t.Fatal(err)
+	}
+	checkIntact(t, p, 1)
+	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 2 ") {
+		t.Errorf("the run after the rename said:\n%s", out)
+	}
+	p.OK(t, "check")
 }
 
 // A database that this user may not write: the commands that only read

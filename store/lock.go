@@ -3,11 +3,18 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
-// ErrLocked: another process holds the league lock of the database.
-var ErrLocked = errors.New("another ttt league run or ttt roundrobin is using this database")
+// Errors of the league lock.
+var (
+	// ErrLocked: another process holds the league lock of the database.
+	ErrLocked = errors.New("another ttt league run or ttt roundrobin is using this database")
+	// ErrMoved: the name the league opened its database by no longer
+	// names the file it locked.
+	ErrMoved = errors.New("the database file was renamed or replaced while the league ran: give it back its name and run again")
+)
 
 // Lock claims the database for one writer of results and ratings (ttt
 // league run, ttt roundrobin) until Close. A second league run on the
@@ -40,6 +47,25 @@ func (db *DB) Lock() error {
 	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot take the league lock: %w", db.path, err)
+	}
+	if db.locked, err = os.Stat(path); err != nil {
+		return fmt.Errorf("%s: %w", db.path, err)
+	}
+	return nil
+}
+
+// stillNamed returns ErrMoved when the lock is held and the database's
+// name no longer names the file locked: the file was renamed (or another
+// put in its place) while the league ran. SQLite goes on writing the
+// file it opened, but another ttt would now find it, or another file, by
+// other names, with no journal or the wrong one beside them; the league
+// commits no more.
+func (db *DB) stillNamed() error {
+	if db.locked == nil {
+		return nil
+	}
+	if info, err := os.Stat(db.path); err != nil || !os.SameFile(info, db.locked) {
+		return ErrMoved
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"syscall"
 )
@@ -38,19 +38,58 @@ func lockHolder(f *os.File) string {
 	if f == nil || syscall.Fstat(int(f.Fd()), &st) != nil {
 		return ""
 	}
+	if pid := flockHolder(&st); pid != "" {
+		return fmt.Sprintf(" (pid %s)", pid)
+	}
+	return ""
+}
+
+// underAnotherName refuses the database file at path while a league
+// holds its lock by another name: the file was renamed under a running
+// league (mv league.db other.db), which goes on through the name it
+// opened, with its -wal file beside that name. SQLite opening it by this
+// name would keep a second -wal file of its own, and between the two
+// the league would be damaged. A league that opened it by this name has
+// its -wal file here.
+func underAnotherName(path string) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // where SQLite keeps the -wal file
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return nil
+	}
+	var st syscall.Stat_t
+	if syscall.Stat(path, &st) != nil {
+		return nil // examine has said what is wrong
+	}
+	if pid := flockHolder(&st); pid != "" {
+		return fmt.Errorf("%w under another name (pid %s): SQLite keeps its journal beside the name it opens, so a second name would damage the league; give the file back its name, or wait for that league to end", ErrLocked, pid)
+	}
+	return nil
+}
+
+// flockHolder returns the pid of the process that holds a flock of the
+// file st describes, as /proc/locks lists it, or "" for none (or when it
+// cannot tell).
+func flockHolder(st *syscall.Stat_t) string {
 	locks, err := os.Open("/proc/locks")
 	if err != nil {
 		return ""
 	}
 	defer locks.Close()
-	// "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": the pid, then
-	// the device (major:minor, hexadecimal) and the inode.
-	inode := ":" + strconv.FormatUint(st.Ino, 10)
+	// "1: FLOCK  ADVISORY  WRITE 1234 fe:01:5678 0 EOF": the pid, then
+	// the device (major:minor, hexadecimal) and the inode. Linux encodes
+	// the major and minor numbers in dev_t as glibc's major() and minor()
+	// take them apart.
+	dev := uint64(st.Dev)
+	major := (dev>>8)&0xfff | (dev>>32)&^0xfff
+	minor := dev&0xff | (dev>>12)&^0xff
+	file := fmt.Sprintf("%02x:%02x:%d", major, minor, st.Ino)
 	s := bufio.NewScanner(locks)
 	for s.Scan() {
 		fields := strings.Fields(s.Text())
-		if len(fields) >= 6 && fields[1] == "FLOCK" && fields[3] == "WRITE" && strings.HasSuffix(fields[5], inode) {
-			return fmt.Sprintf(" (pid %s)", fields[4])
+		if len(fields) >= 6 && fields[1] == "FLOCK" && fields[3] == "WRITE" && fields[5] == file {
+			return fields[4]
 		}
 	}
 	return ""

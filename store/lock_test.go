@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -124,5 +125,50 @@ func TestOpenFIFO(t *testing.T) {
 	}
 	if got := files(t, dir); got != "fifo.db" {
 		t.Errorf("files: %s, want the FIFO alone", got)
+	}
+}
+
+// The lock follows the file and SQLite's journal follows the name: a
+// league's file renamed while the league runs has its journal under the
+// old name. Every ttt that opens the file by the new name is refused, as
+// SQLite would keep a second journal beside it; the league, whose name no
+// longer names its file, commits nothing more, until the file has its
+// name back.
+func TestRenamedUnderTheLock(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, moved := filepath.Join(dir, "league.db"), filepath.Join(dir, "moved.db")
+	holder := mustOpen(t, path)
+	if err := holder.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	addRound(t, holder, map[int64]float64{1: 0, 2: 1000})
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%s: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", moved, os.Getpid())
+	for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+		db, err := open(ctx, moved)
+		if err == nil {
+			db.Close()
+		}
+		if !errors.Is(err, store.ErrLocked) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("opening the renamed file: got %v, want %q", err, want)
+		}
+	}
+	if got := files(t, dir); got != "league.db-shm league.db-wal moved.db" {
+		t.Errorf("files: %s, want no journal beside moved.db", got)
+	}
+	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
+	if err := holder.CommitRound(ctx, r); !errors.Is(err, store.ErrMoved) {
+		t.Errorf("a commit after the rename: got %v, want ErrMoved", err)
+	}
+	if err := os.Rename(moved, path); err != nil {
+		t.Fatal(err)
+	}
+	addRound(t, holder, map[int64]float64{1: 0, 2: 1000})
+	holder.Close()
+	if last, _, err := mustOpen(t, path).LastRound(ctx); err != nil || last != 2 {
+		t.Errorf("last round %d (%v), want 2: the refused commit left nothing", last, err)
 	}
 }

@@ -86,6 +86,10 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 		return translate(err)
 	}
 	defer tx.Rollback()
+	// Checked under SQLite's write lock, just before the writes.
+	if err := db.stillNamed(); err != nil {
+		return err
+	}
 	if err := commitRound(ctx, tx, r); err != nil {
 		return translate(err)
 	}

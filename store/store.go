@@ -100,9 +100,10 @@ const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=sy
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
 	db      *sql.DB
-	path    string    // as the caller named it, for messages
-	lock    *os.File  // the file Lock locked (or tried to)
-	renamed []Renamed // by the upgrade that Open made
+	path    string      // as the caller named it, for messages
+	lock    *os.File    // the file Lock locked (or tried to)
+	locked  fs.FileInfo // the database file, when Lock took the lock
+	renamed []Renamed   // by the upgrade that Open made
 }
 
 // Open opens the league database at path for reading and writing,
@@ -118,6 +119,9 @@ type DB struct {
 // file size limit, ctx cancelled by Ctrl-C), it removes what it made.
 func Open(ctx context.Context, path string) (*DB, error) {
 	abs, fresh, err := examine(path)
+	if err == nil {
+		err = underAnotherName(abs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -160,6 +164,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 //     -wal are seen; SQLite needs the -shm file to exist for that.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
 	abs, fresh, err := examine(path)
+	if err == nil {
+		err = underAnotherName(abs)
+	}
 	if err == nil && fresh != nil {
 		err = ErrNoLeague
 		if fresh.existed {
