@@ -14,10 +14,11 @@ func exportCommand() *cli.Command {
 		UsageText: `ttt export [options]
 
    ttt export -o best.bin                          # 19 inputs: plays both sides
-   ttt export --checkpoint best --side O -o ttt_nn.bin   # for ttt-rl's play program`,
+   ttt export --checkpoint best --side O -o ttt_nn.bin   # for ttt-rl's play program
+   ttt export -o - | sha256sum                     # - is standard output`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the network: `ID|NAME|best|latest`"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "ttt_nn.bin", Usage: "write to `FILE`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "ttt_nn.bin", Usage: "write to `FILE` (- for standard output)"},
 			&cli.StringFlag{Name: "side", Usage: "fold the side input for `X|O` and write 18 inputs (ttt-rl's format)"},
 			dbFlag(),
 		},
@@ -34,6 +35,13 @@ func exportCommand() *cli.Command {
 				return err
 			}
 			out := c.String("output")
+			if out == "-" {
+				// The file alone, as games export --pgn - writes it.
+				if _, err := c.App.Writer.Write(write(a.Net)); err != nil {
+					return fmt.Errorf("cannot write the net to standard output: %w", err)
+				}
+				return nil
+			}
 			file, err := createOutput(out, c.String(dbFlagName))
 			if err != nil {
 				return err

@@ -2,12 +2,14 @@ package commands
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // outputFile is a file that a command writes whole at its end (export,
@@ -18,6 +20,7 @@ import (
 // file's.
 type outputFile struct {
 	path     string // as the user gave it
+	target   string // the file written: path, or the file a symbolic link at path names
 	db       string // the league database (--db), which it must never be
 	tmp      *os.File
 	replaces bool // a file is there already
@@ -25,64 +28,145 @@ type outputFile struct {
 
 // createOutput checks that path may take a command's output and opens
 // its temporary file. It refuses the league database db and its files,
-// any other SQLite database, a directory and anything that is not a
-// regular file; it allows another existing file, which the success line
-// then says is replaced (see replaced).
+// any other SQLite database or journal, a directory and anything that is
+// not a regular file; it allows another existing file, which the success
+// line then says is replaced (see replaced). Through a symbolic link, the
+// file the link names is written, and checked.
 func createOutput(path, db string) (*outputFile, error) {
-	exists, err := checkOutput(path, db)
+	target, exists, err := checkOutput(path, db)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ttt-*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".ttt-*.tmp")
 	if err != nil {
 		return nil, cannotWrite(path, err)
 	}
-	return &outputFile{path: path, db: db, tmp: tmp, replaces: exists}, nil
+	return &outputFile{path: path, target: target, db: db, tmp: tmp, replaces: exists}, nil
 }
 
-// checkOutput reports whether a file is at path, and refuses a path that
-// must not be replaced. The league database is compared by identity, so
-// that another name of the same file (./league.db, a link) is refused
-// too.
-func checkOutput(path, db string) (exists bool, err error) {
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
-	case err != nil:
-		return false, cannotWrite(path, err)
-	case info.IsDir():
-		return false, fmt.Errorf("cannot write %s: it is a directory", path)
-	case !info.Mode().IsRegular():
-		return false, fmt.Errorf("cannot write %s: it is not a regular file", path)
+// checkOutput returns the file that writing path replaces or makes, and
+// whether it is there, and refuses a path that must not be written.
+//
+// A symbolic link stays a link: the file it names is the one replaced,
+// and the one checked. Renaming over the link itself would turn it into
+// a regular file (-o /dev/stdout, as root, replaced /dev/stdout).
+//
+// The league database is compared by identity, so that another name of
+// the same file (./league.db, a link) is refused too; and by name where
+// neither is there yet, as with train --db new.db -o new.db before the
+// league is made.
+func checkOutput(path, db string) (target string, exists bool, err error) {
+	refuse := func(format string, a ...any) error {
+		return fmt.Errorf("cannot write %s: %s", path, fmt.Sprintf(format, a...))
 	}
-	for _, name := range []string{db, db + "-wal", db + "-shm", db + "-journal"} {
-		if dbInfo, err := os.Stat(name); err == nil && os.SameFile(info, dbInfo) {
-			if name == db {
-				return false, fmt.Errorf("cannot write %s: it is the league database itself (--db %s)", path, db)
-			}
-			return false, fmt.Errorf("cannot write %s: it is %s, a file of the league database", path, name)
+	target = path
+	info, err := os.Lstat(path)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if info, err = os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			to, _ := os.Readlink(path)
+			return "", false, refuse("it is a symbolic link to %s, which does not exist", to)
+		}
+		if err == nil && info.Mode().IsRegular() {
+			target, err = filepath.EvalSymlinks(path)
 		}
 	}
-	if isSQLite(path) {
-		return false, fmt.Errorf("cannot write %s: it is an SQLite database, perhaps another league; choose another file", path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		info = nil
+	case err != nil:
+		return "", false, cannotWrite(path, err)
+	case info.IsDir():
+		return "", false, refuse("it is a directory")
+	case !info.Mode().IsRegular():
+		return "", false, refuse("it is not a regular file")
 	}
-	return true, nil
+
+	for _, name := range []string{db, db + "-wal", db + "-shm", db + "-journal"} {
+		dbInfo, err := os.Stat(name)
+		same := err == nil && info != nil && os.SameFile(info, dbInfo)
+		if errors.Is(err, fs.ErrNotExist) && info == nil {
+			same = resolved(target) == resolved(name)
+		}
+		switch {
+		case same && name == db:
+			return "", false, refuse("it is the league database itself (--db %s)", db)
+		case same:
+			return "", false, refuse("it is %s, a file of the league database", name)
+		}
+	}
+	// SQLite keeps a database X's journal at X-wal (and its index at
+	// X-shm) or X-journal, there or not: an output there would replace
+	// the transactions the journal holds that X does not yet, or be taken
+	// for a journal when X is next opened.
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if x, ok := strings.CutSuffix(target, suffix); ok && sqliteKind(x) == sqliteDatabase {
+			return "", false, refuse("it is the name of a journal of %s, an SQLite database; choose another file", x)
+		}
+	}
+	if info == nil {
+		return target, false, nil
+	}
+	switch sqliteKind(target) {
+	case sqliteDatabase:
+		return "", false, refuse("it is an SQLite database, perhaps another league; choose another file")
+	case sqliteJournal:
+		return "", false, refuse("it is an SQLite journal, perhaps another league's; choose another file")
+	}
+	return target, true, nil
 }
 
-// sqliteHeader starts every SQLite database file.
-var sqliteHeader = []byte("SQLite format 3\x00")
+// resolved is path made absolute, through the symbolic links of its
+// directory: two names of one file that is not there yet compare equal.
+func resolved(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}
 
-// isSQLite reports whether the file at path starts as an SQLite database.
-func isSQLite(path string) bool {
+// What an SQLite file is, by its first bytes (sqliteKind).
+const (
+	notSQLite = iota
+	sqliteDatabase
+	sqliteJournal // a write-ahead log or a rollback journal
+)
+
+var (
+	// sqliteHeader starts every SQLite database file.
+	sqliteHeader = []byte("SQLite format 3\x00")
+	// journalMagic starts a rollback journal's header.
+	journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+)
+
+// walMagic, big-endian, starts a write-ahead log; its last bit, which
+// says the byte order of the log's checksums, may be 0 or 1.
+const walMagic = 0x377f0682
+
+// sqliteKind says whether the file at path starts as an SQLite database
+// or journal. Only a regular file is opened: opening a FIFO would block.
+func sqliteKind(path string) int {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return notSQLite
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return notSQLite
 	}
 	defer f.Close()
 	head := make([]byte, len(sqliteHeader))
-	_, err = io.ReadFull(f, head)
-	return err == nil && bytes.Equal(head, sqliteHeader)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case bytes.Equal(head, sqliteHeader):
+		return sqliteDatabase
+	case n >= 4 && binary.BigEndian.Uint32(head)&^1 == walMagic, bytes.HasPrefix(head, journalMagic):
+		return sqliteJournal
+	}
+	return notSQLite
 }
 
 // cannotWrite is the error of a failed write of the user's path: the
@@ -102,10 +186,10 @@ func cannotWrite(path string, err error) error {
 	return fmt.Errorf("cannot write %s: %w", path, err)
 }
 
-// check refuses the path again, as createOutput did: the league database
-// may have been made there since (train --db new.db -o new.db).
+// check refuses the path again, as createOutput did: another file may
+// have been put there since.
 func (o *outputFile) check() error {
-	_, err := checkOutput(o.path, o.db)
+	_, _, err := checkOutput(o.path, o.db)
 	return err
 }
 
@@ -139,7 +223,7 @@ func (o *outputFile) commit(data []byte) error {
 		os.Remove(o.tmp.Name())
 		return err
 	}
-	if err := os.Rename(o.tmp.Name(), o.path); err != nil {
+	if err := os.Rename(o.tmp.Name(), o.target); err != nil {
 		os.Remove(o.tmp.Name())
 		return cannotWrite(o.path, err)
 	}

@@ -49,6 +49,8 @@ func ratingsPlotCommand() *cli.Command {
 			switch {
 			case out == "":
 				return fmt.Errorf("say where the plot goes: -o FILE.svg or -o FILE.png")
+			case out == "-":
+				return fmt.Errorf("-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output")
 			case format != "svg" && format != "png":
 				return fmt.Errorf("-o %s: the file must end in .svg or .png", out)
 			}

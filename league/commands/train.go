@@ -39,8 +39,11 @@ func trainCommand() *cli.Command {
 			}
 			out := c.String("output")
 			toLeague := c.IsSet(dbFlagName)
-			if out == "" && !toLeague {
+			switch {
+			case out == "" && !toLeague:
 				return fmt.Errorf("say where the net goes: -o FILE and/or --db FILE")
+			case out == "-":
+				return fmt.Errorf("-o -: train prints its progress on standard output; write the net to a file")
 			}
 			write, err := weightWriter(c.String("side"))
 			if err != nil {
@@ -68,7 +71,8 @@ func trainCommand() *cli.Command {
 					return err
 				}
 				defer db.Close()
-				// Opening may have made the database at -o's path.
+				// Opening may have made the database at -o's path, by a
+				// name that createOutput could not tell (a link to it).
 				if file != nil {
 					if err := file.check(); err != nil {
 						return err
