@@ -21,6 +21,7 @@ import (
 	"ttt/agents/nn"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
+	"ttt/store"
 )
 
 // smallLeague is a league of one quick round in a new directory, with
@@ -662,5 +663,32 @@ func TestOutputLinksAndJournals(t *testing.T) {
 	}
 	if matches, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(matches) > 0 {
 		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+// Every committed round, of the league and of a round-robin, stores when
+// it finished: after it started, and just now.
+func TestRoundsFinish(t *testing.T) {
+	p := clitest.New(t)
+	start := time.Now().Add(-time.Second) // the store keeps UTC text: allow for rounding
+	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, "roundrobin", "random", "perfect", "3")
+	end := time.Now().Add(time.Second)
+	db, err := store.OpenRead(t.Context(), filepath.Join(p.Dir, "league.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rounds, err := db.Rounds(t.Context(), 1, 10)
+	if err != nil || len(rounds) != 2 {
+		t.Fatalf("%d rounds (%v), want 2", len(rounds), err)
+	}
+	for _, r := range rounds {
+		if r.Started.Before(start) || r.Finished.Before(r.Started) || r.Finished.After(end) {
+			t.Errorf("round %d (%s): started %v, finished %v; the test ran from %v to %v", r.ID, r.Kind, r.Started, r.Finished, start, end)
+		}
+	}
+	if rounds[0].Kind != store.LeagueRound || rounds[1].Kind == store.LeagueRound {
+		t.Errorf("rounds of kinds %s and %s, want a league round and a round-robin", rounds[0].Kind, rounds[1].Kind)
 	}
 }
