@@ -2,9 +2,11 @@ package store
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -62,33 +64,43 @@ func underAnotherName(path string) error {
 	if syscall.Stat(path, &st) != nil {
 		return nil // examine has said what is wrong
 	}
-	if pid := flockHolder(&st); pid != "" {
-		return fmt.Errorf("%w under another name (pid %s): SQLite keeps its journal beside the name it opens, so a second name would damage the league; give the file back its name, or wait for that league to end", ErrLocked, pid)
+	pid := flockHolder(&st)
+	if pid == "" {
+		return nil
 	}
-	return nil
+	// /proc/locks names the file by its inode alone, which a file of
+	// another file system may share: the lock itself says whether it is
+	// held. Trying a shared lock, as no league ever does, is only done
+	// here, where a league is all but certain to hold it.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if !errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB), errLockHeld) {
+		return nil
+	}
+	return fmt.Errorf("%w under another name (pid %s): SQLite keeps its journal beside the name it opens, so a second name would damage the league; give the file back its name, or wait for that league to end", ErrLocked, pid)
 }
 
-// flockHolder returns the pid of the process that holds a flock of the
-// file st describes, as /proc/locks lists it, or "" for none (or when it
-// cannot tell).
+// flockHolder returns the pid of the process that holds an exclusive
+// flock of the file st describes, as /proc/locks lists it, or "" for none
+// (or when it cannot tell).
 func flockHolder(st *syscall.Stat_t) string {
 	locks, err := os.Open("/proc/locks")
 	if err != nil {
 		return ""
 	}
 	defer locks.Close()
-	// "1: FLOCK  ADVISORY  WRITE 1234 fe:01:5678 0 EOF": the pid, then
-	// the device (major:minor, hexadecimal) and the inode. Linux encodes
-	// the major and minor numbers in dev_t as glibc's major() and minor()
-	// take them apart.
-	dev := uint64(st.Dev)
-	major := (dev>>8)&0xfff | (dev>>32)&^0xfff
-	minor := dev&0xff | (dev>>12)&^0xff
-	file := fmt.Sprintf("%02x:%02x:%d", major, minor, st.Ino)
+	// "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": the pid, then
+	// the device (major:minor, hexadecimal) and the inode. The device is
+	// not compared: /proc/locks and stat may disagree on it (overlay file
+	// systems, in containers).
+	inode := ":" + strconv.FormatUint(st.Ino, 10)
 	s := bufio.NewScanner(locks)
 	for s.Scan() {
 		fields := strings.Fields(s.Text())
-		if len(fields) >= 6 && fields[1] == "FLOCK" && fields[3] == "WRITE" && fields[5] == file {
+		if len(fields) >= 6 && fields[1] == "FLOCK" && fields[3] == "WRITE" && strings.HasSuffix(fields[5], inode) {
 			return fields[4]
 		}
 	}
