@@ -370,7 +370,7 @@ func TestInterruptedCreation(t *testing.T) {
 			if existed {
 				want = "league.db"
 			}
-			for delay := time.Duration(0); ; delay += 50 * time.Microsecond {
+			for delay := time.Duration(0); ; delay += max(50*time.Microsecond, delay/20) {
 				if existed {
 					writeFile(t, path, nil)
 				}
