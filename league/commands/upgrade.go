@@ -23,7 +23,10 @@ func upgradeCommand() *cli.Command {
    The commands that only read a league never change its file, so a
    league made by an older ttt is upgraded by this command, or by any
    command that writes to it (ttt league run, ttt import). Every agent and
-   match is kept; the upgrade is one transaction, whole or not at all.`,
+   match is kept; the upgrade is one transaction, whole or not at all. An
+   agent whose name this ttt refuses is renamed kind-id, as the league
+   would have named it, and a line says so. The file must hold a league:
+   this command never makes one.`,
 		Flags: []cli.Flag{dbFlag()},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
