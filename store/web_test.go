@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +73,65 @@ func TestCurve(t *testing.T) {
 		if err != nil || newest != 10 || !reflect.DeepEqual(curve, c.want) {
 			t.Errorf("Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
 		}
+	}
+}
+
+// A reader's connections refuse every write in SQLite itself (query_only),
+// whatever runs on them, and still see what a writer commits after they
+// opened, through the -wal; the last to close still folds the -wal into
+// the file and removes it, as a writer's would.
+func TestOpenReadIsQueryOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "league.db")
+	writer, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addNets(t, writer, 1)
+	reader, err := store.OpenRead(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two connections at once: the pragma is on each, not on one.
+	raw := store.SQLOf(reader)
+	var conns []*sql.Conn
+	for range 2 {
+		c, err := raw.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for i, q := range []string{
+		"INSERT INTO settings (name, value) VALUES ('x', 'y')",
+		"DELETE FROM agents",
+		"CREATE TABLE t (x)",
+		"PRAGMA user_version = 99",
+	} {
+		_, err := conns[i%2].ExecContext(ctx, q)
+		if err == nil || !strings.Contains(err.Error(), "readonly") {
+			t.Errorf("%s on a reader: %v, want SQLite's refusal to write", q, err)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	addNets(t, writer, 1)
+	if n, err := reader.Count(ctx); err != nil || n != 4 {
+		t.Errorf("the reader counts %d agents (%v) after the writer's second commit, want 4", n, err)
+	}
+	if err := writer.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := reader.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, dir); got != "league.db" {
+		t.Errorf("files after the last reader closed: %q, want the database alone", got)
+	}
+	db := mustOpen(t, path)
+	if n, err := db.Count(ctx); err != nil || n != 4 {
+		t.Errorf("%d agents (%v) in the file, want 4", n, err)
 	}
 }
