@@ -114,7 +114,7 @@ func benchServe(b *testing.B, checkpoints int) {
 		{"browser-play", "/play/best?as=O", `document.querySelectorAll("#thoughts .thought").length === 9`},
 	} {
 		b.Run(page.name, func(b *testing.B) {
-			ctx := newBrowser(b)
+			ctx, _ := newBrowser(b)
 			do(b, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 			timed(b, func() {
 				do(b, ctx, chromedp.Navigate(srv.URL+page.path))
