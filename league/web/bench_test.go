@@ -219,8 +219,8 @@ func bigLeague(b *testing.B, n int) string {
 		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
 		SELECT max(x.id, :best + 2) - 2, max(x.id, :best + 2), min(x.id, :best + 2), 1, 0, x.id % 20, x.id % 30, 10
 		FROM agents x WHERE x.id > 2 AND x.id <> :best + 2`,
-		`INSERT INTO standings (agent_id, round_id, elo, lo, hi, fit, wins, draws, losses, class)
-		SELECT h.agent_id, h.round_id, h.elo, h.lo, h.hi, h.elo, h.games / 2, h.games / 4, h.games - h.games / 2 - h.games / 4, a.class
+		`INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class)
+		SELECT h.agent_id, h.round_id, h.elo, h.lo, h.hi, h.games / 2, h.games / 4, h.games - h.games / 2 - h.games / 4, a.class
 		FROM history h JOIN agents a ON a.id = h.agent_id
 		WHERE h.agent_id > 4 AND h.round_id = (SELECT max(round_id) FROM history WHERE agent_id = h.agent_id)`,
 	} {
