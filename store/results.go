@@ -133,13 +133,19 @@ func (db *DB) PairRecords(ctx context.Context, pairs [][2]int64) (map[[2]int64]g
 // highest rating first, ties by id: the leaderboard, read from the
 // standings_by_elo index. It also returns how many agents are rated.
 func (db *DB) Standings(ctx context.Context, limit int) (list []*Agent, rated int, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM standings").Scan(&rated); err != nil {
-			return err
-		}
-		list, err = standings(ctx, tx, "ORDER BY s.elo DESC, s.agent_id", limit)
+	err = db.View(ctx, func(v *View) (err error) {
+		list, rated, err = v.Standings(limit)
 		return err
 	})
+	return list, rated, err
+}
+
+// Standings is DB.Standings, in the view.
+func (v *View) Standings(limit int) (list []*Agent, rated int, err error) {
+	if err := v.tx.QueryRowContext(v.ctx, "SELECT count(*) FROM standings").Scan(&rated); err != nil {
+		return nil, 0, err
+	}
+	list, err = standings(v.ctx, v.tx, "ORDER BY s.elo DESC, s.agent_id", limit)
 	return list, rated, err
 }
 
@@ -187,22 +193,28 @@ func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []
 // moved by more than HistoryStep since the row before. Its rating after
 // any round is its last row at or before that round.
 func (db *DB) History(ctx context.Context, agent int64) (list []Rating, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT round_id, elo, lo, hi, games FROM history WHERE agent_id = ? ORDER BY round_id", agent)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r := Rating{Agent: agent}
-			if err := rows.Scan(&r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
-				return err
-			}
-			list = append(list, r)
-		}
-		return rows.Err()
+	err = db.View(ctx, func(v *View) (err error) {
+		list, err = v.History(agent)
+		return err
 	})
 	return list, err
+}
+
+// History is DB.History, in the view.
+func (v *View) History(agent int64) (list []Rating, err error) {
+	rows, err := v.tx.QueryContext(v.ctx, "SELECT round_id, elo, lo, hi, games FROM history WHERE agent_id = ? ORDER BY round_id", agent)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r := Rating{Agent: agent}
+		if err := rows.Scan(&r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
+			return nil, err
+		}
+		list = append(list, r)
+	}
+	return list, rows.Err()
 }
 
 // AllHistory hands every stored history row to each, with the name of

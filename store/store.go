@@ -176,8 +176,12 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	query := dsnQuery
-	if writable(abs) != nil {
+	// query_only: SQLite itself refuses any statement that would write,
+	// on every connection of a reader, whatever a caller runs; the file
+	// is still opened read-write, so that the -wal is seen and cleaned up.
+	query := dsnQuery + "&_pragma=query_only(1)"
+	readOnly := writable(abs) != nil
+	if readOnly {
 		query = "immutable=1"
 		if _, err := os.Stat(abs + "-wal"); err == nil {
 			query = "mode=ro&_pragma=busy_timeout(10000)"
@@ -186,7 +190,7 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	db := open(abs, path, query)
 	version, files, err := db.schema(ctx)
 	switch err = translate(err); {
-	case errors.Is(err, ErrReadOnly) && query != dsnQuery:
+	case errors.Is(err, ErrReadOnly) && readOnly:
 		err = fmt.Errorf("%w, and its -wal file (a league runs on it, or stopped abruptly) cannot be read without a -shm file that this process cannot make", err)
 	case err == nil && version == 0:
 		err = fmt.Errorf("%w: an SQLite file with no league in it yet", ErrNoLeague)

@@ -4,24 +4,76 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
+
+	"ttt/agents/game"
 )
 
 // The reads of ttt serve, which answers a browser every few hundred
 // milliseconds while a league runs and must stay fast at 100,000 rounds:
 // each reads a handful of rows by key, never a whole table.
 
+// View reads the league as it is at one moment: every read through it is
+// in one read transaction, so that an answer made of several reads (the
+// newest round and the standings, an agent and which agent is best) is of
+// one state of the league, whatever a league run commits meanwhile.
+type View struct {
+	ctx context.Context
+	tx  *sql.Tx
+}
+
+// View runs fn on a View of the league, in one read transaction, which in
+// WAL mode never waits for the league's writer. The View is good only
+// until fn returns.
+func (db *DB) View(ctx context.Context, fn func(*View) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error { return fn(&View{ctx: ctx, tx: tx}) })
+}
+
+// Agent is DB.Agent, in the view.
+func (v *View) Agent(ref string) (*Agent, error) { return findAgent(v.ctx, v.tx, ref) }
+
+// AgentName is what names an agent: its id, its name and its kind.
+type AgentName struct {
+	ID   int64
+	Name string
+	Kind Kind
+}
+
+// Name resolves ref as Agent does (an id, a name, best or latest) and
+// reads only the agent's name and kind: a page that names an agent (its
+// parent, the best one) need not read its network. It returns
+// ErrNotFound and ErrNoCheckpoints as Agent does.
+func (v *View) Name(ref string) (AgentName, error) {
+	id, err := resolve(v.ctx, v.tx, ref)
+	if err != nil {
+		return AgentName{}, err
+	}
+	n := AgentName{ID: id}
+	err = v.tx.QueryRowContext(v.ctx, "SELECT name, kind FROM agents WHERE id = ?", id).Scan(&n.Name, &n.Kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return AgentName{}, fmt.Errorf("%w: %q", ErrNotFound, ref)
+	}
+	return n, err
+}
+
 // NewestRound returns the id of the newest committed round, 0 when the
 // league has played none. It reads only the end of the rounds table's
 // key, so that pages can ask it often to see a new round (LastRound
 // reads and checks the learner's state besides).
 func (db *DB) NewestRound(ctx context.Context) (id int64, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		var last sql.Null[int64]
-		err := tx.QueryRowContext(ctx, "SELECT max(id) FROM rounds").Scan(&last)
-		id = last.V
+	err = db.View(ctx, func(v *View) (err error) {
+		id, err = v.NewestRound()
 		return err
 	})
 	return id, err
+}
+
+// NewestRound is DB.NewestRound, in the view.
+func (v *View) NewestRound() (int64, error) {
+	var last sql.Null[int64]
+	err := v.tx.QueryRowContext(v.ctx, "SELECT max(id) FROM rounds").Scan(&last)
+	return last.V, err
 }
 
 // Curve returns the league's learning curve, each league round's
@@ -34,48 +86,114 @@ func (db *DB) NewestRound(ctx context.Context) (id int64, err error) {
 // Rounds that made no snapshot (ttt roundrobin) have no point, so a
 // league with such rounds may give fewer.
 func (db *DB) Curve(ctx context.Context, points int) (curve []Rating, newest int64, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		var first, last sql.Null[int64]
-		// Two subqueries: SQLite reads min and max from the key's ends
-		// only when each is alone in its query, and scans the table for
-		// min(id), max(id).
-		if err := tx.QueryRowContext(ctx, "SELECT (SELECT min(id) FROM rounds), (SELECT max(id) FROM rounds)").Scan(&first, &last); err != nil {
-			return err
-		}
-		newest = last.V
-		if !last.Valid || points < 1 {
-			return nil
-		}
-		q := "SELECT id, snapshot_id, elo, lo, hi FROM rounds WHERE id BETWEEN ? AND ? AND elo IS NOT NULL ORDER BY id"
-		args := []any{first.V, last.V}
-		if n := last.V - first.V + 1; n > int64(points) {
-			ids := make([]int64, points)
-			for i := range ids {
-				ids[i] = first.V
-				if points > 1 {
-					ids[i] += int64(i) * (n - 1) / int64(points-1)
-				}
-			}
-			list, _ := json.Marshal(ids) // numbers always marshal
-			// One statement for all the ids: json_each hands the list to
-			// SQLite as a table, and each id is a look-up of the key.
-			q = `SELECT id, snapshot_id, elo, lo, hi FROM rounds
-				WHERE id IN (SELECT value FROM json_each(?)) AND elo IS NOT NULL ORDER BY id`
-			args = []any{string(list)}
-		}
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r Rating
-			if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
-				return err
-			}
-			curve = append(curve, r)
-		}
-		return rows.Err()
+	err = db.View(ctx, func(v *View) (err error) {
+		curve, newest, err = v.Curve(points)
+		return err
 	})
 	return curve, newest, err
+}
+
+// Curve is DB.Curve, in the view.
+func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
+	ctx, tx := v.ctx, v.tx
+	var first, last sql.Null[int64]
+	// Two subqueries: SQLite reads min and max from the key's ends
+	// only when each is alone in its query, and scans the table for
+	// min(id), max(id).
+	if err := tx.QueryRowContext(ctx, "SELECT (SELECT min(id) FROM rounds), (SELECT max(id) FROM rounds)").Scan(&first, &last); err != nil {
+		return nil, 0, err
+	}
+	newest = last.V
+	if !last.Valid || points < 1 {
+		return nil, newest, nil
+	}
+	q := "SELECT id, snapshot_id, elo, lo, hi FROM rounds WHERE id BETWEEN ? AND ? AND elo IS NOT NULL ORDER BY id"
+	args := []any{first.V, last.V}
+	if n := last.V - first.V + 1; n > int64(points) {
+		ids := make([]int64, points)
+		for i := range ids {
+			ids[i] = first.V
+			if points > 1 {
+				ids[i] += int64(i) * (n - 1) / int64(points-1)
+			}
+		}
+		list, _ := json.Marshal(ids) // numbers always marshal
+		// One statement for all the ids: json_each hands the list to
+		// SQLite as a table, and each id is a look-up of the key.
+		q = `SELECT id, snapshot_id, elo, lo, hi FROM rounds
+			WHERE id IN (SELECT value FROM json_each(?)) AND elo IS NOT NULL ORDER BY id`
+		args = []any{string(list)}
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Rating
+		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
+			return nil, 0, err
+		}
+		curve = append(curve, r)
+	}
+	return curve, newest, rows.Err()
+}
+
+// Opponent is an agent's record against one of its opponents, from the
+// agent's side: Record.Wins are the games the agent won.
+type Opponent struct {
+	AgentName
+	Record game.Record
+}
+
+// Opponents returns up to limit of agent's opponents with ids above
+// after, in id order, each with agent's record against it. A pair's
+// match is one row, keyed by its newer agent (a > b, a's record), so
+// the opponents older than agent are its rows as a, in the order of the
+// matches key, and the newer ones its rows as b, in the order of
+// matches_by_b, their records reversed: two range scans that stop at
+// limit rows, however many opponents agent has (perfect plays every
+// snapshot: 100,000 of them in a league of a night). A page goes on from
+// the last id of the page before.
+func (v *View) Opponents(agent, after int64, limit int) ([]Opponent, error) {
+	// CROSS JOIN keeps matches the outer loop, read in key order with
+	// LIMIT; SQLite might otherwise walk the agents and look each up.
+	scans := []string{
+		`SELECT g.id, g.name, g.kind, m.wins, m.draws, m.losses FROM matches m CROSS JOIN agents g ON g.id = m.b
+			WHERE m.a = ? AND m.b > ? ORDER BY m.b LIMIT ?`,
+		`SELECT g.id, g.name, g.kind, m.losses, m.draws, m.wins FROM matches m CROSS JOIN agents g ON g.id = m.a
+			WHERE m.b = ? AND m.a > ? ORDER BY m.a LIMIT ?`,
+	}
+	list := []Opponent{}
+	for _, q := range scans {
+		if len(list) >= limit {
+			break
+		}
+		rows, err := v.tx.QueryContext(v.ctx, q, agent, after, limit-len(list))
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var o Opponent
+			if err := rows.Scan(&o.ID, &o.Name, &o.Kind, &o.Record.Wins, &o.Record.Draws, &o.Record.Losses); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			list = append(list, o)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
+}
+
+// OpponentCount returns how many opponents agent has played: a count of
+// its rows in the matches key and in matches_by_b, each a range of the
+// index that SQLite counts without reading the rows.
+func (v *View) OpponentCount(agent int64) (n int, err error) {
+	err = v.tx.QueryRowContext(v.ctx, "SELECT (SELECT count(*) FROM matches WHERE a = ?) + (SELECT count(*) FROM matches WHERE b = ?)",
+		agent, agent).Scan(&n)
+	return n, err
 }

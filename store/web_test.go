@@ -2,8 +2,12 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +75,213 @@ func TestCurve(t *testing.T) {
 		if err != nil || newest != 10 || !reflect.DeepEqual(curve, c.want) {
 			t.Errorf("Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
 		}
+	}
+}
+
+// A reader's connections refuse every write in SQLite itself (query_only),
+// whatever runs on them, and still see what a writer commits after they
+// opened, through the -wal; the last to close still folds the -wal into
+// the file and removes it, as a writer's would.
+func TestOpenReadIsQueryOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "league.db")
+	writer, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addNets(t, writer, 1)
+	reader, err := store.OpenRead(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two connections at once: the pragma is on each, not on one.
+	raw := store.SQLOf(reader)
+	var conns []*sql.Conn
+	for range 2 {
+		c, err := raw.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for i, q := range []string{
+		"INSERT INTO settings (name, value) VALUES ('x', 'y')",
+		"DELETE FROM agents",
+		"CREATE TABLE t (x)",
+		"PRAGMA user_version = 99",
+	} {
+		_, err := conns[i%2].ExecContext(ctx, q)
+		if err == nil || !strings.Contains(err.Error(), "readonly") {
+			t.Errorf("%s on a reader: %v, want SQLite's refusal to write", q, err)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	addNets(t, writer, 1)
+	if n, err := reader.Count(ctx); err != nil || n != 4 {
+		t.Errorf("the reader counts %d agents (%v) after the writer's second commit, want 4", n, err)
+	}
+	if err := writer.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := reader.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, dir); got != "league.db" {
+		t.Errorf("files after the last reader closed: %q, want the database alone", got)
+	}
+	db := mustOpen(t, path)
+	if n, err := db.Count(ctx); err != nil || n != 4 {
+		t.Errorf("%d agents (%v) in the file, want 4", n, err)
+	}
+}
+
+// An agent's opponents come in id order, the older ones from its rows as
+// the newer agent and the newer ones from their rows, with the record
+// turned to its side, in pages that join up to the whole list whatever
+// their size.
+func TestOpponents(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+	// Rounds 1 to 4 make agents 3 to 6 (1 and 2 are random and perfect);
+	// each snapshot (0 in its round) plays the agents listed. A match's
+	// record names both its agents, so that a record read the wrong way
+	// round shows: its wins are a's id (set once the commit has given the
+	// snapshot its id), its draws b's.
+	var all []store.Match
+	for _, pool := range [][]int64{{1, 2}, {1, 2, 3}, {1, 2, 3}, {2, 4}} {
+		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(),
+			Snapshot: network(store.Checkpoint, testNet(3, uint64(len(all))), 1)}
+		for _, b := range pool {
+			r.Matches = append(r.Matches, store.Match{A: 0, B: b, Plies: 1, Seed: 7, Record: game.Record{Draws: int(b), Losses: 1}})
+		}
+		if err := db.CommitRound(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		for i := range r.Matches {
+			r.Matches[i].Wins = int(r.Matches[i].A)
+		}
+		all = append(all, r.Matches...)
+	}
+	if _, err := store.SQLOf(db).Exec("UPDATE matches SET wins = a"); err != nil {
+		t.Fatal(err)
+	}
+	agents, err := db.Agents(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := map[int64]store.AgentName{}
+	for _, a := range agents {
+		name[a.ID] = store.AgentName{ID: a.ID, Name: a.Name, Kind: a.Kind}
+	}
+
+	for agent := int64(1); agent <= 7; agent++ { // 7: no such agent, no opponents
+		var want []store.Opponent
+		for _, m := range all {
+			switch agent {
+			case m.A:
+				want = append(want, store.Opponent{AgentName: name[m.B], Record: m.Record})
+			case m.B:
+				want = append(want, store.Opponent{AgentName: name[m.A], Record: m.Record.Reversed()})
+			}
+		}
+		slices.SortFunc(want, func(x, y store.Opponent) int { return int(x.ID - y.ID) })
+		err := db.View(ctx, func(v *store.View) error {
+			if n, err := v.OpponentCount(agent); err != nil || n != len(want) {
+				t.Errorf("agent %d: OpponentCount %d %v, want %d", agent, n, err, len(want))
+			}
+			for limit := 1; limit <= 5; limit++ {
+				var paged []store.Opponent
+				for after := int64(0); ; {
+					page, err := v.Opponents(agent, after, limit)
+					if err != nil {
+						return err
+					}
+					if len(page) > limit {
+						t.Fatalf("agent %d, limit %d after %d: %d opponents", agent, limit, after, len(page))
+					}
+					paged = append(paged, page...)
+					if len(page) < limit {
+						break
+					}
+					after = page[len(page)-1].ID
+				}
+				if !slices.Equal(paged, want) {
+					t.Errorf("agent %d in pages of %d:\n%v\nwant\n%v", agent, limit, paged, want)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A View reads one state of the league: a round committed while it reads
+// shows only in the views after it. Name reads an agent's name and kind
+// by any reference, without its network.
+func TestView(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	writer := mustOpen(t, path)
+	reader, err := store.OpenRead(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	round := func() *store.Round {
+		return &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(),
+			Snapshot: network(store.Checkpoint, testNet(3, 1), 1)}
+	}
+	if err := writer.CommitRound(ctx, round()); err != nil {
+		t.Fatal(err)
+	}
+	err = reader.View(ctx, func(v *store.View) error {
+		before, err := v.NewestRound()
+		if err != nil {
+			return err
+		}
+		if err := writer.CommitRound(ctx, round()); err != nil {
+			return err
+		}
+		after, err := v.NewestRound()
+		if before != 1 || after != 1 || err != nil {
+			t.Errorf("in one view: round %d, then %d after a commit (%v); want 1 both times", before, after, err)
+		}
+		if latest, err := v.Name(store.Latest); err != nil || latest.ID != 3 {
+			t.Errorf("latest in the view: %+v %v, want agent 3", latest, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = reader.View(ctx, func(v *store.View) error {
+		if newest, err := v.NewestRound(); err != nil || newest != 2 {
+			t.Errorf("the next view: round %d %v, want 2", newest, err)
+		}
+		for ref, want := range map[string]store.AgentName{
+			"latest":       {ID: 4, Name: "checkpoint-4", Kind: store.Checkpoint},
+			"best":         {ID: 4, Name: "checkpoint-4", Kind: store.Checkpoint}, // none rated: the latest
+			"2":            {ID: 2, Name: "perfect", Kind: store.Perfect},
+			"random":       {ID: 1, Name: "random", Kind: store.Random},
+			"checkpoint-3": {ID: 3, Name: "checkpoint-3", Kind: store.Checkpoint},
+		} {
+			if got, err := v.Name(ref); err != nil || got != want {
+				t.Errorf("Name(%q): %+v %v, want %+v", ref, got, err, want)
+			}
+		}
+		for _, ref := range []string{"99", "nobody"} {
+			if got, err := v.Name(ref); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Name(%q): %+v %v, want ErrNotFound", ref, got, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

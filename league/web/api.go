@@ -1,10 +1,10 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"mime"
 	"net/http"
@@ -24,6 +24,10 @@ import (
 // object, every error one too ({"status": 404, "message": "..."}) with a
 // 4xx status for a request that cannot be answered, and 500 only when the
 // database fails. README's "ttt serve" section documents each endpoint.
+//
+// Each answer is read in one store.View: one read transaction, so that
+// what it says (the newest round, the standings, which agent is best) is
+// of one state of the league while a league run commits.
 
 // Leaderboard sizes: the pages show the top 20; a script may ask for up
 // to maxLimit rows, which stays well under 100 ms at any league size.
@@ -86,17 +90,34 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // intParam reads the query parameter name as a whole number within
-// lo..hi, def when it is absent.
-func intParam(r *http.Request, name string, def, lo, hi int64) (int64, error) {
+// lo..hi, def when it is absent; an error says it must be what.
+func intParam(r *http.Request, name, what string, def, lo, hi int64) (int64, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s must be a whole number from %d to %d (got %q)", name, lo, hi, v)
+		return 0, fmt.Errorf("%s must be %s (got %q)", name, what, v)
 	}
 	return n, nil
+}
+
+// limitParam reads the query parameter limit: 1 to maxLimit rows,
+// defaultLimit when it is absent.
+func limitParam(r *http.Request) (int, error) {
+	n, err := intParam(r, "limit", fmt.Sprintf("a whole number from 1 to %d", maxLimit), defaultLimit, 1, maxLimit)
+	return int(n), err
+}
+
+// view reads the answer to r in one store.View, and answers the store's
+// error if it fails: ok is false then, and the handler has answered.
+func (s *Server) view(w http.ResponseWriter, r *http.Request, fn func(*store.View) error) (ok bool) {
+	if err := s.db.View(r.Context(), fn); err != nil {
+		s.fail(w, r, err)
+		return false
+	}
+	return true
 }
 
 // agentRef names an agent.
@@ -107,6 +128,39 @@ type agentRef struct {
 }
 
 func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, Kind: a.Kind} }
+
+// bestOf is the agent that best names in v (store.Agent), nil in a
+// league without networks.
+func bestOf(v *store.View) (*agentRef, error) {
+	n, err := v.Name(store.Best)
+	switch {
+	case errors.Is(err, store.ErrNoCheckpoints):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	ref := agentRef(n)
+	return &ref, nil
+}
+
+// interval is a rating with its 95% interval, as every answer gives it.
+type interval struct {
+	Elo float64 `json:"elo"`
+	Lo  float64 `json:"lo"`
+	Hi  float64 `json:"hi"`
+}
+
+func intervalOf(r store.Rating) interval { return interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi} }
+
+// record is a win/draw/loss record, from the side of the agent it is
+// about.
+type record struct {
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+}
+
+func recordOf(r game.Record) record { return record(r) }
 
 // sides holds a figure as X and as O.
 type sides[T any] struct {
@@ -153,42 +207,39 @@ func classOf(a *store.Agent) *string {
 type leaderboardRow struct {
 	Rank int `json:"rank"`
 	agentRef
-	Class  *string            `json:"class"`
-	Best   bool               `json:"best"`
-	Elo    float64            `json:"elo"`
-	Lo     float64            `json:"lo"`
-	Hi     float64            `json:"hi"`
-	Games  int                `json:"games"`
-	Wins   int                `json:"wins"`
-	Draws  int                `json:"draws"`
-	Losses int                `json:"losses"`
+	Class *string `json:"class"`
+	Best  bool    `json:"best"`
+	interval
+	Games int `json:"games"`
+	record
 	Verify *sides[verifyJSON] `json:"verify"`
 }
 
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
 // agents (20 unless said), as ttt ratings lists them.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	limit, err := intParam(r, "limit", defaultLimit, 1, maxLimit)
+	limit, err := limitParam(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx := r.Context()
-	// The round first: the standings read after it are at least as new,
-	// so a page that waits for a round finds it in them.
-	round, err := s.db.NewestRound(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	list, rated, err := s.db.Standings(ctx, int(limit))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	best, err := s.best(ctx)
-	if err != nil {
-		s.fail(w, r, err)
+	var (
+		round int64
+		list  []*store.Agent
+		rated int
+		best  *agentRef
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if round, err = v.NewestRound(); err != nil {
+			return err
+		}
+		if list, rated, err = v.Standings(limit); err != nil {
+			return err
+		}
+		best, err = bestOf(v)
+		return err
+	})
+	if !ok {
 		return
 	}
 	out := struct {
@@ -201,37 +252,60 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
 			Rank: i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			Elo: st.Elo, Lo: st.Lo, Hi: st.Hi, Games: st.Games,
-			Wins: st.Record.Wins, Draws: st.Record.Draws, Losses: st.Record.Losses, Verify: verifyOf(a),
+			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a),
 		})
 	}
 	writeJSON(w, out)
 }
 
-// best is the agent that best names (store.Agent), nil in a league
-// without networks.
-func (s *Server) best(ctx context.Context) (*agentRef, error) {
-	a, err := s.db.Agent(ctx, store.Best)
-	if errors.Is(err, store.ErrNoCheckpoints) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return refOf(a), nil
-}
-
 // standingJSON is an agent's rating now, with its 95% interval, the round
 // that last moved it, and its record over all its games.
 type standingJSON struct {
-	Elo    float64 `json:"elo"`
-	Lo     float64 `json:"lo"`
-	Hi     float64 `json:"hi"`
-	Round  int64   `json:"round"`
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
+	interval
+	Round int64 `json:"round"`
+	Games int   `json:"games"`
+	record
+}
+
+// opponentJSON is an agent's record against one opponent, from the
+// agent's side, and its score (a win 1, a draw 1/2) per game.
+type opponentJSON struct {
+	agentRef
+	record
+	Score float64 `json:"score"`
+}
+
+// opponentsPage is a page of an agent's opponents in id order: total is
+// how many it has played, and next_after, present when there are more,
+// the after of the next page.
+type opponentsPage struct {
+	Total     int            `json:"total"`
+	Rows      []opponentJSON `json:"rows"`
+	NextAfter *int64         `json:"next_after,omitempty"`
+}
+
+// opponentsOf reads in v the page of up to limit opponents of agent with
+// ids above after (store.View.Opponents). Counting them reads a range of
+// two indexes, a few milliseconds for perfect's 100,000.
+func opponentsOf(v *store.View, agent, after int64, limit int) (*opponentsPage, error) {
+	// One more than the page: whether there are more.
+	list, err := v.Opponents(agent, after, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	page := &opponentsPage{Rows: make([]opponentJSON, 0, min(len(list), limit))}
+	if page.Total, err = v.OpponentCount(agent); err != nil {
+		return nil, err
+	}
+	if len(list) > limit {
+		list = list[:limit]
+		next := list[limit-1].ID
+		page.NextAfter = &next
+	}
+	for _, o := range list {
+		page.Rows = append(page.Rows, opponentJSON{agentRef: agentRef(o.AgentName), record: recordOf(o.Record), Score: o.Record.Score()})
+	}
+	return page, nil
 }
 
 // oddsJSON is the exact chance of each result against a uniformly random
@@ -257,45 +331,54 @@ type agentFacts struct {
 	Standing   *standingJSON      `json:"standing"`
 	Verify     *sides[verifyJSON] `json:"verify"`
 	VsRandom   *sides[oddsJSON]   `json:"vs_random"`
+	// Opponents is the first page of its record against each opponent
+	// (GET /api/agents/{ref}/opponents goes on).
+	Opponents *opponentsPage `json:"opponents"`
 }
 
 // agent answers GET /api/agents/{ref}: an agent's facts, ref an id, a
-// name, best or latest.
+// name, best or latest, and its record against its first opponents.
 func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	a, err := s.db.Agent(ctx, r.PathValue("ref"))
-	if err != nil {
-		s.fail(w, r, err)
+	var (
+		a         *store.Agent
+		best      *agentRef
+		parent    store.AgentName
+		opponents *opponentsPage
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if a, err = v.Agent(r.PathValue("ref")); err != nil {
+			return err
+		}
+		if best, err = bestOf(v); err != nil {
+			return err
+		}
+		if a.ParentID != 0 {
+			if parent, err = v.Name(strconv.FormatInt(a.ParentID, 10)); err != nil {
+				return err
+			}
+		}
+		opponents, err = opponentsOf(v, a.ID, 0, defaultLimit)
+		return err
+	})
+	if !ok {
 		return
 	}
 	if a.VsRandom == nil && a.Net != nil { // stored by an older ttt, as ttt show does
 		league.Describe(a)
 	}
-	best, err := s.best(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	out := agentFacts{agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a)}
+		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
+		Opponents: opponents}
 	if a.ParentID != 0 {
-		// The parent without its network: the first agent from its id on.
-		parents, err := s.db.Agents(ctx, a.ParentID-1, 1)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if len(parents) == 1 && parents[0].ID == a.ParentID {
-			out.Parent = refOf(parents[0])
-		}
+		ref := agentRef(parent)
+		out.Parent = &ref
 	}
 	if a.Net != nil {
 		params := nn.Params(nn.Inputs, a.Hidden)
 		out.Hidden, out.Parameters = &a.Hidden, &params
 	}
 	if st := a.Standing; st != nil {
-		out.Standing = &standingJSON{Elo: st.Elo, Lo: st.Lo, Hi: st.Hi, Round: st.Round, Games: st.Games,
-			Wins: st.Record.Wins, Draws: st.Record.Draws, Losses: st.Record.Losses}
+		out.Standing = &standingJSON{interval: intervalOf(st.Rating), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	if len(a.VsRandom) == 2 {
 		o := func(v verify.Expect) oddsJSON {
@@ -306,20 +389,49 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, out)
 }
 
+// opponents answers GET /api/agents/{ref}/opponents?after=ID&limit=N:
+// the agent's record against each of its opponents with ids above after
+// (0 unless said), in id order, N of them (20 unless said).
+func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
+	after, err := intParam(r, "after", "an agent id (0 or more)", 0, 0, math.MaxInt64)
+	var limit int
+	if err == nil {
+		limit, err = limitParam(r)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	var out struct {
+		Agent agentRef `json:"agent"`
+		*opponentsPage
+	}
+	ok := s.view(w, r, func(v *store.View) error {
+		n, err := v.Name(r.PathValue("ref"))
+		if err != nil {
+			return err
+		}
+		out.Agent = agentRef(n)
+		out.opponentsPage, err = opponentsOf(v, n.ID, after, limit)
+		return err
+	})
+	if ok {
+		writeJSON(w, out)
+	}
+}
+
 // ratingJSON is a rating after a round.
 type ratingJSON struct {
-	Round int64   `json:"round"`
-	Elo   float64 `json:"elo"`
-	Lo    float64 `json:"lo"`
-	Hi    float64 `json:"hi"`
-	Games int     `json:"games"`
+	Round int64 `json:"round"`
+	interval
+	Games int `json:"games"`
 	// Stored says, of a history carried forward, whether the round
 	// stored this row; absent from the stored rows themselves.
 	Stored *bool `json:"stored,omitempty"`
 }
 
 func ratingOf(h store.Rating) ratingJSON {
-	return ratingJSON{Round: h.Round, Elo: h.Elo, Lo: h.Lo, Hi: h.Hi, Games: h.Games}
+	return ratingJSON{Round: h.Round, interval: intervalOf(h), Games: h.Games}
 }
 
 // history answers GET /api/agents/{ref}/history: the agent's stored
@@ -337,42 +449,48 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "per must be stored or round (got %q)", per)
 		return
 	}
-	from, err := intParam(r, "from", 1, 1, 1<<62)
+	const round = "a round number (1 or more)"
+	from, err := intParam(r, "from", round, 1, 1, math.MaxInt64)
 	var to int64
 	if err == nil {
-		to, err = intParam(r, "to", 0, 1, 1<<62) // 0: the newest round
+		to, err = intParam(r, "to", round, 0, 1, math.MaxInt64) // 0: the newest round
 	}
-	if err == nil && per != "round" && (q.Has("from") || q.Has("to")) {
+	switch {
+	case err != nil:
+	case per != "round" && (q.Has("from") || q.Has("to")):
 		err = errors.New("from and to go with per=round")
+	case to != 0 && from > to:
+		err = fmt.Errorf("from must not be after to (from=%d, to=%d)", from, to)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ctx := r.Context()
-	// The round first, as in leaderboard: the history is at least as new.
-	newest, err := s.db.NewestRound(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	a, err := s.db.Agent(ctx, r.PathValue("ref"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	stored, err := s.db.History(ctx, a.ID)
-	if err != nil {
-		s.fail(w, r, err)
+	var (
+		newest int64
+		agent  store.AgentName
+		stored []store.Rating
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if newest, err = v.NewestRound(); err != nil {
+			return err
+		}
+		if agent, err = v.Name(r.PathValue("ref")); err != nil {
+			return err
+		}
+		stored, err = v.History(agent.ID)
+		return err
+	})
+	if !ok {
 		return
 	}
 	out := struct {
-		Agent       *agentRef    `json:"agent"`
+		Agent       agentRef     `json:"agent"`
 		NewestRound int64        `json:"newest_round"`
 		Per         string       `json:"per"`
 		Rows        []ratingJSON `json:"rows"`
 		NextFrom    *int64       `json:"next_from,omitempty"`
-	}{Agent: refOf(a), NewestRound: newest, Per: "stored", Rows: []ratingJSON{}}
+	}{Agent: agentRef(agent), NewestRound: newest, Per: "stored", Rows: []ratingJSON{}}
 	if per != "round" {
 		for _, h := range stored {
 			out.Rows = append(out.Rows, ratingOf(h))
@@ -411,11 +529,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 // point is a point of the learning curve: a round, its snapshot and the
 // rating that round's fit gave it.
 type point struct {
-	Round int64   `json:"round"`
-	Agent int64   `json:"agent"`
-	Elo   float64 `json:"elo"`
-	Lo    float64 `json:"lo"`
-	Hi    float64 `json:"hi"`
+	Round int64 `json:"round"`
+	Agent int64 `json:"agent"`
+	interval
 }
 
 // reference is a built-in player's rating now: the flat lines of the
@@ -431,10 +547,25 @@ type reference struct {
 // since round ids start at 1, when the league has more rounds), and
 // perfect's and random's ratings now.
 func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	curve, newest, err := s.db.Curve(ctx, maxPoints)
-	if err != nil {
-		s.fail(w, r, err)
+	var (
+		curve  []store.Rating
+		newest int64
+		refs   []*store.Agent
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if curve, newest, err = v.Curve(maxPoints); err != nil {
+			return err
+		}
+		for _, name := range []store.Kind{store.Perfect, store.Random} {
+			a, err := v.Agent(string(name)) // a built-in player: no network to read
+			if err != nil {
+				return err
+			}
+			refs = append(refs, a)
+		}
+		return nil
+	})
+	if !ok {
 		return
 	}
 	out := struct {
@@ -444,14 +575,9 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		References  []reference `json:"references"`
 	}{NewestRound: newest, Thinned: newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
 	for _, c := range curve {
-		out.Points = append(out.Points, point{Round: c.Round, Agent: c.Agent, Elo: c.Elo, Lo: c.Lo, Hi: c.Hi})
+		out.Points = append(out.Points, point{Round: c.Round, Agent: c.Agent, interval: intervalOf(c)})
 	}
-	for _, name := range []store.Kind{store.Perfect, store.Random} {
-		a, err := s.db.Agent(ctx, string(name))
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
+	for _, a := range refs {
 		if a.Standing != nil {
 			out.References = append(out.References, reference{agentRef: *refOf(a), Elo: a.Standing.Elo})
 		}
@@ -526,7 +652,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if res := b.Result(); res != game.Ongoing {
-		writeError(w, http.StatusBadRequest, "board %s: the game is over (%s): there is no move to make", b.Compact(), res)
+		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", b.Compact(), res)
 		return
 	}
 	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))

@@ -39,9 +39,11 @@ func TestAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(db, nil))
+	h := web.New(db, nil)
+	srv := httptest.NewServer(h)
 	url := srv.URL + "/"
 	defer func() {
+		h.Close()
 		srv.Close()
 		db.Close()
 		if after := clitest.Snapshot(t, p.Dir); after != before {
@@ -123,6 +125,95 @@ func TestAPI(t *testing.T) {
 				}
 			} else if odds != nil {
 				t.Errorf("%s: odds %v, ttt show has none", ref, odds)
+			}
+		}
+	})
+
+	t.Run("opponents", func(t *testing.T) {
+		type row struct {
+			ID                  int64
+			Name                string
+			Kind                string
+			Wins, Draws, Losses int
+			Score               float64
+		}
+		type page struct {
+			Total     int
+			Rows      []row
+			NextAfter *int64 `json:"next_after"`
+		}
+		for _, ref := range []string{"best", "perfect", "random", "3", "checkpoint-5", "latest", "baseline-9"} {
+			a, err := db.Agent(t.Context(), ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What the matches say, from a's side, by opponent id.
+			names := map[int64]*store.Agent{}
+			all, err := db.Agents(t.Context(), 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range all {
+				names[b.ID] = b
+			}
+			byID := map[int64]game.Record{}
+			err = db.Matches(t.Context(), store.MatchFilter{Agent: a.ID}, func(m store.Match) error {
+				if m.A == a.ID {
+					byID[m.B] = m.Record
+				} else {
+					byID[m.A] = m.Record.Reversed()
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []row
+			var sum game.Record
+			for _, b := range all {
+				if rec, ok := byID[b.ID]; ok {
+					want = append(want, row{ID: b.ID, Name: b.Name, Kind: string(b.Kind), Wins: rec.Wins, Draws: rec.Draws, Losses: rec.Losses, Score: rec.Score()})
+					sum = sum.Plus(rec)
+				}
+			}
+			// Its record over all its games is the sum of these.
+			if st := a.Standing; st != nil && st.Record != sum || st == nil && len(want) > 0 {
+				t.Errorf("%s: the opponents sum to %v, its standing says %v", ref, sum, st)
+			}
+
+			// The agent's answer has the first page.
+			var facts struct{ Opponents page }
+			getJSON(t, url+"api/agents/"+ref, &facts)
+			first := want[:min(len(want), 20)]
+			if facts.Opponents.Total != len(want) || !reflect.DeepEqual(facts.Opponents.Rows, first) && len(first) > 0 ||
+				(facts.Opponents.NextAfter != nil) != (len(want) > 20) {
+				t.Errorf("%s: opponents %+v\nwant %d in all, first %v", ref, facts.Opponents, len(want), first)
+			}
+			// Pages of two, and of all.
+			for _, limit := range []int{2, 1000} {
+				var paged []row
+				after := "0"
+				for n := 0; ; n++ {
+					if n > len(want) {
+						t.Fatalf("%s: more pages than opponents", ref)
+					}
+					var got struct {
+						Agent struct{ ID int64 }
+						page
+					}
+					getJSON(t, fmt.Sprintf("%sapi/agents/%s/opponents?after=%s&limit=%d", url, ref, after, limit), &got)
+					if got.Agent.ID != a.ID || got.Total != len(want) || len(got.Rows) > limit {
+						t.Fatalf("%s after %s: agent %d, total %d, %d rows", ref, after, got.Agent.ID, got.Total, len(got.Rows))
+					}
+					paged = append(paged, got.Rows...)
+					if got.NextAfter == nil {
+						break
+					}
+					after = strconv.FormatInt(*got.NextAfter, 10)
+				}
+				if !reflect.DeepEqual(paged, want) && len(want) > 0 {
+					t.Errorf("%s in pages of %d:\n%v\nwant\n%v", ref, limit, paged, want)
+				}
 			}
 		}
 	})
@@ -359,11 +450,6 @@ func TestAPI(t *testing.T) {
 				t.Errorf("/%s: %d %s, %d bytes; want 200 %s", path, status, h.Get("Content-Type"), len(body), ct)
 			}
 		}
-		for _, path := range []string{"nothing", "static/nothing.js", "static/vendor/", "static/", "agents/"} {
-			if status, _, _ := get(t, url+path); status != http.StatusNotFound {
-				t.Errorf("/%s: %d, want 404", path, status)
-			}
-		}
 	})
 
 	t.Run("bad requests", func(t *testing.T) { badRequests(t, url) })
@@ -384,13 +470,27 @@ func badRequests(t *testing.T, url string) {
 		{"GET", "api/agents/-1/move", "", 404, `no such agent: "-1"`},
 		{"GET", "api/agents/", "", 404, "no such endpoint"},
 		{"GET", "api/nothing", "", 404, "no such endpoint"},
+		// Pages and files: the same JSON errors.
+		{"GET", "nothing", "", 404, "no such page: /nothing"},
+		{"GET", "agents/", "", 404, "no such page: /agents/"},
+		{"GET", "agents/best/more", "", 404, "no such page"},
+		{"GET", "static/nothing.js", "", 404, "no such file: /static/nothing.js"},
+		{"GET", "static/vendor/", "", 404, "no such file"},
+		{"GET", "static/vendor", "", 404, "no such file"},
+		{"GET", "static/", "", 404, "no such file"},
+		{"GET", "static", "", 404, "no such file: /static/"}, // redirected to /static/
 		{"GET", "api/agents/perfect/weights", "", 404, "built-in perfect player, not a network"},
 		{"GET", "api/agents/best/weights?side=Z", "", 400, `side must be X or O, not "Z"`},
 		{"GET", "api/leaderboard?limit=0", "", 400, "limit must be a whole number from 1 to 1000"},
 		{"GET", "api/leaderboard?limit=1001", "", 400, "limit must be"},
 		{"GET", "api/leaderboard?limit=ten", "", 400, "limit must be"},
 		{"GET", "api/agents/best/history?per=day", "", 400, "per must be stored or round"},
-		{"GET", "api/agents/best/history?per=round&from=0", "", 400, "from must be"},
+		{"GET", "api/agents/best/history?per=round&from=0", "", 400, `from must be a round number (1 or more) (got "0")`},
+		{"GET", "api/agents/best/history?per=round&to=x", "", 400, `to must be a round number (1 or more) (got "x")`},
+		{"GET", "api/agents/best/history?per=round&from=100&to=3", "", 400, "from must not be after to (from=100, to=3)"},
+		{"GET", "api/agents/best/opponents?after=-1", "", 400, `after must be an agent id (0 or more) (got "-1")`},
+		{"GET", "api/agents/best/opponents?limit=1001", "", 400, "limit must be a whole number from 1 to 1000"},
+		{"GET", "api/agents/nobody/opponents", "", 404, `no such agent: "nobody"`},
 		{"GET", "api/agents/best/history?from=2", "", 400, "from and to go with per=round"},
 
 		// Boards a game cannot reach, or that are over, or malformed.
@@ -399,7 +499,7 @@ func badRequests(t *testing.T, url string) {
 		{"GET", "api/agents/best/move?board=XXXOOO...", "", 400, "X and O both have three in a row"},
 		{"GET", "api/agents/best/move?board=XXX.OO.O.", "", 400, "X has three in a row, so O cannot have moved after it"},
 		{"GET", "api/agents/best/move?board=OOOXX.XX.", "", 400, "O has three in a row, so X cannot have moved after it"},
-		{"GET", "api/agents/best/move?board=XXXOO....", "", 400, "the game is over (X wins)"},
+		{"GET", "api/agents/best/move?board=XXXOO....", "", 400, `board "XXXOO....": the game is over (X wins)`},
 		{"GET", "api/agents/perfect/move?board=XOXXOOOXX", "", 400, "the game is over (tie)"},
 		{"GET", "api/agents/best/move?board=XOX", "", 400, "want 9 characters"},
 		{"GET", "api/agents/best/move?board=XO..a....", "", 400, `square 4 is 'a'`},

@@ -39,7 +39,10 @@ import (
 // end: 10,000 rows at 100,000 rounds, where a real league of 1,000 rounds
 // stores 23 rows per agent and 130 for its most-rated one (the endpoints
 // read one agent's rows by key, so the others' count only in the file's
-// size). The league's matches are left out: no endpoint reads them.
+// size). Every snapshot has played random and perfect, and the best
+// agent every other snapshot, so that each of the three has n opponents
+// (in a league of a night perfect and the top checkpoints play every new
+// snapshot); the other matches are left out, as no endpoint reads them.
 func BenchmarkServe(b *testing.B) {
 	for _, n := range []int{1000, 100000} {
 		b.Run(fmt.Sprintf("checkpoints=%d", n), func(b *testing.B) { benchServe(b, n) })
@@ -59,6 +62,9 @@ func benchServe(b *testing.B, checkpoints int) {
 	defer srv.Close()
 	defer h.Close() // the pages' event streams, before the server waits for them
 	mid := strconv.Itoa(checkpoints / 3)
+	// Opponents of the best agent from 500 below its id: the page goes
+	// from its older opponents on to its newer ones.
+	bestOpponents := strconv.Itoa(checkpoints/2 + 2 - 500)
 	for _, e := range []struct{ name, path string }{
 		{"leaderboard", "/api/leaderboard"},
 		{"leaderboard-1000", "/api/leaderboard?limit=1000"},
@@ -67,6 +73,10 @@ func benchServe(b *testing.B, checkpoints int) {
 		{"agent-latest", "/api/agents/latest"},
 		{"agent-id", "/api/agents/" + mid},
 		{"agent-name", "/api/agents/checkpoint-" + mid},
+		{"agent-perfect", "/api/agents/perfect"},
+		{"opponents-perfect", "/api/agents/perfect/opponents?after=" + mid},
+		{"opponents-perfect-1000", "/api/agents/perfect/opponents?limit=1000&after=" + mid},
+		{"opponents-best-1000", "/api/agents/best/opponents?limit=1000&after=" + bestOpponents},
 		{"history-best", "/api/agents/best/history"},
 		{"history-best-per-round", "/api/agents/best/history?per=round"},
 		{"history-id", "/api/agents/" + mid + "/history"},
@@ -104,7 +114,7 @@ func benchServe(b *testing.B, checkpoints int) {
 		{"browser-play", "/play/best?as=O", `document.querySelectorAll("#thoughts .thought").length === 9`},
 	} {
 		b.Run(page.name, func(b *testing.B) {
-			ctx := newBrowser(b)
+			ctx, _ := newBrowser(b)
 			do(b, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 			timed(b, func() {
 				do(b, ctx, chromedp.Navigate(srv.URL+page.path))
@@ -138,8 +148,15 @@ func bigLeague(b *testing.B, n int) string {
 	path := filepath.Join(dir, fmt.Sprintf("ttt-serve-%d.db", n))
 	if db, err := store.OpenRead(b.Context(), path); err == nil {
 		all, err := db.Count(b.Context())
+		var played int
+		if err == nil {
+			err = db.View(b.Context(), func(v *store.View) (err error) {
+				played, err = v.OpponentCount(2) // perfect's; a league built before there were matches has none
+				return err
+			})
+		}
 		db.Close()
-		if err == nil && all-2 >= n { // random and perfect are not checkpoints
+		if err == nil && all-2 >= n && played >= n { // random and perfect are not checkpoints
 			return path
 		}
 	}
@@ -193,8 +210,17 @@ func bigLeague(b *testing.B, n int) string {
 		SELECT :best + 2, r, 450 + (r % 13) / 10.0, 440, 460, 144 * (r - :best) FROM k WHERE true
 		ON CONFLICT DO UPDATE SET elo = excluded.elo, lo = excluded.lo, hi = excluded.hi`,
 		`UPDATE history SET elo = 450, lo = 430, hi = 470 WHERE agent_id = :best + 2 AND round_id < :best + 5`,
-		`INSERT INTO standings (agent_id, round_id, elo, lo, hi, fit, wins, draws, losses, class)
-		SELECT h.agent_id, h.round_id, h.elo, h.lo, h.hi, h.elo, h.games / 2, h.games / 4, h.games - h.games / 2 - h.games / 4, a.class
+		// The matches: each snapshot against random and perfect, and the
+		// best agent against every other snapshot, each row in the round
+		// of its newer agent (agent r+2 is round r's).
+		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
+		SELECT a.id - 2, a.id, o.id, 1, 0, (a.id * 7) % 20, (a.id * 3) % 30, 10 FROM agents a, agents o
+		WHERE a.id > 4 AND o.id IN (1, 2)`,
+		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
+		SELECT max(x.id, :best + 2) - 2, max(x.id, :best + 2), min(x.id, :best + 2), 1, 0, x.id % 20, x.id % 30, 10
+		FROM agents x WHERE x.id > 2 AND x.id <> :best + 2`,
+		`INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class)
+		SELECT h.agent_id, h.round_id, h.elo, h.lo, h.hi, h.games / 2, h.games / 4, h.games - h.games / 2 - h.games / 4, a.class
 		FROM history h JOIN agents a ON a.id = h.agent_id
 		WHERE h.agent_id > 4 AND h.round_id = (SELECT max(round_id) FROM history WHERE agent_id = h.agent_id)`,
 	} {

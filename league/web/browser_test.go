@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -43,7 +44,7 @@ const liveLimit = 2 * time.Second
 
 func TestBrowser(t *testing.T) {
 	shots := os.Getenv("TTT_SCREENSHOTS")
-	ctx := newBrowser(t)
+	ctx, problems := newBrowser(t)
 
 	rounds := 8
 	var flags []string
@@ -140,6 +141,126 @@ func TestBrowser(t *testing.T) {
 	if shots == "" {
 		screenshot(t, ctx, shots, "serve-play.png")
 	}
+
+	failedMove(t, ctx, problems, url, want.Best.Name)
+	backAndForth(t, ctx, url, rounds)
+}
+
+// failedMove checks the play page when the agent's move fails: the page
+// says so and offers to ask again, and the board waits; asked again, the
+// agent moves.
+func failedMove(t *testing.T, ctx context.Context, problems *pageProblems, url, name string) {
+	// The next move request gets the answer of a busy database.
+	problems.expect("the server responded with a status of 503")
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/move?*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	do(t, ctx, chromedp.Navigate(url+"play/best?as=X"))
+	waitFor(t, ctx, `document.querySelectorAll("#board .cell:not([disabled])").length === 9`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#board .cell[data-sq="4"]`)))
+	var req fetch.EventRequestPaused
+	for ev, err := range paused {
+		if err != nil {
+			t.Fatal(err)
+		}
+		req = ev
+		break
+	}
+	busy := `{"status":503,"message":"the database is busy: another ttt held its lock for too long"}`
+	if _, err := chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: req.RequestID, ResponseCode: 503,
+		ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: []byte(busy)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	want := name + " could not move: the database is busy: another ttt held its lock for too long"
+	waitFor(t, ctx, fmt.Sprintf(`document.getElementById("status").textContent.startsWith(%q) && document.getElementById("retry") !== null`, want))
+	if free := eval[int](t, ctx, `document.querySelectorAll("#board .cell:not([disabled])").length`); free != 0 {
+		t.Errorf("after the failed move %d cells can be played; want none: it is the agent's move", free)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("#retry")))
+	waitFor(t, ctx, `document.getElementById("status").textContent === "Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
+}
+
+// backAndForth goes from page to page in one tab, as a user does, by
+// links, by the address and by the browser's back and forward, and checks
+// that each page comes within viewLimit and follows the league. A page
+// left stays alive in the browser's back/forward cache: if it kept its
+// event stream open, the browser's six connections to the server would be
+// taken after six pages, and the next would wait a minute for one.
+func backAndForth(t *testing.T, ctx context.Context, url string, round int) {
+	const viewLimit = 5 * time.Second
+	type page struct{ at, drawn string }
+	var (
+		leaderboard = page{`location.pathname === "/"`, `document.querySelectorAll("#leaderboard tbody tr").length > 0`}
+		agent       = page{`location.pathname.startsWith("/agents/")`, `document.querySelectorAll("#verify tbody tr").length === 2 && document.querySelectorAll("#opponents tbody tr").length > 0`}
+		play        = page{`location.pathname.startsWith("/play/")`, `document.querySelectorAll("#board .cell").length === 9 && document.getElementById("opponent").textContent !== "…"`}
+	)
+	// Links are clicked by script: chromedp's queries of the DOM lose
+	// their way in a page that came back from the cache.
+	click := func(sel string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).click()`, sel))
+	}
+	back := chromedp.Evaluate[chromedp.Void](`history.back()`)
+	restored := 0
+	for step, v := range []struct {
+		how  string
+		page page
+		move chromedp.Action[chromedp.Void]
+	}{
+		{"the address", leaderboard, chromedp.Navigate(url)},
+		{"a link", agent, click(`#leaderboard tbody tr.best td.agent a`)},
+		{"a link", play, click(`#play-x`)},
+		{"history.back()", agent, back},
+		{"history.back()", leaderboard, back},
+		{"history.forward()", agent, chromedp.Evaluate[chromedp.Void](`history.forward()`)},
+		{"a link", agent, click(`#opponents tbody tr:last-child td.agent a`)},
+		{"a link", play, click(`#play-o`)},
+		{"the address", agent, chromedp.Navigate(url + "agents/perfect")},
+		{"history.back()", play, back},
+		{"history.back()", agent, back},
+		{"a link", leaderboard, click(`.top .brand`)},
+		{"the address", play, chromedp.Navigate(url + "play/latest")},
+		{"history.back()", leaderboard, back},
+	} {
+		// A mark on the page left: the page that comes has none, or an
+		// older one if it came back from the cache.
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.mark = %d`, step)))
+		start := time.Now()
+		do(t, ctx, v.move)
+		arrived(t, ctx, fmt.Sprintf(`window.mark !== %d && %s && %s && document.getElementById("live").classList.contains("on")
+			&& document.getElementById("round").dataset.round === "%d"`, step, v.page.at, v.page.drawn, round))
+		took := time.Since(start)
+		if eval[bool](t, ctx, `window.mark !== undefined`) {
+			restored++
+		}
+		t.Logf("%-18s to %-22s %v", v.how, eval[string](t, ctx, `location.pathname + location.search`), took.Round(time.Millisecond))
+		if took > viewLimit {
+			t.Errorf("page view %d (%s) took %v; want within %v", step+1, v.how, took, viewLimit)
+		}
+	}
+	if restored == 0 {
+		t.Error("no page came back from the back/forward cache: the test did not try it")
+	}
+}
+
+// arrived waits until expr is true on the page, across a navigation under
+// way: an evaluation that the navigation cuts short is tried again.
+func arrived(t *testing.T, ctx context.Context, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(pageWait)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			waitFor(t, ctx, expr) // fails, saying what the page shows
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // playGame plays the page's game to its end, the human playing perfect's
@@ -180,9 +301,30 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 	t.Logf("a game against %s: moves %s, %s", name, moves, status)
 }
 
+// pageProblems are what the pages threw or logged as errors: each fails
+// the test at its end, but those the test expects.
+type pageProblems struct {
+	mu       sync.Mutex
+	list     []string
+	expected []string
+}
+
+func (p *pageProblems) add(problem string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.list = append(p.list, problem)
+}
+
+// expect says that problems that contain s are the test's own doing.
+func (p *pageProblems) expect(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.expected = append(p.expected, s)
+}
+
 // newBrowser starts headless Chromium for the test, in a profile of its
 // own, and fails the test at its end if a page threw or logged an error.
-func newBrowser(t testing.TB) context.Context {
+func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	t.Helper()
 	exe := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -203,9 +345,7 @@ func newBrowser(t testing.TB) context.Context {
 		cancelAlloc()
 	})
 
-	// What the pages throw or log as errors.
-	var mu sync.Mutex
-	var problems []string
+	problems := &pageProblems{}
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	console := chromedp.Events(ctx, runtime.ConsoleAPICalled)
 	// The browser's own errors: a resource that failed to load, a
@@ -219,9 +359,7 @@ func newBrowser(t testing.TB) context.Context {
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			problems = append(problems, fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
-			mu.Unlock()
+			problems.add(fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
 		}
 	}()
 	go func() {
@@ -234,9 +372,7 @@ func newBrowser(t testing.TB) context.Context {
 				for _, a := range ev.Args {
 					args = append(args, string(a.Value)+a.Description)
 				}
-				mu.Lock()
-				problems = append(problems, "console.error: "+strings.Join(args, " "))
-				mu.Unlock()
+				problems.add("console.error: " + strings.Join(args, " "))
 			}
 		}
 	}()
@@ -246,20 +382,20 @@ func newBrowser(t testing.TB) context.Context {
 				return
 			}
 			if e := ev.Entry; e.Level == cdplog.EntryLevelError || e.Level == cdplog.EntryLevelWarning {
-				mu.Lock()
-				problems = append(problems, fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
-				mu.Unlock()
+				problems.add(fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
 			}
 		}
 	}()
 	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, p := range problems {
-			t.Errorf("a page: %s", p)
+		problems.mu.Lock()
+		defer problems.mu.Unlock()
+		for _, p := range problems.list {
+			if !slices.ContainsFunc(problems.expected, func(s string) bool { return strings.Contains(p, s) }) {
+				t.Errorf("a page: %s", p)
+			}
 		}
 	})
-	return ctx
+	return ctx, problems
 }
 
 // exceptionText is what a page's exception says.
@@ -329,9 +465,15 @@ func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(pageWait)))
 	if err != nil {
-		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".tiles").outerHTML + document.querySelector("#chart").outerHTML.slice(0,300)`))
-		shot, _ := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		os.WriteFile("/tmp/fail.png", shot, 0o644)
+		// What the page shows, in words and as a picture (kept with go
+		// test -artifacts).
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText.slice(0, 1000)`))
+		if shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+			path := filepath.Join(t.ArtifactDir(), "page.png")
+			if os.WriteFile(path, shot, 0o644) == nil {
+				t.Logf("the page as it was: %s", path)
+			}
+		}
 		t.Fatalf("waiting for %s: %v\nthe page says:\n%s", expr, err, state)
 	}
 	return v

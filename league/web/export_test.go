@@ -10,3 +10,6 @@ func SetMaxRoundRows(n int64) (restore func()) {
 	maxRoundRows = n
 	return func() { maxRoundRows = was }
 }
+
+// PollEvery is pollEvery, how often the event streams' poller asks.
+const PollEvery = pollEvery

@@ -5,12 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"ttt/league/web"
+	"ttt/store"
 )
 
 // ttt serve: its line, its refusals, its answers only to loopback names,
@@ -198,5 +203,73 @@ func TestServeWhileLeagueRuns(t *testing.T) {
 		if worst := latencies[len(latencies)-1]; worst > liveLimit {
 			t.Errorf("a round's event came %v after its commit; want within %v", worst, liveLimit)
 		}
+	}
+}
+
+// The event streams share one poller of the database: many pages open at
+// once each get the round they open on and every round after; a stream
+// opened after all had closed gets the round of then, not the one the
+// last poller saw; and Close ends every stream at once.
+func TestEventStreams(t *testing.T) {
+	p, path := newLeague(t, 1)
+	db, err := store.OpenRead(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h := web.New(db, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer h.Close()
+	type stream struct {
+		events *bufio.Reader
+		close  func()
+	}
+	open := func() stream {
+		ctx, cancel := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/events", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stream{bufio.NewReader(res.Body), func() { cancel(); res.Body.Close() }}
+	}
+	round := func() {
+		t.Helper()
+		p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", "1"}, leagueFlags...)...)
+	}
+
+	streams := make([]stream, 30)
+	for i := range streams {
+		streams[i] = open()
+		if got := nextEvent(t, streams[i].events); got != 1 {
+			t.Fatalf("stream %d opens on round %d, want 1", i, got)
+		}
+	}
+	round()
+	for i, s := range streams {
+		if got := nextEvent(t, s.events); got != 2 {
+			t.Errorf("stream %d: round %d after the commit, want 2", i, got)
+		}
+	}
+	for _, s := range streams {
+		s.close()
+	}
+	// With no stream open the poller stops, and a round commits.
+	time.Sleep(3 * web.PollEvery)
+	round()
+	s := open()
+	if got := nextEvent(t, s.events); got != 3 {
+		t.Errorf("a stream opened after round 3 first says round %d", got)
+	}
+	defer s.close()
+
+	closed := time.Now()
+	h.Close()
+	if _, err := io.Copy(io.Discard, s.events); err != nil {
+		t.Errorf("the stream after Close: %v", err)
+	}
+	if d := time.Since(closed); d > time.Second {
+		t.Errorf("the stream ended %v after Close", d)
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"ttt/store"
@@ -36,24 +35,35 @@ type Server struct {
 	mux    *http.ServeMux
 	errLog *log.Logger
 
-	// closed ends the event streams, which would otherwise keep
-	// http.Server.Shutdown waiting for as long as a page stays open.
-	closed    chan struct{}
-	closeOnce sync.Once
+	// life ends at Close: the event streams, which would otherwise keep
+	// http.Server.Shutdown waiting for as long as a page stays open, and
+	// their poller of the newest round.
+	life context.Context
+	stop context.CancelFunc
+
+	rounds rounds // the newest round, for the event streams
 }
 
 // New returns the server of db, which it only reads. errLog, when not
 // nil, gets a line for every answer with status 500: a failure of the
 // database rather than of the request.
 func New(db *store.DB, errLog *log.Logger) *Server {
-	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, closed: make(chan struct{})}
+	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{round: -1, changed: make(chan struct{})}}
+	s.life, s.stop = context.WithCancel(context.Background())
 	s.routes()
 	return s
 }
 
-// Close ends the server's event streams at once; requests of other kinds
-// are not affected. http.Server.RegisterOnShutdown takes it.
-func (s *Server) Close() { s.closeOnce.Do(func() { close(s.closed) }) }
+// Close ends the server's event streams at once, and waits for their
+// poller of the database to stop; requests of other kinds are not
+// affected. http.Server.RegisterOnShutdown takes it. The database must
+// stay open until it returns.
+func (s *Server) Close() {
+	s.rounds.mu.Lock()
+	s.stop() // under the lock: no stream starts a poller after it
+	s.rounds.mu.Unlock()
+	s.rounds.poller.Wait()
+}
 
 // maxBody bounds every request's body: the largest a request needs is
 // a move's JSON, a few dozen bytes.
@@ -82,31 +92,38 @@ func (s *Server) routes() {
 	api("/api/events", s.events, http.MethodGet)
 	api("/api/agents/{ref}", s.agent, http.MethodGet)
 	api("/api/agents/{ref}/history", s.history, http.MethodGet)
+	api("/api/agents/{ref}/opponents", s.opponents, http.MethodGet)
 	api("/api/agents/{ref}/weights", s.weights, http.MethodGet)
 	api("/api/agents/{ref}/move", s.move, http.MethodGet, http.MethodPost)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (see README, ttt serve)", r.URL.Path)
 	})
 
+	// The pages are shells that read their agent from the API: that of
+	// /agents/99, which is no agent, shows the API's 404 message.
 	pages, _ := fs.Sub(static, "static") // the directory is embedded
+	serve := func(w http.ResponseWriter, r *http.Request, name string) {
+		// Files, not listings of directories.
+		if info, err := fs.Stat(pages, name); err != nil || info.IsDir() {
+			writeError(w, http.StatusNotFound, "no such file: %s", r.URL.Path)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeFileFS(w, r, pages, name)
+	}
 	page := func(name string) http.Handler {
-		return allow(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Cache-Control", "no-cache")
-			http.ServeFileFS(w, r, pages, name)
-		}, http.MethodGet)
+		return allow(func(w http.ResponseWriter, r *http.Request) { serve(w, r, name) }, http.MethodGet)
 	}
 	s.mux.Handle("/{$}", page("index.html"))
 	s.mux.Handle("/agents/{ref}", page("agent.html"))
 	s.mux.Handle("/play/{ref}", page("play.html"))
-	files := http.StripPrefix("/static", http.FileServerFS(pages))
-	s.mux.Handle("/static/", allow(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") { // files, not listings of directories
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
+	s.mux.Handle("/static/{file...}", allow(func(w http.ResponseWriter, r *http.Request) {
+		serve(w, r, r.PathValue("file"))
 	}, http.MethodGet))
+	// Every other path: the mux's own answer would be plain text.
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such page: %s (the pages are /, /agents/REF and /play/REF)", r.URL.Path)
+	})
 }
 
 // allow answers a request whose method is not among methods (HEAD goes
@@ -174,6 +191,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Server, errLog *log.Logger) 
 	stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(stop)
+	h.Close() // Shutdown runs it, but does not wait for it: the caller closes the database next
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

@@ -1,22 +1,35 @@
 // The agent page: what the league knows of one agent, its rating
 // history, its weight files and a way to play it.
-import { api, el, fmt, badge, agentURL, playURL, pathRef, live, coalesce, chartSize, colors, roundAxis, eloAxis, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue } from "./common.js";
 
 const ref = pathRef();
 const chartBox = document.getElementById("chart");
+const chartHeight = 260;
 let chart = null;
 let shownRound = null; // the round whose data the page shows
+let shown = null; // the agent the page shows: ref may be best, which moves
+let opponents = null; // the opponents the table shows: {total, rows, next_after}
+
+// morePage is how many more opponents "more" adds.
+const morePage = 100;
 
 const refresh = coalesce(async () => {
   const [a, history] = await Promise.all([
     api(`/api/agents/${encodeURIComponent(ref)}`),
     api(`/api/agents/${encodeURIComponent(ref)}/history`),
   ]);
+  // A new round keeps the rows "more" added, read again as they are now.
+  let page = a.opponents;
+  if (shown && shown.id === a.id && opponents.rows.length > page.rows.length) {
+    page = await api(`/api/agents/${a.id}/opponents?limit=${Math.min(opponents.rows.length, 1000)}`);
+  }
+  shown = a;
   document.title = `${a.name} · ttt`;
   header(a);
   tiles(a);
   facts(a);
   checks(a);
+  showOpponents(page);
   draw(history);
   shownRound = history.newest_round;
 });
@@ -92,6 +105,46 @@ function checks(a) {
   );
 }
 
+// showOpponents fills the table of the agent's record against each
+// opponent, by id, and offers more while there are.
+function showOpponents(page) {
+  opponents = page;
+  const tbody = document.querySelector("#opponents tbody");
+  if (!page.rows.length) {
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted", text: "no games yet" })));
+  } else {
+    tbody.replaceChildren(
+      ...page.rows.map((o) =>
+        el(
+          "tr",
+          { "data-id": o.id },
+          el("td", { class: "agent" }, el("a", { href: agentURL(o.id), text: o.name })),
+          el("td", { class: "muted", text: o.kind }),
+          el("td", { class: "num", text: fmt.int(o.wins + o.draws + o.losses) }),
+          el("td", { class: "num", text: fmt.record(o.wins, o.draws, o.losses) }),
+          el("td", { class: "num", text: o.score.toFixed(3) }),
+        ),
+      ),
+    );
+  }
+  document.getElementById("opponents-shown").textContent = page.rows.length < page.total ? `${fmt.int(page.rows.length)} of ${fmt.int(page.total)}` : "";
+  const more = document.getElementById("more");
+  more.hidden = page.next_after == null;
+  more.textContent = `${fmt.int(Math.min(morePage, page.total - page.rows.length))} more`;
+}
+
+// more adds the next page of opponents to the table.
+async function more() {
+  const was = opponents;
+  try {
+    const next = await api(`/api/agents/${shown.id}/opponents?after=${was.next_after}&limit=${morePage}`);
+    if (opponents !== was) return; // a new round reloaded the table meanwhile
+    showOpponents({ total: next.total, rows: [...was.rows, ...next.rows], next_after: next.next_after });
+  } catch (err) {
+    showError(err);
+  }
+}
+
 // draw charts the stored history as steps: each row holds until the next,
 // the last until the newest round.
 function draw(history) {
@@ -102,8 +155,9 @@ function draw(history) {
   const data = [rows.map((r) => r.round), rows.map((r) => r.elo), rows.map((r) => r.lo), rows.map((r) => r.hi)];
   chartBox.dataset.points = history.rows.length;
   if (!rows.length) {
-    chartBox.replaceChildren(el("p", { class: "muted", text: "not rated yet" }));
+    chart?.destroy();
     chart = null;
+    chartBox.replaceChildren(el("p", { class: "muted", text: "not rated yet" }));
     return;
   }
   if (chart) {
@@ -112,34 +166,17 @@ function draw(history) {
   }
   chartBox.replaceChildren();
   const steps = uPlot.paths.stepped({ align: 1 });
-  chart = new uPlot(
-    {
-      ...chartSize(chartBox, 260),
-      scales: { x: { time: false } },
-      axes: [roundAxis, eloAxis],
-      series: [
-        { label: "round", value: legendValue(fmt.int) },
-        { label: history.agent.name, stroke: colors[1], width: 2, paths: steps, points: { show: rows.length <= 60, size: 4 },
-          value: legendValue((v, i) => `${v.toFixed(1)} ${fmt.interval(chart.data[2][i], chart.data[3][i])}`) },
-        { label: "lo", stroke: "transparent", paths: steps, points: { show: false } },
-        { label: "hi", stroke: "transparent", paths: steps, points: { show: false } },
-      ],
-      bands: [{ series: [3, 2], fill: "rgba(0, 114, 178, 0.12)" }],
-      cursor: { drag: { x: true, y: false } },
-    },
-    data,
-    chartBox,
-  );
-  const legend = chart.root.querySelectorAll(".u-legend .u-series");
-  legend[2].style.display = legend[3].style.display = "none";
+  chart = newChart(chartBox, chartHeight, {
+    series: [
+      { label: "round", value: legendValue(fmt.int) },
+      { label: history.agent.name, stroke: colors[1], width: 2, paths: steps, points: { show: rows.length <= 60, size: 4 },
+        value: legendValue((v, i) => `${v.toFixed(1)} ${fmt.interval(chart.data[2][i], chart.data[3][i])}`) },
+      { label: "lo", stroke: "transparent", paths: steps, points: { show: false } },
+      { label: "hi", stroke: "transparent", paths: steps, points: { show: false } },
+    ],
+    bands: [{ series: [3, 2], fill: "rgba(0, 114, 178, 0.12)" }],
+  }, data);
 }
 
-new ResizeObserver(() => chart && chart.setSize(chartSize(chartBox, 260))).observe(chartBox);
-// The first load does not wait for the event stream; each new round
-// reloads. The stream's first event, which may come before the first load
-// is done, reloads only if that load missed its round.
-const first = refresh();
-live(async (round) => {
-  await first;
-  if (round !== shownRound) refresh();
-});
+document.getElementById("more").addEventListener("click", more);
+loadLive(refresh, () => shownRound);

@@ -1,5 +1,5 @@
-// What the three pages share: the API, the live round in the top bar,
-// formats, and the chart's colours.
+// What the three pages share: the API, the live round in the top bar and
+// the reloads it drives, formats, and the charts.
 
 // api fetches a JSON answer of the API, and throws the API's message when
 // the answer is an error.
@@ -38,7 +38,7 @@ export const fmt = {
   int: (n) => n.toLocaleString("en-US"),
   // A probability as ttt play shows it: 52.1%.
   pct: (p) => `${(100 * p).toFixed(1)}%`,
-  record: (w, d, l) => `${w}/${d}/${l}`,
+  record: (w, d, l) => `${fmt.int(w)}/${fmt.int(d)}/${fmt.int(l)}`,
 };
 
 // agentURL and playURL link to an agent's pages.
@@ -67,7 +67,7 @@ export function showError(err) {
   box.textContent = err.message || String(err);
 }
 
-export function clearError() {
+function clearError() {
   document.getElementById("error")?.remove();
 }
 
@@ -82,25 +82,54 @@ export const referenceColor = "#8a8a8a";
 // onRound runs at each new one. The server pushes a "round" event when
 // the stream opens and whenever a round commits (/api/events);
 // EventSource reconnects by itself when the stream drops.
+//
+// A page the user leaves may stay alive in the browser's back/forward
+// cache, and its stream open with it: Chromium allows six connections to
+// a host, so after six pages the next one would stall until one of them
+// timed out, a minute later. The stream closes when the page is hidden,
+// and opens again if the page comes back from the cache.
 export function live(onRound) {
   const box = document.getElementById("live");
   const label = document.getElementById("round");
   let last = null;
-  const source = new EventSource("/api/events");
-  source.addEventListener("open", () => box.classList.add("on"));
-  source.addEventListener("error", () => box.classList.remove("on"));
-  source.addEventListener("round", (e) => {
-    const { round } = JSON.parse(e.data);
-    box.classList.add("on");
-    label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
-    label.dataset.round = round;
-    if (last !== null && round !== last) {
-      box.classList.add("flash");
-      setTimeout(() => box.classList.remove("flash"), 1200);
-    }
-    const first = last === null;
-    last = round;
-    if (onRound) onRound(round, first);
+  let source = null;
+  const open = () => {
+    source = new EventSource("/api/events");
+    source.addEventListener("open", () => box.classList.add("on"));
+    source.addEventListener("error", () => box.classList.remove("on"));
+    source.addEventListener("round", (e) => {
+      const { round } = JSON.parse(e.data);
+      box.classList.add("on");
+      label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
+      label.dataset.round = round;
+      if (last !== null && round !== last) {
+        box.classList.add("flash");
+        setTimeout(() => box.classList.remove("flash"), 1200);
+      }
+      last = round;
+      if (onRound) onRound(round);
+    });
+  };
+  open();
+  addEventListener("pagehide", () => {
+    source.close();
+    box.classList.remove("on");
+  });
+  addEventListener("pageshow", (e) => {
+    if (e.persisted) open();
+  });
+}
+
+// loadLive loads a page at once and again at each new round, refresh
+// being its load (made with coalesce) and shown the round whose data the
+// page shows. The first load does not wait for the event stream, whose
+// first event, which may come before that load is done, reloads only if
+// the load missed its round.
+export function loadLive(refresh, shown) {
+  const first = refresh();
+  live(async (round) => {
+    await first;
+    if (round !== shown()) refresh();
   });
 }
 
@@ -135,7 +164,7 @@ export function coalesce(fn) {
 }
 
 // roundAxis is a chart's x axis: rounds, whole numbers.
-export const roundAxis = {
+const roundAxis = {
   label: "round",
   incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6],
   values: (u, ticks) => ticks.map((v) => fmt.int(v)),
@@ -144,7 +173,7 @@ export const roundAxis = {
 };
 
 // eloAxis is a chart's y axis.
-export const eloAxis = { label: "Elo (random = 0)", size: 56, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#e2e5ea" } };
+const eloAxis = { label: "Elo (random = 0)", size: 56, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#e2e5ea" } };
 
 // legendValue formats a series' value in a chart's legend: at the cursor,
 // or at the newest round while the cursor is elsewhere.
@@ -157,6 +186,31 @@ export function legendValue(format) {
 }
 
 // chartSize is the size of a chart that fills its card's width.
-export function chartSize(box, height) {
+function chartSize(box, height) {
   return { width: Math.max(300, box.clientWidth), height };
+}
+
+// newChart draws a uPlot chart of Elo over rounds in box, height pixels
+// high, as wide as the box and following its width. opts holds the
+// series (1 the line, 2 and 3 the low and high ends of its 95% interval,
+// which draw the band only, and have no row in the legend) and the
+// bands; destroy it before it leaves the page.
+export function newChart(box, height, opts, data) {
+  const chart = new uPlot(
+    {
+      ...chartSize(box, height),
+      scales: { x: { time: false } },
+      axes: [roundAxis, eloAxis],
+      cursor: { drag: { x: true, y: false } },
+      ...opts,
+    },
+    data,
+    box,
+  );
+  const rows = chart.root.querySelectorAll(".u-legend .u-series");
+  rows[2].style.display = rows[3].style.display = "none";
+  const resize = new ResizeObserver(() => chart.setSize(chartSize(box, height)));
+  resize.observe(box);
+  chart.hooks.destroy = [...(chart.hooks.destroy || []), () => resize.disconnect()];
+  return chart;
 }

@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, live, coalesce, chartSize, colors, curveColor, referenceColor, roundAxis, eloAxis, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -174,30 +174,7 @@ function draw(progress, histories) {
   chart?.destroy();
   chartBox.replaceChildren();
   chartKey = key;
-  chart = new uPlot(
-    {
-      ...chartSize(chartBox, chartHeight),
-      scales: { x: { time: false } },
-      axes: [roundAxis, eloAxis],
-      series,
-      bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }],
-      cursor: { drag: { x: true, y: false } },
-      legend: { live: true },
-    },
-    data,
-    chartBox,
-  );
-  // The interval's two edges draw the band only: no lines, no legend.
-  const rows = chart.root.querySelectorAll(".u-legend .u-series");
-  rows[2].style.display = rows[3].style.display = "none";
+  chart = newChart(chartBox, chartHeight, { series, bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }], legend: { live: true } }, data);
 }
 
-new ResizeObserver(() => chart && chart.setSize(chartSize(chartBox, chartHeight))).observe(chartBox);
-// The first load does not wait for the event stream; each new round
-// reloads. The stream's first event, which may come before the first load
-// is done, reloads only if that load missed its round.
-const first = refresh();
-live(async (round) => {
-  await first;
-  if (round !== shownRound) refresh();
-});
+loadLive(refresh, () => shownRound);

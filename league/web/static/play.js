@@ -1,7 +1,8 @@
 // The play page: a game against any stored agent, from either side. The
 // server is stateless: each of the agent's moves is one request with the
-// squares played so far (/api/agents/ID/move?moves=...).
-import { api, el, fmt, badge, agentURL, playURL, pathRef, live, showError, clearError } from "./common.js";
+// squares played so far (/api/agents/ID/move?moves=...), and its answer
+// says how the game stands after that move.
+import { api, el, fmt, badge, agentURL, playURL, pathRef, live, showError } from "./common.js";
 
 const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
@@ -15,7 +16,7 @@ let moves = [];
 let cells = [];
 let over = false;
 let busy = false;
-const tally = { w: 0, d: 0, l: 0 };
+const tally = { win: 0, tie: 0, loss: 0 };
 
 // position is the board after moves: each square's mark or "".
 function position() {
@@ -24,12 +25,10 @@ function position() {
   return b;
 }
 
-// result is how the game stands: X, O (the winner, with its line), tie or "".
-function result(b) {
-  for (const l of lines) {
-    if (b[l[0]] && b[l[0]] === b[l[1]] && b[l[1]] === b[l[2]]) return { winner: b[l[0]], line: l };
-  }
-  return b.every((c) => c) ? { winner: "tie" } : null;
+// line is the three in a row on b, if there is one: the squares to show
+// as won.
+function line(b) {
+  return lines.find((l) => b[l[0]] && b[l[0]] === b[l[1]] && b[l[1]] === b[l[2]]);
 }
 
 function toMove() {
@@ -38,10 +37,10 @@ function toMove() {
 
 function render() {
   const b = position();
-  const res = result(b);
+  const won = line(b) || [];
   const last = moves[moves.length - 1];
   cells.forEach((cell, sq) => {
-    cell.className = `cell ${b[sq] || "free"}${sq === last ? " last" : ""}${res && res.line && res.line.includes(sq) ? " won" : ""}`;
+    cell.className = `cell ${b[sq] || "free"}${sq === last ? " last" : ""}${won.includes(sq) ? " won" : ""}`;
     cell.firstChild.textContent = b[sq] ? "" : sq;
     cell.lastChild.textContent = b[sq];
     cell.disabled = over || busy || !!b[sq] || toMove() !== human;
@@ -49,27 +48,26 @@ function render() {
   boardBox.dataset.over = over;
   boardBox.dataset.moves = moves.join(",");
   document.getElementById("moves").textContent = moves.length ? `moves: ${moves.join(" ")}` : "";
-  document.getElementById("tally").textContent = `this session: you won ${tally.w}, drew ${tally.d}, lost ${tally.l}`;
+  document.getElementById("tally").textContent = `this session: you won ${tally.win}, drew ${tally.tie}, lost ${tally.loss}`;
 }
 
-// finish ends the game if it is over, and says how, as ttt play does.
-function finish() {
-  const res = result(position());
-  if (!res) return false;
+// finish ends the game if result, as the API says it (ongoing, X wins,
+// O wins or tie), is an end, and says how, as ttt play does.
+function finish(result) {
+  if (result === "ongoing") return false;
+  const outcome = result === "tie" ? "tie" : result === `${human} wins` ? "win" : "loss";
   over = true;
+  tally[outcome]++;
   status.classList.add("over");
-  if (res.winner === human) {
-    tally.w++;
-    status.textContent = "You win!";
-  } else if (res.winner === "tie") {
-    tally.d++;
-    status.textContent = "A tie.";
-  } else {
-    tally.l++;
-    status.textContent = `${agent.name} wins.`;
-  }
-  status.dataset.result = res.winner === "tie" ? "tie" : res.winner === human ? "win" : "loss";
+  status.textContent = { win: "You win!", tie: "A tie.", loss: `${agent.name} wins.` }[outcome];
+  status.dataset.result = outcome;
   return true;
+}
+
+// say puts a message in the status line.
+function say(text, failed = false, ...more) {
+  status.classList.toggle("failed", failed);
+  status.replaceChildren(text, ...more);
 }
 
 // think shows what the agent thought of each square, its choice outlined.
@@ -90,30 +88,37 @@ function think(ans, before) {
   );
 }
 
+// agentMove asks the agent for its move, and plays it. If the request
+// fails, the board waits, with a way to ask again.
 async function agentMove() {
   busy = true;
   render();
   status.classList.remove("over");
-  status.textContent = `${agent.name} is thinking…`;
+  say(`${agent.name} is thinking…`);
+  const before = position();
+  let ans;
   try {
-    const before = position();
-    const ans = await api(`/api/agents/${agent.id}/move?moves=${moves.join(",")}`);
-    moves.push(ans.square);
-    think(ans, before);
-    clearError();
+    ans = await api(`/api/agents/${agent.id}/move?moves=${moves.join(",")}`);
   } catch (err) {
-    showError(err);
-  } finally {
     busy = false;
+    say(`${agent.name} could not move: ${err.message}`, true, el("button", { class: "button", id: "retry", text: "Try again", onclick: agentMove }));
+    render();
+    return;
   }
-  if (!finish()) status.textContent = "Your move.";
+  busy = false;
+  moves.push(ans.square);
+  think(ans, before);
+  if (!finish(ans.result)) say("Your move.");
   render();
 }
 
 async function play(sq) {
   if (over || busy || position()[sq] || toMove() !== human) return;
   moves.push(sq);
-  if (finish()) {
+  // The server says how the game stands after the agent's moves; after
+  // the human's, only the human can have won, or filled the board.
+  const b = position();
+  if (finish(line(b) ? `${human} wins` : b.every((c) => c) ? "tie" : "ongoing")) {
     render();
     return;
   }
@@ -128,7 +133,7 @@ function newGame() {
   document.getElementById("thoughts").replaceChildren();
   document.getElementById("about").textContent = "What it thought";
   if (human === "X") {
-    status.textContent = "Your move: you are X and move first.";
+    say("Your move: you are X and move first.");
     render();
   } else {
     agentMove();
