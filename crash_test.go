@@ -1,20 +1,17 @@
 package main_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -101,44 +98,17 @@ var aims = []struct {
 // running is a ttt league run under way, whose round lines the test
 // reads as they come.
 type running struct {
-	cmd      *exec.Cmd
-	lines    chan line
+	*clitest.Background
+	next     int           // the next line to read
 	reported int64         // the last round a line reported
 	last     time.Time     // when that line came
 	period   time.Duration // since the line before
 }
 
-// line is a line of ttt's output and when it came.
-type line struct {
-	text string
-	at   time.Time
-}
-
 // start starts ttt with args.
 func start(t *testing.T, p clitest.TTT, args ...string) *running {
 	t.Helper()
-	cmd := p.Command(args...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &running{cmd: cmd, lines: make(chan line, 100)}
-	go func() {
-		defer close(r.lines)
-		s := bufio.NewScanner(stdout)
-		for s.Scan() {
-			r.lines <- line{s.Text(), time.Now()}
-		}
-	}()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			r.kill(t)
-		}
-	})
-	return r
+	return &running{Background: p.Start(t, args...)}
 }
 
 // roundLineRE reads the round of a round line of ttt league run.
@@ -148,31 +118,27 @@ var roundLineRE = regexp.MustCompile(`^round (\d+) `)
 // notes when it came.
 func (r *running) roundLine(t *testing.T, n int64) {
 	t.Helper()
-	l, ok := <-r.lines
+	l, ok := r.Line(t, r.next)
 	if !ok {
-		r.cmd.Wait()
-		t.Fatalf("ttt league run ended before round %d: %v", n, r.cmd.ProcessState)
+		_, stderr, code := r.Wait(t)
+		t.Fatalf("ttt league run ended with %d before round %d: %s", code, n, stderr)
 	}
-	m := roundLineRE.FindStringSubmatch(l.text)
+	r.next++
+	m := roundLineRE.FindStringSubmatch(l.Text)
 	if m == nil || m[1] != strconv.FormatInt(n, 10) {
-		t.Fatalf("got line %q, want round %d", l.text, n)
+		t.Fatalf("got line %q, want round %d", l.Text, n)
 	}
-	r.reported, r.period, r.last = n, l.at.Sub(r.last), l.at
+	r.reported, r.period, r.last = n, l.At.Sub(r.last), l.At
 }
 
 // kill sends SIGKILL and waits for the process to go, noting the last
 // round it reported.
 func (r *running) kill(t *testing.T) {
 	t.Helper()
-	if err := r.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		t.Fatal(err)
+	stdout, _, _ := r.Stop(t, syscall.SIGKILL)
+	if n := clitest.LastReported(stdout); n > 0 {
+		r.reported = n
 	}
-	for l := range r.lines {
-		if m := roundLineRE.FindStringSubmatch(l.text); m != nil {
-			r.reported, _ = strconv.ParseInt(m[1], 10, 64)
-		}
-	}
-	r.cmd.Wait()
 }
 
 // checkLeague checks the database a kill left behind and returns its last
@@ -180,11 +146,7 @@ func (r *running) kill(t *testing.T) {
 // refitted again.
 func checkLeague(t *testing.T, path string, checked int64) int64 {
 	t.Helper()
-	// The driver is modernc.org/sqlite, registered by package store.
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := clitest.SQL(t, path)
 	defer db.Close()
 	var integrity string
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {

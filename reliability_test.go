@@ -3,15 +3,11 @@
 package main_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -37,36 +33,28 @@ func TestReliability(t *testing.T) {
 	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
 }
 
-// quick are league flags for short rounds.
-var quick = []string{"--games-per-round", "500", "--hidden", "16", "--seed", "5"}
-
 // forever is a training round that takes minutes: a league run that
 // trains it is certainly training when the test signals it.
 var forever = []string{"--games-per-round", "100000000", "--hidden", "16", "--seed", "5"}
-
-// leagueRun is `ttt league run` on league.db with flags and then more.
-func leagueRun(flags []string, more ...string) []string {
-	return append(append([]string{"league", "run", "--db", "league.db"}, flags...), more...)
-}
 
 // A signal ends `ttt league run` at once, cleanly: exit 0, a line that
 // says where the league stopped, only whole rounds in the database, and a
 // next run that goes on as if the abandoned round had never begun.
 func testStopOnSignal(t *testing.T, p clitest.TTT) {
-	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	straight := built(t)
-	straight.OK(t, leagueRun(quick, "--rounds", "4")...)
+	straight.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "4")...)
 
 	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			run := inBackground(t, p, leagueRun(forever)...)
-			run.awaitLock(t, filepath.Join(p.Dir, "league.db"))
+			run := p.Start(t, clitest.LeagueRun(forever)...)
+			clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 			// Loading a league of a few agents takes milliseconds: by now
 			// it trains. (A signal while it loads must work too, and did
 			// before this wait.)
 			time.Sleep(300 * time.Millisecond)
 			sent := time.Now()
-			stdout, stderr, code := run.stop(t, sig)
+			stdout, stderr, code := run.Stop(t, sig)
 			if took := time.Since(sent); took > 2*time.Second {
 				t.Errorf("exit %v after %v", sig, took)
 			}
@@ -77,7 +65,7 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 			if got, want := lastRound(t, p), int64(2+i); got != want {
 				t.Errorf("last round %d after %v, want %d", got, sig, want)
 			}
-			if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", 3+i)) {
+			if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", 3+i)) {
 				t.Errorf("the run after %v said:\n%s", sig, out)
 			}
 		})
@@ -94,15 +82,15 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 // runs, and changes nothing; readers and the commands that add an agent
 // work meanwhile; the lock goes with its process, even on SIGKILL.
 func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
-	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
-	first := inBackground(t, p, leagueRun(forever)...)
-	first.awaitLock(t, filepath.Join(p.Dir, "league.db"))
+	first := p.Start(t, clitest.LeagueRun(forever)...)
+	clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 
 	before := dbHash(t, p)
 	// Bounded, so that without the lock it would end, successfully.
-	p.Refused(t, fmt.Sprintf("league.db: another ttt league run or ttt roundrobin is using this database (pid %d)", first.cmd.Process.Pid),
-		leagueRun(quick, "--rounds", "1")...)
+	p.Refused(t, fmt.Sprintf("league.db: another ttt league run or ttt roundrobin is using this database (pid %d)", first.Pid()),
+		clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	if dbHash(t, p) != before {
 		t.Error("the refused league run changed the database")
 	}
@@ -120,10 +108,10 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 		p.OK(t, args...)
 	}
 
-	if _, _, code := first.stop(t, syscall.SIGKILL); code != -1 {
+	if _, _, code := first.Stop(t, syscall.SIGKILL); code != -1 {
 		t.Errorf("SIGKILL: exit %d", code)
 	}
-	out := p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	if !strings.HasPrefix(out, "round 3 ") {
 		t.Errorf("the run after a SIGKILL said:\n%s", out)
 	}
@@ -135,38 +123,33 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 // journal beside that name; the league stops at its next commit, saying
 // why; given its name back, the file is whole and the league goes on.
 func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
-	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 	// Rounds of some seconds: the league is between commits while the
 	// refusals below run.
-	run := inBackground(t, p, leagueRun(quick, "--games-per-round", "1500000")...)
+	run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--games-per-round", "1500000")...)
 	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
-	run.awaitLock(t, path)
+	clitest.AwaitLock(t, path)
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("moved.db: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", run.cmd.Process.Pid)
+	want := fmt.Sprintf("moved.db: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", run.Pid())
 	p.Refused(t, want, "import", "--db", "moved.db", "net.bin")
 	p.Refused(t, want, "checkpoints", "--db", "moved.db")
 	if _, err := os.Stat(moved + "-wal"); err == nil {
 		t.Error("a journal beside the new name")
 	}
 
-	// Killed if it runs on: it would never stop by itself.
-	defer time.AfterFunc(time.Minute, func() { run.cmd.Process.Kill() }).Stop()
-	err := run.cmd.Wait()
-	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	stdout, stderr := run.out.String(), run.errOut.String()
-	if code := run.cmd.ProcessState.ExitCode(); code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed rounds\n" {
+	// It stops by itself at its next commit.
+	stdout, stderr, code := run.Wait(t)
+	if code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed rounds\n" {
 		t.Errorf("the league after the rename: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
 	checkIntact(t, p, 1)
-	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 2 ") {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 2 ") {
 		t.Errorf("the run after the rename said:\n%s", out)
 	}
 	p.OK(t, "check")
@@ -193,7 +176,7 @@ func testReadOnly(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := built(t)
-			p.OK(t, leagueRun(quick, "--rounds", "2")...)
+			p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 			p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 			db := filepath.Join(p.Dir, "league.db")
 			if root {
@@ -220,7 +203,7 @@ func testReadOnly(t *testing.T) {
 			if stdout, _, _ := p.Run(t, "verify", "3"); !strings.Contains(stdout, "X: ") {
 				t.Errorf("verify 3 on a read-only database said %q", stdout)
 			}
-			p.Refused(t, "league.db: the database is read-only", leagueRun(quick, "--rounds", "1")...)
+			p.Refused(t, "league.db: the database is read-only", clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 			p.Refused(t, "league.db: the database is read-only", "import", "net.bin")
 			p.Refused(t, "league.db: the database is read-only", "train", "--games", "10", "--db", "league.db")
 			if after := clitest.Snapshot(t, p.Dir); after != before {
@@ -233,11 +216,11 @@ func testReadOnly(t *testing.T) {
 // A file size limit (ulimit -f) stops the league at a commit: one line
 // that says so, exit 1, and the rounds before it intact.
 func testFileSizeLimit(t *testing.T, p clitest.TTT) {
-	p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	// dash and bash count ulimit -f in blocks of 512 and 1024 bytes; either
 	// way the -wal outgrows it within some rounds. Go ignores SIGXFSZ, so
 	// writes past the limit fail with EFBIG and the program goes on.
-	cmd := p.Command(leagueRun(quick, "--rounds", "1000")...)
+	cmd := p.Command(clitest.LeagueRun(clitest.Quick, "--rounds", "1000")...)
 	cmd.Args = append([]string{"sh", "-c", `ulimit -f 400 && exec "$0" "$@"`}, cmd.Args...)
 	cmd.Path = "/bin/sh"
 	stdout, stderr, code := clitest.Execute(t, cmd)
@@ -247,64 +230,9 @@ func testFileSizeLimit(t *testing.T, p clitest.TTT) {
 		t.Fatalf("under ulimit -f: exit %d, stderr %q (last round line %d)", code, stderr, committed)
 	}
 	checkIntact(t, p, committed)
-	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", committed+1)) {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", committed+1)) {
 		t.Errorf("the run after the limit said:\n%s", out)
 	}
-}
-
-// background is a ttt process that the test started and will stop.
-type background struct {
-	cmd         *exec.Cmd
-	out, errOut bytes.Buffer
-}
-
-// inBackground starts ttt with args; the test's end kills it if it still
-// runs.
-func inBackground(t *testing.T, p clitest.TTT, args ...string) *background {
-	t.Helper()
-	b := &background{cmd: p.Command(args...)}
-	b.cmd.Stdout, b.cmd.Stderr = &b.out, &b.errOut
-	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if b.cmd.ProcessState == nil {
-			b.cmd.Process.Kill()
-			b.cmd.Wait()
-		}
-	})
-	return b
-}
-
-// awaitLock waits until some process holds the league lock of the
-// database at path, a flock(2) on the file itself: until the league
-// started in the background has begun.
-func (b *background) awaitLock(t *testing.T, path string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if f, err := os.Open(path); err == nil {
-			err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-			f.Close() // this process holds no other lock on the file
-			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return
-			}
-		}
-	}
-	stdout, stderr, code := b.stop(t, syscall.SIGKILL)
-	t.Fatalf("no league lock after 30 s: exit %d, stdout %q, stderr %q", code, stdout, stderr)
-}
-
-// stop sends sig and waits for the process to end.
-func (b *background) stop(t *testing.T, sig syscall.Signal) (stdout, stderr string, code int) {
-	t.Helper()
-	if err := b.cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	err := b.cmd.Wait()
-	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	return b.out.String(), b.errOut.String(), b.cmd.ProcessState.ExitCode()
 }
 
 // lastRound is the last committed round of the league in the program's
@@ -327,7 +255,7 @@ func lastRound(t *testing.T, p clitest.TTT) int64 {
 // and holds the rounds up to committed.
 func checkIntact(t *testing.T, p clitest.TTT, committed int64) {
 	t.Helper()
-	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	var integrity string
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
 		t.Errorf("integrity_check: %q, %v", integrity, err)
@@ -336,17 +264,6 @@ func checkIntact(t *testing.T, p clitest.TTT, committed int64) {
 	if got := lastRound(t, p); got != committed {
 		t.Errorf("last round %d, want %d", got, committed)
 	}
-}
-
-// sqlDB opens the SQLite file at path directly, as another program would.
-func sqlDB(t *testing.T, path string) *sql.DB {
-	t.Helper()
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path}).String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 // dbHash hashes league.db and its -wal file: what a writer changes. The
@@ -393,7 +310,7 @@ func chmod(t *testing.T, path string, mode os.FileMode) {
 // says so, and nothing left behind, not even the -wal and -shm files.
 func testLimitAtCreation(t *testing.T, p clitest.TTT) {
 	for _, blocks := range []string{"4", "8", "20"} {
-		cmd := p.Command(leagueRun(quick, "--rounds", "1")...)
+		cmd := p.Command(clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 		cmd.Args = append([]string{"sh", "-c", "ulimit -f " + blocks + ` && exec "$0" "$@"`}, cmd.Args...)
 		cmd.Path = "/bin/sh"
 		stdout, stderr, code := clitest.Execute(t, cmd)
@@ -413,8 +330,8 @@ func testLimitAtCreation(t *testing.T, p clitest.TTT) {
 // holds the league's lock, which it takes before it loads, and a little
 // later.
 func testStopWhileLoading(t *testing.T, p clitest.TTT) {
-	p.OK(t, leagueRun(quick, "--rounds", "2")...)
-	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
+	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	for _, q := range []string{
 		`INSERT INTO agents (id, kind, name, generation, hidden, created_at, class, weights, weights_crc)
 			WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 904)
@@ -430,11 +347,11 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 	}
 	db.Close()
 	for _, wait := range []time.Duration{0, 50 * time.Millisecond, 200 * time.Millisecond} {
-		run := inBackground(t, p, leagueRun(quick, "--rounds", "1")...)
-		run.awaitLock(t, filepath.Join(p.Dir, "league.db"))
+		run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+		clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 		time.Sleep(wait)
 		sent := time.Now()
-		stdout, stderr, code := run.stop(t, syscall.SIGINT)
+		stdout, stderr, code := run.Stop(t, syscall.SIGINT)
 		took := time.Since(sent)
 		t.Logf("SIGINT %v after the lock: exit %d after %v", wait, code, took)
 		if took > 2*time.Second || code != 0 || !strings.Contains(stdout, "stopped: ") || stderr != "" {

@@ -29,7 +29,7 @@ import (
 func smallLeague(t *testing.T) clitest.TTT {
 	t.Helper()
 	p := clitest.New(t)
-	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	p.OK(t, "export", "--checkpoint", "3", "-o", "net.bin")
 	return p
 }
@@ -215,7 +215,7 @@ func TestFlagValues(t *testing.T) {
 func TestOutputFiles(t *testing.T) {
 	p := smallLeague(t)
 	other := clitest.New(t) // another league
-	other.OK(t, leagueRun(bounded)...)
+	other.OK(t, clitest.LeagueRun(bounded)...)
 	otherDB := filepath.Join(other.Dir, "league.db")
 	if err := os.Mkdir(filepath.Join(p.Dir, "somedir"), 0o755); err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func TestOutputFiles(t *testing.T) {
 		{"export", "-o", "hardlink.bin"},
 		{"games", "export", "--pgn", "hardlink.bin"},
 		{"checkpoints", "--db", "hardlink.bin"},
-		leagueRun(bounded),
+		clitest.LeagueRun(bounded),
 	} {
 		p.Refused(t, "the database file has more than one hard link", args...)
 	}
@@ -362,23 +362,23 @@ func TestWeightFileLimits(t *testing.T) {
 // league holds, however it stops; each round's line labels its columns.
 func TestLeagueRunStops(t *testing.T) {
 	p := clitest.New(t)
-	if got, want := p.OK(t, leagueRun(quick, "--duration", "1ns")...),
+	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
 		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; got != want {
 		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
 	}
-	out := p.OK(t, leagueRun(quick, "--rounds", "2")...)
+	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
 	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
 		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
 		t.Errorf("league run --rounds 2 said:\n%s", out)
 	}
-	if got := p.OK(t, leagueRun(quick, "--rounds", "1", "--duration", "1h")...); !strings.HasSuffix(got, "\nstopped: 1 round played (--rounds); the league holds 3 committed rounds (run again to go on)\n") {
+	if got := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--duration", "1h")...); !strings.HasSuffix(got, "\nstopped: 1 round played (--rounds); the league holds 3 committed rounds (run again to go on)\n") {
 		t.Errorf("league run --rounds 1 --duration 1h said:\n%s", got)
 	}
 	// A short duration lets a round start or not, as the machine goes;
 	// either way the last line says so and counts the rounds.
-	out = p.OK(t, leagueRun(quick, "--duration", "1ms")...)
+	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ms")...)
 	played := strings.Count(out, "\nround ")
 	if strings.HasPrefix(out, "round ") {
 		played++
@@ -414,7 +414,7 @@ func TestRatingsWidth(t *testing.T) {
 		p.Write(t, "n.bin", nn.New(8, rng).Bytes())
 		p.OK(t, "import", "n.bin", "--name", name)
 	}
-	p.OK(t, leagueRun(bounded, "--openings", "1")...) // random, perfect, 17 imports, a checkpoint
+	p.OK(t, clitest.LeagueRun(bounded, "--openings", "1")...) // random, perfect, 17 imports, a checkpoint
 
 	table := p.OK(t, "ratings")
 	lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
@@ -479,7 +479,7 @@ func TestResumeSettings(t *testing.T) {
 	if !strings.HasPrefix(out, "round 2 ") {
 		t.Errorf("a resumed run without flags said:\n%s", out)
 	}
-	db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	var train int
 	if err := db.QueryRow("SELECT train_games FROM rounds WHERE id = 2").Scan(&train); err != nil || train != 300 {
 		t.Errorf("round 2 trained %d games (%v), want the league's 300", train, err)
@@ -504,7 +504,7 @@ func TestResumeSettings(t *testing.T) {
 	}
 	// A stored setting that is NaN (an edited or damaged file) is refused
 	// as the flag would be, though NaN fails every comparison.
-	db = sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	db = clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon-end'"); err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +520,7 @@ func TestRounds(t *testing.T) {
 	p := clitest.New(t)
 	p.OK(t, "train", "--games", "100", "--hidden", "4", "--db", "norounds.db")
 	p.Refused(t, "the league has played no round yet", "rounds", "--db", "norounds.db")
-	p.OK(t, leagueRun(quick, "--rounds", "4")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "4")...)
 	p.OK(t, "roundrobin", "best", "perfect", "random")
 
 	table := p.OK(t, "rounds")
@@ -595,7 +595,7 @@ func TestVerifyStops(t *testing.T) {
 func TestOutputLinksAndJournals(t *testing.T) {
 	p := smallLeague(t)
 	other := clitest.New(t) // another league, closed: no journal now
-	other.OK(t, leagueRun(bounded)...)
+	other.OK(t, clitest.LeagueRun(bounded)...)
 	otherDB := filepath.Join(other.Dir, "league.db")
 	link := func(target, name string) {
 		t.Helper()
@@ -671,7 +671,7 @@ func TestOutputLinksAndJournals(t *testing.T) {
 func TestRoundsFinish(t *testing.T) {
 	p := clitest.New(t)
 	start := time.Now().Add(-time.Second) // the store keeps UTC text: allow for rounding
-	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	p.OK(t, "roundrobin", "random", "perfect", "3")
 	end := time.Now().Add(time.Second)
 	db, err := store.OpenRead(t.Context(), filepath.Join(p.Dir, "league.db"))

@@ -3,12 +3,10 @@ package commands_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,35 +123,27 @@ func flatten(rows [][]string) []string {
 // again after them wins.
 var bounded = []string{"--rounds", "1", "--games-per-round", "100", "--hidden", "8"}
 
-// quick are league flags for short rounds.
-var quick = []string{"--games-per-round", "500", "--hidden", "16", "--seed", "5"}
-
-// leagueRun is `ttt league run` on league.db with flags and then more.
-func leagueRun(flags []string, more ...string) []string {
-	return append(append([]string{"league", "run", "--db", "league.db"}, flags...), more...)
-}
-
 // Bad input of every kind: one line on stderr, exit 1 for a value out of
 // range and 2 for a command line that does not parse, and nothing
 // changed. (TestEndToEnd covers bad weight files, unknown agents of show
 // and export, a missing database and a file that is not SQLite.)
 func TestBadInput(t *testing.T) {
 	p := clitest.New(t)
-	p.OK(t, leagueRun(quick, "--rounds", "1")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	p.Write(t, "notes.txt", []byte("not a database\n"))
-	other := sqlDB(t, filepath.Join(p.Dir, "other.db"))
+	other := clitest.SQL(t, filepath.Join(p.Dir, "other.db"))
 	if _, err := other.Exec("CREATE TABLE t(x)"); err != nil {
 		t.Fatal(err)
 	}
 	other.Close()
 	p.Write(t, "newer.db", p.File(t, "league.db"))
-	newer := sqlDB(t, filepath.Join(p.Dir, "newer.db"))
+	newer := clitest.SQL(t, filepath.Join(p.Dir, "newer.db"))
 	if _, err := newer.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	newer.Close()
 	p.Write(t, "nonsense.db", p.File(t, "league.db"))
-	nonsense := sqlDB(t, filepath.Join(p.Dir, "nonsense.db"))
+	nonsense := clitest.SQL(t, filepath.Join(p.Dir, "nonsense.db"))
 	if _, err := nonsense.Exec("PRAGMA user_version = -1"); err != nil {
 		t.Fatal(err)
 	}
@@ -174,34 +164,34 @@ func TestBadInput(t *testing.T) {
 		{"--epsilon and --epsilon-end must be within 0..1", []string{"train", "--epsilon", "1.5", "-o", "x.bin"}},
 		{"--epsilon-games must not be negative", []string{"train", "--epsilon-games", "-5", "-o", "x.bin"}},
 		{"--temperature must be within", []string{"train", "--temperature", "0", "-o", "x.bin"}},
-		{"--workers must be at least 1 (got 0)", leagueRun(bounded, "--workers", "0")},
-		{"--workers must be at least 1 (got -2)", leagueRun(bounded, "--workers", "-2")},
-		{"--games-per-round must be at least 1", leagueRun(bounded, "--games-per-round", "0")},
-		{"--rounds must not be negative", leagueRun(bounded, "--rounds", "-1")},
-		{"--duration must not be negative", leagueRun(bounded, "--duration", "-1s")},
-		{"--lr must be within", leagueRun(bounded, "--lr", "0")},
-		{"--epsilon and --epsilon-end must be within 0..1", leagueRun(bounded, "--epsilon-end", "-0.1")},
-		{"--self-play must be within 0..1", leagueRun(bounded, "--self-play", "1.5")},
-		{"--drill must be within 0..1 (got -0.1)", leagueRun(bounded, "--drill", "-0.1")},
-		{"add up to more than 1 (0.2 + 0.3 + 0 + 0.6)", leagueRun(bounded, "--drill", "0.6", "--db", "new.db")},
-		{"--openings must be within 0..2 moves", leagueRun(bounded, "--openings", "3")},
-		{"--hidden must be within 1..", leagueRun(bounded, "--hidden", "100000")},
+		{"--workers must be at least 1 (got 0)", clitest.LeagueRun(bounded, "--workers", "0")},
+		{"--workers must be at least 1 (got -2)", clitest.LeagueRun(bounded, "--workers", "-2")},
+		{"--games-per-round must be at least 1", clitest.LeagueRun(bounded, "--games-per-round", "0")},
+		{"--rounds must not be negative", clitest.LeagueRun(bounded, "--rounds", "-1")},
+		{"--duration must not be negative", clitest.LeagueRun(bounded, "--duration", "-1s")},
+		{"--lr must be within", clitest.LeagueRun(bounded, "--lr", "0")},
+		{"--epsilon and --epsilon-end must be within 0..1", clitest.LeagueRun(bounded, "--epsilon-end", "-0.1")},
+		{"--self-play must be within 0..1", clitest.LeagueRun(bounded, "--self-play", "1.5")},
+		{"--drill must be within 0..1 (got -0.1)", clitest.LeagueRun(bounded, "--drill", "-0.1")},
+		{"add up to more than 1 (0.2 + 0.3 + 0 + 0.6)", clitest.LeagueRun(bounded, "--drill", "0.6", "--db", "new.db")},
+		{"--openings must be within 0..2 moves", clitest.LeagueRun(bounded, "--openings", "3")},
+		{"--hidden must be within 1..", clitest.LeagueRun(bounded, "--hidden", "100000")},
 		{"--games must not be negative", []string{"verify", "--games", "-1", "3"}},
 		{"net.bin: inputs must be 18 or 19, not 20", []string{"import", "--inputs", "20", "net.bin"}},
 		{`no such agent: "99"`, []string{"ratings", "history", "--agent", "99"}},
 		{`no such agent: "nobody"`, []string{"show", "nobody"}},
-		{".: not a ttt database: a directory", leagueRun(bounded, "--db", ".")},
+		{".: not a ttt database: a directory", clitest.LeagueRun(bounded, "--db", ".")},
 		{".: not a ttt database: a directory", []string{"checkpoints", "--db", "."}},
 		{".: not a ttt database: a directory", []string{"import", "--db", ".", "net.bin"}},
-		{"notes.txt: not a ttt database", leagueRun(bounded, "--db", "notes.txt")},
+		{"notes.txt: not a ttt database", clitest.LeagueRun(bounded, "--db", "notes.txt")},
 		{"notes.txt: not a ttt database", []string{"train", "--games", "10", "--db", "notes.txt"}},
 		{"other.db: not a ttt database: an SQLite database of another program", []string{"ratings", "--db", "other.db"}},
-		{"other.db: not a ttt database: an SQLite database of another program", leagueRun(bounded, "--db", "other.db")},
+		{"other.db: not a ttt database: an SQLite database of another program", clitest.LeagueRun(bounded, "--db", "other.db")},
 		{"newer.db: database was written by a newer ttt", []string{"checkpoints", "--db", "newer.db"}},
-		{"newer.db: database was written by a newer ttt", leagueRun(bounded, "--db", "newer.db")},
+		{"newer.db: database was written by a newer ttt", clitest.LeagueRun(bounded, "--db", "newer.db")},
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
-		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", leagueRun(bounded, "--db", "nonsense.db")},
+		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
 		{"empty.db: no league database: the file is empty", []string{"ratings", "--db", "empty.db"}},
 		{"empty.db: no league database: the file is empty", []string{"show", "--db", "empty.db", "best"}},
 		{"old.db: database was written by an older ttt (schema 1, this ttt knows 2): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
@@ -209,7 +199,7 @@ func TestBadInput(t *testing.T) {
 		{`bad agent name "+3": it would read as an id`, []string{"import", "--name", "+3", "net.bin"}},
 		{`bad agent name "-5": it would read as an id`, []string{"import", "--name=-5", "net.bin"}},
 		{`bad agent name "--net": it would read as a flag`, []string{"import", "--name=--net", "net.bin"}},
-		{"--opponents must be within 4..1024 (got 2)", leagueRun(bounded, "--opponents", "2")},
+		{"--opponents must be within 4..1024 (got 2)", clitest.LeagueRun(bounded, "--opponents", "2")},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}
@@ -218,9 +208,9 @@ func TestBadInput(t *testing.T) {
 		args []string
 	}{
 		{"train: --games many: not a whole number", []string{"train", "--games", "many", "-o", "x.bin"}},
-		{"league run: --rounds 99999999999999999999: out of range", leagueRun(bounded, "--rounds", "99999999999999999999")},
-		{"league run: --lr fast: not a number", leagueRun(bounded, "--lr", "fast")},
-		{"league run: --duration soon: not a duration, such as 8h or 30m", leagueRun(bounded, "--duration", "soon")},
+		{"league run: --rounds 99999999999999999999: out of range", clitest.LeagueRun(bounded, "--rounds", "99999999999999999999")},
+		{"league run: --lr fast: not a number", clitest.LeagueRun(bounded, "--lr", "fast")},
+		{"league run: --duration soon: not a duration, such as 8h or 30m", clitest.LeagueRun(bounded, "--duration", "soon")},
 		{"export: -o needs a value", []string{"export", "-o"}},
 	} {
 		p.Usage(t, c.want, c.args...)
@@ -248,7 +238,7 @@ func TestDiskFull(t *testing.T) {
 		}
 	})
 	p.Dir = dir
-	stdout, stderr, code := p.Run(t, leagueRun(quick, "--rounds", "1000")...)
+	stdout, stderr, code := p.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1000")...)
 	committed := clitest.LastReported(stdout)
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: the disk is full") ||
 		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) || committed < 1 {
@@ -257,7 +247,7 @@ func TestDiskFull(t *testing.T) {
 	if out := p.OK(t, "checkpoints", "--db", "league.db"); !strings.Contains(out, fmt.Sprintf("checkpoint-%d", committed+2)) {
 		t.Errorf("checkpoints on a full disk:\n%s", out)
 	}
-	db := sqlDB(t, filepath.Join(dir, "league.db"))
+	db := clitest.SQL(t, filepath.Join(dir, "league.db"))
 	var integrity string
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
 		t.Errorf("integrity_check: %q, %v", integrity, err)
@@ -266,17 +256,6 @@ func TestDiskFull(t *testing.T) {
 	if err := db.QueryRow("SELECT count(*) FROM rounds").Scan(&rounds); err != nil || rounds != committed {
 		t.Errorf("%d rounds stored (%v), want %d", rounds, err, committed)
 	}
-}
-
-// sqlDB opens the SQLite file at path directly, as another program would.
-func sqlDB(t *testing.T, path string) *sql.DB {
-	t.Helper()
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path}).String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 // Run shares nothing between calls: readers, help, usage errors and
@@ -290,7 +269,7 @@ func TestRunConcurrently(t *testing.T) {
 		code := commands.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
 		return out.String(), errOut.String(), code
 	}
-	if _, errOut, code := run(leagueRun(quick, "--db", db, "--rounds", "1")...); code != 0 {
+	if _, errOut, code := run(clitest.LeagueRun(clitest.Quick, "--db", db, "--rounds", "1")...); code != 0 {
 		t.Fatal(errOut)
 	}
 	other := filepath.Join(dir, "other.db") // made before the trainings that go on at once
@@ -361,7 +340,7 @@ func TestUpgrade(t *testing.T) {
 	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") {
 		t.Errorf("ratings of the upgraded league:\n%s", out)
 	}
-	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16 ") {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16 ") {
 		t.Errorf("the league after the upgrade said:\n%s", out)
 	}
 	p.OK(t, "check")
@@ -373,7 +352,7 @@ func TestUpgrade(t *testing.T) {
 func TestUpgradeNeedsALeague(t *testing.T) {
 	p := clitest.New(t)
 	p.Write(t, "empty.db", nil)
-	raw := sqlDB(t, filepath.Join(p.Dir, "bare.db"))
+	raw := clitest.SQL(t, filepath.Join(p.Dir, "bare.db"))
 	if _, err := raw.Exec("PRAGMA user_version = 0; VACUUM"); err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +373,7 @@ func TestUpgradeNeedsALeague(t *testing.T) {
 func TestUpgradeRenames(t *testing.T) {
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
-	raw := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+	raw := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	if _, err := raw.Exec("UPDATE agents SET name = 'checkpoint-20' WHERE name = 'five-again'"); err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +386,7 @@ func TestUpgradeRenames(t *testing.T) {
 	if out := p.OK(t, "show", "16"); !strings.Contains(out, "imported-16") {
 		t.Errorf("show 16 after the upgrade:\n%s", out)
 	}
-	if out := p.OK(t, leagueRun(quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
 		t.Errorf("the league after the upgrade said:\n%s", out)
 	}
 	p.OK(t, "check")
@@ -415,7 +394,7 @@ func TestUpgradeRenames(t *testing.T) {
 	// The writers upgrade as well, and say what they renamed on stderr.
 	q := clitest.New(t)
 	q.Write(t, "league.db", old)
-	if out, errOut, code := q.Run(t, leagueRun(quick, "--rounds", "1")...); code != 0 || errOut != "ttt: "+renamed+"\n" || !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
+	if out, errOut, code := q.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); code != 0 || errOut != "ttt: "+renamed+"\n" || !strings.HasPrefix(out, "round 16  checkpoint-20 ") {
 		t.Errorf("a league run on the old league: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -425,7 +404,7 @@ func TestUpgradeRenames(t *testing.T) {
 // changed, with a non-zero exit; and says a truncated file is damaged.
 func TestCheck(t *testing.T) {
 	p := clitest.New(t)
-	p.OK(t, leagueRun(quick, "--rounds", "6")...)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
 	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {
 		t.Errorf("check of a sound league said %q", out)
 	}
@@ -433,7 +412,7 @@ func TestCheck(t *testing.T) {
 
 	flip := func(column string, id int) {
 		t.Helper()
-		db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+		db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 		defer db.Close()
 		var blob []byte
 		if err := db.QueryRow("SELECT "+column+" FROM agents WHERE id = ?", id).Scan(&blob); err != nil {
@@ -451,7 +430,7 @@ func TestCheck(t *testing.T) {
 		{func() { flip("weights", 5) }, "agent 5 (checkpoint-5): its weights: damaged: its checksum does not match"},
 		{func() { flip("moves", 4) }, "agent 4 (checkpoint-4): its move table: damaged: its checksum does not match"},
 		{func() {
-			db := sqlDB(t, filepath.Join(p.Dir, "league.db"))
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
 			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 6 AND b = 1"); err != nil {
 				t.Fatal(err)

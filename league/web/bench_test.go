@@ -10,13 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"ttt/league/commands"
+	"ttt/league/commands/clitest"
 	"ttt/league/web"
 	"ttt/store"
 )
@@ -167,11 +166,7 @@ func bigLeague(b *testing.B, n int) string {
 	}
 	// Two real rounds: ids 1 and 2 are random and perfect, 3 and 4 the
 	// snapshots of rounds 1 and 2.
-	var out output
-	if code := commands.Run(b.Context(), []string{"league", "run", "--db", building, "--rounds", "2", "--games-per-round", "1000"},
-		strings.NewReader(""), &out, &out); code != 0 {
-		b.Fatalf("league run: %d\n%s", code, &out)
-	}
+	clitest.TTT{Dir: dir}.OK(b, "league", "run", "--db", building, "--rounds", "2", "--games-per-round", "1000")
 	os.Remove(building + ".lock")
 	db, err := sql.Open("sqlite", building)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"ttt/league/commands/clitest"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -89,10 +90,10 @@ func TestBrowser(t *testing.T) {
 	// right after its commit.
 	for range 3 {
 		rounds++
-		league := start(t, "league", "run", "--db", path, "--rounds", "1")
-		league.waitOutput(t, fmt.Sprintf("round %d ", rounds))
+		league := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "league", "run", "--db", path, "--rounds", "1")
+		league.WaitOutput(t, fmt.Sprintf("round %d ", rounds))
 		committed := time.Now()
-		snapshot := regexp.MustCompile(fmt.Sprintf(`round %d  (\S+)`, rounds)).FindStringSubmatch(league.stdout.String())[1]
+		snapshot := regexp.MustCompile(fmt.Sprintf(`round %d  (\S+)`, rounds)).FindStringSubmatch(league.Stdout())[1]
 		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("round").dataset.round === "%d" && document.getElementById("t-rounds").textContent === "%d"
 			&& document.querySelector("#chart").dataset.points === "%d" && document.querySelector("#t-latest a")?.textContent === %q`, rounds, rounds, rounds, snapshot))
 		latency := time.Since(committed)
@@ -100,8 +101,8 @@ func TestBrowser(t *testing.T) {
 		if latency > liveLimit {
 			t.Errorf("round %d showed on the page %v after its commit; want within %v", rounds, latency, liveLimit)
 		}
-		if code := league.stop(t); code != 0 {
-			t.Fatalf("league run: exit %d\n%s", code, league.stderr)
+		if _, stderr, code := league.Wait(t); code != 0 {
+			t.Fatalf("league run: exit %d\n%s", code, stderr)
 		}
 	}
 

@@ -1,20 +1,14 @@
 package web_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 )
 
@@ -39,86 +33,18 @@ func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) 
 	return p, filepath.Join(p.Dir, "league.db")
 }
 
-// output collects what a command writes, safe to read while it runs.
-type output struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
-
-// running is a command started by start.
-type running struct {
-	cancel         context.CancelFunc
-	exited         chan struct{} // closed when it has ended
-	code           int           // its exit status, once exited
-	stdout, stderr *output
-}
-
-// start runs ttt args in-process until it ends or stop is called.
-func start(t testing.TB, args ...string) *running {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{cancel: cancel, exited: make(chan struct{}), stdout: &output{}, stderr: &output{}}
-	go func() {
-		defer close(r.exited)
-		r.code = commands.Run(ctx, args, strings.NewReader(""), r.stdout, r.stderr)
-	}()
-	t.Cleanup(func() { r.stop(t) })
-	return r
-}
-
-// stop cancels the command, as Ctrl-C does, and returns its exit status,
-// failing the test if it takes more than a few seconds to end.
-func (r *running) stop(t testing.TB) int {
-	t.Helper()
-	r.cancel()
-	select {
-	case <-r.exited:
-		return r.code
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the command did not end within 10 s of its cancellation\n%s%s", r.stdout, r.stderr)
-		return -1
-	}
-}
-
-// waitOutput waits until the command has written want, and fails the
-// test if it ends without.
-func (r *running) waitOutput(t testing.TB, want string) {
-	t.Helper()
-	for !strings.Contains(r.stdout.String(), want) {
-		select {
-		case <-r.exited:
-			if !strings.Contains(r.stdout.String(), want) {
-				t.Fatalf("the command ended with %d before it wrote %q\n%s%s", r.code, want, r.stdout, r.stderr)
-			}
-		case <-time.After(time.Millisecond):
-		}
-	}
-}
-
 // servingLine is ttt serve's first line.
 var servingLine = regexp.MustCompile(`serving .* on (http://\S+/) \(Ctrl-C stops\)`)
 
 // serve runs `ttt serve` on the database at path, on a free loopback
 // port, and returns it and the URL it serves on (ending in /).
-func serve(t testing.TB, path string) (*running, string) {
+func serve(t testing.TB, path string) (*clitest.Background, string) {
 	t.Helper()
-	r := start(t, "serve", "--db", path, "--addr", "127.0.0.1:0")
-	r.waitOutput(t, "(Ctrl-C stops)\n")
-	m := servingLine.FindStringSubmatch(r.stdout.String())
+	r := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", "127.0.0.1:0")
+	r.WaitOutput(t, "(Ctrl-C stops)\n")
+	m := servingLine.FindStringSubmatch(r.Stdout())
 	if m == nil {
-		t.Fatalf("ttt serve said %q", r.stdout)
+		t.Fatalf("ttt serve said %q", r.Stdout())
 	}
 	return r, m[1]
 }

@@ -8,12 +8,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"ttt/league/commands/clitest"
 	"ttt/league/web"
 	"ttt/store"
 )
@@ -70,8 +73,8 @@ func TestServe(t *testing.T) {
 		t.Errorf("the event stream says round %d, want 2", round)
 	}
 	stopped := time.Now()
-	if code := srv.stop(t); code != 0 {
-		t.Errorf("ttt serve: exit %d after Ctrl-C\n%s", code, srv.stderr)
+	if _, stderr, code := srv.Stop(t, syscall.SIGINT); code != 0 {
+		t.Errorf("ttt serve: exit %d after Ctrl-C\n%s", code, stderr)
 	}
 	t.Logf("ttt serve stopped %v after Ctrl-C, with an event stream open", time.Since(stopped).Round(time.Millisecond))
 	if d := time.Since(stopped); d > 3*time.Second {
@@ -153,14 +156,14 @@ func TestServeWhileLeagueRuns(t *testing.T) {
 	}
 
 	// The league: each round's line comes right after its commit.
-	league := start(t, append([]string{"league", "run", "--db", path, "--rounds", fmt.Sprint(more)}, leagueFlags...)...)
+	league := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, append([]string{"league", "run", "--db", path, "--rounds", fmt.Sprint(more)}, leagueFlags...)...)
 	committed := map[int64]time.Time{}
 	for round := int64(2); round <= 1+more; round++ {
-		league.waitOutput(t, fmt.Sprintf("round %d ", round))
+		league.WaitOutput(t, fmt.Sprintf("round %d ", round))
 		committed[round] = time.Now()
 	}
-	if code := league.stop(t); code != 0 {
-		t.Fatalf("league run: exit %d\n%s", code, league.stderr)
+	if _, stderr, code := league.Wait(t); code != 0 {
+		t.Fatalf("league run: exit %d\n%s", code, stderr)
 	}
 	deadline := time.Now().Add(liveLimit + time.Second)
 	for {

@@ -8,18 +8,23 @@ package clitest
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"ttt/league/commands"
 )
@@ -33,6 +38,15 @@ type TTT struct {
 	// Sys is how Bin's processes start (as another user, say); nil: as
 	// the test's.
 	Sys *syscall.SysProcAttr
+}
+
+// Quick are ttt league run's flags for rounds of a few milliseconds, with
+// real training, evaluation, rating and commits.
+var Quick = []string{"--games-per-round", "500", "--hidden", "16", "--seed", "5"}
+
+// LeagueRun is `ttt league run` on league.db with flags and then more.
+func LeagueRun(flags []string, more ...string) []string {
+	return append(append([]string{"league", "run", "--db", "league.db"}, flags...), more...)
 }
 
 // New is ttt in-process, in a new temporary directory.
@@ -54,12 +68,18 @@ func (p TTT) RunInput(t testing.TB, stdin string, args ...string) (stdout, stder
 		cmd.Stdin = strings.NewReader(stdin)
 		return Execute(t, cmd)
 	}
-	t.Chdir(p.Dir)
-	t.Setenv("TTT_DB", "") // restored after the test
-	os.Unsetenv("TTT_DB")
+	p.inProcess(t)
 	var out, errOut bytes.Buffer
 	code = commands.Run(t.Context(), args, strings.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), code
+}
+
+// inProcess readies the test to run ttt in-process as in Dir: its
+// working directory, and no TTT_DB.
+func (p TTT) inProcess(t testing.TB) {
+	t.Chdir(p.Dir)
+	t.Setenv("TTT_DB", "") // restored after the test
+	os.Unsetenv("TTT_DB")
 }
 
 // Command is the built ttt with args, in Dir, without the caller's
@@ -189,4 +209,215 @@ func LastReported(stdout string) int64 {
 		last, _ = strconv.ParseInt(m[1], 10, 64)
 	}
 	return last
+}
+
+// Background is a ttt command under way: in-process when TTT.Bin is
+// empty, otherwise the built program in a process of its own. Its output
+// can be read while it runs.
+type Background struct {
+	args   []string
+	pid    int                        // the process's; 0 in-process
+	signal func(syscall.Signal) error // as Ctrl-C, kill(1) or SIGKILL would
+	mu     sync.Mutex
+	change *sync.Cond // output came, or the command ended
+	stdout []byte
+	lines  []Line // stdout's complete lines, as they came
+	stderr []byte
+	ended  bool
+	code   int // the exit status, once ended
+}
+
+// Line is a line of a command's standard output and when it came.
+type Line struct {
+	Text string
+	At   time.Time
+}
+
+// Start starts ttt with args and no input. The test ends it, if it has
+// not ended by then, as SIGKILL would.
+func (p TTT) Start(t testing.TB, args ...string) *Background {
+	t.Helper()
+	b := &Background{args: args}
+	b.change = sync.NewCond(&b.mu)
+	stdout, stderr := writerFunc(b.writeStdout), writerFunc(b.writeStderr)
+	if p.Bin == "" {
+		p.inProcess(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		b.signal = func(sig syscall.Signal) error {
+			if sig == syscall.SIGKILL {
+				return errors.New("clitest: a command in-process cannot be killed, only interrupted")
+			}
+			cancel()
+			return nil
+		}
+		go func() {
+			code := commands.Run(ctx, args, strings.NewReader(""), stdout, stderr)
+			cancel()
+			b.end(code)
+		}()
+	} else {
+		cmd := p.Command(args...)
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		b.pid = cmd.Process.Pid
+		b.signal = func(sig syscall.Signal) error { return cmd.Process.Signal(sig) }
+		go func() {
+			cmd.Wait()
+			b.end(cmd.ProcessState.ExitCode())
+		}()
+	}
+	t.Cleanup(func() {
+		if p.Bin == "" {
+			b.signal(syscall.SIGINT)
+		} else {
+			b.signal(syscall.SIGKILL)
+		}
+		b.Wait(t)
+	})
+	return b
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (w writerFunc) Write(p []byte) (int, error) { return w(p) }
+
+func (b *Background) writeStdout(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	start := len(b.stdout) - bytes.LastIndexByte(b.stdout, '\n') - 1 // the unfinished line's length
+	b.stdout = append(b.stdout, p...)
+	rest := b.stdout[len(b.stdout)-len(p)-start:]
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
+		}
+		b.lines = append(b.lines, Line{Text: string(rest[:i]), At: now})
+		rest = rest[i+1:]
+	}
+	b.change.Broadcast()
+	return len(p), nil
+}
+
+func (b *Background) writeStderr(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stderr = append(b.stderr, p...)
+	return len(p), nil
+}
+
+func (b *Background) end(code int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ended, b.code = true, code
+	b.change.Broadcast()
+}
+
+// await waits until done says so, or the command has ended: false then,
+// unless done says so still. done runs with b.mu held. It fails the test
+// after a minute.
+func (b *Background) await(t testing.TB, what string, done func() bool) bool {
+	t.Helper()
+	timeout := time.AfterFunc(time.Minute, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.change.Broadcast()
+	})
+	defer timeout.Stop()
+	deadline := time.Now().Add(time.Minute)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !done() && !b.ended {
+		if time.Now().After(deadline) {
+			t.Fatalf("ttt %s: no %s after a minute\n%s%s", strings.Join(b.args, " "), what, b.stdout, b.stderr)
+		}
+		b.change.Wait()
+	}
+	return done()
+}
+
+// Line waits for the i-th line of standard output (from 0), and reports
+// false if the command ended without writing it.
+func (b *Background) Line(t testing.TB, i int) (Line, bool) {
+	t.Helper()
+	if !b.await(t, fmt.Sprintf("line %d", i+1), func() bool { return len(b.lines) > i }) {
+		return Line{}, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lines[i], true
+}
+
+// WaitOutput waits until the command has written want on its standard
+// output, and fails the test if it ends without.
+func (b *Background) WaitOutput(t testing.TB, want string) {
+	t.Helper()
+	if !b.await(t, fmt.Sprintf("%q", want), func() bool { return bytes.Contains(b.stdout, []byte(want)) }) {
+		t.Fatalf("ttt %s ended with %d before it wrote %q\n%s%s", strings.Join(b.args, " "), b.code, want, b.stdout, b.stderr)
+	}
+}
+
+// Pid is the process's id; 0 for a command in-process.
+func (b *Background) Pid() int { return b.pid }
+
+// Stdout is what the command has written on its standard output so far.
+func (b *Background) Stdout() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.stdout)
+}
+
+// Stop sends sig, as Ctrl-C (SIGINT), kill(1) (SIGTERM) or kill -9
+// (SIGKILL) would, and waits for the command to end. In-process, SIGINT
+// and SIGTERM cancel its context, which is what main does with them.
+func (b *Background) Stop(t testing.TB, sig syscall.Signal) (stdout, stderr string, code int) {
+	t.Helper()
+	if err := b.signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		t.Fatal(err)
+	}
+	return b.Wait(t)
+}
+
+// Wait waits for the command to end and returns its output and exit
+// status; it fails the test if the command takes more than a minute.
+func (b *Background) Wait(t testing.TB) (stdout, stderr string, code int) {
+	t.Helper()
+	b.await(t, "end", func() bool { return b.ended })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.stdout), string(b.stderr), b.code
+}
+
+// AwaitLock waits until some process holds the league lock of the
+// database at path, a flock(2) on the file itself: until a league run
+// started in the background has begun.
+func AwaitLock(t testing.TB, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if f, err := os.Open(path); err == nil {
+			err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			f.Close() // this process holds no other lock on the file
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no league lock on %s after a minute", path)
+}
+
+// SQL opens the database at path with SQLite itself, for what no command
+// shows; the test closes it.
+func SQL(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	// The driver is modernc.org/sqlite, which package store registers.
+	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path}).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

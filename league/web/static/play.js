@@ -113,7 +113,7 @@ async function agentMove() {
 }
 
 async function play(sq) {
-  if (over || busy || position()[sq] || toMove() !== human) return;
+  if (!agent || over || busy || position()[sq] || toMove() !== human) return;
   moves.push(sq);
   // The server says how the game stands after the agent's moves; after
   // the human's, only the human can have won, or filled the board.
@@ -157,6 +157,7 @@ async function opponents() {
 async function main() {
   for (let sq = 0; sq < 9; sq++) {
     const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(sq) }, el("span", { class: "n" }), el("span"));
+    cell.disabled = true; // until the agent is known and the game begins
     cells.push(cell);
   }
   boardBox.replaceChildren(...cells);
