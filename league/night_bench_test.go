@@ -51,6 +51,7 @@ func BenchmarkNight(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("checkpoints=%d", n), func(b *testing.B) {
 			path := copyFile(b, nightLeague(b, n), filepath.Join(b.TempDir(), "league.db"))
+			defer debug.SetGCPercent(debug.SetGCPercent(GCPercent)) // as ttt league run does
 			resetPeakRSS(b)
 			ctx := context.Background()
 			db, err := store.Open(ctx, path)

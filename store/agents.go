@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -244,11 +245,20 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 // most positions, and the 4,520 bytes shrink to about 1.5 KB.
 func deflate(data []byte) []byte {
 	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression) // the level is valid
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&buf)
 	w.Write(data)
 	w.Close()
 	return buf.Bytes()
 }
+
+// deflaters keeps flate writers for reuse: a new one allocates most of a
+// megabyte, and a league stores a table every round all night.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression) // the level is valid
+	return w
+}}
 
 // maxMoves bounds an inflated move table, so that a damaged or hostile
 // blob cannot inflate to gigabytes: a table is 4,520 bytes.
@@ -256,12 +266,22 @@ const maxMoves = 1 << 16
 
 // inflate undoes deflate.
 func inflate(data []byte) ([]byte, error) {
-	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxMoves+1))
-	if err == nil && len(out) > maxMoves {
+	r := inflaters.Get().(io.ReadCloser)
+	defer inflaters.Put(r)
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(data), nil); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	_, err := out.ReadFrom(io.LimitReader(r, maxMoves+1))
+	if err == nil && out.Len() > maxMoves {
 		err = errors.New("too long")
 	}
-	return out, err
+	return out.Bytes(), err
 }
+
+// inflaters keeps flate readers for reuse: a new one allocates its 32 KB
+// window, and a round reads the tables of the members its cache misses.
+var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 // addBuiltins adds random and perfect to a new league. Perfect's facts are
 // the game's own, the ceiling of every check.

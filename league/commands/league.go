@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -112,6 +113,7 @@ func leagueRunCommand() *cli.Command {
 			if err := cfg.Validate(); err != nil {
 				return err
 			}
+			defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
 			return runLeague(c, db, cfg)
 		},
 	}
