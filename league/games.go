@@ -30,7 +30,8 @@ type Game struct {
 var ErrNotReproduced = errors.New("the stored result cannot be reproduced by this ttt")
 
 // Games replays the games of the matches f chooses, match by match in the
-// order they were played (by round, then by agents), and hands each game
+// order that store.DB.Matches gives them (by the newer agent, then the
+// older: the order the league played them), and hands each game
 // to each. The league stores one record per match with the seed of its
 // random games, not the games themselves (see migrations/0001_init.sql):
 // greedy agents are deterministic and the random player is seeded per
@@ -52,7 +53,11 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 		if n, ok := names.Get(id); ok {
 			return n, nil
 		}
-		a, err := db.Agent(ctx, strconv.FormatInt(id, 10))
+		var a store.AgentName
+		err := db.View(ctx, func(v *store.View) (err error) {
+			a, err = v.Name(strconv.FormatInt(id, 10))
+			return err
+		})
 		if err != nil {
 			return "", err
 		}

@@ -4,10 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/nn"
 	"ttt/league"
 	"ttt/store"
 )
@@ -131,5 +135,84 @@ func TestGamesStopAtTheFirstError(t *testing.T) {
 	cancel()
 	if err := league.Games(ctx, db, store.MatchFilter{}, func(league.Game) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// The matches of a range of rounds or of an agent are read from ranges of
+// the matches' key, not by an index of rounds: whatever a league did (a
+// network imported during a round's training, which plays in that same
+// round, and a round-robin among old agents), each filter chooses exactly
+// the matches SQLite finds by a plain scan, and count says how many.
+func TestMatchFilters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "league.db")
+	db := open(t, path)
+	ctx := context.Background()
+	cfg := small()
+	cfg.Rounds = 6
+	imported := 0
+	_, err := league.Run(ctx, db, cfg, league.Hooks{Training: func(round int64, done, total int) {
+		if (round == 3 || round == 5) && done == 1000 {
+			imported++
+			a := league.Describe(&store.Agent{Kind: store.Imported, Name: fmt.Sprintf("during-%d", round),
+				Net: nn.New(8, rand.New(rand.NewPCG(uint64(round), 0)))})
+			if err := db.AddAgent(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imported != 2 {
+		t.Fatalf("%d networks imported during training, want 2", imported)
+	}
+	if _, err := league.RoundRobin(ctx, db, []int64{1, 2, 3, 4, 5}, cfg); err != nil {
+		t.Fatal(err)
+	}
+
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	scan := func(where string, args ...any) map[[2]int64]bool {
+		rows, err := raw.Query("SELECT a, b FROM matches NOT INDEXED WHERE "+where, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		set := map[[2]int64]bool{}
+		for rows.Next() {
+			var a, b int64
+			if err := rows.Scan(&a, &b); err != nil {
+				t.Fatal(err)
+			}
+			set[[2]int64{a, b}] = true
+		}
+		return set
+	}
+	var filters []store.MatchFilter
+	for first := int64(0); first <= 8; first++ {
+		for last := first; last <= 8; last++ {
+			filters = append(filters, store.MatchFilter{First: first, Last: last})
+		}
+	}
+	for _, agent := range []int64{1, 2, 3, 7, 9} {
+		filters = append(filters, store.MatchFilter{Agent: agent}, store.MatchFilter{Agent: agent, First: 3, Last: 5})
+	}
+	for _, f := range filters {
+		last := f.Last
+		if last == 0 {
+			last = 1 << 62
+		}
+		want := scan("round_id BETWEEN ? AND ? AND (? = 0 OR a = ? OR b = ?)", f.First, last, f.Agent, f.Agent, f.Agent)
+		got := map[[2]int64]bool{}
+		for _, m := range matches(t, db, f) {
+			got[[2]int64{m.A, m.B}] = true
+		}
+		n, err := db.MatchCount(ctx, f)
+		if err != nil || !maps.Equal(got, want) || n != len(want) {
+			t.Errorf("%+v: %d matches read, count %d (%v); a scan finds %d", f, len(got), n, err, len(want))
+		}
 	}
 }

@@ -32,49 +32,93 @@ type MatchFilter struct {
 	First, Last int64 // rounds; 0: no bound
 }
 
-// where is f as an SQL condition on matches, with its arguments.
-func (f MatchFilter) where() (string, []any) {
+// matchRead is a read of matches: one or two statements whose rows come
+// one after the other, each in the order of an index, so that the rows
+// stream, however many there are, with nothing to sort.
+type matchRead []matchPart
+
+// matchPart is one statement of a matchRead: its WHERE and ORDER BY
+// clauses, and the WHERE's arguments.
+type matchPart struct {
+	where, order string
+	args         []any
+}
+
+// read plans the read of the matches f chooses, in key order: by their
+// newer agent (a), then the older (b), which is the order in which the
+// league played them but for the matches of ttt roundrobin, which come
+// with their newer agent. An agent's matches come as the newer agent
+// (those of the round it joined, and any round-robin), then as the older,
+// by the agent that met it. Rounds are found by the range of newer agents
+// that each round's row keeps, not by an index of their own. It returns
+// no statement when no match can be chosen.
+func (f MatchFilter) read(ctx context.Context, tx *sql.Tx) (matchRead, error) {
 	var where []string
 	var args []any
-	if f.Agent != 0 {
-		where = append(where, "(a = ? OR b = ?)")
-		args = append(args, f.Agent, f.Agent)
+	if f.First != 0 || f.Last != 0 {
+		last := f.Last
+		if last == 0 {
+			last = math.MaxInt64
+		}
+		var lo, hi sql.Null[int64]
+		err := tx.QueryRowContext(ctx, "SELECT min(a_first), max(a_last) FROM rounds WHERE id BETWEEN ? AND ?", f.First, last).Scan(&lo, &hi)
+		if err != nil || !lo.Valid {
+			return nil, err // no round of the range has a match
+		}
+		where = append(where, "a BETWEEN ? AND ?", "round_id BETWEEN ? AND ?")
+		args = append(args, lo.V, hi.V, f.First, last)
 	}
-	if f.First != 0 {
-		where = append(where, "round_id >= ?")
-		args = append(args, f.First)
+	// with is where, with cond first.
+	with := func(cond string, arg any) (string, []any) {
+		return " WHERE " + strings.Join(append([]string{cond}, where...), " AND "), append([]any{arg}, args...)
 	}
-	if f.Last != 0 {
-		where = append(where, "round_id <= ?")
-		args = append(args, f.Last)
+	switch {
+	case f.Agent != 0:
+		newer, newerArgs := with("a = ?", f.Agent)
+		older, olderArgs := with("b = ?", f.Agent)
+		return matchRead{{newer, " ORDER BY b", newerArgs}, {older, " ORDER BY a", olderArgs}}, nil
+	case len(where) > 0:
+		return matchRead{{" WHERE " + strings.Join(where, " AND "), " ORDER BY a, b", args}}, nil
 	}
-	if len(where) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(where, " AND "), args
+	return matchRead{{"", " ORDER BY a, b", nil}}, nil
 }
 
 // MatchCount returns the number of matches f chooses.
 func (db *DB) MatchCount(ctx context.Context, f MatchFilter) (n int, err error) {
-	where, args := f.where()
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, "SELECT count(*) FROM matches"+where, args...).Scan(&n)
+		r, err := f.read(ctx, tx)
+		for _, part := range r {
+			var count int
+			if err == nil {
+				err = tx.QueryRowContext(ctx, "SELECT count(*) FROM matches"+part.where, part.args...).Scan(&count)
+			}
+			n += count
+		}
+		return err
 	})
 	return n, err
 }
 
-// Matches hands the matches f chooses to each, by round and then by their
-// agents, streaming: memory stays the same however many there are.
+// Matches hands the matches f chooses to each, in the order that read
+// says, streaming: memory stays the same however many there are.
 func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error) error {
-	where, args := f.where()
 	return db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches"+where+
-			" ORDER BY round_id, a, b", args...)
+		r, err := f.read(ctx, tx)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		return scanMatches(ctx, rows, each)
+		for _, part := range r {
+			rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches"+part.where+part.order, part.args...)
+			if err != nil {
+				return err
+			}
+			err = scanMatches(ctx, rows, each)
+			rows.Close()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

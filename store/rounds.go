@@ -152,6 +152,18 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 		}
 	}
 
+	// The range of the matches' newer agents, by which they are read
+	// back (see MatchFilter).
+	if len(r.Matches) > 0 {
+		first, last := r.Matches[0].A, r.Matches[0].A
+		for _, m := range r.Matches {
+			first, last = min(first, m.A), max(last, m.A)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE rounds SET a_first = ?, a_last = ? WHERE id = ?", first, last, r.ID); err != nil {
+			return err
+		}
+	}
+
 	// STEP 4: the history rows, and the round's point of the learning
 	// curve: its snapshot's first rating.
 	rated := make(map[int64]*Rating, len(r.History))

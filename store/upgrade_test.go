@@ -132,6 +132,12 @@ func TestUpgradeSchema1(t *testing.T) {
 		if !r.Finished.IsZero() || r.Kind != store.LeagueRound || r.Snapshot == 0 || r.Rating == nil {
 			t.Errorf("round %d: %+v", r.ID, r)
 		}
+		// Each round's matches are found again by the range of their
+		// newer agents that the upgrade gave the round.
+		want := count(raw, fmt.Sprintf("SELECT count(*) FROM matches WHERE round_id = %d", r.ID))
+		if got, err := db.MatchCount(ctx, store.MatchFilter{First: r.ID, Last: r.ID}); got != want || want == 0 || err != nil {
+			t.Errorf("round %d: %d matches read, %d stored (%v)", r.ID, got, want, err)
+		}
 	}
 	if _, learner, err := db.LastRound(ctx); err != nil || learner == nil {
 		t.Errorf("the learner's state: %d bytes, %v", len(learner), err)
