@@ -65,9 +65,11 @@ func TestExitStatus(t *testing.T) {
 }
 
 // TestReadme follows README.md as a new user would: every command of its
-// shell blocks, as written and in the order written, in a directory of its
-// own where the program built for these tests is ./ttt, and ttt on the
-// PATH. Each must succeed. The ones that run until Ctrl-C (a league run of
+// shell blocks and of the sessions it shows, as written and in the order
+// written, in a directory of its own where the program built for these
+// tests is ./ttt, and ttt on the PATH. Each must succeed, but for one
+// whose shown session ends with an error line, which must fail with that
+// line (verify of a net that can be beaten). The ones that run until Ctrl-C (a league run of
 // hours, ttt serve, an event stream) get SIGINT: the league after a few
 // seconds, the server once every command after it has run. Not run: go
 // test (this is it) and go build (the program is built); go run . ARGS is
@@ -94,7 +96,8 @@ func TestReadme(t *testing.T) {
 			s.Process.Kill()
 		}
 	})
-	for _, line := range readmeCommands(string(readme)) {
+	for _, c := range readmeCommands(string(readme)) {
+		line := c.line
 		cmd := strings.ReplaceAll(line, ":8080", ":"+port)
 		switch words := strings.Fields(line); {
 		case strings.Contains(line, "go test"), line == "go build":
@@ -141,8 +144,12 @@ func TestReadme(t *testing.T) {
 			}
 			continue
 		}
-		if err := sh.Run(); err != nil {
+		err := sh.Run()
+		switch {
+		case c.fails == "" && err != nil:
 			t.Errorf("%s: %v\n%s", line, err, out.String())
+		case c.fails != "" && (err == nil || !strings.Contains(out.String(), "ttt: "+c.fails)):
+			t.Errorf("%s: %v, want it to fail with %q as the README shows\n%s", line, err, c.fails, out.String())
 		}
 	}
 	for _, s := range servers {
@@ -197,16 +204,30 @@ func freePort(t *testing.T) string {
 	return port
 }
 
-// readmeCommands returns the commands of the shell blocks of a README, in
-// order: every line of a block, or where a block shows a session, the
-// lines after its "$ " prompts; comments cut off.
-func readmeCommands(readme string) []string {
-	var list []string
-	for _, block := range strings.Split(readme, "```sh\n")[1:] {
-		block, _, _ = strings.Cut(block, "```")
+// readmeCommand is a command of the README, and the error line that the
+// README shows it ending with, if any ("ttt: ...").
+type readmeCommand struct {
+	line, fails string
+}
+
+// readmeCommands returns the commands of a README, in order: every line
+// of its shell blocks (where a block shows a session, the lines after its
+// "$ " prompts), and the lines after the prompts of its other blocks,
+// which show a session with its output; comments cut off.
+func readmeCommands(readme string) []readmeCommand {
+	var list []readmeCommand
+	blocks := strings.Split(readme, "```")
+	for i := 1; i < len(blocks); i += 2 {
+		shell, block, _ := strings.Cut(blocks[i], "\n")
 		lines := strings.Split(block, "\n")
 		session := slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "$ ") })
+		if shell != "sh" && !session {
+			continue // output alone, or a language that is not the shell's
+		}
 		for _, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "ttt: "); ok && len(list) > 0 && session {
+				list[len(list)-1].fails = rest
+			}
 			if session {
 				var ok bool
 				if l, ok = strings.CutPrefix(l, "$ "); !ok {
@@ -214,7 +235,7 @@ func readmeCommands(readme string) []string {
 				}
 			}
 			if l = strings.TrimSpace(uncomment(l)); l != "" {
-				list = append(list, l)
+				list = append(list, readmeCommand{line: l})
 			}
 		}
 	}
