@@ -48,7 +48,7 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			run := p.Start(t, clitest.LeagueRun(forever)...)
-			clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
+			run.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 			// Loading a league of a few agents takes milliseconds: by now
 			// it trains. (A signal while it loads must work too, and did
 			// before this wait.)
@@ -85,7 +85,7 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 	first := p.Start(t, clitest.LeagueRun(forever)...)
-	clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
+	first.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 
 	before := dbHash(t, p)
 	// Bounded, so that without the lock it would end, successfully.
@@ -129,7 +129,7 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 	// refusals below run.
 	run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--games-per-round", "1500000")...)
 	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
-	clitest.AwaitLock(t, path)
+	run.AwaitLock(t, path)
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 	db.Close()
 	for _, wait := range []time.Duration{0, 50 * time.Millisecond, 200 * time.Millisecond} {
 		run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
-		clitest.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
+		run.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 		time.Sleep(wait)
 		sent := time.Now()
 		stdout, stderr, code := run.Stop(t, syscall.SIGINT)
