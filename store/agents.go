@@ -559,21 +559,9 @@ func (db *DB) Members(ctx context.Context, after int64, each func(Member) error)
 		}
 		defer rows.Close()
 		var m Member
-		dest := []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games}
-		for n := 0; rows.Next(); n++ {
-			if n%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
+		return scanEach(ctx, rows, []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games}, func() error {
 			m.Shown.Agent = m.ID
-			if err := each(m); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+			return each(m)
+		})
 	})
 }

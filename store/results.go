@@ -123,14 +123,20 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error
 }
 
 // scanMatches hands each row of a matches query to each.
-//
-// A league loads millions of them, so the row is scanned into one place
-// made once: Scan's pointers would otherwise escape, and allocate, for
-// every row.
 func scanMatches(ctx context.Context, rows *sql.Rows, each func(Match) error) error {
 	var m Match
 	var seed int64
-	dest := []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}
+	return scanEach(ctx, rows, []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}, func() error {
+		m.Seed = uint64(seed)
+		return each(m)
+	})
+}
+
+// scanEach scans each row of rows into dest and then calls each. A league
+// loads millions of rows, so they are scanned into one place made once
+// (Scan's pointers would otherwise escape, and allocate, for every row),
+// and a cancelled ctx stops the reading within a few thousand rows.
+func scanEach(ctx context.Context, rows *sql.Rows, dest []any, each func() error) error {
 	for n := 0; rows.Next(); n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -140,8 +146,7 @@ func scanMatches(ctx context.Context, rows *sql.Rows, each func(Match) error) er
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		m.Seed = uint64(seed)
-		if err := each(m); err != nil {
+		if err := each(); err != nil {
 			return err
 		}
 	}
@@ -271,22 +276,11 @@ func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) e
 			return err
 		}
 		defer rows.Close()
-		for n := 0; rows.Next(); n++ {
-			if n%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			var r Rating
-			var name string
-			if err := rows.Scan(&r.Agent, &name, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
-				return err
-			}
-			if err := each(r, name); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		var r Rating
+		var name string
+		return scanEach(ctx, rows, []any{&r.Agent, &name, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games}, func() error {
+			return each(r, name)
+		})
 	})
 }
 
