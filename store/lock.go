@@ -43,7 +43,10 @@ func (db *DB) Lock() error {
 	f, err := lockFile(path)
 	db.lock = f // closed by Close, after SQLite's connections, held or not
 	if errors.Is(err, errLockHeld) {
-		return fmt.Errorf("%s: %w%s", db.path, ErrLocked, lockHolder(f))
+		if pid := LockHolder(path); pid != 0 {
+			return fmt.Errorf("%s: %w (pid %d)", db.path, ErrLocked, pid)
+		}
+		return fmt.Errorf("%s: %w", db.path, ErrLocked)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot take the league lock: %w", db.path, err)

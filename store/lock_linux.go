@@ -33,17 +33,18 @@ func lockFile(path string) (*os.File, error) {
 	return f, syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
 
-// lockHolder returns " (pid N)" for the process that holds the flock on
-// f's file, as /proc/locks lists it, or "" when it cannot tell.
-func lockHolder(f *os.File) string {
+// LockHolder returns the pid of the process that holds the league lock
+// of the database file at path, as /proc/locks lists it, or 0 when none
+// does. It only reads that list: it neither opens the file (closing it
+// would drop this process's SQLite locks on it) nor tries the lock (a
+// league starting at that instant would find it held).
+func LockHolder(path string) int {
 	var st syscall.Stat_t
-	if f == nil || syscall.Fstat(int(f.Fd()), &st) != nil {
-		return ""
+	if syscall.Stat(path, &st) != nil {
+		return 0
 	}
-	if pid := flockHolder(&st); pid != "" {
-		return fmt.Sprintf(" (pid %s)", pid)
-	}
-	return ""
+	pid, _ := strconv.Atoi(flockHolder(&st))
+	return pid
 }
 
 // underAnotherName refuses the database file at path while a league

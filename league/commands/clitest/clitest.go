@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"ttt/league/commands"
+	"ttt/store"
 )
 
 // TTT is ttt run in Dir.
@@ -394,10 +395,10 @@ func (b *Background) Wait(t testing.TB) (stdout, stderr string, code int) {
 
 // AwaitLock waits until the command holds the league lock of the
 // database at path, a flock(2) on the file itself: until a league run
-// started in the background has begun. It reads the lock in /proc/locks
-// rather than trying it, since a probe that took the lock for an instant
-// would make the league it waits for find its database in use. It fails
-// the test if the command ends first.
+// started in the background has begun. It reads who holds the lock
+// (store.LockHolder) rather than trying it, since a probe that took the
+// lock for an instant would make the league it waits for find its
+// database in use. It fails the test if the command ends first.
 func (b *Background) AwaitLock(t testing.TB, path string) {
 	t.Helper()
 	pid := b.pid
@@ -405,7 +406,7 @@ func (b *Background) AwaitLock(t testing.TB, path string) {
 		pid = os.Getpid() // in-process
 	}
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if holdsFlock(pid, path) {
+		if store.LockHolder(path) == pid {
 			return
 		}
 		b.mu.Lock()
@@ -416,28 +417,6 @@ func (b *Background) AwaitLock(t testing.TB, path string) {
 		}
 	}
 	t.Fatalf("ttt %s: no league lock on %s after a minute", strings.Join(b.args, " "), path)
-}
-
-// holdsFlock reports whether /proc/locks lists an exclusive flock of the
-// file at path held by process pid: "1: FLOCK  ADVISORY  WRITE 1234
-// 08:01:5678 0 EOF" is the pid, then the device and the inode.
-func holdsFlock(pid int, path string) bool {
-	info, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	locks, err := os.ReadFile("/proc/locks")
-	if err != nil {
-		return false
-	}
-	inode := ":" + strconv.FormatUint(info.Sys().(*syscall.Stat_t).Ino, 10)
-	for line := range strings.Lines(string(locks)) {
-		f := strings.Fields(line)
-		if len(f) >= 6 && f[1] == "FLOCK" && f[3] == "WRITE" && f[4] == strconv.Itoa(pid) && strings.HasSuffix(f[5], inode) {
-			return true
-		}
-	}
-	return false
 }
 
 // SQL opens the database at path with SQLite itself, for what no command
