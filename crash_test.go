@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
+	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/league/elo"
 	"ttt/store"
@@ -165,7 +167,7 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 
 	// The rest through the store, as ttt reads it.
 	ctx := context.Background()
-	st, err := store.Open(ctx, path)
+	st, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +297,7 @@ func count(t *testing.T, db *sql.DB, q string, args ...any) int {
 func leagueOf(t *testing.T, path string) []any {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,91 +1,151 @@
-// Package agents holds the players of tic-tac-toe: the uniformly random
-// baseline, the perfect player, and move tables, the form every
-// deterministic player (a frozen network included) takes for fast play.
+// Package agents holds the games ttt plays with what it knows of each
+// (Kit): the players every league of a game has built in, the check that
+// measures a player, and the compact form of a deterministic player where
+// the game is small enough for one. MCTS, a player for every game, lives
+// here too.
 //
-// The rules and the solved game live in the sub-package game; networks
-// and their learning rule in nn; the exhaustive check in verify.
+// The rules of each game live in a sub-package of game; networks and
+// their learning rule in nn; the checks in verify.
 package agents
 
 import (
+	"context"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"sync"
+	"strings"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/verify"
 )
 
-// Player chooses a move for the side to move on a board whose game is not
-// over. The move must be an empty square.
-type Player interface {
-	Move(b game.Board) int
+// Kit is a game and what ttt knows of playing it.
+type Kit struct {
+	game.Game
+	// Builtins are the players every league of the game has from its
+	// creation, random, the rating anchor, first.
+	Builtins []Builtin
+	// Check measures a deterministic player: the facts a league keeps of
+	// it.
+	Check func(p game.Player) verify.Facts
+	// Analyze returns the exact outcome of every legal move in p, by
+	// move, for the side to move. It may search for long on a large
+	// game, and stops with ctx's error.
+	Analyze func(ctx context.Context, p game.Position) (map[int]game.Outcome, error)
+	// Compile writes a deterministic player out as the table of its moves
+	// in every position, which a league stores with a network and plays
+	// in its place; Compiled reads a table back, refusing one that is not
+	// a player's. Both nil where the game is too large for tables.
+	Compile  func(p game.Player) []byte
+	Compiled func(table []byte) (game.Player, error)
+
+	// Training aids of a game whose every position is solved, nil
+	// otherwise. Exploiter returns the opponent that wins wherever the
+	// deterministic player target can be forced to lose, and plays at
+	// random elsewhere; Mistakes the positions where target throws the
+	// game's value away, on either side; Optimal whether move keeps the
+	// value of p; Perfect the perfect player.
+	Exploiter func(target game.Player, rng *rand.Rand) game.Player
+	Mistakes  func(target game.Player) []game.Position
+	Optimal   func(p game.Position, move int) bool
+	Perfect   func() game.Player
 }
 
-// Random plays a uniformly random legal move. It is the league's rating
-// anchor (Elo 0). It is not safe for concurrent use: give each game its
-// own, seeded per game, so that results do not depend on scheduling.
-type Random struct {
-	Rand *rand.Rand
+// Builtin is a player that every league of a game has from its creation.
+type Builtin struct {
+	Kind string // the store's kind: random, perfect, tactician, mcts, solver
+	Name string
+	// Fixed: every newcomer to the league plays it. The others are
+	// played where a newcomer's rating comes near theirs.
+	Fixed bool
+	// New returns the player for one game, drawing on rng if it is not
+	// deterministic.
+	New func(rng *rand.Rand) game.Player
+	// Random: its moves draw on rng.
+	Random bool
 }
 
-// Move implements Player.
-func (r Random) Move(b game.Board) int { return RandomMove(b, r.Rand) }
+// Games are the games ttt plays, the default first. Adding a game is
+// adding its Kit here.
+var Games = []*Kit{TicTacToe}
 
-// RandomMove returns a uniformly random empty square of b.
-func RandomMove(b game.Board, rng *rand.Rand) int {
-	empty := uint32(b.Empty())
-	for k := rng.IntN(bits.OnesCount32(empty)); k > 0; k-- {
-		empty &= empty - 1 // drop the lowest empty square
-	}
-	return bits.TrailingZeros32(empty)
-}
-
-// Table is a deterministic player written out as its move in every
-// position, indexed by game.Board.Index. A game between two tables costs
-// a look-up per move, and a table is safe for concurrent use.
-type Table [game.NumIndices]int8
-
-// Move implements Player.
-func (t *Table) Move(b game.Board) int { return int(t[b.Index()]) }
-
-// NewTable records move's choice in every reachable position where a move
-// is due (4,520 of them). Unreachable entries stay -1.
-func NewTable(move func(game.Board) int) *Table {
-	t := new(Table)
-	for i := range t {
-		t[i] = -1
-	}
-	for _, b := range game.Solve().Positions() {
-		if b.Result() == game.Ongoing {
-			t[b.Index()] = int8(move(b))
-		}
-	}
-	return t
-}
-
-// Perfect returns the perfect player: in every position it plays a move
-// of the best game-theoretic value, preferring the quickest win and the
-// slowest loss (so a human facing it sees it finish a won game), and the
-// lowest square among equals. It is built once and shared.
-var Perfect = sync.OnceValue(func() *Table {
-	s := game.Solve()
-	return NewTable(func(b game.Board) int {
-		best, bestScore := -1, -100
+// TicTacToe is ttt-rl's game, whose every position is known: its
+// built-in players are random and the perfect player, its check is the
+// exhaustive one (every opponent line) and its players are tables.
+var TicTacToe = &Kit{
+	Game: tictactoe.Game,
+	Builtins: []Builtin{
+		randomBuiltin(tictactoe.Game),
+		{Kind: "perfect", Name: "perfect", Fixed: true, New: func(*rand.Rand) game.Player { return tictactoe.Perfect() }},
+	},
+	Check: func(p game.Player) verify.Facts {
+		x, o := verify.Check(p, game.X), verify.Check(p, game.O)
+		return verify.Facts{Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
+			VsRandom: []verify.Expect{verify.Exact(p, game.X), verify.Exact(p, game.O)}}
+	},
+	Analyze: func(_ context.Context, p game.Position) (map[int]game.Outcome, error) {
+		b, out := tictactoe.FromPosition(p), map[int]game.Outcome{}
 		for m := b.Empty(); m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros16(m)
-			if sc := s.Score(b.Play(sq)); -sc > bestScore {
-				best, bestScore = sq, -sc
+			out[sq] = tictactoe.Solve().Outcome(b, sq)
+		}
+		return out, nil
+	},
+	Compile:  tictactoe.Compile,
+	Compiled: tictactoe.Compiled,
+	Exploiter: func(target game.Player, rng *rand.Rand) game.Player {
+		return tictactoe.NewExploiter(tictactoe.NewTable(target), rng)
+	},
+	Mistakes: func(target game.Player) []game.Position {
+		var out []game.Position
+		for _, side := range []game.Side{game.X, game.O} {
+			for _, b := range verify.Mistakes(target, side) {
+				out = append(out, b.Position())
 			}
 		}
-		return best
-	})
-})
+		return out
+	},
+	Optimal: func(p game.Position, move int) bool {
+		return tictactoe.Solve().Optimal(tictactoe.FromPosition(p), move)
+	},
+	Perfect: func() game.Player { return tictactoe.Perfect() },
+}
 
-// Play plays the game on from b, x moving for X and o for O, and returns
-// how it ended.
-func Play(b game.Board, x, o Player) game.Result {
-	players := [2]Player{x, o}
-	for b.Result() == game.Ongoing {
-		b = b.Play(players[b.ToMove()].Move(b))
+// randomBuiltin is the uniformly random player of g, the rating anchor.
+func randomBuiltin(g game.Game) Builtin {
+	return Builtin{Kind: "random", Name: "random", Fixed: true, Random: true,
+		New: func(rng *rand.Rand) game.Player { return game.Random{Game: g, Rand: rng} }}
+}
+
+// KitOf returns the kit of the game called name.
+func KitOf(name string) (*Kit, error) {
+	var names []string
+	for _, k := range Games {
+		if k.Name() == name {
+			return k, nil
+		}
+		names = append(names, k.Name())
 	}
-	return b.Result()
+	return nil, fmt.Errorf("unknown game %q: ttt plays %s", name, strings.Join(names, ", "))
+}
+
+// Builtin returns the built-in player called name, or false.
+func (k *Kit) Builtin(name string) (Builtin, bool) {
+	for _, b := range k.Builtins {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Builtin{}, false
+}
+
+// KitFor returns the kit of g, one of the games of Games.
+func KitFor(g game.Game) *Kit {
+	for _, k := range Games {
+		if k.Game == g {
+			return k
+		}
+	}
+	panic("ttt does not play " + g.Name())
 }

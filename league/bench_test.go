@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/nn"
 )
 
@@ -16,16 +17,23 @@ import (
 // league's evaluation, whatever picks the pairs.
 func BenchmarkEvaluate(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	snap := compile(nn.New(nn.DefaultHidden, rng).Table())
-	list := []pairing{{a: 0, b: 1, pa: snap}, {a: 0, b: 2, pa: snap, pb: perfectPlayer()}}
+	kit := agents.TicTacToe
+	net := func() contestant {
+		p, _ := kit.Compiled(kit.Compile(&nn.Player{Net: nn.New(kit.Game, nn.DefaultHidden, rng)}))
+		return fixed(p)
+	}
+	random, perfect := kit.Builtins[0], kit.Builtins[1]
+	snap := net()
+	list := []pairing{{a: 0, b: 1, ca: snap, cb: contestant{player: random.New, random: true}},
+		{a: 0, b: 2, ca: snap, cb: contestant{player: perfect.New}}}
 	for id := range 500 {
-		list = append(list, pairing{a: 0, b: int64(3 + id), pa: snap, pb: compile(nn.New(nn.DefaultHidden, rng).Table())})
+		list = append(list, pairing{a: 0, b: int64(3 + id), ca: snap, cb: net()})
 	}
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			cfg := Default()
+			cfg := Default(agents.TicTacToe)
 			cfg.Workers = workers
-			lg := &league{cfg: cfg}
+			lg := &league{cfg: cfg, match: newMatch(kit.Game)}
 			games := 0
 			for b.Loop() {
 				results, err := lg.play(context.Background(), 1, list, 0)

@@ -14,7 +14,7 @@ import (
 // id, or 0: the snapshot), as the database keeps a pair.
 type pairing struct {
 	a, b   int64
-	pa, pb player
+	ca, cb contestant
 }
 
 // evaluate plays each entrant's pool in round: the fixed part for every
@@ -71,18 +71,18 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 }
 
 // pairings pairs entrant e with each opponent in pool, the newer of the
-// two first, with their move tables.
+// two first.
 func (lg *league) pairings(ctx context.Context, e entrant, pool []int64) ([]pairing, error) {
-	players, err := lg.players(ctx, pool)
+	cons, err := lg.contestants.get(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
 	list := make([]pairing, 0, len(pool))
 	for _, id := range pool {
 		if e.id == 0 || e.id > id {
-			list = append(list, pairing{a: e.id, b: id, pa: e.moves, pb: players[id]})
+			list = append(list, pairing{a: e.id, b: id, ca: e.contestant, cb: cons[id]})
 		} else {
-			list = append(list, pairing{a: id, b: e.id, pa: players[id], pb: e.moves})
+			list = append(list, pairing{a: id, b: e.id, ca: cons[id], cb: e.contestant})
 		}
 	}
 	return list, nil
@@ -106,8 +106,8 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				}
 				p := list[i]
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(offset+i))
-				rec := playMatch(p.pa, p.pb, lg.cfg.Openings, seed, nil)
-				if p.pa != nil && p.pb != nil {
+				rec := lg.match.play(p.ca, p.cb, lg.cfg.Openings, seed, nil)
+				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}
 				results[i] = store.Match{A: p.a, B: p.b, Plies: lg.cfg.Openings, Seed: seed, Record: rec}

@@ -8,6 +8,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/store"
 )
@@ -44,11 +45,11 @@ var ErrNotReproduced = errors.New("the stored result cannot be reproduced by thi
 // match's games at a time (at most 144) and caches of move tables and
 // names of bounded size.
 func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Game) error) error {
-	tables, err := storedTables(ctx, db)
+	cons, mt, err := replayer(ctx, db)
 	if err != nil {
 		return err
 	}
-	names, _ := lru.New[int64, string](tableCache) // the size is positive
+	names, _ := lru.New[int64, string](contestantCache) // the size is positive
 	name := func(id int64) (string, error) {
 		if n, ok := names.Get(id); ok {
 			return n, nil
@@ -67,7 +68,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 
 	var games []Game // one match's, reused
 	return db.Matches(ctx, f, func(m store.Match) error {
-		players, err := tables.get(ctx, []int64{m.A, m.B})
+		players, err := cons.get(ctx, []int64{m.A, m.B})
 		if err != nil {
 			return fmt.Errorf("round %d: %w", m.Round, err)
 		}
@@ -84,7 +85,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 				m.Round, nameA, nameB, m.Plies, MaxPlies)
 		}
 		games = games[:0]
-		rec := playMatch(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
+		rec := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
 			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
@@ -111,7 +112,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 // changed under ttt, or this ttt plays differently from the one that
 // stored it.
 func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (replayed int, err error) {
-	tables, err := storedTables(ctx, db)
+	cons, mt, err := replayer(ctx, db)
 	if err != nil {
 		return 0, err
 	}
@@ -120,7 +121,7 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 		if n++; (n-1)%max(sample, 1) != 0 {
 			return nil
 		}
-		players, err := tables.get(ctx, []int64{m.A, m.B})
+		players, err := cons.get(ctx, []int64{m.A, m.B})
 		if err != nil {
 			found(fmt.Sprintf("round %d, match %d v %d: %v", m.Round, m.A, m.B, err))
 			return nil
@@ -128,7 +129,7 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 		replayed++
 		if m.Plies < 0 || m.Plies > MaxPlies {
 			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxPlies))
-		} else if rec := playMatch(players[m.A], players[m.B], m.Plies, m.Seed, nil); rec != m.Record {
+		} else if rec := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil); rec != m.Record {
 			found(fmt.Sprintf("round %d, match %d v %d: replays as %d/%d/%d, stored as %d/%d/%d",
 				m.Round, m.A, m.B, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses))
 		}
@@ -137,15 +138,16 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 	return replayed, err
 }
 
-// storedTables returns the tables of db's agents, for a reader.
-func storedTables(ctx context.Context, db *store.DB) (*tables, error) {
-	random, err := db.Agent(ctx, string(store.Random))
+// replayer returns what replaying db's matches needs: its agents as
+// evaluation plays them, and its game's openings.
+func replayer(ctx context.Context, db *store.DB) (*contestants, *match, error) {
+	kit, err := agents.KitOf(db.Game().Name())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	perfect, err := db.Agent(ctx, string(store.Perfect))
+	cons, err := newContestants(ctx, db, kit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return newTables(db, random.ID, perfect.ID), nil
+	return cons, newMatch(kit.Game), nil
 }

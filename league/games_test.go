@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league"
 	"ttt/store"
@@ -56,7 +58,7 @@ func TestGamesReplayTheStoredMatches(t *testing.T) {
 				t.Fatalf("game %+v in match %+v", g, m)
 			}
 			// The moves are legal and end the game with its result.
-			var b game.Board
+			var b tictactoe.Board
 			for _, sq := range g.Moves {
 				if err := b.CheckMove(sq); err != nil {
 					t.Fatalf("moves %v: %d: %v", g.Moves, sq, err)
@@ -153,8 +155,8 @@ func TestMatchFilters(t *testing.T) {
 	_, err := league.Run(ctx, db, cfg, league.Hooks{Training: func(round int64, done, total int) {
 		if (round == 3 || round == 5) && done == 1000 {
 			imported++
-			a := league.Describe(&store.Agent{Kind: store.Imported, Name: fmt.Sprintf("during-%d", round),
-				Net: nn.New(8, rand.New(rand.NewPCG(uint64(round), 0)))})
+			a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Imported, Name: fmt.Sprintf("during-%d", round),
+				Net: nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(round), 0)))})
 			if err := db.AddAgent(ctx, a); err != nil {
 				t.Fatal(err)
 			}

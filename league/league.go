@@ -22,7 +22,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/nn"
 	"ttt/agents/train"
-	"ttt/agents/verify"
 	"ttt/league/elo"
 	"ttt/store"
 )
@@ -45,8 +44,10 @@ type Config struct {
 	train.Learning
 }
 
-// Default returns the settings of `ttt league run` where no flag says
-// otherwise: rounds of a few seconds (a first checkpoint within seconds),
+// Default returns the settings of `ttt league run` for kit's game where
+// no flag says otherwise.
+//
+// Tic-tac-toe: rounds of a few seconds (a first checkpoint within seconds),
 // every two-move opening, pools of 32 opponents, and the opponent mix and
 // exploration that reached an unbeatable checkpoint fastest for every
 // seed we measured (README, "How it learns"). Exploration fades within
@@ -55,7 +56,28 @@ type Config struct {
 // around it too. Drills take a fifth of the games from random: over 40
 // seeds, a tenth took up to 9 rounds to perfect play where a fifth took
 // up to 6, and three tenths were no faster.
-func Default() Config {
+//
+// Connect Four has no exploiter and no drills (they need every position
+// solved): the learner plays itself half the time and random the rest, in
+// rounds of 5,000 games, about as long as tic-tac-toe's, at a lower
+// learning rate than ttt-rl's, at which the rule collapses there to one
+// column for every position within a minute.
+func Default(kit *agents.Kit) Config {
+	if kit.Exploiter == nil {
+		return Config{
+			GamesPerRound: 5000,
+			Seed:          1,
+			Openings:      2,
+			Opponents:     32,
+			SelfPlay:      0.5,
+			Learning: train.Learning{
+				Hidden:      nn.DefaultHidden,
+				LR:          0.003,
+				Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
+				Temperature: train.DefaultTemperature,
+			},
+		}
+	}
 	return Config{
 		GamesPerRound: 20000,
 		Seed:          1,
@@ -176,11 +198,13 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	trained := time.Since(begun)
 
 	// STEP 2: freeze a snapshot of it, with the facts the league keeps of
-	// every network: its exhaustive check, exact odds against random and
-	// move table. Its id comes with the commit; until then it is agent 0.
+	// every network: the checks of its game (tic-tac-toe's exhaustive
+	// check and exact odds against random, Connect Four's position set)
+	// and, where the game has them, its move table. Its id comes with the
+	// commit; until then it is agent 0.
 	snapshot := &store.Agent{Kind: store.Checkpoint, ParentID: lg.parent,
 		TrainGames: lg.learner.games, Net: lg.learner.net.Clone()}
-	table := describe(snapshot)
+	player, con := describe(lg.kit, snapshot)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
 	// import, ttt train --db), play their pools. The pools are chosen
@@ -192,7 +216,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	if err != nil {
 		return err
 	}
-	entrants := append([]entrant{{id: 0, moves: player(snapshot.Moves), parent: lg.parent}}, newcomers...)
+	entrants := append([]entrant{{id: 0, contestant: con, parent: lg.parent}}, newcomers...)
 	matches, err := lg.evaluate(ctx, number, entrants)
 	if err != nil {
 		return err
@@ -226,7 +250,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	if err := lg.committed(context.WithoutCancel(ctx), r); err != nil {
 		return err
 	}
-	lg.snapshotTable = table
+	lg.snapshotPlayer = player
 	lg.checkpoint()
 	if hooks.Round != nil {
 		rating, _ := lg.ratings.Rating(snapshot.ID)
@@ -237,25 +261,27 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 }
 
 // Describe fills in the facts the league keeps of the network a.Net, which
-// the store persists with it: the exhaustive check as X and as O, its
-// class, its exact odds against a random opponent and its move table.
-// Frozen networks never change, so they are computed once, here, for
-// every network that joins a league (snapshots, ttt train --db, ttt
-// import). It returns a.
-func Describe(a *store.Agent) *store.Agent {
-	describe(a)
+// the store persists with it: the checks of its game (kit.Check) and,
+// where the game has them, its move table. Frozen networks never change,
+// so they are computed once, here, for every network that joins a league
+// (snapshots, ttt train --db, ttt import). It returns a.
+func Describe(kit *agents.Kit, a *store.Agent) *store.Agent {
+	describe(kit, a)
 	return a
 }
 
-// describe is Describe, and returns the network's move table.
-func describe(a *store.Agent) *agents.Table {
-	t := a.Net.Table()
-	x, o := verify.Check(t, game.X), verify.Check(t, game.O)
-	a.Verify = []verify.Report{x, o}
-	a.Class = verify.Classify(x, o)
-	a.VsRandom = []verify.Expect{verify.Exact(t, game.X), verify.Exact(t, game.O)}
-	a.Moves = compile(t)
-	return t
+// describe is Describe, and returns the network as a deterministic player
+// and as evaluation plays it.
+func describe(kit *agents.Kit, a *store.Agent) (game.Player, contestant) {
+	var p game.Player = &nn.Player{Net: a.Net}
+	con := netContestant(a.Net)
+	if kit.Compile != nil {
+		a.Moves = kit.Compile(p)
+		p, _ = kit.Compiled(a.Moves) // a net's table is a table
+		con = fixed(p)
+	}
+	a.Facts = kit.Check(p)
+	return p, con
 }
 
 // evalGames counts the games of matches.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 
+	"ttt/agents"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league"
 	"ttt/league/elo"
@@ -19,7 +21,7 @@ import (
 // small is a league of quick rounds and small pools, so that a few dozen
 // rounds already outgrow the pool.
 func small() league.Config {
-	cfg := league.Default()
+	cfg := league.Default(agents.TicTacToe)
 	cfg.GamesPerRound = 1000
 	cfg.Hidden = 20
 	cfg.Opponents = 8
@@ -38,7 +40,7 @@ type stored struct {
 // open opens the database at path, closed when the test ends.
 func open(t *testing.T, path string) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), path)
+	db, err := store.Open(context.Background(), path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +211,7 @@ func TestNewcomersPlay(t *testing.T) {
 	}
 	add := func(name string) int64 {
 		t.Helper()
-		a := league.Describe(&store.Agent{Kind: store.Imported, Name: name, Net: nn.New(8, rand.New(rand.NewPCG(uint64(len(name)), 0)))})
+		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Imported, Name: name, Net: nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(len(name)), 0)))})
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}

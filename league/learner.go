@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"ttt/agents/game"
 	"ttt/agents/nn"
 )
 
@@ -21,10 +22,10 @@ type learner struct {
 }
 
 // newLearner starts a learner from seed.
-func newLearner(hidden int, seed uint64) *learner {
+func newLearner(g game.Game, hidden int, seed uint64) *learner {
 	pcg := rand.NewPCG(seed, 0x6c6561677565) // "league"
 	rng := rand.New(pcg)
-	return &learner{net: nn.New(hidden, rng), pcg: pcg, rng: rng}
+	return &learner{net: nn.New(g, hidden, rng), pcg: pcg, rng: rng}
 }
 
 // stateMagic starts a stored learner state, versioned so that a future
@@ -44,8 +45,8 @@ func (l *learner) marshal() ([]byte, error) {
 	return append(buf, l.net.Bytes()...), nil
 }
 
-// unmarshalLearner decodes what marshal wrote.
-func unmarshalLearner(data []byte) (*learner, error) {
+// unmarshalLearner decodes what marshal wrote, a learner of g.
+func unmarshalLearner(g game.Game, data []byte) (*learner, error) {
 	bad := func(why string) error { return fmt.Errorf("stored learner state: %s", why) }
 	rest, ok := bytes.CutPrefix(data, stateMagic)
 	if !ok {
@@ -65,7 +66,7 @@ func unmarshalLearner(data []byte) (*learner, error) {
 		return nil, errors.Join(bad("generator"), err)
 	}
 	l.rng = rand.New(l.pcg)
-	net, err := nn.Parse(rest[n:], nn.Inputs)
+	net, err := nn.Parse(g, rest[n:], g.Inputs())
 	if err != nil {
 		return nil, errors.Join(bad("network"), err)
 	}

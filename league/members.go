@@ -13,6 +13,7 @@ import (
 	"github.com/google/btree"
 
 	"ttt/agents"
+	"ttt/agents/game"
 	"ttt/league/elo"
 	"ttt/store"
 )
@@ -24,6 +25,8 @@ import (
 // a cache of bounded size.
 type league struct {
 	db        *store.DB
+	kit       *agents.Kit // the league's game
+	match     *match
 	cfg       Config
 	lastRound int64
 	learner   *learner
@@ -32,20 +35,21 @@ type league struct {
 	byRound []int64  // the snapshot of each round, by round - 1; 0 for a round without one
 	parent  int64    // the latest snapshot; 0 before the first
 	random  int64    // the rating anchor
-	perfect int64
-	waiting []int64 // networks that have not played yet, in id order
+	fixed   []int64  // the built-in players every newcomer plays, random first
+	ladder  []int64  // the other built-in players, weakest first
+	waiting []int64  // networks that have not played yet, in id order
 
 	fitsSince int // bytes of the fits table since its last full row
 
-	// snapshotTable is the move table of the last snapshot, while the
-	// learner is the same network; nil once it trains on.
-	snapshotTable *agents.Table
+	// snapshotPlayer is the last snapshot as a deterministic player,
+	// while the learner is the same network; nil once it trains on.
+	snapshotPlayer game.Player
 
 	checkpoints   sync.WaitGroup // the checkpoint under way, if any
 	checkpointing atomic.Bool
 	ratings       *elo.Ratings
 	ranking       *btree.BTreeG[ranked] // every rated network, by its rating shown
-	tables        *tables
+	contestants   *contestants
 	scores        []scored // the latest snapshot's pool of networks, with its scores
 }
 
@@ -81,7 +85,14 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	lg := &league{db: db, cfg: cfg, ranking: btree.NewG(32, rankedLess)}
+	kit, err := agents.KitOf(db.Game().Name())
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.validateFor(kit); err != nil {
+		return nil, err
+	}
+	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess)}
 
 	// STEP 1: the agents, with their standings and the fit's ratings.
 	fits, since, err := db.Fits(ctx)
@@ -92,10 +103,23 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if err := db.Members(ctx, 0, lg.add); err != nil {
 		return nil, err
 	}
-	if lg.random == 0 || lg.perfect == 0 {
-		return nil, errors.New("the league has no random or perfect player")
+	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
+		return nil, err
 	}
-	lg.tables = newTables(db, lg.random, lg.perfect)
+	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
+		switch b := lg.contestants.builtins[id]; {
+		case b.Kind == string(store.Random):
+			lg.random = id
+			lg.fixed = append([]int64{id}, lg.fixed...)
+		case b.Fixed:
+			lg.fixed = append(lg.fixed, id)
+		default:
+			lg.ladder = append(lg.ladder, id)
+		}
+	}
+	if lg.random == 0 {
+		return nil, errors.New("the league has no random player")
+	}
 
 	// STEP 2: the ratings: each agent's exact value, then every result.
 	lg.ratings = elo.NewRatings(lg.random)
@@ -123,14 +147,14 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	round, state, err := db.LastRound(ctx)
 	switch {
 	case errors.Is(err, store.ErrNoRounds):
-		lg.learner = newLearner(cfg.Hidden, cfg.Seed)
+		lg.learner = newLearner(kit.Game, cfg.Hidden, cfg.Seed)
 	case err != nil:
 		return nil, err
 	case state == nil:
 		return nil, fmt.Errorf("round %d: no learner state is stored", round)
 	default:
 		lg.lastRound = round
-		if lg.learner, err = unmarshalLearner(state); err != nil {
+		if lg.learner, err = unmarshalLearner(kit.Game, state); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
 	}
@@ -154,10 +178,6 @@ func (lg *league) add(a store.Member) error {
 		lg.waiting = append(lg.waiting, a.ID)
 	}
 	switch a.Kind {
-	case store.Random:
-		lg.random = a.ID
-	case store.Perfect:
-		lg.perfect = a.ID
 	case store.Checkpoint:
 		for len(lg.byRound) < int(a.Round) {
 			lg.byRound = append(lg.byRound, 0)
@@ -194,20 +214,15 @@ func (lg *league) newcomers(ctx context.Context) ([]entrant, error) {
 	if err := lg.db.Members(ctx, int64(len(lg.members)), lg.add); err != nil {
 		return nil, err
 	}
-	players, err := lg.players(ctx, lg.waiting)
+	cons, err := lg.contestants.get(ctx, lg.waiting)
 	if err != nil {
 		return nil, err
 	}
 	var out []entrant
 	for _, id := range lg.waiting {
-		out = append(out, entrant{id: id, moves: players[id]})
+		out = append(out, entrant{id: id, contestant: cons[id]})
 	}
 	return out, nil
-}
-
-// players returns the move tables of the agents ids, nil for random.
-func (lg *league) players(ctx context.Context, ids []int64) (map[int64]player, error) {
-	return lg.tables.get(ctx, ids)
 }
 
 // checkpoint copies the -wal file into the database file in the

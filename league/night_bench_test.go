@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -55,12 +56,12 @@ func BenchmarkNight(b *testing.B) {
 			defer debug.SetGCPercent(debug.SetGCPercent(GCPercent)) // as ttt league run does
 			resetPeakRSS(b)
 			ctx := context.Background()
-			db, err := store.Open(ctx, path)
+			db, err := store.Open(ctx, path, func() store.Setup { return Setup(agents.TicTacToe) })
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer db.Close()
-			cfg := Default()
+			cfg := Default(agents.TicTacToe)
 			cfg.GamesPerRound = 100
 			lg, err := open(ctx, db, cfg, nil)
 			if err != nil {
@@ -136,12 +137,12 @@ func buildNight(path string, n int) error {
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(path + suffix)
 	}
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, path, func() store.Setup { return Setup(agents.TicTacToe) })
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	cfg := Default()
+	cfg := Default(agents.TicTacToe)
 	nets := make([]*store.Agent, nightNets)
 	for i := range nets {
 		tc := train.Default(nightTraining)
@@ -150,7 +151,7 @@ func buildNight(path string, n int) error {
 		if err != nil {
 			return err
 		}
-		nets[i] = Describe(&store.Agent{Kind: store.Checkpoint, Net: net})
+		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Net: net})
 	}
 	lg, err := open(ctx, db, cfg, nil)
 	if err != nil {
@@ -160,8 +161,9 @@ func buildNight(path string, n int) error {
 		// The steps of round, from the snapshot on.
 		net := nets[round%nightNets]
 		snapshot := &store.Agent{Kind: store.Checkpoint, ParentID: lg.parent, TrainGames: round * 20000, Net: net.Net,
-			Verify: net.Verify, Class: net.Class, VsRandom: net.VsRandom, Moves: net.Moves}
-		entrants := []entrant{{id: 0, moves: player(snapshot.Moves), parent: lg.parent}}
+			Facts: net.Facts, Moves: net.Moves}
+		p, _ := agents.TicTacToe.Compiled(snapshot.Moves)
+		entrants := []entrant{{id: 0, contestant: fixed(p), parent: lg.parent}}
 		matches, err := lg.evaluate(ctx, round, entrants)
 		if err != nil {
 			return err

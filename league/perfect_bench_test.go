@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -68,12 +69,12 @@ const maxRounds = 30
 // and, if perfect is set, until one plays perfectly as well.
 func untilFirst(b *testing.B, seed uint64, perfect bool) firsts {
 	b.StopTimer()
-	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "league.db"))
+	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	cfg := league.Default()
+	cfg := league.Default(agents.TicTacToe)
 	cfg.Seed = seed
 	cfg.Rounds = maxRounds
 	ctx, stop := context.WithCancel(context.Background())

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -23,10 +24,10 @@ func TestDrillsMakeItPerfect(t *testing.T) {
 		seed   uint64
 		drill  float64
 		rounds int
-	}{{1, league.Default().Drill, 30}, {2, league.Default().Drill, 30}, {1, 0, 8}} {
-		cfg := league.Default()
+	}{{1, league.Default(agents.TicTacToe).Drill, 30}, {2, league.Default(agents.TicTacToe).Drill, 30}, {1, 0, 8}} {
+		cfg := league.Default(agents.TicTacToe)
 		cfg.Seed, cfg.Drill, cfg.Rounds = tt.seed, tt.drill, tt.rounds
-		db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "league.db"))
+		db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 		if err != nil {
 			t.Fatal(err)
 		}

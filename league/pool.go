@@ -10,9 +10,12 @@ import (
 // before it is rated. It holds at most Config.Opponents agents, chosen in
 // this order:
 //
-//  1. random and perfect: the anchor of the ratings at 0 and the ceiling,
-//     the two fixed points every member is measured against.
-//  2. its parent, the snapshot it was trained on from: the step it made.
+//  1. the game's fixed built-in players: random, the anchor of the
+//     ratings at 0, and perfect, the ceiling, in tic-tac-toe; random and
+//     the tactician in Connect Four.
+//  2. its parent, the snapshot it was trained on from: the step it made;
+//     and the rungs of the game's ladder around its parent's rating
+//     (rungs), Connect Four's MCTS players and solver.
 //  3. the topOpponents best-rated networks: whether it has caught up with
 //     the league's best, and the games that decide who is best.
 //  4. a spread over the whole history: the snapshots made 2^k rounds
@@ -34,7 +37,7 @@ import (
 // pair never plays twice: every pairing has a member that has not played
 // before.
 const (
-	minOpponents = 4 // random, perfect, the parent and one more
+	minOpponents = 4 // random, perfect (or the tactician), the parent and one more
 	maxOpponents = 1024
 	topOpponents = 4
 )
@@ -42,8 +45,8 @@ const (
 // entrant is an agent that plays its pool this round: the snapshot (id 0
 // until the commit gives it one) or a newcomer.
 type entrant struct {
-	id     int64
-	moves  player
+	id int64
+	contestant
 	parent int64 // 0 for none
 }
 
@@ -59,9 +62,11 @@ func (lg *league) fixedPool(e entrant, round int64) []int64 {
 		pool = append(pool, id)
 		return true
 	}
-	add(lg.random)
-	add(lg.perfect)
+	for _, id := range lg.fixed {
+		add(id)
+	}
 	add(e.parent)
+	lg.rungs(e.parent, add)
 	top := 0
 	lg.ranking.Descend(func(r ranked) bool {
 		if add(r.id) {
@@ -106,4 +111,32 @@ func (lg *league) nearest(elo float64, chosen map[int64]bool, n int) []int64 {
 		}
 	}
 	return out
+}
+
+// rungs adds the ladder's rungs around the rating of parent (the
+// entrant's parent, 0 for none) with add: the weakest rung that is unrated
+// or rated above it, and the strongest rung rated below that one. A rung
+// of the ladder (Connect Four's MCTS players and solver) is a fixed point
+// whose strength means the same in every league, but the strong ones
+// think for milliseconds a move: each newcomer plays the two that bracket
+// it, where its result says the most, and one unrated rung above every
+// rated one, so that the ladder gets rated from the bottom up as the
+// league climbs it.
+func (lg *league) rungs(parent int64, add func(int64) bool) {
+	elo := math.Inf(-1)
+	if parent != 0 && lg.member(parent).shown.Round != 0 {
+		elo = lg.member(parent).shown.Elo
+	}
+	for i, id := range lg.ladder {
+		if r := lg.member(id).shown; r.Round == 0 || r.Elo > elo {
+			if i > 0 {
+				add(lg.ladder[i-1])
+			}
+			add(id)
+			return
+		}
+	}
+	if n := len(lg.ladder); n > 0 {
+		add(lg.ladder[n-1])
+	}
 }

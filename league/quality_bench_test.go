@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -24,11 +25,11 @@ import (
 func BenchmarkRatingQuality(b *testing.B) {
 	for range b.N {
 		ctx := context.Background()
-		db, err := store.Open(ctx, filepath.Join(b.TempDir(), "league.db"))
+		db, err := store.Open(ctx, filepath.Join(b.TempDir(), "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 		if err != nil {
 			b.Fatal(err)
 		}
-		cfg := league.Default()
+		cfg := league.Default(agents.TicTacToe)
 		cfg.Rounds = 300
 		if _, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil {
 			b.Fatal(err)

@@ -122,7 +122,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 			return err
 		}
 		lg.parent = id
-		lg.tables.add(id, player(r.Snapshot.Moves))
+		lg.contestants.add(id, lg.contestants.of(r.Snapshot))
 	}
 	lg.lastRound = r.ID
 

@@ -35,14 +35,14 @@ func RoundRobin(ctx context.Context, db *store.DB, ids []int64, cfg Config) (int
 	if err != nil {
 		return 0, err
 	}
-	players, err := lg.players(ctx, ids)
+	cons, err := lg.contestants.get(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
 	var list []pairing
 	for _, p := range pairs {
 		if _, ok := played[p]; !ok {
-			list = append(list, pairing{a: p[0], b: p[1], pa: players[p[0]], pb: players[p[1]]})
+			list = append(list, pairing{a: p[0], b: p[1], ca: cons[p[0]], cb: cons[p[1]]})
 		}
 	}
 	if len(list) == 0 {

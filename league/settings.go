@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"ttt/agents"
 	"ttt/store"
 )
 
@@ -120,4 +121,28 @@ func (lg *league) keepSettings(ctx context.Context) error {
 	settings := lg.cfg.settings()
 	settings["hidden"] = strconv.Itoa(lg.learner.net.Hidden)
 	return lg.db.SetSettings(ctx, settings)
+}
+
+// validateFor reports a setting that kit's game cannot give: exploiters
+// and drills need a game whose every position is solved.
+func (c Config) validateFor(kit *agents.Kit) error {
+	if kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0) {
+		return fmt.Errorf("--exploit and --drill need a game whose every position is solved, and %s is not (set them to 0)", kit.Title())
+	}
+	return nil
+}
+
+// Setup returns what a new league of kit's game starts with: the game's
+// built-in players, with the facts of the checks of the deterministic
+// ones.
+func Setup(kit *agents.Kit) store.Setup {
+	s := store.Setup{Game: kit.Game}
+	for _, b := range kit.Builtins {
+		a := &store.Agent{Kind: store.Kind(b.Kind), Name: b.Name}
+		if !b.Random {
+			a.Facts = kit.Check(b.New(nil))
+		}
+		s.Builtins = append(s.Builtins, a)
+	}
+	return s
 }

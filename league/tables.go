@@ -3,94 +3,127 @@ package league
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"ttt/agents"
+	"ttt/agents/nn"
 	"ttt/store"
 )
 
-// tables loads the move tables of a league's agents on demand and keeps
-// the most recently used: a league at 100,000 checkpoints cannot hold them
-// all, and needs a few dozen per round.
-type tables struct {
-	db              *store.DB
-	random, perfect int64
-	cache           *lru.Cache[int64, player]
+// contestants loads a league's agents as evaluation plays them, on
+// demand, and keeps the most recently used: a league at 100,000
+// checkpoints cannot hold them all, and needs a few dozen per round.
+type contestants struct {
+	db       *store.DB
+	kit      *agents.Kit
+	builtins map[int64]agents.Builtin // by id
+	cache    *lru.Cache[int64, contestant]
 }
 
-// tableCache is how many move tables are kept in memory: 2,048 of 4,520
-// bytes, 9 MB. A pool reads a few dozen, the recent and top ones again
-// and again; the rest load in microseconds from the database.
-const tableCache = 2048
+// contestantCache is how many contestants are kept in memory: 2,048
+// tic-tac-toe move tables of 4,520 bytes are 9 MB, and as many Connect
+// Four networks of 100 hidden units 76 MB. A pool reads a few dozen, the
+// recent and top ones again and again; the rest load in microseconds from
+// the database.
+const contestantCache = 2048
 
-// newTables returns the tables of db's agents, whose random and perfect
-// players have the ids given.
-func newTables(db *store.DB, random, perfect int64) *tables {
-	cache, _ := lru.New[int64, player](tableCache) // the size is positive
-	return &tables{db: db, random: random, perfect: perfect, cache: cache}
+// newContestants returns the contestants of db's agents, which play kit's
+// game.
+func newContestants(ctx context.Context, db *store.DB, kit *agents.Kit) (*contestants, error) {
+	names, err := db.Builtins(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &contestants{db: db, kit: kit, builtins: map[int64]agents.Builtin{}}
+	for id, name := range names {
+		b, ok := kit.Builtin(name)
+		if !ok {
+			return nil, fmt.Errorf("agent %d, %s, is a built-in player that this ttt does not have for %s", id, name, kit.Title())
+		}
+		c.builtins[id] = b
+	}
+	c.cache, _ = lru.New[int64, contestant](contestantCache) // the size is positive
+	return c, nil
 }
 
-// add keeps p as the table of agent id.
-func (t *tables) add(id int64, p player) { t.cache.Add(id, p) }
+// add keeps c as the contestant of agent id.
+func (c *contestants) add(id int64, con contestant) { c.cache.Add(id, con) }
 
-// get returns the move tables of the agents ids (nil for random), from
-// the cache or else from the database: the stored table, or for a
-// network stored without one (an agent of schema 1), the table of its
-// weights.
-func (t *tables) get(ctx context.Context, ids []int64) (map[int64]player, error) {
-	out := make(map[int64]player, len(ids))
+// get returns the contestants ids, from the cache or else from the
+// database: a built-in player, a stored move table, or a network's
+// weights (a network of a game without tables, or one stored without its
+// table by schema 1).
+func (c *contestants) get(ctx context.Context, ids []int64) (map[int64]contestant, error) {
+	out := make(map[int64]contestant, len(ids))
 	var missing []int64
 	for _, id := range ids {
-		switch p, ok := t.cache.Get(id); {
-		case ok:
-			out[id] = p
-		case id == t.random:
-			out[id] = nil
-		case id == t.perfect:
-			out[id] = perfectPlayer()
-		default:
+		if con, ok := c.cache.Get(id); ok {
+			out[id] = con
+		} else if b, ok := c.builtins[id]; ok {
+			out[id] = contestant{player: b.New, random: b.Random}
+		} else {
 			missing = append(missing, id)
 		}
 	}
 	if len(missing) == 0 {
 		return out, nil
 	}
-	stored, err := t.db.Moves(ctx, missing)
-	if err != nil {
-		return nil, err
-	}
-	var computed []int64
-	for _, id := range missing {
-		p := player(stored[id])
-		if p == nil {
-			computed = append(computed, id)
-			continue
-		}
-		if !p.valid() {
-			return nil, fmt.Errorf("agent %d: its stored move table is not one this ttt can play", id)
-		}
-		out[id] = p
-		t.cache.Add(id, p)
-	}
-	if len(computed) > 0 {
-		nets, err := t.db.Nets(ctx, computed)
+	var nets []int64
+	if c.kit.Compiled != nil {
+		stored, err := c.db.Moves(ctx, missing)
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range computed {
-			net, ok := nets[id]
+		for _, id := range missing {
+			if stored[id] == nil {
+				nets = append(nets, id)
+				continue
+			}
+			p, err := c.kit.Compiled(stored[id])
+			if err != nil {
+				return nil, fmt.Errorf("agent %d: its stored move table: %w", id, err)
+			}
+			out[id] = fixed(p)
+			c.cache.Add(id, out[id])
+		}
+	} else {
+		nets = missing
+	}
+	if len(nets) > 0 {
+		stored, err := c.db.Nets(ctx, nets)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range nets {
+			net, ok := stored[id]
 			if !ok {
 				return nil, fmt.Errorf("agent %d is not a network", id)
 			}
-			p := compile(net.Table())
-			out[id] = p
-			t.cache.Add(id, p)
+			out[id] = c.ofNet(net)
+			c.cache.Add(id, out[id])
 		}
 	}
 	return out, nil
 }
 
-// perfectPlayer is the perfect player, compiled once.
-var perfectPlayer = sync.OnceValue(func() player { return compile(agents.Perfect()) })
+// of returns the contestant of a network agent that is about to be
+// stored: its move table where it has one, else its network.
+func (c *contestants) of(a *store.Agent) contestant {
+	if a.Moves != nil && c.kit.Compiled != nil {
+		if p, err := c.kit.Compiled(a.Moves); err == nil {
+			return fixed(p)
+		}
+	}
+	return c.ofNet(a.Net)
+}
+
+// ofNet returns the contestant that plays net: its compiled table where
+// the game has tables, else the network itself, a player per game.
+func (c *contestants) ofNet(net *nn.Net) contestant {
+	if c.kit.Compile != nil {
+		p, _ := c.kit.Compiled(c.kit.Compile(&nn.Player{Net: net})) // a net's table is a table
+		return fixed(p)
+	}
+	return netContestant(net)
+}

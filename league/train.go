@@ -4,17 +4,16 @@ import (
 	"context"
 	"sort"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/nn"
 	"ttt/agents/train"
-	"ttt/agents/verify"
 )
 
 // train plays the round's training games. Each game's opponent is drawn
 // from four sources, in the shares of the config:
 //
 //   - Exploit: the exploiter of the learner itself as it was at most
-//     exploitEvery games ago (agents.Exploiter), a random player that
+//     exploitEvery games ago (tictactoe.Exploiter), a random player that
 //     plays every line the exhaustive check finds against the learner.
 //     This is what makes the learner unbeatable. ttt-rl's rule rewards
 //     whole games, so against a random opponent a move that loses to one
@@ -65,29 +64,29 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 			cum = append(cum, total)
 		}
 	}
-	players, err := lg.players(ctx, ids)
+	cons, err := lg.contestants.get(ctx, ids)
 	if err != nil {
 		return err
 	}
-	nets := make([]agents.Player, len(ids))
+	nets := make([]game.Player, len(ids))
 	for i, id := range ids {
-		nets[i] = players[id]
+		nets[i] = cons[id].player(lg.learner.rng)
 	}
-	random := agents.Random{Rand: lg.learner.rng}
-	sol := game.Solve()
-	var exploiter *agents.Exploiter
-	var drills []game.Board // the learner's mistakes, as of the last rebuild
+	kit := lg.kit
+	random := game.Random{Game: kit.Game, Rand: lg.learner.rng}
+	var exploiter game.Player
+	var drills []game.Position // the learner's mistakes, as of the last rebuild
 	for g := range lg.cfg.GamesPerRound {
 		if g%exploitEvery == 0 && lg.cfg.Exploit+lg.cfg.Drill > 0 {
-			table := lg.learnerTable()
+			target := lg.learnerPlayer()
 			if lg.cfg.Exploit > 0 {
-				exploiter = agents.NewExploiter(table, lg.learner.rng)
+				exploiter = kit.Exploiter(target, lg.learner.rng)
 			}
 			if lg.cfg.Drill > 0 {
-				drills = append(verify.Mistakes(table, game.X), verify.Mistakes(table, game.O)...)
+				drills = kit.Mistakes(target)
 			}
 		}
-		var opp agents.Player = random // nil: itself
+		var opp game.Player = random // nil: itself
 		drilled := false
 		epsilon := lg.cfg.Epsilon.At(int(lg.learner.games))
 		switch r := lg.learner.rng.Float64(); {
@@ -106,8 +105,8 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 			// more than twice the rounds to perfect play). That game is
 			// played against random instead.
 			start := drills[lg.learner.rng.IntN(len(drills))]
-			if own := l.Greedy(start); !sol.Optimal(start, own) {
-				l.Drill(start, own, agents.Perfect(), epsilon)
+			if own := l.Greedy(start); !kit.Optimal(start, own) {
+				l.Drill(start, own, kit.Perfect(), epsilon)
 				drilled = true
 			}
 		}
@@ -134,14 +133,18 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 // checks, a few milliseconds) costs little.
 const exploitEvery = 2000
 
-// learnerTable returns the learner's move table: at the start of a round
-// the last snapshot's, which is the same network and was made for its
-// exhaustive check (a table takes milliseconds), and after that its own.
-func (lg *league) learnerTable() *agents.Table {
-	t := lg.snapshotTable
-	lg.snapshotTable = nil // the learner is about to change
-	if t == nil {
-		t = lg.learner.net.Table()
+// learnerPlayer returns the learner as a deterministic player: at the
+// start of a round the last snapshot, which is the same network and was
+// compiled for its check (a table takes milliseconds), and after that
+// itself, compiled where the game has tables.
+func (lg *league) learnerPlayer() game.Player {
+	p := lg.snapshotPlayer
+	lg.snapshotPlayer = nil // the learner is about to change
+	if p == nil {
+		p = &nn.Player{Net: lg.learner.net.Clone()}
+		if lg.kit.Compile != nil {
+			p, _ = lg.kit.Compiled(lg.kit.Compile(p)) // a net's table is a table
+		}
 	}
-	return t
+	return p
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 	"unicode"
 
-	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
@@ -26,10 +25,15 @@ import (
 type Kind string
 
 // The kinds of agents. Checkpoint, Baseline and Imported are networks;
-// Random and Perfect are the two built-in players every league has.
+// the others are the built-in players of a game's leagues: random in
+// every one, perfect in tic-tac-toe's, the tactician, the MCTS ladder and
+// the solver in Connect Four's.
 const (
 	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
+	Tactician  Kind = "tactician"  // wins at once, else blocks, else the centre
+	MCTS       Kind = "mcts"       // Monte Carlo tree search with random playouts
+	Solver     Kind = "solver"     // the exact solver, within a budget
 	Checkpoint Kind = "checkpoint" // a frozen snapshot of the league's learner
 	Baseline   Kind = "baseline"   // a net from ttt train, ttt-rl's method
 	Imported   Kind = "imported"   // a net read from a plain weight file
@@ -74,15 +78,7 @@ type Agent struct {
 
 	// The facts the league reads about a player, computed before it is
 	// stored: frozen agents never change.
-	//
-	// Verify is the exhaustive check as X and as O; nil for random.
-	Verify []verify.Report
-	// Class sums Verify up; meaningless for random.
-	Class verify.Class
-	// VsRandom is the exact chance of each result against a uniformly
-	// random opponent, as X and as O; nil for random and where it was
-	// not computed (agents of schema 1).
-	VsRandom []verify.Expect
+	verify.Facts
 
 	// Standing is its rating and record now; nil while it is unrated.
 	Standing *Standing
@@ -142,8 +138,8 @@ func (a *Agent) prepare() error {
 	switch {
 	case !a.Kind.IsNetwork() || a.Net == nil:
 		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
-	case len(a.Verify) != 2 || len(a.VsRandom) != 2 || len(a.Moves) == 0:
-		return fmt.Errorf("cannot store a network without its exhaustive check and move table")
+	case (len(a.Verify) != 2 || len(a.VsRandom) != 2) && a.Shares == nil:
+		return fmt.Errorf("cannot store a network without the facts of its check")
 	}
 	a.Hidden = a.Net.Hidden
 	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
@@ -230,14 +226,28 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 			odds[3*i+k] = sql.Null[float64]{V: v, Valid: true}
 		}
 	}
+	var shares [8]sql.Null[int64] // optimal and positions: all, early, middle, late
+	if s := a.Shares; s != nil {
+		if a.Kind.IsNetwork() {
+			class = sql.Null[int64]{V: int64(verify.Beatable), Valid: true}
+		}
+		for i, sc := range []verify.Score{s.All, s.Early, s.Middle, s.Late} {
+			shares[2*i] = sql.Null[int64]{V: int64(sc.Optimal), Valid: true}
+			shares[2*i+1] = sql.Null[int64]{V: int64(sc.Positions), Valid: true}
+		}
+	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, created_at, class,
 		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
-		x_win, x_draw, x_loss, o_win, o_draw, o_loss, moves_crc, weights_crc, moves, weights)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		x_win, x_draw, x_loss, o_win, o_draw, o_loss,
+		set_optimal, set_positions, early_optimal, early_positions, middle_optimal, middle_positions, late_optimal, late_positions,
+		moves_crc, weights_crc, moves, weights)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, a.CreatedAt.Format(time.RFC3339), class,
 		figures[0], figures[1], figures[2], figures[3], figures[4],
 		figures[5], figures[6], figures[7], figures[8], figures[9],
-		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5], movesCRC, weightsCRC, moves, weights)
+		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5],
+		shares[0], shares[1], shares[2], shares[3], shares[4], shares[5], shares[6], shares[7],
+		movesCRC, weightsCRC, moves, weights)
 	return err
 }
 
@@ -283,17 +293,22 @@ func inflate(data []byte) ([]byte, error) {
 // window, and a round reads the tables of the members its cache misses.
 var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
-// addBuiltins adds random and perfect to a new league. Perfect's facts are
-// the game's own, the ceiling of every check.
-func addBuiltins(ctx context.Context, tx *sql.Tx) error {
+// Setup is what a new league starts with: its game, and the game's
+// built-in players, named, with the facts of their checks. Random must be
+// among them: it anchors the ratings.
+type Setup struct {
+	Game     game.Game
+	Builtins []*Agent
+}
+
+// setUp stores the game of a new league and its built-in players.
+func setUp(ctx context.Context, tx *sql.Tx, s Setup) error {
+	if _, err := tx.ExecContext(ctx, "UPDATE league SET game = ?", s.Game.Name()); err != nil {
+		return err
+	}
 	now := time.Now().UTC().Truncate(time.Second)
-	perfect := agents.Perfect()
-	x, o := verify.Check(perfect, game.X), verify.Check(perfect, game.O)
-	for _, a := range []*Agent{
-		{Kind: Random, Name: string(Random), CreatedAt: now},
-		{Kind: Perfect, Name: string(Perfect), CreatedAt: now, Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
-			VsRandom: []verify.Expect{verify.Exact(perfect, game.X), verify.Exact(perfect, game.O)}},
-	} {
+	for _, a := range s.Builtins {
+		a.CreatedAt = now
 		if err := addAgent(ctx, tx, a); err != nil {
 			return err
 		}
@@ -310,14 +325,14 @@ func addBuiltins(ctx context.Context, tx *sql.Tx) error {
 // and ErrChecksum for a network whose stored weights are damaged.
 func (db *DB) Agent(ctx context.Context, ref string) (a *Agent, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		a, err = findAgent(ctx, tx, ref)
+		a, err = findAgent(ctx, tx, db.game, ref)
 		return err
 	})
 	return a, err
 }
 
 // findAgent resolves ref and reads the agent and its net.
-func findAgent(ctx context.Context, tx *sql.Tx, ref string) (*Agent, error) {
+func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent, error) {
 	id, err := resolve(ctx, tx, ref)
 	if err != nil {
 		return nil, err
@@ -337,7 +352,7 @@ func findAgent(ctx context.Context, tx *sql.Tx, ref string) (*Agent, error) {
 	if err := checkBlob(weights, sum); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): weights: %w", a.ID, a.Name, err)
 	}
-	if a.Net, err = nn.Parse(weights, nn.Inputs); err != nil {
+	if a.Net, err = nn.Parse(g, weights, g.Inputs()); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
 	}
 	return a, nil
@@ -441,7 +456,7 @@ func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) 
 func (db *DB) Nets(ctx context.Context, ids []int64) (map[int64]*nn.Net, error) {
 	nets := make(map[int64]*nn.Net, len(ids))
 	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, blob []byte) (err error) {
-		nets[id], err = nn.Parse(blob, nn.Inputs)
+		nets[id], err = nn.Parse(db.game, blob, db.game.Inputs())
 		return err
 	})
 	return nets, err
@@ -485,6 +500,8 @@ const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.g
 	a.x_worst, a.x_lost, a.x_lines, a.x_optimal, a.x_positions,
 	a.o_worst, a.o_lost, a.o_lines, a.o_optimal, a.o_positions,
 	a.x_win, a.x_draw, a.x_loss, a.o_win, a.o_draw, a.o_loss,
+	a.set_optimal, a.set_positions, a.early_optimal, a.early_positions,
+	a.middle_optimal, a.middle_positions, a.late_optimal, a.late_positions,
 	s.round_id, s.elo, s.lo, s.hi, s.wins, s.draws, s.losses
 	FROM agents a LEFT JOIN standings s ON s.agent_id = a.id`
 
@@ -496,6 +513,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		class   sql.Null[int64]
 		figures [10]sql.Null[int64]
 		odds    [6]sql.Null[float64]
+		shares  [8]sql.Null[int64]
 		round   sql.Null[int64]
 		rating  [3]sql.Null[float64] // elo, lo, hi
 		record  [3]sql.Null[int64]   // wins, draws, losses
@@ -504,6 +522,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		&figures[0], &figures[1], &figures[2], &figures[3], &figures[4],
 		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
 		&odds[0], &odds[1], &odds[2], &odds[3], &odds[4], &odds[5],
+		&shares[0], &shares[1], &shares[2], &shares[3], &shares[4], &shares[5], &shares[6], &shares[7],
 		&round, &rating[0], &rating[1], &rating[2],
 		&record[0], &record[1], &record[2])
 	if err != nil {
@@ -524,6 +543,12 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		for i := range 2 {
 			a.VsRandom = append(a.VsRandom, verify.Expect{Win: odds[3*i].V, Draw: odds[3*i+1].V, Loss: odds[3*i+2].V})
 		}
+	}
+	if shares[1].Valid {
+		sc := func(i int) verify.Score {
+			return verify.Score{Optimal: int(shares[i].V), Positions: int(shares[i+1].V)}
+		}
+		a.Shares = &verify.Shares{All: sc(0), Early: sc(2), Middle: sc(4), Late: sc(6)}
 	}
 	if round.Valid {
 		rec := game.Record{Wins: int(record[0].V), Draws: int(record[1].V), Losses: int(record[2].V)}
@@ -564,4 +589,26 @@ func (db *DB) Members(ctx context.Context, after int64, each func(Member) error)
 			return each(m)
 		})
 	})
+}
+
+// Builtins returns the names of the league's built-in players (every
+// agent that is not a network), by id. They are made with the league, so
+// they are among its first agents: reading those is enough.
+func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
+	names := map[int64]string{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, name FROM (SELECT id, name, kind FROM agents ORDER BY id LIMIT 32)
+			WHERE kind NOT IN ('checkpoint', 'baseline', 'imported')`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var id int64
+		var name string
+		return scanEach(ctx, rows, []any{&id, &name}, func() error {
+			names[id] = name
+			return nil
+		})
+	})
+	return names, err
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -84,7 +86,7 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Errorf("Agents on a read-only database: %d agents, %v", len(list), err)
 	}
 	ro.Close()
-	if _, err := store.Open(ctx, path); !errors.Is(err, store.ErrReadOnly) {
+	if _, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) }); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Open of a read-only file: got %v, want ErrReadOnly", err)
 	}
 	if got := files(t, dir); got != "league.db" {
@@ -101,7 +103,7 @@ func TestOpenFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+	for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 		done := make(chan error, 1)
 		go func() {
 			db, err := open(context.Background(), path)
@@ -147,7 +149,7 @@ func TestRenamedUnderTheLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("%s: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", moved, os.Getpid())
-	for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+	for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 		db, err := open(ctx, moved)
 		if err == nil {
 			db.Close()

@@ -209,8 +209,16 @@ func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
 }
 
 // bestOrder is the best rule as an ORDER BY of standings: perfect before
-// unbeatable before beatable, then the higher rating, then the newer.
-const bestOrder = "ORDER BY s.class DESC, s.elo DESC, s.agent_id DESC"
+// unbeatable before beatable (tic-tac-toe's exhaustive check), then the
+// larger share of optimal moves on the position set (Connect Four's),
+// then the higher rating, then the newer.
+const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.elo DESC, s.agent_id DESC"
+
+// standingClass is what a standing keeps of its agent for bestOrder: the
+// class and the share of a network; none for a built-in player, which is
+// never best.
+const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN class END,
+	CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN set_optimal * 1.0 / set_positions END`
 
 // standings reads up to limit (all with 0) rated agents in the order that
 // tail (a WHERE and an ORDER BY of standings s) gives.

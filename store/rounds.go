@@ -216,8 +216,8 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		return err
 	}
 	defer shown.Close()
-	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class)
-		SELECT id, ?, ?, ?, ?, ?, ?, ?, CASE WHEN kind IN ('random', 'perfect') THEN NULL ELSE class END
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class, share)
+		SELECT id, ?, ?, ?, ?, ?, ?, ?, `+standingClass+`
 		FROM agents WHERE id = ?`)
 	if err != nil {
 		return err
@@ -424,5 +424,11 @@ func (db *DB) read(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return translate(err)
 	}
-	return translate(tx.Commit())
+	err = tx.Commit()
+	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
+		// Cancelling ctx rolled the transaction back, and may have
+		// ended a read before its last row without an error.
+		return ctx.Err()
+	}
+	return translate(err)
 }

@@ -31,6 +31,8 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"ttt/agents"
+	"ttt/agents/game"
 	"ttt/migrations"
 )
 
@@ -109,11 +111,29 @@ type DB struct {
 	lock    *os.File    // the file Lock locked (or tried to)
 	locked  fs.FileInfo // the database file, when Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
+	game    game.Game   // the league's
+}
+
+// Game returns the game the league plays.
+func (db *DB) Game() game.Game { return db.game }
+
+// readGame reads the league's game.
+func (db *DB) readGame(ctx context.Context) error {
+	var name string
+	if err := db.db.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name); err != nil {
+		return err
+	}
+	kit, err := agents.KitOf(name)
+	if err != nil {
+		return err
+	}
+	db.game = kit.Game
+	return nil
 }
 
 // Open opens the league database at path for reading and writing,
-// creating it when the file is missing or empty, and brings its schema up
-// to date.
+// creating it when the file is missing or empty (as setup says: its game
+// and built-in players), and brings its schema up to date.
 //
 // It refuses, with ErrNotDatabase, a file that is not SQLite or that is an
 // SQLite database of another program, and leaves it untouched; with
@@ -122,7 +142,7 @@ type DB struct {
 // this process cannot write, before SQLite has made any file next to it.
 // When it fails to create a new database, for any reason (a full disk, a
 // file size limit, ctx cancelled by Ctrl-C), it removes what it made.
-func Open(ctx context.Context, path string) (*DB, error) {
+func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	abs, fresh, err := examine(path)
 	if err == nil {
 		err = underAnotherName(abs)
@@ -134,7 +154,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	db := open(abs, path, dsnQuery)
-	if err := db.init(ctx); err != nil {
+	err = db.init(ctx, setup)
+	if err == nil {
+		err = db.readGame(ctx)
+	}
+	if err != nil {
 		db.db.Close()
 		err = translate(err)
 		// A file that another process holds, or that turned out to be
@@ -201,6 +225,8 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 		err = fmt.Errorf("%w: an SQLite file with no league in it yet", ErrNoLeague)
 	case err == nil && version < len(files):
 		err = fmt.Errorf("%w (schema %d, this ttt knows %d): ttt upgrade brings it up to date", ErrOlderSchema, version, len(files))
+	case err == nil:
+		err = translate(db.readGame(ctx))
 	}
 	if err != nil {
 		db.db.Close()
@@ -305,7 +331,7 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 
 // init checks that the file is a ttt database (or a new one), turns on
 // WAL and applies the migrations this database lacks.
-func (db *DB) init(ctx context.Context) error {
+func (db *DB) init(ctx context.Context, setup func() Setup) error {
 	// STEP 1: whose database is it, and which schema?
 	version, files, err := db.schema(ctx)
 	if err != nil {
@@ -326,7 +352,7 @@ func (db *DB) init(ctx context.Context) error {
 
 	// STEP 3: the migrations it lacks.
 	if version < len(files) {
-		if err := db.migrate(ctx, files); err != nil {
+		if err := db.migrate(ctx, files, setup); err != nil {
 			return err
 		}
 	}
@@ -389,7 +415,7 @@ func migrationFiles() ([]string, error) {
 // a table (create the new one, copy, drop the old one, rename) must not
 // have the drop cascade or fail. foreign_key_check then proves, before
 // the commit, that no row lost what it refers to.
-func (db *DB) migrate(ctx context.Context, files []string) error {
+func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) error {
 	conn, err := db.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -423,11 +449,11 @@ func (db *DB) migrate(ctx context.Context, files []string) error {
 			}
 		}
 	}
-	// random and perfect belong to every league from its creation; an
-	// older league's agents take the names this ttt allows.
+	// A new league's game and built-in players belong to it from its
+	// creation; an older league's agents take the names this ttt allows.
 	var renamed []Renamed
 	if version == 0 {
-		err = addBuiltins(ctx, tx)
+		err = setUp(ctx, tx, setup())
 	} else {
 		renamed, err = renameRefused(ctx, tx)
 	}

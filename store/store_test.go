@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"ttt/agents/game"
+	"ttt/agents"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
+	"ttt/league"
 	"ttt/migrations"
 	"ttt/store"
 )
@@ -26,7 +28,7 @@ import (
 // test ends.
 func mustOpen(tb testing.TB, path string) *store.DB {
 	tb.Helper()
-	db, err := store.Open(context.Background(), path)
+	db, err := store.Open(context.Background(), path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -87,18 +89,15 @@ func writeFile(tb testing.TB, path string, data []byte) {
 
 // testNet returns a freshly initialised network.
 func testNet(hidden int, seed uint64) *nn.Net {
-	return nn.New(hidden, rand.New(rand.NewPCG(seed, 0)))
+	return nn.New(tictactoe.Game, hidden, rand.New(rand.NewPCG(seed, 0)))
 }
 
 // network returns a network agent of kind with the facts the league
 // computes before it stores one. The store keeps a move table as opaque
 // bytes, so any will do: these are the seed's.
 func network(kind store.Kind, net *nn.Net, seed uint64) *store.Agent {
-	t := net.Table()
-	x, o := verify.Check(t, game.X), verify.Check(t, game.O)
-	return &store.Agent{Kind: kind, Net: net, Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
-		VsRandom: []verify.Expect{verify.Exact(t, game.X), verify.Exact(t, game.O)},
-		Moves:    bytes.Repeat([]byte{byte(seed)}, 4520)}
+	return &store.Agent{Kind: kind, Net: net, Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})),
+		Moves: bytes.Repeat([]byte{byte(seed)}, 4520)}
 }
 
 // addNets stores n baseline networks and returns their ids.
@@ -222,7 +221,7 @@ func TestOpen(t *testing.T) {
 			}
 			raw.Close()
 			before := readFile(t, path)
-			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+			for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 				_, err := open(ctx, path)
 				if !errors.Is(err, tc.want) {
 					t.Fatalf("got %v, want %v", err, tc.want)
@@ -264,7 +263,7 @@ func TestOpen(t *testing.T) {
 			path := filepath.Join(dir, "league.db")
 			make(t, path)
 			before := readFile(t, path)
-			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+			for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 				db, err := open(ctx, path)
 				if err == nil {
 					db.Close()
@@ -295,7 +294,7 @@ func TestOpen(t *testing.T) {
 		whole := readFile(t, path)
 		for _, n := range []int{16, 50, 99, 100, 2000} {
 			writeFile(t, path, whole[:n])
-			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+			for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 				db, err := open(ctx, path)
 				if err == nil {
 					db.Close()
@@ -311,14 +310,14 @@ func TestOpen(t *testing.T) {
 	})
 
 	t.Run("ErrCannotOpen", func(t *testing.T) {
-		_, err := store.Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "league.db"))
+		_, err := store.Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 		if !errors.Is(err, store.ErrCannotOpen) {
 			t.Errorf("got %v, want ErrCannotOpen", err)
 		}
 	})
 
 	t.Run("ErrNotDatabase/Directory", func(t *testing.T) {
-		for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+		for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 			if _, err := open(ctx, t.TempDir()); !errors.Is(err, store.ErrNotDatabase) {
 				t.Errorf("got %v, want ErrNotDatabase", err)
 			}
@@ -336,7 +335,7 @@ func TestOpen(t *testing.T) {
 		}
 		before := readFile(t, path)
 		for _, p := range []string{path, link} {
-			for _, open := range []func(context.Context, string) (*store.DB, error){store.Open, store.OpenRead} {
+			for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
 				if _, err := open(ctx, p); !errors.Is(err, store.ErrLinked) {
 					t.Errorf("%s: got %v, want ErrLinked", p, err)
 				}
@@ -375,7 +374,7 @@ func TestInterruptedCreation(t *testing.T) {
 					writeFile(t, path, nil)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), delay)
-				db, err := store.Open(ctx, path)
+				db, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 				cancel()
 				if err == nil {
 					db.Close()
@@ -443,4 +442,10 @@ func TestOpenReadNeverWrites(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openWrite opens the league at path for writing, making a tic-tac-toe
+// league there if there is none.
+func openWrite(ctx context.Context, path string) (*store.DB, error) {
+	return store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 }

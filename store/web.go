@@ -19,19 +19,20 @@ import (
 // newest round and the standings, an agent and which agent is best) is of
 // one state of the league, whatever a league run commits meanwhile.
 type View struct {
-	ctx context.Context
-	tx  *sql.Tx
+	ctx  context.Context
+	tx   *sql.Tx
+	game game.Game
 }
 
 // View runs fn on a View of the league, in one read transaction, which in
 // WAL mode never waits for the league's writer. The View is good only
 // until fn returns.
 func (db *DB) View(ctx context.Context, fn func(*View) error) error {
-	return db.read(ctx, func(tx *sql.Tx) error { return fn(&View{ctx: ctx, tx: tx}) })
+	return db.read(ctx, func(tx *sql.Tx) error { return fn(&View{ctx: ctx, tx: tx, game: db.game}) })
 }
 
 // Agent is DB.Agent, in the view.
-func (v *View) Agent(ref string) (*Agent, error) { return findAgent(v.ctx, v.tx, ref) }
+func (v *View) Agent(ref string) (*Agent, error) { return findAgent(v.ctx, v.tx, v.game, ref) }
 
 // AgentName is what names an agent: its id, its name and its kind.
 type AgentName struct {

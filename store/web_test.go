@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -86,7 +88,7 @@ func TestOpenReadIsQueryOnly(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "league.db")
-	writer, err := store.Open(ctx, path)
+	writer, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package nn_test
 import (
 	"testing"
 
-	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 )
 
@@ -11,9 +11,9 @@ import (
 // mid-game position.
 func BenchmarkForward(b *testing.B) {
 	n := newNet(100, 1)
-	pos := game.Board{}.Play(4).Play(0).Play(8).Play(2)
+	pos := tictactoe.Board{}.Play(4).Play(0).Play(8).Play(2)
 	var p nn.Pass
 	for b.Loop() {
-		n.Forward(pos, &p)
+		n.Forward(pos.Position(), &p)
 	}
 }

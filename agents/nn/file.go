@@ -10,23 +10,25 @@ import (
 )
 
 // A plain weight file is headerless little-endian float32, exactly the
-// layout of ttt-rl's ttt_nn.bin: WIH (inputs x hidden), WHO (hidden x 9),
-// BH (hidden), BO (9). Files with 19 inputs carry the side-to-move input;
-// files with 18 inputs are the original's format, one side only.
+// layout of ttt-rl's ttt_nn.bin: WIH (inputs x hidden), WHO (hidden x
+// outputs), BH (hidden), BO (outputs). Files with all of the game's inputs
+// (19 for tic-tac-toe) carry the side-to-move input; files with one input
+// fewer (18) are the original's format, one side only.
 
-// Bytes returns n as a 19-input plain weight file.
+// Bytes returns n as a plain weight file with all its inputs.
 func (n *Net) Bytes() []byte {
 	return encode(n.WIH, n.WHO, n.BH, n.BO)
 }
 
-// FoldedBytes returns n as an 18-input plain weight file that plays side
+// FoldedBytes returns n as a plain weight file without the side input
+// (18 inputs for tic-tac-toe, 84 for Connect Four) that plays side
 // exactly as n does. With X to move the side input is 1, so its weights
 // are added to the hidden biases; with O to move it is 0 and they are
 // dropped. Forward adds the side input first, so the folded biases are
 // the very sums n computes, bit for bit. With 100 hidden units the file
 // is what ttt-rl's play program loads.
 func (n *Net) FoldedBytes(side game.Side) []byte {
-	H := n.Hidden
+	H, sideInput := n.Hidden, n.Inputs-1
 	bh := append([]float32(nil), n.BH...)
 	if side == game.X {
 		for j, w := range n.WIH[sideInput*H : (sideInput+1)*H] {
@@ -50,17 +52,18 @@ func encode(parts ...[]float32) []byte {
 	return buf
 }
 
-// ErrAmbiguous is returned by Parse when a file's size fits both 18 and
-// 19 inputs; the caller must say which.
-var ErrAmbiguous = errors.New("the file size fits both 18 and 19 inputs: say which with --inputs")
+// ErrAmbiguous is returned by Parse when a file's size fits a network
+// with and without the side input; the caller must say which.
+var ErrAmbiguous = errors.New("the file size fits a network with and without the side input: say which with --inputs")
 
-// Parse reads a plain weight file with 18 or 19 inputs (inputs = 0 infers
-// it from the size) and infers the hidden size. An 18-input file becomes a
-// net whose side-input weights are zero: it plays both sides as the file
-// would. Parse refuses an empty file, a size that fits no network, NaN and
-// Inf values, and weights large enough to overflow a forward pass
+// Parse reads a plain weight file of a network for g, with g's inputs or
+// one fewer (no side input; inputs = 0 infers which from the size), and
+// infers the hidden size. A file without the side input becomes a net
+// whose side-input weights are zero: it plays both sides as the file
+// would. Parse refuses an empty file, a size that fits no network, NaN
+// and Inf values, and weights large enough to overflow a forward pass
 // (Validate).
-func Parse(data []byte, inputs int) (*Net, error) {
+func Parse(g game.Game, data []byte, inputs int) (*Net, error) {
 	if len(data) == 0 {
 		return nil, errors.New("the file is empty")
 	}
@@ -68,42 +71,46 @@ func Parse(data []byte, inputs int) (*Net, error) {
 		return nil, fmt.Errorf("%d bytes is not a whole number of float32 values", len(data))
 	}
 	floats := len(data) / 4
-	// A file holds inputs*H + 9H + H + 9 floats.
+	full, out := g.Inputs(), g.Moves()
+	// A file holds inputs*H + outputs*H + H + outputs floats.
 	hiddenFor := func(in int) (int, bool) {
-		h := (floats - Outputs) / (in + Outputs + 1)
-		return h, h >= 1 && h <= MaxHidden && Params(in, h) == floats
+		h := (floats - out) / (in + out + 1)
+		return h, h >= 1 && h <= MaxHidden && Params(in, h, out) == floats
+	}
+	layout := func(in int) string {
+		return fmt.Sprintf("a %s file holds 4*(%d*H + %d*H + %d) bytes", g.Title(), in, out+1, out)
 	}
 	var hidden int
 	switch inputs {
 	case 0:
-		h18, ok18 := hiddenFor(18)
-		h19, ok19 := hiddenFor(19)
+		hFolded, okFolded := hiddenFor(full - 1)
+		hFull, okFull := hiddenFor(full)
 		switch {
-		case ok18 && ok19:
+		case okFolded && okFull:
 			return nil, ErrAmbiguous
-		case ok18:
-			inputs, hidden = 18, h18
-		case ok19:
-			inputs, hidden = 19, h19
+		case okFolded:
+			inputs, hidden = full-1, hFolded
+		case okFull:
+			inputs, hidden = full, hFull
 		default:
-			return nil, fmt.Errorf("%d bytes fits no network with 18 or 19 inputs (a file holds 4*(inputs*H + 10*H + 9) bytes)", len(data))
+			return nil, fmt.Errorf("%d bytes fits no network with %d or %d inputs (%s)", len(data), full-1, full, layout(full))
 		}
-	case 18, 19:
+	case full - 1, full:
 		h, ok := hiddenFor(inputs)
 		if !ok {
-			return nil, fmt.Errorf("%d bytes fits no network with %d inputs (a file holds 4*(%d*H + 10*H + 9) bytes)", len(data), inputs, inputs)
+			return nil, fmt.Errorf("%d bytes fits no network with %d inputs (%s)", len(data), inputs, layout(inputs))
 		}
 		hidden = h
 	default:
-		return nil, fmt.Errorf("inputs must be 18 or 19, not %d", inputs)
+		return nil, fmt.Errorf("inputs must be %d or %d, not %d", full-1, full, inputs)
 	}
 
 	vals := make([]float32, floats)
 	for i := range vals {
 		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
-	n := alloc(hidden)
-	rest := vals[copy(n.WIH[:inputs*hidden], vals):] // an 18-input file leaves the side row zero
+	n := alloc(g, hidden)
+	rest := vals[copy(n.WIH[:inputs*hidden], vals):] // a file without the side input leaves its row zero
 	rest = rest[copy(n.WHO, rest):]
 	rest = rest[copy(n.BH, rest):]
 	copy(n.BO, rest)
@@ -124,7 +131,7 @@ const MaxActivation = 1e30
 // Validate reports whether some forward pass of n could compute a sum
 // beyond MaxActivation, or a weight is NaN or infinite. It bounds each
 // hidden unit by its bias plus the magnitudes of all its input weights
-// (as if all 19 inputs were on, more than any position sets) and each
+// (as if all inputs were on, more than any position sets) and each
 // logit by its bias plus every hidden unit's bound times the weight from
 // it, in float64: a net that passes can compute no infinite or NaN value
 // in any position. It costs one pass over the weights, where running the
@@ -141,7 +148,7 @@ func (n *Net) Validate() error {
 	hidden := make([]float64, H) // the bound of each hidden unit's activation
 	for j := range hidden {
 		s := math.Abs(float64(n.BH[j]))
-		for i := range Inputs {
+		for i := range n.Inputs {
 			s += math.Abs(float64(n.WIH[i*H+j]))
 		}
 		if s > MaxActivation {
@@ -149,13 +156,13 @@ func (n *Net) Validate() error {
 		}
 		hidden[j] = s
 	}
-	for k := range Outputs {
+	for k := range n.Outputs {
 		s := math.Abs(float64(n.BO[k]))
 		for j, h := range hidden {
-			s += h * math.Abs(float64(n.WHO[j*Outputs+k]))
+			s += h * math.Abs(float64(n.WHO[j*n.Outputs+k]))
 		}
 		if s > MaxActivation {
-			return fmt.Errorf("the weights are too large: the logit of square %d could reach %.3g, beyond the limit of %g (float32 overflows at 3.4e38)", k, s, MaxActivation)
+			return fmt.Errorf("the weights are too large: the logit of move %d could reach %.3g, beyond the limit of %g (float32 overflows at 3.4e38)", k, s, MaxActivation)
 		}
 	}
 	return nil

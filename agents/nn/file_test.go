@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 )
 
@@ -19,7 +21,7 @@ func TestWeightFileRoundTrip(t *testing.T) {
 		if got, want := len(data), 4*(19*hidden+10*hidden+9); got != want {
 			t.Fatalf("hidden %d: %d bytes, want %d", hidden, got, want)
 		}
-		back, err := nn.Parse(data, 0)
+		back, err := nn.Parse(tictactoe.Game, data, 0)
 		if err != nil {
 			t.Fatalf("hidden %d: %v", hidden, err)
 		}
@@ -48,7 +50,7 @@ func TestFoldedFile(t *testing.T) {
 		if got, want := len(data), 11236; got != want {
 			t.Fatalf("%s: folded file has %d bytes, want %d (ttt-rl's size)", side, got, want)
 		}
-		folded, err := nn.Parse(data, 0)
+		folded, err := nn.Parse(tictactoe.Game, data, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,13 +58,13 @@ func TestFoldedFile(t *testing.T) {
 		// same probabilities to the bit.
 		var p, q nn.Pass
 		checked := 0
-		for _, b := range game.Solve().Positions() {
+		for _, b := range tictactoe.Solve().Positions() {
 			if b.Result() != game.Ongoing || b.ToMove() != side {
 				continue
 			}
-			n.Forward(b, &p)
-			folded.Forward(b, &q)
-			if p.Probs != q.Probs || nn.Greedy(b, &p) != nn.Greedy(b, &q) {
+			n.Forward(b.Position(), &p)
+			folded.Forward(b.Position(), &q)
+			if !slices.Equal(p.Probs, q.Probs) || n.Greedy(b.Position(), &p) != folded.Greedy(b.Position(), &q) {
 				t.Fatalf("%s: folded net differs on\n%s", side, b)
 			}
 			checked++
@@ -98,16 +100,16 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		{"inputs 20", good, 20},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := nn.Parse(tt.data, tt.inputs); err == nil {
+			if _, err := nn.Parse(tictactoe.Game, tt.data, tt.inputs); err == nil {
 				t.Error("accepted")
 			}
 		})
 	}
-	if _, err := nn.Parse(ambiguous, 0); !errors.Is(err, nn.ErrAmbiguous) {
+	if _, err := nn.Parse(tictactoe.Game, ambiguous, 0); !errors.Is(err, nn.ErrAmbiguous) {
 		t.Errorf("ambiguous size: %v, want ErrAmbiguous", err)
 	}
 	for _, in := range []int{18, 19} {
-		if _, err := nn.Parse(ambiguous, in); err != nil {
+		if _, err := nn.Parse(tictactoe.Game, ambiguous, in); err != nil {
 			t.Errorf("ambiguous size with inputs %d: %v", in, err)
 		}
 	}
@@ -118,16 +120,16 @@ func FuzzParse(f *testing.F) {
 	f.Add(newNet(3, 1).FoldedBytes(game.O), 18)
 	f.Add([]byte{1, 2, 3}, 19)
 	f.Fuzz(func(t *testing.T, data []byte, inputs int) {
-		n, err := nn.Parse(data, inputs)
+		n, err := nn.Parse(tictactoe.Game, data, inputs)
 		if err != nil {
 			return
 		}
 		// Whatever parses must play legal moves and write back to a file
 		// that parses to the same net.
-		b := game.Board{}.Play(4)
+		b := tictactoe.Board{}.Play(4)
 		var p nn.Pass
-		n.Forward(b, &p)
-		if sq := nn.Greedy(b, &p); !b.IsEmpty(sq) {
+		n.Forward(b.Position(), &p)
+		if sq := n.Greedy(b.Position(), &p); !b.IsEmpty(sq) {
 			t.Fatalf("illegal move %d", sq)
 		}
 		for _, v := range p.Probs {
@@ -135,7 +137,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("probabilities %v", p.Probs)
 			}
 		}
-		again, err := nn.Parse(n.Bytes(), 19)
+		again, err := nn.Parse(tictactoe.Game, n.Bytes(), 19)
 		if err != nil || !bytes.Equal(again.Bytes(), n.Bytes()) {
 			t.Fatalf("re-parse: %v", err)
 		}
@@ -155,13 +157,13 @@ func filled(hidden int, v float32) *nn.Net {
 
 // finiteEverywhere reports the first reachable position where n computes
 // a logit or a probability that is not a finite number.
-func finiteEverywhere(n *nn.Net) (game.Board, bool) {
+func finiteEverywhere(n *nn.Net) (tictactoe.Board, bool) {
 	var p nn.Pass
-	for _, b := range game.Solve().Positions() {
+	for _, b := range tictactoe.Solve().Positions() {
 		if b.Result() != game.Ongoing {
 			continue
 		}
-		n.Forward(b, &p)
+		n.Forward(b.Position(), &p)
 		for k := range p.Probs {
 			for _, v := range []float32{p.Logits[k], p.Probs[k]} {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
@@ -170,7 +172,7 @@ func finiteEverywhere(n *nn.Net) (game.Board, bool) {
 			}
 		}
 	}
-	return game.Board{}, true
+	return tictactoe.Board{}, true
 }
 
 // Weights of 3e38 are finite, but the first sum of a forward pass
@@ -180,7 +182,7 @@ func TestParseRefusesOverflowingWeights(t *testing.T) {
 	if _, ok := finiteEverywhere(huge); ok {
 		t.Fatal("the test net does not overflow")
 	}
-	_, err := nn.Parse(huge.Bytes(), 0)
+	_, err := nn.Parse(tictactoe.Game, huge.Bytes(), 0)
 	if err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("all weights 3e38: %v, want a refusal", err)
 	}
@@ -190,7 +192,7 @@ func TestParseRefusesOverflowingWeights(t *testing.T) {
 	for i := range n.WHO {
 		n.WHO[i] = 1e36
 	}
-	if _, err := nn.Parse(n.Bytes(), 0); err == nil {
+	if _, err := nn.Parse(tictactoe.Game, n.Bytes(), 0); err == nil {
 		t.Error("output weights 1e36: accepted")
 	}
 }

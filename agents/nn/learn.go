@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"ttt/agents"
 	"ttt/agents/game"
 )
 
@@ -52,42 +51,44 @@ func Reward(result game.Result, side game.Side) float32 {
 // right. STEP 2 takes one cross-entropy gradient step toward the target,
 // scaled by |reward|.
 func (n *Net) Learn(moves []int, result game.Result, side game.Side, lr float32, p *Pass) {
-	var b game.Board
+	g := n.Game
+	pos := g.Start()
 	for idx, move := range moves {
-		if b.ToMove() == side {
-			n.LearnMove(b, move, idx, len(moves), result, lr, p)
+		if g.ToMove(pos) == side {
+			n.LearnMove(pos, move, idx, len(moves), result, lr, p)
 		}
-		b = b.Play(move)
+		pos = g.Play(pos, move)
 	}
 }
 
-// LearnMove applies Learn's rule to one move: the side to move on b
+// LearnMove applies Learn's rule to one move: the side to move in pos
 // played move there, as move number ply (from 0, counted from the empty
 // board) of a game of plies moves that ended in result. Learn calls it
 // for each of a side's moves; alone, it learns one move of a game whose
 // other moves are not in question, as a drill does (train.Learner.Drill).
-func (n *Net) LearnMove(b game.Board, move, ply, plies int, result game.Result, lr float32, p *Pass) {
+func (n *Net) LearnMove(pos game.Position, move, ply, plies int, result game.Result, lr float32, p *Pass) {
 	// STEP 1: the target, for the position before the move.
 	importance := 0.5 + 0.5*float32(ply)/float32(plies)
-	scaled := Reward(result, b.ToMove()) * importance
-	var target [Outputs]float32
+	scaled := Reward(result, n.Game.ToMove(pos)) * importance
+	p.size(n)
+	target := p.target
+	clear(target)
 	if scaled >= 0 {
 		target[move] = 1
-	} else {
-		others := b.Empty() &^ (1 << move)
-		share := 1 / float32(bits.OnesCount16(others))
-		for sq := range Outputs {
-			if others&(1<<sq) != 0 {
-				target[sq] = share
+	} else if others := n.Game.Legal(pos) &^ (1 << move); others != 0 {
+		share := 1 / float32(bits.OnesCount64(others))
+		for m := range n.Outputs {
+			if others&(1<<m) != 0 {
+				target[m] = share
 			}
 		}
 	}
 
 	// STEP 2: the gradient step, as strong as the reward.
-	n.Step(b, &target, lr, float32(math.Abs(float64(scaled))), p)
+	n.Step(pos, target, lr, float32(math.Abs(float64(scaled))), p)
 }
 
-// Step runs the net forward on b and takes one gradient step of softmax
+// Step runs the net forward in pos and takes one gradient step of softmax
 // cross-entropy toward target, with the loss scaled by scale: the update
 // of Learn for one move. p is scratch space.
 //
@@ -95,20 +96,20 @@ func (n *Net) LearnMove(b game.Board, move, ply, plies int, result game.Result, 
 // simply probs[k] - target[k]; hidden units switched off by ReLU pass no
 // error back and their outgoing weights get no update (their activation is
 // 0), and only the inputs that were on have input weights to update.
-func (n *Net) Step(b game.Board, target *[Outputs]float32, lr, scale float32, p *Pass) {
-	n.Forward(b, p)
-	H := n.Hidden
+func (n *Net) Step(pos game.Position, target []float32, lr, scale float32, p *Pass) {
+	n.Forward(pos, p)
+	H, out := n.Hidden, n.Outputs
 	h := p.hidden[:H]
 
 	// STEP 1: output errors, and hidden errors through the weights as
 	// they were before this step.
-	var dOut [Outputs]float32
+	dOut := p.dOut[:out]
 	for k := range dOut {
 		dOut[k] = (p.Probs[k] - target[k]) * scale
 	}
 	dHidden := p.grad[:0]
 	for _, j := range p.active {
-		w := (*[Outputs]float32)(n.WHO[int(j)*Outputs:])
+		w := n.WHO[int(j)*out:][:out]
 		var e float32
 		for k := range dOut {
 			e += dOut[k] * w[k]
@@ -118,7 +119,7 @@ func (n *Net) Step(b game.Board, target *[Outputs]float32, lr, scale float32, p 
 
 	// STEP 2: update the weights, output layer first.
 	for _, j := range p.active {
-		w := (*[Outputs]float32)(n.WHO[int(j)*Outputs:])
+		w := n.WHO[int(j)*out:][:out]
 		v := h[j]
 		for k := range dOut {
 			w[k] -= lr * dOut[k] * v
@@ -127,7 +128,7 @@ func (n *Net) Step(b game.Board, target *[Outputs]float32, lr, scale float32, p 
 	for k := range dOut {
 		n.BO[k] -= lr * dOut[k]
 	}
-	for _, i := range p.on[:p.nOn] {
+	for _, i := range p.on {
 		row := n.WIH[int(i)*H : int(i)*H+H]
 		for a, j := range p.active {
 			row[j] -= lr * dHidden[a]
@@ -138,43 +139,44 @@ func (n *Net) Step(b game.Board, target *[Outputs]float32, lr, scale float32, p 
 	}
 }
 
-// Sample picks a training move on b from the logits in p (Logits or
-// Forward fills them) by
-// epsilon-softmax: with probability epsilon a uniformly random empty
-// square (exploration that ignores what the net believes), otherwise a
-// square drawn from the softmax over the empty squares at the given
-// temperature (1 keeps the net's own preferences; lower is greedier).
-func Sample(b game.Board, p *Pass, epsilon, temperature float64, rng *rand.Rand) int {
+// Sample picks a training move in pos from the logits in p (Logits or
+// Forward fills them) by epsilon-softmax: with probability epsilon a
+// uniformly random legal move (exploration that ignores what the net
+// believes), otherwise a move drawn from the softmax over the legal moves
+// at the given temperature (1 keeps the net's own preferences; lower is
+// greedier).
+func (n *Net) Sample(pos game.Position, p *Pass, epsilon, temperature float64, rng *rand.Rand) int {
 	if epsilon > 0 && rng.Float64() < epsilon {
-		return agents.RandomMove(b, rng)
+		return game.RandomMove(n.Game, pos, rng)
 	}
-	empty := b.Empty()
+	legal := n.Game.Legal(pos)
 	m := float32(math.Inf(-1))
-	for sq := range Outputs {
-		if empty&(1<<sq) != 0 {
-			m = max(m, p.Logits[sq])
+	for k := range n.Outputs {
+		if legal&(1<<k) != 0 {
+			m = max(m, p.Logits[k])
 		}
 	}
-	var w [Outputs]float32
+	w := p.target[:n.Outputs]
 	var sum float32
 	invT := float32(1 / temperature)
-	for sq := range Outputs {
-		if empty&(1<<sq) != 0 {
-			w[sq] = exp32((p.Logits[sq] - m) * invT)
-			sum += w[sq]
+	for k := range n.Outputs {
+		w[k] = 0
+		if legal&(1<<k) != 0 {
+			w[k] = exp32((p.Logits[k] - m) * invT)
+			sum += w[k]
 		}
 	}
 	r := rng.Float32() * sum
 	last := -1
-	for sq := range Outputs {
-		if empty&(1<<sq) == 0 {
+	for k := range n.Outputs {
+		if legal&(1<<k) == 0 {
 			continue
 		}
-		last = sq
-		if r < w[sq] {
-			return sq
+		last = k
+		if r < w[k] {
+			return k
 		}
-		r -= w[sq]
+		r -= w[k]
 	}
 	return last // rounding left r just above the total
 }

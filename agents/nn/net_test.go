@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 )
 
 func newNet(hidden int, seed uint64) *nn.Net {
-	return nn.New(hidden, rand.New(rand.NewPCG(seed, 1)))
+	return nn.New(tictactoe.Game, hidden, rand.New(rand.NewPCG(seed, 1)))
 }
 
 // denseForward is the textbook forward pass of ttt-rl, every input and
 // every hidden unit, in float64: the reference for the sparse one.
-func denseForward(n *nn.Net, b game.Board) [9]float64 {
-	var in [nn.Inputs]float64
+func denseForward(n *nn.Net, b tictactoe.Board) [9]float64 {
+	var in [tictactoe.Inputs]float64
 	for sq := range 9 {
 		switch b.At(sq) {
 		case 'X':
@@ -61,8 +62,8 @@ func denseForward(n *nn.Net, b game.Board) [9]float64 {
 func TestForwardMatchesDense(t *testing.T) {
 	n := newNet(100, 1)
 	var p nn.Pass
-	for _, b := range game.Solve().Positions() {
-		n.Forward(b, &p)
+	for _, b := range tictactoe.Solve().Positions() {
+		n.Forward(b.Position(), &p)
 		want := denseForward(n, b)
 		for k := range want {
 			if d := math.Abs(float64(p.Probs[k]) - want[k]); d > 1e-5 {
@@ -73,7 +74,7 @@ func TestForwardMatchesDense(t *testing.T) {
 }
 
 // loss is the scaled cross-entropy that Step descends, in float64.
-func loss(n *nn.Net, b game.Board, target [9]float32, scale float64) float64 {
+func loss(n *nn.Net, b tictactoe.Board, target []float32, scale float64) float64 {
 	p := denseForward(n, b)
 	var l float64
 	for k, t := range target {
@@ -88,10 +89,10 @@ func loss(n *nn.Net, b game.Board, target [9]float32, scale float64) float64 {
 // differences: the change Step makes to every parameter must be -lr times
 // the numerical derivative of the loss.
 func TestStepFollowsGradient(t *testing.T) {
-	b := game.Board{}.Play(4).Play(0).Play(8) // O to move
-	targets := map[string][9]float32{
-		"reward a move": {2: 1},
-		"spread a loss": {1: 0.2, 3: 0.2, 5: 0.2, 6: 0.2, 7: 0.2},
+	b := tictactoe.Board{}.Play(4).Play(0).Play(8) // O to move
+	targets := map[string][]float32{
+		"reward a move": {2: 1, 8: 0},
+		"spread a loss": {1: 0.2, 3: 0.2, 5: 0.2, 6: 0.2, 7: 0.2, 8: 0},
 	}
 	for name, target := range targets {
 		t.Run(name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestStepFollowsGradient(t *testing.T) {
 			n := newNet(8, 3)
 			after := n.Clone()
 			var p nn.Pass
-			after.Step(b, &target, lr, scale, &p)
+			after.Step(b.Position(), target, lr, scale, &p)
 
 			params := func(n *nn.Net) [][]float32 { return [][]float32{n.WIH, n.WHO, n.BH, n.BO} }
 			checked := 0
@@ -131,14 +132,14 @@ func TestStepFollowsGradient(t *testing.T) {
 func TestLearnRewardsAndPunishes(t *testing.T) {
 	moves := []int{4, 0, 8, 2, 1, 6, 7} // X wins with 1-4-7
 	var p nn.Pass
-	prob := func(n *nn.Net, b game.Board, sq int) float32 {
-		n.Forward(b, &p)
+	prob := func(n *nn.Net, b tictactoe.Board, sq int) float32 {
+		n.Forward(b.Position(), &p)
 		return p.Probs[sq]
 	}
-	start := game.Board{}
+	start := tictactoe.Board{}
 	for _, tt := range []struct {
 		side game.Side
-		b    game.Board
+		b    tictactoe.Board
 		sq   int
 		up   bool
 	}{
@@ -174,10 +175,10 @@ func TestRewards(t *testing.T) {
 }
 
 func TestGreedyPicksBestEmptySquareLowestOnTie(t *testing.T) {
-	b := game.Board{}.Play(0) // square 0 taken
-	var p nn.Pass
-	p.Probs = [9]float32{0.9, 0.02, 0.03, 0.03, 0.01, 0.01, 0, 0, 0}
-	if got := nn.Greedy(b, &p); got != 2 {
+	b := tictactoe.Board{}.Play(0) // square 0 taken
+	p := nn.Pass{Probs: []float32{0.9, 0.02, 0.03, 0.03, 0.01, 0.01, 0, 0, 0}}
+	n := nn.New(tictactoe.Game, 4, rand.New(rand.NewPCG(1, 1)))
+	if got := n.Greedy(b.Position(), &p); got != 2 {
 		t.Errorf("greedy move %d, want 2 (0 is taken; 2 and 3 tie)", got)
 	}
 }
@@ -185,14 +186,14 @@ func TestGreedyPicksBestEmptySquareLowestOnTie(t *testing.T) {
 func TestSampleStaysLegalAndFollowsTemperature(t *testing.T) {
 	n := newNet(30, 9)
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := game.Board{}.Play(4).Play(0)
+	b := tictactoe.Board{}.Play(4).Play(0)
 	var p nn.Pass
-	n.Forward(b, &p)
-	greedy := nn.Greedy(b, &p)
+	n.Forward(b.Position(), &p)
+	greedy := n.Greedy(b.Position(), &p)
 	counts := map[float64]int{}
 	for _, temp := range []float64{1, 0.001} {
 		for range 2000 {
-			sq := nn.Sample(b, &p, 0, temp, rng)
+			sq := n.Sample(b.Position(), &p, 0, temp, rng)
 			if !b.IsEmpty(sq) {
 				t.Fatalf("sampled taken square %d", sq)
 			}
@@ -205,7 +206,7 @@ func TestSampleStaysLegalAndFollowsTemperature(t *testing.T) {
 		t.Errorf("greedy move chosen %d/2000 at T=1 and %d/2000 at T=0.001", counts[1], counts[0.001])
 	}
 	for range 2000 {
-		if sq := nn.Sample(b, &p, 1, 1, rng); !b.IsEmpty(sq) {
+		if sq := n.Sample(b.Position(), &p, 1, 1, rng); !b.IsEmpty(sq) {
 			t.Fatalf("epsilon move on taken square %d", sq)
 		}
 	}
@@ -218,10 +219,10 @@ func TestLearnIsLearnMoveForEachMove(t *testing.T) {
 		var p nn.Pass
 		whole, each := newNet(20, 9), newNet(20, 9)
 		whole.Learn(moves, game.XWins, side, 0.1, &p)
-		var b game.Board
+		var b tictactoe.Board
 		for i, sq := range moves {
 			if b.ToMove() == side {
-				each.LearnMove(b, sq, i, len(moves), game.XWins, 0.1, &p)
+				each.LearnMove(b.Position(), sq, i, len(moves), game.XWins, 0.1, &p)
 			}
 			b = b.Play(sq)
 		}
@@ -234,17 +235,17 @@ func TestLearnIsLearnMoveForEachMove(t *testing.T) {
 // One move learned alone gains with a win and a tie, and loses ground
 // with a loss.
 func TestLearnMove(t *testing.T) {
-	b := game.Board{}.Play(4).Play(0) // X to move
+	b := tictactoe.Board{}.Play(4).Play(0) // X to move
 	for _, tt := range []struct {
 		result game.Result
 		up     bool
 	}{{game.XWins, true}, {game.Tie, true}, {game.OWins, false}} {
 		n := newNet(20, 5)
 		var p nn.Pass
-		n.Forward(b, &p)
+		n.Forward(b.Position(), &p)
 		before := p.Probs[8]
-		n.LearnMove(b, 8, 2, 7, tt.result, 0.1, &p)
-		n.Forward(b, &p)
+		n.LearnMove(b.Position(), 8, 2, 7, tt.result, 0.1, &p)
+		n.Forward(b.Position(), &p)
 		if (p.Probs[8] > before) != tt.up {
 			t.Errorf("%s: probability of 8 went from %v to %v", tt.result, before, p.Probs[8])
 		}

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/train"
 )
@@ -15,8 +15,8 @@ import (
 // learner's sampled moves and the learning step after the game.
 func BenchmarkGame(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	l := train.NewLearner(nn.New(nn.DefaultHidden, rng), nn.DefaultLR, 1, rng)
-	opp := agents.Random{Rand: rng}
+	l := train.NewLearner(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, 1, rng)
+	opp := game.Random{Game: tictactoe.Game, Rand: rng}
 	g := 0
 	for b.Loop() {
 		l.Play(game.Side(g%2), opp, 0.1)

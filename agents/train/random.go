@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 )
 
@@ -62,9 +62,9 @@ func AgainstRandom(ctx context.Context, cfg Config, report func(Progress)) (*nn.
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7474742d726c)) // "ttt-rl"
-	net := nn.New(cfg.Hidden, rng)
+	net := nn.New(tictactoe.Game, cfg.Hidden, rng)
 	l := NewLearner(net, float32(cfg.LR), cfg.Temperature, rng)
-	opp := agents.Random{Rand: rng}
+	opp := game.Random{Game: tictactoe.Game, Rand: rng}
 	var window game.Record
 	for g := range cfg.Games {
 		side := game.Side(g % 2)

@@ -4,16 +4,16 @@
 package train
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
-	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
 
 // Learner is a network that learns from every game it plays. Its moves are
-// sampled by epsilon-softmax (nn.Sample); after each game it applies
-// nn.Learn. It is not safe for concurrent use.
+// sampled by epsilon-softmax (nn.Net.Sample); after each game it applies
+// nn.Net.Learn. It is not safe for concurrent use.
 type Learner struct {
 	Net         *nn.Net
 	LR          float32
@@ -26,28 +26,29 @@ type Learner struct {
 
 // NewLearner returns a learner for net that draws its samples from rng.
 func NewLearner(net *nn.Net, lr float32, temperature float64, rng *rand.Rand) *Learner {
-	return &Learner{Net: net, LR: lr, Temperature: temperature, Rand: rng, moves: make([]int, 0, 9)}
+	return &Learner{Net: net, LR: lr, Temperature: temperature, Rand: rng, moves: make([]int, 0, net.Game.MaxPlies())}
 }
 
 // Play plays one game with the learner as side against opp, then learns
 // from the learner's moves. A nil opp means the learner plays itself: it
 // samples the moves of both sides and learns from both, so one game
 // teaches what to repeat and what to avoid.
-func (l *Learner) Play(side game.Side, opp agents.Player, epsilon float64) game.Result {
-	var b game.Board
+func (l *Learner) Play(side game.Side, opp game.Player, epsilon float64) game.Result {
+	g := l.Net.Game
+	p := g.Start()
 	l.moves = l.moves[:0]
-	for b.Result() == game.Ongoing {
-		var sq int
-		if opp == nil || b.ToMove() == side {
-			l.Net.Logits(b, &l.pass)
-			sq = nn.Sample(b, &l.pass, epsilon, l.Temperature, l.Rand)
+	for g.Result(p) == game.Ongoing {
+		var m int
+		if opp == nil || g.ToMove(p) == side {
+			l.Net.Logits(p, &l.pass)
+			m = l.Net.Sample(p, &l.pass, epsilon, l.Temperature, l.Rand)
 		} else {
-			sq = opp.Move(b)
+			m = opp.Move(p)
 		}
-		l.moves = append(l.moves, sq)
-		b = b.Play(sq)
+		l.moves = append(l.moves, m)
+		p = g.Play(p, m)
 	}
-	result := b.Result()
+	result := g.Result(p)
 	if opp == nil {
 		l.Net.Learn(l.moves, result, side.Other(), l.LR, &l.pass)
 	}
@@ -55,18 +56,18 @@ func (l *Learner) Play(side game.Side, opp agents.Player, epsilon float64) game.
 	return result
 }
 
-// Greedy returns the learner's greedy move on b: the move evaluation and
-// play would make, and a frozen snapshot's table holds.
-func (l *Learner) Greedy(b game.Board) int {
-	l.Net.Forward(b, &l.pass)
-	return nn.Greedy(b, &l.pass)
+// Greedy returns the learner's greedy move in p: the move evaluation and
+// play would make, and a frozen snapshot makes.
+func (l *Learner) Greedy(p game.Position) int {
+	l.Net.Forward(p, &l.pass)
+	return l.Net.Greedy(p, &l.pass)
 }
 
 // Drill plays one game from start, where the learner is to move, against
 // opp, and learns from its first move alone. That move is a uniformly
-// random empty square other than avoid, the move the learner would play
+// random legal move other than avoid, the move the learner would play
 // there; the rest of its moves are sampled as in Play, at epsilon. start
-// must hold an empty square besides avoid.
+// must have a legal move besides avoid.
 //
 // A drill asks one question: is another move better here than mine?
 // Playing its own move would only confirm it (a tie still earns a
@@ -75,22 +76,26 @@ func (l *Learner) Greedy(b game.Board) int {
 // of a game for its result, and after a random first move the learner's
 // later moves may be good moves in a game that was already lost, or
 // already won.
-func (l *Learner) Drill(start game.Board, avoid int, opp agents.Player, epsilon float64) game.Result {
-	side := start.ToMove()
-	others := start
-	others.X |= 1 << avoid // avoid as if taken, for RandomMove
-	first := agents.RandomMove(others, l.Rand)
-	b := start.Play(first)
-	for b.Result() == game.Ongoing {
-		var sq int
-		if b.ToMove() == side {
-			l.Net.Logits(b, &l.pass)
-			sq = nn.Sample(b, &l.pass, epsilon, l.Temperature, l.Rand)
-		} else {
-			sq = opp.Move(b)
-		}
-		b = b.Play(sq)
+func (l *Learner) Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result {
+	g := l.Net.Game
+	side := g.ToMove(start)
+	others := g.Legal(start) &^ (1 << avoid)
+	k := l.Rand.IntN(bits.OnesCount64(others))
+	for ; k > 0; k-- {
+		others &= others - 1 // drop the lowest other move
 	}
-	l.Net.LearnMove(start, first, start.Moves(), b.Moves(), b.Result(), l.LR, &l.pass)
-	return b.Result()
+	first := bits.TrailingZeros64(others)
+	p := g.Play(start, first)
+	for g.Result(p) == game.Ongoing {
+		var m int
+		if g.ToMove(p) == side {
+			l.Net.Logits(p, &l.pass)
+			m = l.Net.Sample(p, &l.pass, epsilon, l.Temperature, l.Rand)
+		} else {
+			m = opp.Move(p)
+		}
+		p = g.Play(p, m)
+	}
+	l.Net.LearnMove(start, first, g.Plies(start), g.Plies(p), g.Result(p), l.LR, &l.pass)
+	return g.Result(p)
 }

@@ -9,8 +9,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/train"
 )
@@ -126,9 +126,10 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 
 // firstSeen records the first position it is asked to move in, then
 // plays the lowest empty square.
-type firstSeen struct{ boards []game.Board }
+type firstSeen struct{ boards []tictactoe.Board }
 
-func (f *firstSeen) Move(b game.Board) int {
+func (f *firstSeen) Move(p game.Position) int {
+	b := tictactoe.FromPosition(p)
 	if len(f.boards) == 0 || f.boards[len(f.boards)-1].Moves() > b.Moves() {
 		f.boards = append(f.boards, b)
 	}
@@ -138,15 +139,15 @@ func (f *firstSeen) Move(b game.Board) int {
 // A drill's first move is any empty square but the one to avoid, each
 // about as often.
 func TestDrillTriesTheOtherMoves(t *testing.T) {
-	start, _ := game.ParseBoard("X...O....") // X to move, 7 empty squares
+	start, _ := tictactoe.ParseBoard("X...O....") // X to move, 7 empty squares
 	rng := rand.New(rand.NewPCG(1, 2))
-	l := train.NewLearner(nn.New(10, rng), 0, 1, rng) // lr 0: nothing changes
+	l := train.NewLearner(nn.New(tictactoe.Game, 10, rng), 0, 1, rng) // lr 0: nothing changes
 	opp := &firstSeen{}
 	const avoid, drills = 8, 6000
 	count := map[int]int{}
 	for range drills {
 		opp.boards = opp.boards[:0]
-		l.Drill(start, avoid, opp, 0)
+		l.Drill(start.Position(), avoid, opp, 0)
 		first := opp.boards[0]
 		sq := bits.TrailingZeros16(first.X &^ start.X)
 		count[sq]++
@@ -171,28 +172,28 @@ func TestDrillTriesTheOtherMoves(t *testing.T) {
 func TestDrillTeachesTheWin(t *testing.T) {
 	// X to move: 2 wins at once; O threatens 5, so blocking merely draws
 	// against perfect play, and anything else loses.
-	start, err := game.ParseBoard("XX.OO....")
+	start, err := tictactoe.ParseBoard("XX.OO....")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const win = 2
 	rng := rand.New(rand.NewPCG(3, 4))
-	l := train.NewLearner(nn.New(nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
+	l := train.NewLearner(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
 	const block = 5
 	var p nn.Pass
 	for range 50 {
-		l.Net.LearnMove(start, block, start.Moves(), 7, game.XWins, nn.DefaultLR, &p)
+		l.Net.LearnMove(start.Position(), block, start.Moves(), 7, game.XWins, nn.DefaultLR, &p)
 	}
-	if l.Net.Forward(start, &p); p.Probs[block] < 0.9 {
+	if l.Net.Forward(start.Position(), &p); p.Probs[block] < 0.9 {
 		t.Fatalf("the net blocks with probability %v only", p.Probs[block])
 	}
 	for i := range 500 {
-		avoid := l.Greedy(start)
+		avoid := l.Greedy(start.Position())
 		if avoid == win {
 			t.Logf("the win after %d drills", i)
 			return
 		}
-		l.Drill(start, avoid, agents.Perfect(), 0)
+		l.Drill(start.Position(), avoid, tictactoe.Perfect(), 0)
 	}
-	t.Errorf("after 500 drills the net still plays %d, not the win at %d", l.Greedy(start), win)
+	t.Errorf("after 500 drills the net still plays %d, not the win at %d", l.Greedy(start.Position()), win)
 }

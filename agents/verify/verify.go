@@ -1,5 +1,5 @@
-// Package verify measures exactly how exploitable a deterministic player
-// is. Tic-tac-toe is small enough to try every opponent line: for the
+// Package verify measures exactly how exploitable a deterministic
+// tic-tac-toe player is. Tic-tac-toe is small enough to try every opponent line: for the
 // side the player takes, the opponent's every reply is followed to the end
 // of the game, so "unbeatable" is a proof, not an estimate.
 package verify
@@ -10,8 +10,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 )
 
 // Report is what the exhaustive check finds for one side.
@@ -54,7 +54,7 @@ func (r Report) String() string {
 }
 
 // Check plays p as side against every possible opponent line.
-func Check(p agents.Player, side game.Side) Report {
+func Check(p game.Player, side game.Side) Report {
 	return check(p, side, nil)
 }
 
@@ -62,22 +62,22 @@ func Check(p agents.Player, side game.Side) Report {
 // those p can reach as side where its move throws away a win or a draw,
 // in the order the check meets them (depth first, the opponent's replies
 // lowest square first).
-func Mistakes(p agents.Player, side game.Side) []game.Board {
-	var list []game.Board
+func Mistakes(p game.Player, side game.Side) []tictactoe.Board {
+	var list []tictactoe.Board
 	check(p, side, &list)
 	return list
 }
 
 // check is Check, appending to mistakes (if not nil) every position where
 // p's move is not optimal.
-func check(p agents.Player, side game.Side, mistakes *[]game.Board) Report {
-	sol := game.Solve()
+func check(p game.Player, side game.Side, mistakes *[]tictactoe.Board) Report {
+	sol := tictactoe.Solve()
 	r := Report{Side: side}
-	seen := make(map[game.Board]bool)
+	seen := make(map[tictactoe.Board]bool)
 	// walk returns the player's worst forced result from b and counts the
 	// lines and positions below it.
-	var walk func(b game.Board) game.Value
-	walk = func(b game.Board) game.Value {
+	var walk func(b tictactoe.Board) game.Value
+	walk = func(b tictactoe.Board) game.Value {
 		switch res := b.Result(); res {
 		case game.Tie:
 			r.Lines++
@@ -91,7 +91,7 @@ func check(p agents.Player, side game.Side, mistakes *[]game.Board) Report {
 			return game.Loss
 		}
 		if b.ToMove() == side {
-			sq := p.Move(b)
+			sq := p.Move(b.Position())
 			if !seen[b] {
 				seen[b] = true
 				r.Positions++
@@ -109,7 +109,7 @@ func check(p agents.Player, side game.Side, mistakes *[]game.Board) Report {
 		}
 		return worst
 	}
-	r.Worst = walk(game.Board{})
+	r.Worst = walk(tictactoe.Board{})
 	return r
 }
 
@@ -136,14 +136,14 @@ func (e Expect) String() string {
 // Positions recur along different move orders, so each is computed once:
 // the walk visits at most the 5,478 reachable positions and asks p for a
 // move in each of its own at most once.
-func Exact(p agents.Player, side game.Side) Expect {
+func Exact(p game.Player, side game.Side) Expect {
 	// slot[i] numbers position i in memo once it is known; 0 is unknown.
 	// A table of numbers is a twentieth the size of one of results, and
 	// zeroing it is most of the cost of a call.
-	var slot [game.NumIndices]uint16
+	var slot [tictactoe.NumIndices]uint16
 	memo := make([]Expect, 1, 1024)
-	var walk func(b game.Board) Expect
-	walk = func(b game.Board) Expect {
+	var walk func(b tictactoe.Board) Expect
+	walk = func(b tictactoe.Board) Expect {
 		switch b.Result() {
 		case game.Tie:
 			return Expect{Draw: 1}
@@ -158,7 +158,7 @@ func Exact(p agents.Player, side game.Side) Expect {
 		}
 		var e Expect
 		if b.ToMove() == side {
-			e = walk(b.Play(p.Move(b)))
+			e = walk(b.Play(p.Move(b.Position())))
 		} else {
 			empty := b.Empty()
 			w := 1 / float64(bits.OnesCount16(empty))
@@ -173,14 +173,14 @@ func Exact(p agents.Player, side game.Side) Expect {
 		memo = append(memo, e)
 		return e
 	}
-	return walk(game.Board{})
+	return walk(tictactoe.Board{})
 }
 
 // VsRandom plays games games of p as side against a uniformly random
 // opponent seeded with seed. Any number of games may be asked for, so it
 // stops, with ctx's error, when ctx is cancelled.
-func VsRandom(ctx context.Context, p agents.Player, side game.Side, games int, seed uint64) (game.Record, error) {
-	var opp agents.Player = agents.Random{Rand: rand.New(rand.NewPCG(seed, uint64(side)))}
+func VsRandom(ctx context.Context, p game.Player, side game.Side, games int, seed uint64) (game.Record, error) {
+	var opp game.Player = game.Random{Game: tictactoe.Game, Rand: rand.New(rand.NewPCG(seed, uint64(side)))}
 	x, o := p, opp
 	if side == game.O {
 		x, o = opp, p
@@ -192,7 +192,7 @@ func VsRandom(ctx context.Context, p agents.Player, side game.Side, games int, s
 		if i%4096 == 0 && ctx.Err() != nil {
 			return rec, ctx.Err()
 		}
-		rec.Add(agents.Play(game.Board{}, x, o), side)
+		rec.Add(game.Play(tictactoe.Game, tictactoe.Game.Start(), x, o), side)
 	}
 	return rec, nil
 }

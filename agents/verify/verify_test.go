@@ -6,29 +6,31 @@ import (
 	"math/bits"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/verify"
 )
 
 // lowest plays the lowest empty square: easy to beat, easy to reason about.
 type lowest struct{}
 
-func (lowest) Move(b game.Board) int { return bits.TrailingZeros16(b.Empty()) }
+func (lowest) Move(p game.Position) int {
+	return bits.TrailingZeros16(tictactoe.FromPosition(p).Empty())
+}
 
 func TestPerfectIsUnbeatable(t *testing.T) {
 	for _, side := range []game.Side{game.X, game.O} {
-		r := verify.Check(agents.Perfect(), side)
+		r := verify.Check(tictactoe.Perfect(), side)
 		if !r.Unbeatable() || r.LostLines != 0 || r.Optimal != r.Positions || r.Positions == 0 {
 			t.Errorf("perfect as %s: %v", side, r)
 		}
-		if got, _ := verify.VsRandom(context.Background(), agents.Perfect(), side, 2000, 1); got.Losses != 0 {
+		if got, _ := verify.VsRandom(context.Background(), tictactoe.Perfect(), side, 2000, 1); got.Losses != 0 {
 			t.Errorf("perfect as %s lost to random: %v", side, got)
 		}
 	}
 	// Perfect as X against random wins nearly always; as a check that the
 	// tally counts from the right side.
-	if got, _ := verify.VsRandom(context.Background(), agents.Perfect(), game.X, 1000, 2); got.Wins < 900 {
+	if got, _ := verify.VsRandom(context.Background(), tictactoe.Perfect(), game.X, 1000, 2); got.Wins < 900 {
 		t.Errorf("perfect X vs random: %v", got)
 	}
 }
@@ -63,7 +65,7 @@ func TestLineCountIsBounded(t *testing.T) {
 // enumerate follows every game of p as side against the random opponent
 // without sharing any position between move orders: the plain tree walk
 // that Exact's memoised one must agree with.
-func enumerate(p agents.Player, side game.Side, b game.Board, prob float64, e *verify.Expect) {
+func enumerate(p game.Player, side game.Side, b tictactoe.Board, prob float64, e *verify.Expect) {
 	switch b.Result() {
 	case game.Tie:
 		e.Draw += prob
@@ -76,7 +78,7 @@ func enumerate(p agents.Player, side game.Side, b game.Board, prob float64, e *v
 		return
 	}
 	if b.ToMove() == side {
-		enumerate(p, side, b.Play(p.Move(b)), prob, e)
+		enumerate(p, side, b.Play(p.Move(b.Position())), prob, e)
 		return
 	}
 	n := bits.OnesCount16(b.Empty())
@@ -88,10 +90,10 @@ func enumerate(p agents.Player, side game.Side, b game.Board, prob float64, e *v
 }
 
 func TestExactMatchesEnumeration(t *testing.T) {
-	for name, p := range map[string]agents.Player{"lowest": lowest{}, "perfect": agents.Perfect()} {
+	for name, p := range map[string]game.Player{"lowest": lowest{}, "perfect": tictactoe.Perfect()} {
 		for _, side := range []game.Side{game.X, game.O} {
 			var want verify.Expect
-			enumerate(p, side, game.Board{}, 1, &want)
+			enumerate(p, side, tictactoe.Board{}, 1, &want)
 			got := verify.Exact(p, side)
 			const tol = 1e-12
 			if math.Abs(got.Win-want.Win) > tol || math.Abs(got.Draw-want.Draw) > tol || math.Abs(got.Loss-want.Loss) > tol {
@@ -106,7 +108,7 @@ func TestExactMatchesEnumeration(t *testing.T) {
 
 func TestPerfectNeverLosesToRandom(t *testing.T) {
 	for _, side := range []game.Side{game.X, game.O} {
-		e := verify.Exact(agents.Perfect(), side)
+		e := verify.Exact(tictactoe.Perfect(), side)
 		if e.Loss != 0 || e.Win <= e.Draw {
 			t.Errorf("perfect as %s: %v", side, e)
 		}
@@ -123,7 +125,7 @@ func TestExactMatchesSampling(t *testing.T) {
 		t.Skip("a million games per side")
 	}
 	const games = 1_000_000
-	for name, p := range map[string]agents.Player{"lowest": lowest{}, "perfect": agents.Perfect()} {
+	for name, p := range map[string]game.Player{"lowest": lowest{}, "perfect": tictactoe.Perfect()} {
 		for _, side := range []game.Side{game.X, game.O} {
 			e := verify.Exact(p, side)
 			tally, err := verify.VsRandom(context.Background(), p, side, games, 7)
@@ -146,7 +148,7 @@ func TestExactMatchesSampling(t *testing.T) {
 
 func TestReportPerfect(t *testing.T) {
 	for _, side := range []game.Side{game.X, game.O} {
-		if r := verify.Check(agents.Perfect(), side); !r.Perfect() {
+		if r := verify.Check(tictactoe.Perfect(), side); !r.Perfect() {
 			t.Errorf("perfect as %s: %v is not perfect", side, r)
 		}
 	}
@@ -161,16 +163,16 @@ func TestReportPerfect(t *testing.T) {
 // BenchmarkExact is the exact expectation of a move table against
 // random, for one side: what the league computes for every snapshot.
 func BenchmarkExact(b *testing.B) {
-	p := agents.Perfect()
+	p := tictactoe.Perfect()
 	for b.Loop() {
 		verify.Exact(p, game.O)
 	}
 }
 
 func TestMistakes(t *testing.T) {
-	sol := game.Solve()
+	sol := tictactoe.Solve()
 	for _, side := range []game.Side{game.X, game.O} {
-		if m := verify.Mistakes(agents.Perfect(), side); len(m) != 0 {
+		if m := verify.Mistakes(tictactoe.Perfect(), side); len(m) != 0 {
 			t.Errorf("perfect as %s: %d mistakes", side, len(m))
 		}
 		r := verify.Check(lowest{}, side)
@@ -178,9 +180,9 @@ func TestMistakes(t *testing.T) {
 		if len(m) != r.Positions-r.Optimal || len(m) == 0 {
 			t.Errorf("lowest as %s: %d mistakes, the check counts %d", side, len(m), r.Positions-r.Optimal)
 		}
-		seen := map[game.Board]bool{}
+		seen := map[tictactoe.Board]bool{}
 		for _, b := range m {
-			if b.ToMove() != side || sol.Optimal(b, lowest{}.Move(b)) || seen[b] {
+			if b.ToMove() != side || sol.Optimal(b, lowest{}.Move(b.Position())) || seen[b] {
 				t.Errorf("lowest as %s: %s is not a new mistake", side, b.Compact())
 			}
 			seen[b] = true

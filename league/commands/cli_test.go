@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
@@ -331,7 +332,7 @@ func TestWeightFileLimits(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(p.Dir, "dir.bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	largest := int64(4 * nn.Params(nn.Inputs, nn.MaxHidden))
+	largest := int64(4 * nn.Params(tictactoe.Inputs, nn.MaxHidden, 9))
 	p.Write(t, "onetoomany.bin", make([]byte, largest+4))
 
 	var before runtime.MemStats
@@ -411,7 +412,7 @@ func TestRatingsWidth(t *testing.T) {
 		case 1:
 			name = long + "-2"
 		}
-		p.Write(t, "n.bin", nn.New(8, rng).Bytes())
+		p.Write(t, "n.bin", nn.New(tictactoe.Game, 8, rng).Bytes())
 		p.OK(t, "import", "n.bin", "--name", name)
 	}
 	p.OK(t, clitest.LeagueRun(bounded, "--openings", "1")...) // random, perfect, 17 imports, a checkpoint

@@ -14,8 +14,11 @@ import (
 	"syscall"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/league"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -45,7 +48,7 @@ func TestEndToEnd(t *testing.T) {
 	// Export: 19 inputs, and 18 folded for O in ttt-rl's size.
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "full.bin")
 	full := p.File(t, "full.bin")
-	net, err := nn.Parse(full, 19)
+	net, err := nn.Parse(tictactoe.Game, full, 19)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +85,7 @@ func TestEndToEnd(t *testing.T) {
 	p.Write(t, "nan.bin", nan)
 	p.Write(t, "empty.bin", nil)
 	p.Write(t, "notes.db", []byte("my notes, not a database\n"))
-	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db"))
+	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +197,7 @@ func TestBadInput(t *testing.T) {
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
 		{"empty.db: no league database: the file is empty", []string{"ratings", "--db", "empty.db"}},
 		{"empty.db: no league database: the file is empty", []string{"show", "--db", "empty.db", "best"}},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 2): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 3): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 		{`bad agent name "checkpoint-15": names of the form kind-number are the league's own`, []string{"import", "--name", "checkpoint-15", "net.bin"}},
 		{`bad agent name "+3": it would read as an id`, []string{"import", "--name", "+3", "net.bin"}},
 		{`bad agent name "-5": it would read as an id`, []string{"import", "--name=-5", "net.bin"}},

@@ -8,6 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -38,7 +40,7 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 	if create {
 		// The writers upgrade an older league as ttt upgrade does, and
 		// say on stderr, beside their own output, what it renamed.
-		db, err := store.Open(c.Context, path)
+		db, err := store.Open(c.Context, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
 		if err == nil {
 			sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
 		}
@@ -84,3 +86,22 @@ func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
 	}
 	return a, nil
 }
+
+// leagueKit returns the game of the league at --db, or where there is
+// none yet, the one --game names (tic-tac-toe by default): the game of a
+// weight file read before the league is opened.
+func leagueKit(c *cli.Context) (*agents.Kit, error) {
+	if _, err := os.Stat(c.String(dbFlagName)); err == nil {
+		if db, err := store.OpenRead(c.Context, c.String(dbFlagName)); err == nil {
+			defer db.Close()
+			return agents.KitFor(db.Game()), nil
+		}
+	}
+	if name := c.String(gameFlagName); name != "" {
+		return agents.KitOf(name)
+	}
+	return agents.TicTacToe, nil
+}
+
+// gameFlagName is --game, the game of a new league.
+const gameFlagName = "game"

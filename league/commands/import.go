@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ttt/agents/nn"
 	"ttt/league"
 	"ttt/store"
 )
@@ -34,7 +33,11 @@ func importCommand() *cli.Command {
 			path := c.Args().First()
 			// The file is read and checked before the league is opened: a
 			// broken file changes nothing, not even by creating a database.
-			net, err := readWeightFile(path, c.Int("inputs"))
+			kit, err := leagueKit(c)
+			if err != nil {
+				return err
+			}
+			net, err := readWeightFile(kit, path, c.Int("inputs"))
 			if err != nil {
 				return err
 			}
@@ -47,7 +50,7 @@ func importCommand() *cli.Command {
 				return err
 			}
 			defer db.Close()
-			a := league.Describe(&store.Agent{Kind: store.Imported, Name: name, Net: net})
+			a := league.Describe(kit, &store.Agent{Kind: store.Imported, Name: name, Net: net})
 			err = db.AddAgent(c.Context, a)
 			if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
 				return fmt.Errorf("%w (choose another with --name)", err)
@@ -57,7 +60,7 @@ func importCommand() *cli.Command {
 			}
 			w := c.App.Writer
 			fmt.Fprintf(w, "%s stored as agent %d (%s), a %d-%d-%d network\n",
-				path, a.ID, a.Name, nn.Inputs, a.Hidden, nn.Outputs)
+				path, a.ID, a.Name, net.Inputs, a.Hidden, net.Outputs)
 			for i, r := range a.Verify {
 				fmt.Fprintf(w, "%s; vs random %s\n", r, oddsText(a.VsRandom[i]))
 			}

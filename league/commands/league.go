@@ -10,12 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/league"
 	"ttt/store"
 )
 
 // leagueDefaults are league run's settings where no flag says otherwise.
-var leagueDefaults = league.Default()
+var leagueDefaults = league.Default(agents.TicTacToe)
 
 // leagueCommand is `ttt league`, whose one subcommand runs the league.
 func leagueCommand() *cli.Command {
@@ -104,8 +105,8 @@ func leagueRunCommand() *cli.Command {
 				return err
 			}
 			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
-			if err != nil {
-				return err
+			if err != nil && !errors.Is(err, context.Canceled) {
+				return err // Ctrl-C here stops the run below, as it stops a round
 			}
 			for _, ch := range changes {
 				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s; it goes on with %[2]s\n", ch.Name, ch.Now, ch.Was)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/store"
 )
@@ -86,7 +86,7 @@ type rival struct {
 	name string
 	// about says what the grid's cells are.
 	about string
-	think func(b game.Board) (move int, cells [9]string)
+	think func(b tictactoe.Board) (move int, cells [9]string)
 }
 
 // newRival turns a stored agent into a rival. Random draws its moves
@@ -96,7 +96,7 @@ func newRival(a *store.Agent, rng *rand.Rand) rival {
 	switch a.Kind {
 	case store.Random:
 		r.about = "the chance of each square"
-		r.think = func(b game.Board) (int, [9]string) {
+		r.think = func(b tictactoe.Board) (int, [9]string) {
 			var cells [9]string
 			empty := b.Empty()
 			for sq := range cells {
@@ -104,32 +104,32 @@ func newRival(a *store.Agent, rng *rand.Rand) rival {
 					cells[sq] = percent(1 / float32(9-b.Moves()))
 				}
 			}
-			return agents.RandomMove(b, rng), cells
+			return game.RandomMove(tictactoe.Game, b.Position(), rng), cells
 		}
 	case store.Perfect:
 		r.about = "the game value of each move for " + a.Name
-		perfect, solved := agents.Perfect(), game.Solve()
-		r.think = func(b game.Board) (int, [9]string) {
+		perfect, solved := tictactoe.Perfect(), tictactoe.Solve()
+		r.think = func(b tictactoe.Board) (int, [9]string) {
 			var cells [9]string
 			for sq := range cells {
 				if b.IsEmpty(sq) {
 					cells[sq] = solved.MoveValue(b, sq).String()
 				}
 			}
-			return perfect.Move(b), cells
+			return perfect.Move(b.Position()), cells
 		}
 	default:
 		r.about = "its move probabilities"
 		var p nn.Pass
-		r.think = func(b game.Board) (int, [9]string) {
-			a.Net.Forward(b, &p)
+		r.think = func(b tictactoe.Board) (int, [9]string) {
+			a.Net.Forward(b.Position(), &p)
 			var cells [9]string
 			for sq := range cells {
 				if b.IsEmpty(sq) {
 					cells[sq] = percent(p.Probs[sq])
 				}
 			}
-			return nn.Greedy(b, &p), cells
+			return a.Net.Greedy(b.Position(), &p), cells
 		}
 	}
 	return r
@@ -212,7 +212,7 @@ func (s *session) ended(err error) bool {
 
 // game plays one game and returns how it ended.
 func (s *session) game() (game.Result, error) {
-	var b game.Board
+	var b tictactoe.Board
 	for b.Result() == game.Ongoing {
 		if b.ToMove() == s.human {
 			fmt.Fprintln(s.out)
@@ -235,7 +235,7 @@ func (s *session) game() (game.Result, error) {
 }
 
 // humanMove asks for a move until the human types a legal one or quits.
-func (s *session) humanMove(b game.Board) (int, error) {
+func (s *session) humanMove(b tictactoe.Board) (int, error) {
 	for {
 		line, err := s.ask("Your move (0-8, q quits): ")
 		if errors.Is(err, errLongLine) {
@@ -255,7 +255,7 @@ func (s *session) humanMove(b game.Board) (int, error) {
 
 // parseMove reads one line typed at the move prompt on b: the square to
 // play, errQuit for q, or why the line is not a legal move.
-func parseMove(b game.Board, line string) (int, error) {
+func parseMove(b tictactoe.Board, line string) (int, error) {
 	text := strings.TrimSpace(line)
 	switch strings.ToLower(text) {
 	case "q", "quit":
@@ -401,7 +401,7 @@ func readLine(r *bufio.Reader) (line, error) {
 func (l *lines) stop() { close(l.done) }
 
 // writeBoard draws b with the square numbers beside it.
-func writeBoard(w io.Writer, b game.Board) {
+func writeBoard(w io.Writer, b tictactoe.Board) {
 	for row := range 3 {
 		if row > 0 {
 			fmt.Fprintln(w, "  ---+---+---")
@@ -413,7 +413,7 @@ func writeBoard(w io.Writer, b game.Board) {
 }
 
 // mark is what a square shows on the board: X, O, or a space when empty.
-func mark(b game.Board, sq int) byte {
+func mark(b tictactoe.Board, sq int) byte {
 	if c := b.At(sq); c != '.' {
 		return c
 	}
@@ -422,7 +422,7 @@ func mark(b game.Board, sq int) byte {
 
 // writeGrid draws the agent's cells over b: the taken squares with their
 // marks, the empty ones with their text, and the chosen one in brackets.
-func writeGrid(w io.Writer, b game.Board, cells [9]string, chosen int) {
+func writeGrid(w io.Writer, b tictactoe.Board, cells [9]string, chosen int) {
 	for row := range 3 {
 		var sb strings.Builder
 		for sq := 3 * row; sq < 3*row+3; sq++ {

@@ -12,8 +12,10 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
+	"ttt/league"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -21,15 +23,15 @@ import (
 
 // humanLines calls visit with the human's moves and the result of every
 // game a human playing side human can play against the deterministic p.
-func humanLines(p agents.Player, human game.Side, visit func(moves []int, r game.Result)) {
-	var walk func(b game.Board, moves []int)
-	walk = func(b game.Board, moves []int) {
+func humanLines(p game.Player, human game.Side, visit func(moves []int, r game.Result)) {
+	var walk func(b tictactoe.Board, moves []int)
+	walk = func(b tictactoe.Board, moves []int) {
 		if r := b.Result(); r != game.Ongoing {
 			visit(moves, r)
 			return
 		}
 		if b.ToMove() != human {
-			walk(b.Play(p.Move(b)), moves)
+			walk(b.Play(p.Move(b.Position())), moves)
 			return
 		}
 		for sq := range 9 {
@@ -38,12 +40,12 @@ func humanLines(p agents.Player, human game.Side, visit func(moves []int, r game
 			}
 		}
 	}
-	walk(game.Board{}, nil)
+	walk(tictactoe.Board{}, nil)
 }
 
 // firstLine returns the human's moves in the first line against p that
 // ends in want, as the lines typed at the move prompt.
-func firstLine(t *testing.T, p agents.Player, human game.Side, want game.Result) string {
+func firstLine(t *testing.T, p game.Player, human game.Side, want game.Result) string {
 	t.Helper()
 	var script string
 	humanLines(p, human, func(moves []int, r game.Result) {
@@ -72,11 +74,11 @@ func unbeatableNet(t *testing.T) *nn.Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := nn.Parse(data, nn.Inputs)
+	net, err := nn.Parse(tictactoe.Game, data, tictactoe.Inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := net.Table()
+	table := tictactoe.NewTable(&nn.Player{Net: net})
 	for _, side := range []game.Side{game.X, game.O} {
 		if r := verify.Check(table, side); !r.Unbeatable() {
 			t.Fatalf("testdata/unbeatable.bin: %s", r)
@@ -86,7 +88,7 @@ func unbeatableNet(t *testing.T) *nn.Net {
 }
 
 // weakNet is an untrained network: greedy, deterministic and easy to beat.
-func weakNet() *nn.Net { return nn.New(nn.DefaultHidden, rand.New(rand.NewPCG(1, 2))) }
+func weakNet() *nn.Net { return nn.New(tictactoe.Game, nn.DefaultHidden, rand.New(rand.NewPCG(1, 2))) }
 
 // TestPlayScripted plays scripted games through the command's stdin and
 // checks each transcript's outcome exactly, and that playing leaves the
@@ -97,7 +99,7 @@ func TestPlayScripted(t *testing.T) {
 	p.OK(t, "import", "--name", "weak", "weak.bin")
 	p.OK(t, "import", "--name", "unbeatable", unbeatableFile)
 	net := unbeatableNet(t)
-	perfect := agents.Perfect()
+	perfect := tictactoe.Perfect()
 
 	// Each game ends with "n" to the question whether to play again.
 	const end = "Play again? (y/n): n\n"
@@ -109,12 +111,12 @@ func TestPlayScripted(t *testing.T) {
 	}{{
 		name:  "win",
 		args:  []string{"--checkpoint", "weak"},
-		input: firstLine(t, weakNet().Table(), game.X, game.XWins) + "n\n",
+		input: firstLine(t, tictactoe.NewTable(&nn.Player{Net: weakNet()}), game.X, game.XWins) + "n\n",
 		want:  []string{"You are X and weak plays O; you move first.", "You win!\n" + end + "Against weak you won 1, drew 0 and lost 0.\n"},
 	}, {
 		name:  "loss as O",
 		args:  []string{"--checkpoint", "unbeatable", "--as", "O"},
-		input: firstLine(t, net.Table(), game.O, game.XWins) + "n\n",
+		input: firstLine(t, tictactoe.NewTable(&nn.Player{Net: net}), game.O, game.XWins) + "n\n",
 		want:  []string{"unbeatable moves first.", "unbeatable wins.\n" + end + "Against unbeatable you won 0, drew 0 and lost 1.\n"},
 	}, {
 		name:  "tie",
@@ -205,7 +207,7 @@ func TestPlayScripted(t *testing.T) {
 	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "play", "--checkpoint", "nobody")
 	p.Usage(t, `play: takes no arguments, got "4"`, "play", "4")
 	p.Refused(t, "no league database at nowhere.db", "play", "--db", "nowhere.db")
-	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db")) // no network yet
+	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db"), func() store.Setup { return league.Setup(agents.TicTacToe) }) // no network yet
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,10 +222,10 @@ func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
 	net := unbeatableNet(t)
 	for _, tc := range []struct {
 		agent  *store.Agent
-		player agents.Player
+		player game.Player
 	}{
-		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, agents.Perfect()},
-		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Net: net}, net.Table()},
+		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, tictactoe.Perfect()},
+		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Net: net}, tictactoe.NewTable(&nn.Player{Net: net})},
 	} {
 		for _, human := range []game.Side{game.X, game.O} {
 			t.Run(fmt.Sprintf("%s as %s", tc.agent.Name, human.Other()), func(t *testing.T) {
@@ -260,7 +262,7 @@ func FuzzPlayInput(f *testing.F) {
 	f.Add("4\n0\n8\nq\n", false)
 	f.Add("abc\n\n9\n-1\n4\n4\ny\n", true)
 	perfect := &store.Agent{Kind: store.Perfect, Name: "perfect"}
-	boards := []game.Board{{}, game.Board{}.Play(4).Play(0)}
+	boards := []tictactoe.Board{{}, tictactoe.Board{}.Play(4).Play(0)}
 	f.Fuzz(func(t *testing.T, input string, asO bool) {
 		human := game.X
 		if asO {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
+	"ttt/league"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -76,7 +78,7 @@ func hexColor(c color.Color) string {
 func TestRatingsPlot(t *testing.T) {
 	p := clitest.New(t)
 	p.Refused(t, "no league database at league.db", "ratings", "plot", "-o", "elo.svg")
-	db, err := store.Open(context.Background(), filepath.Join(p.Dir, "league.db"))
+	db, err := store.Open(context.Background(), filepath.Join(p.Dir, "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/league"
 	"ttt/store"
 )
@@ -43,7 +44,7 @@ func roundrobinCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			cfg := league.Default()
+			cfg := league.Default(agents.TicTacToe)
 			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
 			if err := cfg.Validate(); err != nil {
 				return err

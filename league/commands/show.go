@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
@@ -43,7 +44,7 @@ func showCommand() *cli.Command {
 				return err
 			}
 			if a.VsRandom == nil && a.Net != nil { // stored by an older ttt
-				league.Describe(a)
+				league.Describe(agents.KitFor(db.Game()), a)
 			}
 			var parent *store.Agent
 			if a.ParentID != 0 {
@@ -72,7 +73,7 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
 	if a.Net != nil {
-		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", nn.Inputs, a.Hidden, nn.Outputs, nn.Params(nn.Inputs, a.Hidden))
+		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs))
 	} else {
 		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
 	}
@@ -120,7 +121,7 @@ func agentListing(a, parent *store.Agent) listing {
 		parentID, parentName = parent.ID, parent.Name
 	}
 	if a.Net != nil {
-		hidden, params = a.Hidden, nn.Params(nn.Inputs, a.Hidden)
+		hidden, params = a.Hidden, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
 	}
 	row := []any{a.ID, a.Name, a.Kind, parentID, parentName, a.Generation, a.TrainGames, hidden, params, a.CreatedAt.Format(time.RFC3339)}
 	if s := a.Standing; s != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/train"
 	"ttt/league"
@@ -97,7 +98,7 @@ func trainCommand() *cli.Command {
 			}
 			fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
 			if db != nil {
-				a := league.Describe(&store.Agent{Kind: store.Baseline, TrainGames: int64(cfg.Games), Net: net})
+				a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(cfg.Games), Net: net})
 				if err := db.AddAgent(c.Context, a); err != nil {
 					return err
 				}

@@ -37,7 +37,8 @@ func upgradeCommand() *cli.Command {
 			// becomes a new league that is "up to date".
 			db, err := openLeague(c, false)
 			if errors.Is(err, store.ErrOlderSchema) {
-				if db, err = store.Open(c.Context, c.String(dbFlagName)); err == nil {
+				// An older league has a schema: it is never set up anew.
+				if db, err = store.Open(c.Context, c.String(dbFlagName), nil); err == nil {
 					sayRenamed(c.App.Writer, "", db)
 				}
 			}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
 )
@@ -52,7 +54,7 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			table := net.Table()
+			table := tictactoe.NewTable(&nn.Player{Net: net})
 			w := c.App.Writer
 			unbeatable := true
 			for _, side := range sides {
@@ -79,7 +81,7 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 	// refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
 	if err == nil && !info.IsDir() {
-		return readWeightFile(arg, c.Int("inputs"))
+		return readWeightFile(agents.TicTacToe, arg, c.Int("inputs"))
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {

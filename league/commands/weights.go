@@ -6,19 +6,27 @@ import (
 	"io/fs"
 	"os"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
 
 // maxWeightFile is the size of the largest plain weight file there is:
-// 19 inputs and nn.MaxHidden hidden units. Nothing larger is read.
-var maxWeightFile = int64(4 * nn.Params(nn.Inputs, nn.MaxHidden))
+// the most inputs and outputs of any game, and nn.MaxHidden hidden units.
+// Nothing larger is read.
+var maxWeightFile = func() int64 {
+	var most int
+	for _, k := range agents.Games {
+		most = max(most, nn.Params(k.Inputs(), nn.MaxHidden, k.Moves()))
+	}
+	return int64(4 * most)
+}()
 
 // readWeightFile reads a plain weight file, naming the file in any error.
 // It reads regular files only, and never more than a weight file can
 // hold: /dev/zero or a file of gigabytes is refused, not read into
 // memory.
-func readWeightFile(path string, inputs int) (*nn.Net, error) {
+func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	// Stat before opening: opening a named pipe would wait for a writer.
 	info, err := os.Stat(path)
 	if err != nil {
@@ -46,7 +54,7 @@ func readWeightFile(path string, inputs int) (*nn.Net, error) {
 	if int64(len(data)) > maxWeightFile { // it grew since
 		return nil, tooLarge(path)
 	}
-	net, err := nn.Parse(data, inputs)
+	net, err := nn.Parse(g, data, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -79,8 +87,8 @@ func checkWeightFile(path string, info fs.FileInfo) error {
 
 // tooLarge is the error of a file larger than any weight file.
 func tooLarge(path string) error {
-	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d inputs, %d hidden units)",
-		path, maxWeightFile, nn.Inputs, nn.MaxHidden)
+	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d hidden units)",
+		path, maxWeightFile, nn.MaxHidden)
 }
 
 // weightWriter returns how a net becomes a plain weight file: 19 inputs,

@@ -14,6 +14,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -364,7 +365,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.VsRandom == nil && a.Net != nil { // stored by an older ttt, as ttt show does
-		league.Describe(a)
+		league.Describe(agents.TicTacToe, a)
 	}
 	out := agentFacts{agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
@@ -374,7 +375,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		out.Parent = &ref
 	}
 	if a.Net != nil {
-		params := nn.Params(nn.Inputs, a.Hidden)
+		params := nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
 		out.Hidden, out.Parameters = &a.Hidden, &params
 	}
 	if st := a.Standing; st != nil {
@@ -670,10 +671,10 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		out.Probabilities = &probs
-		out.Square = agents.RandomMove(b, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+		out.Square = game.RandomMove(tictactoe.Game, b.Position(), rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	case store.Perfect:
 		var values [9]*string
-		solved := game.Solve()
+		solved := tictactoe.Solve()
 		for sq := range values {
 			if b.IsEmpty(sq) {
 				v := solved.MoveValue(b, sq).String()
@@ -681,12 +682,13 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		out.Values = &values
-		out.Square = agents.Perfect().Move(b)
+		out.Square = tictactoe.Perfect().Move(b.Position())
 	default:
 		var p nn.Pass
-		a.Net.Forward(b, &p)
-		out.Probabilities = &p.Probs
-		out.Square = nn.Greedy(b, &p)
+		a.Net.Forward(b.Position(), &p)
+		probs := [9]float32(p.Probs)
+		out.Probabilities = &probs
+		out.Square = a.Net.Greedy(b.Position(), &p)
 	}
 	after := b.Play(out.Square)
 	out.After, out.Result = after.Compact(), after.Result().String()

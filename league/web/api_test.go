@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league/commands/clitest"
 	"ttt/league/web"
@@ -362,9 +362,9 @@ func TestAPI(t *testing.T) {
 			Values        *[9]*string
 			After, Result string
 		}
-		solved := game.Solve()
+		solved := tictactoe.Solve()
 		for _, moves := range [][]int{nil, {4}, {4, 0}, {0, 1, 4}, {4, 0, 8, 2}, {0, 4, 8, 2, 6, 3, 5}} {
-			b := game.Board{}
+			b := tictactoe.Board{}
 			list := make([]string, len(moves))
 			for i, sq := range moves {
 				b = b.Play(sq)
@@ -382,9 +382,9 @@ func TestAPI(t *testing.T) {
 				t.Errorf("%s: board= %+v, moves= %+v, POST %+v", b.Compact(), byBoard, byMoves, posted)
 			}
 			var pass nn.Pass
-			best.Net.Forward(b, &pass)
-			want := nn.Greedy(b, &pass)
-			if byBoard.Square != want || byBoard.Probabilities == nil || *byBoard.Probabilities != pass.Probs || byBoard.Values != nil ||
+			best.Net.Forward(b.Position(), &pass)
+			want := best.Net.Greedy(b.Position(), &pass)
+			if byBoard.Square != want || byBoard.Probabilities == nil || *byBoard.Probabilities != [9]float32(pass.Probs) || byBoard.Values != nil ||
 				byBoard.Board != b.Compact() || byBoard.ToMove != b.ToMove().String() || byBoard.After != b.Play(want).Compact() ||
 				byBoard.Result != b.Play(want).Result().String() {
 				t.Errorf("best on %s: %+v; want square %d, probabilities %v", b.Compact(), byBoard, want, pass.Probs)
@@ -392,7 +392,7 @@ func TestAPI(t *testing.T) {
 
 			var perfect answer
 			getJSON(t, url+"api/agents/perfect/move?board="+b.Compact(), &perfect)
-			if perfect.Square != agents.Perfect().Move(b) || perfect.Probabilities != nil || perfect.Values == nil {
+			if perfect.Square != tictactoe.Perfect().Move(b.Position()) || perfect.Probabilities != nil || perfect.Values == nil {
 				t.Errorf("perfect on %s: %+v", b.Compact(), perfect)
 			} else {
 				for sq, v := range perfect.Values {

@@ -3,7 +3,7 @@ package web_test
 import (
 	"testing"
 
-	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/league/web"
 )
 
@@ -11,8 +11,8 @@ import (
 // all 3^9 ways to fill the squares, checkBoard accepts the 5,478
 // positions of the solved game, and refuses every other with a reason.
 func TestBoardsAreTheReachableOnes(t *testing.T) {
-	reachable := map[game.Board]bool{}
-	for _, b := range game.Solve().Positions() {
+	reachable := map[tictactoe.Board]bool{}
+	for _, b := range tictactoe.Solve().Positions() {
 		reachable[b] = true
 	}
 	accepted := 0

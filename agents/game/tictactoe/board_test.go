@@ -1,15 +1,16 @@
-package game_test
+package tictactoe_test
 
 import (
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 )
 
 // play returns the board after the given squares, X moving first.
-func play(t *testing.T, squares ...int) game.Board {
+func play(t *testing.T, squares ...int) tictactoe.Board {
 	t.Helper()
-	var b game.Board
+	var b tictactoe.Board
 	for _, sq := range squares {
 		if err := b.CheckMove(sq); err != nil {
 			t.Fatalf("move %d on\n%s\n: %v", sq, b, err)
@@ -23,7 +24,7 @@ func TestEveryLineWins(t *testing.T) {
 	lines := [][3]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}}
 	for _, l := range lines {
 		for _, side := range []game.Side{game.X, game.O} {
-			var b game.Board
+			var b tictactoe.Board
 			for _, sq := range l {
 				if side == game.X {
 					b.X |= 1 << sq
@@ -80,7 +81,7 @@ func TestIllegalMovesRefused(t *testing.T) {
 }
 
 func TestSideToMove(t *testing.T) {
-	b := game.Board{}
+	b := tictactoe.Board{}
 	for i, sq := range []int{4, 0, 8, 2, 6} {
 		want := game.Side(i % 2)
 		if got := b.ToMove(); got != want {
@@ -95,12 +96,12 @@ func TestSideToMove(t *testing.T) {
 
 func TestParseBoard(t *testing.T) {
 	b := play(t, 4, 0, 8)
-	got, err := game.ParseBoard(b.Compact())
+	got, err := tictactoe.ParseBoard(b.Compact())
 	if err != nil || got != b {
 		t.Errorf("ParseBoard(%q) = %v, %v; want %v", b.Compact(), got, err, b)
 	}
 	for _, bad := range []string{"", "XXX......", "X.O.Z....", "........."[:8]} {
-		if _, err := game.ParseBoard(bad); err == nil {
+		if _, err := tictactoe.ParseBoard(bad); err == nil {
 			t.Errorf("ParseBoard(%q) accepted", bad)
 		}
 	}

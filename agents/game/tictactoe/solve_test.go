@@ -1,13 +1,14 @@
-package game_test
+package tictactoe_test
 
 import (
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 )
 
 func TestPositionCounts(t *testing.T) {
-	s := game.Solve()
+	s := tictactoe.Solve()
 	pos := s.Positions()
 	if got, want := len(pos), 5478; got != want {
 		t.Errorf("%d reachable positions, want %d", got, want)
@@ -29,7 +30,7 @@ func TestPositionCounts(t *testing.T) {
 }
 
 func TestKnownValues(t *testing.T) {
-	s := game.Solve()
+	s := tictactoe.Solve()
 	for _, tt := range []struct {
 		board string
 		want  game.Value
@@ -44,7 +45,7 @@ func TestKnownValues(t *testing.T) {
 		{"XXXOO....", game.Loss}, // finished: O, to move, has lost
 		{"XOXXOOOXX", game.Draw}, // finished in a tie
 	} {
-		b, err := game.ParseBoard(tt.board)
+		b, err := tictactoe.ParseBoard(tt.board)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestKnownValues(t *testing.T) {
 
 // The value table must satisfy the negamax equation everywhere.
 func TestValuesAreConsistent(t *testing.T) {
-	s := game.Solve()
+	s := tictactoe.Solve()
 	for _, b := range s.Positions() {
 		if b.Result() != game.Ongoing {
 			continue

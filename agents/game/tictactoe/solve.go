@@ -1,49 +1,36 @@
-package game
+package tictactoe
 
 import (
 	"math/bits"
 	"sync"
+
+	"ttt/agents/game"
 )
 
 // NumIndices bounds Index: every board, reachable or not, maps below it.
 const NumIndices = 19683 // 3^9
 
 // pow3X[m] and pow3O[m] give the base-3 digits of the squares in mask m,
-// counted as 1 for X and 2 for O, so Index is two table look-ups.
-var pow3X, pow3O [1 << 9]uint16
-
-func init() {
+// counted as 1 for X and 2 for O, so Index is two table look-ups. They
+// are variables made by a function, not by init, so that the package's
+// other variables made from solved positions come after them.
+var pow3X, pow3O = func() (x, o [1 << 9]uint16) {
 	for m := range 1 << 9 {
 		p := uint16(1)
 		for sq := range 9 {
 			if m&(1<<sq) != 0 {
-				pow3X[m] += p
-				pow3O[m] += 2 * p
+				x[m] += p
+				o[m] += 2 * p
 			}
 			p *= 3
 		}
 	}
-}
+	return x, o
+}()
 
 // Index numbers the board in base 3 (square sq is digit sq: 0 empty,
 // 1 X, 2 O). Tables of per-position facts are indexed by it.
 func (b Board) Index() int { return int(pow3X[b.X] + pow3O[b.O]) }
-
-// Value is the game-theoretic outcome of a position for the side to move
-// when both sides play perfectly: +1 a win, 0 a draw, -1 a loss.
-type Value int8
-
-// The three values.
-const (
-	Loss Value = -1
-	Draw Value = 0
-	Won  Value = 1
-)
-
-// String names v.
-func (v Value) String() string {
-	return [...]string{"loss", "draw", "win"}[v+1]
-}
 
 // Solution holds the exact value of every reachable position.
 type Solution struct {
@@ -67,9 +54,9 @@ var Solve = sync.OnceValue(func() *Solution {
 		s.positions = append(s.positions, b)
 		var v int8
 		switch b.Result() {
-		case Tie:
+		case game.Tie:
 			v = 0
-		case XWins, OWins:
+		case game.XWins, game.OWins:
 			// The side to move is never the one that just made three,
 			// and a loss with more empty squares left came sooner.
 			v = -1 - int8(9-b.Moves())
@@ -92,21 +79,37 @@ var Solve = sync.OnceValue(func() *Solution {
 func (s *Solution) Score(b Board) int { return int(s.score[b.Index()]) }
 
 // Value returns the exact value of b for the side to move.
-func (s *Solution) Value(b Board) Value {
+func (s *Solution) Value(b Board) game.Value {
 	switch sc := s.score[b.Index()]; {
 	case sc > 0:
-		return Won
+		return game.Won
 	case sc < 0:
-		return Loss
+		return game.Loss
 	}
-	return Draw
+	return game.Draw
 }
 
 // MoveValue returns the value, for the side to move on b, of playing sq.
-func (s *Solution) MoveValue(b Board, sq int) Value { return -s.Value(b.Play(sq)) }
+func (s *Solution) MoveValue(b Board, sq int) game.Value { return -s.Value(b.Play(sq)) }
 
 // Optimal reports whether playing sq on b keeps the game-theoretic value.
 func (s *Solution) Optimal(b Board, sq int) bool { return s.MoveValue(b, sq) == s.Value(b) }
+
+// Outcome returns the exact outcome of playing sq on b, for the side to
+// move.
+func (s *Solution) Outcome(b Board, sq int) game.Outcome {
+	after := b.Play(sq)
+	sc := -s.Score(after)
+	switch {
+	case sc > 0:
+		// A finished game scores -1 - (empty squares) for the side to
+		// move there: it ends after 10 - |score| moves.
+		return game.Outcome{Value: game.Won, Plies: 10 - sc - b.Moves()}
+	case sc < 0:
+		return game.Outcome{Value: game.Loss, Plies: 10 + sc - b.Moves()}
+	}
+	return game.Outcome{Value: game.Draw}
+}
 
 // Positions returns every reachable position, finished games included,
 // in depth-first order from the empty board (squares tried 0..8).

@@ -1,66 +1,20 @@
-// Package game holds the rules of tic-tac-toe and the exact game-theoretic
-// value of every position.
+// Package tictactoe is the game of ttt's ancestor, ttt-rl: its rules, the
+// exact game-theoretic value of every position, and the players and
+// tables that the solved game makes possible (the perfect player, a
+// deterministic player written out as a table of its moves).
 //
 // Squares are numbered 0..8, row-major, 0 top-left. X always moves first.
 // A board is two 9-bit masks, one per side, so a move is one OR and a win
 // test is eight mask comparisons.
-package game
+package tictactoe
 
 import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"ttt/agents/game"
 )
-
-// Side is a player: X (who moves first) or O.
-type Side int8
-
-// The two sides.
-const (
-	X Side = iota
-	O
-)
-
-// Other returns the opponent of s.
-func (s Side) Other() Side { return 1 - s }
-
-// String returns "X" or "O".
-func (s Side) String() string {
-	if s == X {
-		return "X"
-	}
-	return "O"
-}
-
-// ParseSide reads "X" or "O" (either case).
-func ParseSide(s string) (Side, error) {
-	switch strings.ToUpper(s) {
-	case "X":
-		return X, nil
-	case "O":
-		return O, nil
-	}
-	return X, fmt.Errorf("side must be X or O, not %q", s)
-}
-
-// Result is the state of a game: still going, won by one side, or a tie.
-type Result int8
-
-// The possible results.
-const (
-	Ongoing Result = iota
-	XWins
-	OWins
-	Tie
-)
-
-// String returns a short name for r.
-func (r Result) String() string {
-	return [...]string{"ongoing", "X wins", "O wins", "tie"}[r]
-}
-
-// Win returns the result in which s wins.
-func Win(s Side) Result { return XWins + Result(s) }
 
 // Board is a tic-tac-toe position. The zero value is the empty board.
 type Board struct {
@@ -78,11 +32,11 @@ var lines = [8]uint16{
 }
 
 // ToMove returns the side whose turn it is.
-func (b Board) ToMove() Side {
+func (b Board) ToMove() game.Side {
 	if bits.OnesCount16(b.X) > bits.OnesCount16(b.O) {
-		return O
+		return game.O
 	}
-	return X
+	return game.X
 }
 
 // Moves returns how many moves have been played.
@@ -109,7 +63,7 @@ func (b Board) At(sq int) byte {
 // caller must pass an empty square of a game that is not over; use
 // CheckMove to validate input from outside.
 func (b Board) Play(sq int) Board {
-	if b.ToMove() == X {
+	if b.ToMove() == game.X {
 		b.X |= 1 << sq
 	} else {
 		b.O |= 1 << sq
@@ -120,7 +74,7 @@ func (b Board) Play(sq int) Board {
 // CheckMove explains why sq cannot be played on b, or returns nil.
 func (b Board) CheckMove(sq int) error {
 	switch {
-	case b.Result() != Ongoing:
+	case b.Result() != game.Ongoing:
 		return fmt.Errorf("the game is over")
 	case sq < 0 || sq > 8:
 		return fmt.Errorf("square %d is off the board (0-8)", sq)
@@ -131,19 +85,19 @@ func (b Board) CheckMove(sq int) error {
 }
 
 // Result tells whether the game is over and who won.
-func (b Board) Result() Result {
+func (b Board) Result() game.Result {
 	for _, l := range lines {
 		if b.X&l == l {
-			return XWins
+			return game.XWins
 		}
 		if b.O&l == l {
-			return OWins
+			return game.OWins
 		}
 	}
 	if b.X|b.O == full {
-		return Tie
+		return game.Tie
 	}
-	return Ongoing
+	return game.Ongoing
 }
 
 // String draws the board as three rows of X, O and '.'.

@@ -1,20 +1,20 @@
-package agents_test
+package tictactoe_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 )
 
 func TestRandomIsLegalAndUniform(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	b := game.Board{}.Play(4).Play(0).Play(8) // 6 empty squares
+	b := tictactoe.Board{}.Play(4).Play(0).Play(8) // 6 empty squares
 	counts := map[int]int{}
 	const n = 60000
 	for range n {
-		sq := agents.RandomMove(b, rng)
+		sq := game.RandomMove(tictactoe.Game, b.Position(), rng)
 		if !b.IsEmpty(sq) {
 			t.Fatalf("random move on taken square %d", sq)
 		}
@@ -31,32 +31,37 @@ func TestRandomIsLegalAndUniform(t *testing.T) {
 }
 
 func TestPerfectDrawsItself(t *testing.T) {
-	p := agents.Perfect()
-	if got := agents.Play(game.Board{}, p, p); got != game.Tie {
+	p := tictactoe.Perfect()
+	if got := game.Play(tictactoe.Game, tictactoe.Game.Start(), p, p); got != game.Tie {
 		t.Errorf("perfect vs perfect: %v", got)
 	}
 }
 
 func TestPerfectFinishesQuickly(t *testing.T) {
 	// X to move with two ways to win: now at 2, or later. It must win now.
-	b, _ := game.ParseBoard("XX.OO....")
-	if got := agents.Perfect().Move(b); got != 2 {
+	b, _ := tictactoe.ParseBoard("XX.OO....")
+	if got := tictactoe.Perfect().Move(b.Position()); got != 2 {
 		t.Errorf("perfect plays %d, want the immediate win at 2", got)
 	}
 }
 
 func TestTableRecordsEveryPosition(t *testing.T) {
 	calls := 0
-	tab := agents.NewTable(func(b game.Board) int {
+	tab := tictactoe.NewTable(boardPlayer(func(b tictactoe.Board) int {
 		calls++
-		return agents.RandomMove(b, rand.New(rand.NewPCG(uint64(b.Index()), 0)))
-	})
+		return game.RandomMove(tictactoe.Game, b.Position(), rand.New(rand.NewPCG(uint64(b.Index()), 0)))
+	}))
 	if calls != 4520 {
 		t.Errorf("table asked %d positions, want 4520", calls)
 	}
-	for _, b := range game.Solve().Positions() {
-		if b.Result() == game.Ongoing && !b.IsEmpty(tab.Move(b)) {
+	for _, b := range tictactoe.Solve().Positions() {
+		if b.Result() == game.Ongoing && !b.IsEmpty(tab.Move(b.Position())) {
 			t.Fatalf("table move on a taken square in\n%s", b)
 		}
 	}
+}
+
+// boardPlayer is a player written as a function of the board.
+func boardPlayer(move func(tictactoe.Board) int) game.Player {
+	return game.PlayerFunc(func(p game.Position) int { return move(tictactoe.FromPosition(p)) })
 }

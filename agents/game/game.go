@@ -1,0 +1,239 @@
+// Package game is the seam between ttt and the games it plays: what every
+// two-player board game with alternating moves and no chance looks like to
+// the learners, the players and the league. Each game is a sub-package
+// (tictactoe, connect4) that implements Game; nothing above this package
+// asks which game it plays.
+//
+// The split is OpenSpiel's: a Game holds the rules and sizes, a Position
+// is a state of play. A position of any game is two 64-bit words whose
+// meaning is the game's own (one mask per side for tic-tac-toe, the
+// stones of the side to move and a mask of all stones for Connect Four),
+// so that positions are values: they are copied, compared and used as map
+// keys without allocating, and a game of 64 cells or fewer fits.
+package game
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+)
+
+// Side is a player: X, who moves first, or O. Connect Four's first and
+// second players are X and O too.
+type Side int8
+
+// The two sides.
+const (
+	X Side = iota
+	O
+)
+
+// Other returns the opponent of s.
+func (s Side) Other() Side { return 1 - s }
+
+// String returns "X" or "O".
+func (s Side) String() string {
+	if s == X {
+		return "X"
+	}
+	return "O"
+}
+
+// ParseSide reads "X" or "O" (either case).
+func ParseSide(s string) (Side, error) {
+	switch strings.ToUpper(s) {
+	case "X":
+		return X, nil
+	case "O":
+		return O, nil
+	}
+	return X, fmt.Errorf("side must be X or O, not %q", s)
+}
+
+// Result is the state of a game: still going, won by one side, or a tie.
+type Result int8
+
+// The possible results.
+const (
+	Ongoing Result = iota
+	XWins
+	OWins
+	Tie
+)
+
+// String returns a short name for r.
+func (r Result) String() string {
+	return [...]string{"ongoing", "X wins", "O wins", "tie"}[r]
+}
+
+// Win returns the result in which s wins.
+func Win(s Side) Result { return XWins + Result(s) }
+
+// Value is the game-theoretic outcome of a position for the side to move
+// when both sides play perfectly: +1 a win, 0 a draw, -1 a loss.
+type Value int8
+
+// The three values.
+const (
+	Loss Value = -1
+	Draw Value = 0
+	Won  Value = 1
+)
+
+// String names v.
+func (v Value) String() string {
+	return [...]string{"loss", "draw", "win"}[v+1]
+}
+
+// Position is a state of play of some game, in the game's own encoding.
+// The zero Position is not the start of every game: ask Game.Start.
+type Position struct{ A, B uint64 }
+
+// Game is the rules of one game. Moves are numbered 0..Moves()-1 (the
+// squares of tic-tac-toe, the columns of Connect Four), which are also the
+// network's outputs. The methods that take a position expect one the game
+// made; Play expects a legal move of a game that is not over.
+type Game interface {
+	Name() string  // the name a league stores and --game takes: tictactoe, connect4
+	Title() string // the name people read: tic-tac-toe, Connect Four
+	Start() Position
+	Moves() int    // how many moves there are: the network's outputs
+	MaxPlies() int // the longest game
+	Legal(p Position) uint64
+	Play(p Position, move int) Position
+	Result(p Position) Result
+	ToMove(p Position) Side
+	Plies(p Position) int // the moves played to reach p
+
+	// Inputs is the size of the network's input, whose last input is
+	// the side to move: 1 when X is to move. Encode appends to on the
+	// inputs that are 1 in p, the side input first when it is on and
+	// then the others in increasing order (a network sums their weight
+	// rows in that order, so that folding the side input into the
+	// biases gives bit-identical activations).
+	Inputs() int
+	Encode(p Position, on []int32) []int32
+
+	// Format draws p as text rows; FormatMove and ParseMove turn a move
+	// into the form people type (a square 0-8, a column 1-7) and back.
+	Format(p Position) string
+	FormatMove(move int) string
+	ParseMove(s string) (int, error)
+}
+
+// Player chooses a move for the side to move in a position whose game is
+// not over. The move must be legal.
+type Player interface {
+	Move(p Position) int
+}
+
+// Over reports whether the game of p is over.
+func Over(g Game, p Position) bool { return g.Result(p) != Ongoing }
+
+// Play plays the game on from p, x moving for X and o for O, and returns
+// how it ended.
+func Play(g Game, p Position, x, o Player) Result {
+	players := [2]Player{x, o}
+	for g.Result(p) == Ongoing {
+		p = g.Play(p, players[g.ToMove(p)].Move(p))
+	}
+	return g.Result(p)
+}
+
+// Replay returns the position after moves from the start of g, or an
+// error that names the first move that cannot be played.
+func Replay(g Game, moves []int) (Position, error) {
+	p := g.Start()
+	for i, m := range moves {
+		if err := CheckMove(g, p, m); err != nil {
+			return p, fmt.Errorf("move %d (%s): %w", i+1, g.FormatMove(m), err)
+		}
+		p = g.Play(p, m)
+	}
+	return p, nil
+}
+
+// CheckMove explains why move cannot be played in p, or returns nil.
+func CheckMove(g Game, p Position, move int) error {
+	switch {
+	case g.Result(p) != Ongoing:
+		return fmt.Errorf("the game is over")
+	case move < 0 || move >= g.Moves():
+		return fmt.Errorf("%s is off the board", g.FormatMove(move))
+	case g.Legal(p)&(1<<move) == 0:
+		return fmt.Errorf("%s cannot be played", g.FormatMove(move))
+	}
+	return nil
+}
+
+// Openings returns every opening of the given number of plies, as the
+// moves played in order (moves tried in increasing order at each ply): one
+// empty opening for 0 plies, a game's Moves() for 1 (fewer where a move
+// ends the game). Greedy agents are deterministic, so without openings two
+// of them would play one game over and over; a fixed set of openings in
+// both colours makes their match say something, the same way for every
+// pair.
+func Openings(g Game, plies int) [][]int {
+	var out [][]int
+	var walk func(p Position, moves []int)
+	walk = func(p Position, moves []int) {
+		if len(moves) == plies {
+			out = append(out, append([]int(nil), moves...))
+			return
+		}
+		if g.Result(p) != Ongoing {
+			return
+		}
+		for legal := g.Legal(p); legal != 0; legal &= legal - 1 {
+			m := bits.TrailingZeros64(legal)
+			walk(g.Play(p, m), append(moves, m))
+		}
+	}
+	walk(g.Start(), nil)
+	return out
+}
+
+// RandomMove returns a uniformly random legal move in p.
+func RandomMove(g Game, p Position, rng *rand.Rand) int {
+	legal := g.Legal(p)
+	for k := rng.IntN(bits.OnesCount64(legal)); k > 0; k-- {
+		legal &= legal - 1 // drop the lowest legal move
+	}
+	return bits.TrailingZeros64(legal)
+}
+
+// Random plays a uniformly random legal move: the league's rating anchor
+// (Elo 0) in every game. It is not safe for concurrent use: give each
+// game its own, seeded per game, so that results do not depend on
+// scheduling.
+type Random struct {
+	Game Game
+	Rand *rand.Rand
+}
+
+// Move implements Player.
+func (r Random) Move(p Position) int { return RandomMove(r.Game, p, r.Rand) }
+
+// PlayerFunc is a function used as a Player.
+type PlayerFunc func(Position) int
+
+// Move implements Player.
+func (f PlayerFunc) Move(p Position) int { return f(p) }
+
+// Outcome is the exact value of a move for the side that plays it, with
+// perfect play from both sides after it, and in how many plies of the
+// game, that move included, a won or lost game ends: the quickest win the
+// winner can force against the slowest loss. Plies is 0 for a draw.
+type Outcome struct {
+	Value Value
+	Plies int
+}
+
+// String writes o as people read it: "win in 3", "draw", "loss in 4".
+func (o Outcome) String() string {
+	if o.Value == Draw {
+		return "draw"
+	}
+	return fmt.Sprintf("%s in %d", o.Value, o.Plies)
+}
