@@ -39,6 +39,7 @@ type Config struct {
 	Exploit       float64       // share of training games against the learner's exploiter
 	Members       float64       // share of training games against the league's frozen nets
 	Drill         float64       // share of training games that start where the learner throws a result away
+	Ladder        float64       // share of training games against the game's built-in players but random
 	// Learning is the learner's; its epsilon schedule runs over the
 	// learner's whole life, not per round.
 	train.Learning
@@ -69,7 +70,8 @@ func Default(kit *agents.Kit) Config {
 			Seed:          1,
 			Openings:      2,
 			Opponents:     32,
-			SelfPlay:      0.5,
+			SelfPlay:      0.4,
+			Ladder:        0.2,
 			Learning: train.Learning{
 				Hidden:      nn.DefaultHidden,
 				LR:          0.003,
@@ -118,8 +120,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--members must be within 0..1 (got %g)", c.Members)
 	case !(c.Drill >= 0 && c.Drill <= 1):
 		return fmt.Errorf("--drill must be within 0..1 (got %g)", c.Drill)
-	case c.SelfPlay+c.Exploit+c.Members+c.Drill > 1:
-		return fmt.Errorf("the shares --self-play, --exploit, --members and --drill add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
+	case !(c.Ladder >= 0 && c.Ladder <= 1):
+		return fmt.Errorf("--ladder must be within 0..1 (got %g)", c.Ladder)
+	case c.SelfPlay+c.Exploit+c.Members+c.Drill+c.Ladder > 1:
+		if c.Ladder == 0 {
+			return fmt.Errorf("the shares --self-play, --exploit, --members and --drill add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
+		}
+		return fmt.Errorf("the shares --self-play, --exploit, --members, --drill and --ladder add up to more than 1 (%g + %g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder)
 	}
 	return c.Learning.Validate()
 }

@@ -89,7 +89,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.validateFor(kit); err != nil {
+	if err := cfg.ValidateFor(kit); err != nil {
 		return nil, err
 	}
 	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess)}

@@ -33,6 +33,7 @@ func (c Config) settings() map[string]string {
 		"exploit":         f(c.Exploit),
 		"members":         f(c.Members),
 		"drill":           f(c.Drill),
+		"ladder":          f(c.Ladder),
 		"lr":              f(c.LR),
 		"epsilon":         f(c.Epsilon.Start),
 		"epsilon-end":     f(c.Epsilon.End),
@@ -65,6 +66,8 @@ func (c *Config) set(name, value string) error {
 		f(&c.Members)
 	case "drill":
 		f(&c.Drill)
+	case "ladder":
+		f(&c.Ladder)
 	case "lr":
 		f(&c.LR)
 	case "epsilon":
@@ -123,13 +126,24 @@ func (lg *league) keepSettings(ctx context.Context) error {
 	return lg.db.SetSettings(ctx, settings)
 }
 
-// validateFor reports a setting that kit's game cannot give: exploiters
-// and drills need a game whose every position is solved.
-func (c Config) validateFor(kit *agents.Kit) error {
+// ValidateFor is Validate, and reports a setting that kit's game cannot
+// give: exploiters and drills need a game whose every position is solved.
+func (c Config) ValidateFor(kit *agents.Kit) error {
 	if kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0) {
 		return fmt.Errorf("--exploit and --drill need a game whose every position is solved, and %s is not (set them to 0)", kit.Title())
 	}
-	return nil
+	return c.Validate()
+}
+
+// ForGame returns c with kit's defaults (Default) in place of the
+// settings that given does not report as given, by setting name.
+func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
+	for name, value := range Default(kit).settings() {
+		if !given(name) {
+			c.set(name, value) // a default is valid
+		}
+	}
+	return c
 }
 
 // Setup returns what a new league of kit's game starts with: the game's

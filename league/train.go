@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"math/rand/v2"
 	"sort"
 
 	"ttt/agents/game"
@@ -31,6 +32,14 @@ import (
 //     that has stopped exploring, thousands of repeats of one game skew
 //     what the learner knows of every other position, and in our runs
 //     even a share of 3% made the first unbeatable checkpoint come later.
+//   - Ladder: a built-in player of the game other than random: the
+//     tactician and the weakest MCTS player in Connect Four (the perfect
+//     player in tic-tac-toe, where the share is 0). The tactician wins
+//     whenever it can and blocks every immediate threat, so a learner that
+//     leaves one open loses that game: ttt-rl's rule against random alone
+//     learns where to play but not tactics, and stops below the
+//     tactician. MCTS punishes slower mistakes. The learner still learns
+//     from results only.
 //   - Drill: a game from a position where the learner, as it was at most
 //     exploitEvery games ago, throws away the game-theoretic value (a
 //     won position it only draws, a drawn one it loses: the mistakes of
@@ -74,6 +83,7 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 	}
 	kit := lg.kit
 	random := game.Random{Game: kit.Game, Rand: lg.learner.rng}
+	ladder := lg.sparring(lg.learner.rng)
 	var exploiter game.Player
 	var drills []game.Position // the learner's mistakes, as of the last rebuild
 	for g := range lg.cfg.GamesPerRound {
@@ -97,6 +107,8 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 		case r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && len(nets) > 0:
 			x := lg.learner.rng.Float64() * total
 			opp = nets[min(len(cum)-1, sort.Search(len(cum), func(i int) bool { return cum[i] > x }))]
+		case r >= lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members+lg.cfg.Ladder:
+			opp = ladder[lg.learner.rng.IntN(len(ladder))]
 		case r >= 1-lg.cfg.Drill && len(drills) > 0:
 			// A mistake fixed since the rebuild is drilled no more: drills
 			// past that point only push the net further on one position,
@@ -147,4 +159,20 @@ func (lg *league) learnerPlayer() game.Player {
 		}
 	}
 	return p
+}
+
+// sparring returns the built-in players the learner trains against under
+// Config.Ladder: the fixed ones but random, and the weakest rung of the
+// ladder.
+func (lg *league) sparring(rng *rand.Rand) []game.Player {
+	ids := append([]int64(nil), lg.fixed[1:]...) // random is first
+	if len(lg.ladder) > 0 {
+		ids = append(ids, lg.ladder[0])
+	}
+	var out []game.Player
+	for _, id := range ids {
+		b := lg.contestants.builtins[id]
+		out = append(out, b.New(rng))
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package verify
 
-import "fmt"
+import (
+	"fmt"
+	"ttt/agents/game"
+)
 
 // Score counts the positions of a set where a player moved, and those
 // where its move kept the position's game-theoretic value.
@@ -40,4 +43,57 @@ type Facts struct {
 	VsRandom []Expect
 	// Shares is Connect Four's position-set check.
 	Shares *Shares
+}
+
+// Labelled is a position of a set with the exact value of each of its
+// legal moves for the side to move, as a solver found them.
+type Labelled struct {
+	Position game.Position
+	Plies    int                // the moves played to reach it
+	Values   map[int]game.Value // by legal move
+	Best     game.Value         // the position's value: the best of Values
+}
+
+// Phase bounds: a position of up to EarlyPlies moves is early, of up to
+// MiddlePlies middle, and later ones late.
+const (
+	EarlyPlies  = 14
+	MiddlePlies = 22
+)
+
+// CheckSet plays p in every position of set and counts where its move
+// keeps the position's value, overall and by phase.
+func CheckSet(p game.Player, set []Labelled) Shares {
+	var s Shares
+	for _, l := range set {
+		phase := &s.Late
+		switch {
+		case l.Plies <= EarlyPlies:
+			phase = &s.Early
+		case l.Plies <= MiddlePlies:
+			phase = &s.Middle
+		}
+		kept := 0
+		if v, ok := l.Values[p.Move(l.Position)]; ok && v == l.Best {
+			kept = 1
+		}
+		for _, sc := range []*Score{&s.All, phase} {
+			sc.Positions++
+			sc.Optimal += kept
+		}
+	}
+	return s
+}
+
+// Verdict is what the listings print of f in a word: the class of a
+// tic-tac-toe player, the optimal share of a Connect Four one, "" for a
+// player that was not checked.
+func (f Facts) Verdict() string {
+	switch {
+	case f.Shares != nil:
+		return fmt.Sprintf("%.1f%% opt", 100*f.Shares.All.Share())
+	case f.Verify != nil:
+		return f.Class.String()
+	}
+	return ""
 }

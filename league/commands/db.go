@@ -40,11 +40,25 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 	if create {
 		// The writers upgrade an older league as ttt upgrade does, and
 		// say on stderr, beside their own output, what it renamed.
-		db, err := store.Open(c.Context, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
-		if err == nil {
-			sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
+		// A new league plays the game --game names, tic-tac-toe by
+		// default; a league that exists keeps its own.
+		kit := agents.TicTacToe
+		if name := c.String(gameFlagName); name != "" {
+			var err error
+			if kit, err = agents.KitOf(name); err != nil {
+				return nil, fmt.Errorf("--game: %w", err)
+			}
 		}
-		return db, err
+		db, err := store.Open(c.Context, path, func() store.Setup { return league.Setup(kit) })
+		if err != nil {
+			return nil, err
+		}
+		if c.IsSet(gameFlagName) && db.Game() != kit.Game {
+			db.Close()
+			return nil, fmt.Errorf("--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), path, db.Game().Title())
+		}
+		sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
+		return db, nil
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
@@ -88,19 +102,33 @@ func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
 }
 
 // leagueKit returns the game of the league at --db, or where there is
-// none yet, the one --game names (tic-tac-toe by default): the game of a
-// weight file read before the league is opened.
+// none yet, the one --game names (tic-tac-toe by default): the game that
+// a command's settings and files must be read for before the league is
+// opened. A --game that disagrees with the league's is refused.
 func leagueKit(c *cli.Context) (*agents.Kit, error) {
+	kit := agents.TicTacToe
+	if name := c.String(gameFlagName); name != "" {
+		var err error
+		if kit, err = agents.KitOf(name); err != nil {
+			return nil, fmt.Errorf("--game: %w", err)
+		}
+	}
 	if _, err := os.Stat(c.String(dbFlagName)); err == nil {
 		if db, err := store.OpenRead(c.Context, c.String(dbFlagName)); err == nil {
 			defer db.Close()
+			if c.IsSet(gameFlagName) && db.Game() != kit.Game {
+				return nil, fmt.Errorf("--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), c.String(dbFlagName), db.Game().Title())
+			}
 			return agents.KitFor(db.Game()), nil
 		}
 	}
-	if name := c.String(gameFlagName); name != "" {
-		return agents.KitOf(name)
-	}
-	return agents.TicTacToe, nil
+	return kit, nil
+}
+
+// gameFlag is --game, the game of a new league.
+func gameFlag() cli.Flag {
+	return &cli.StringFlag{Name: gameFlagName, Value: agents.Games[0].Name(),
+		Usage: "the game of a new league, `tictactoe|connect4`; a league keeps the game it was made with"}
 }
 
 // gameFlagName is --game, the game of a new league.

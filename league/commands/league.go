@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -51,6 +52,7 @@ func leagueRunCommand() *cli.Command {
    while it runs.`,
 		Flags: append([]cli.Flag{
 			dbFlag(),
+			gameFlag(),
 			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
 			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
@@ -60,7 +62,8 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("self-play", leagueDefaults.SelfPlay, "share of training games against itself"),
 			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
 			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
-			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play; the rest are against random"),
+			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
+			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's built-in players but random (Connect Four: the tactician and the weakest MCTS); the rest are against random"),
 		}, learningFlags(leagueDefaults.Learning, "")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
@@ -78,8 +81,14 @@ func leagueRunCommand() *cli.Command {
 				Exploit:       c.Float64("exploit"),
 				Members:       c.Float64("members"),
 				Drill:         c.Float64("drill"),
+				Ladder:        c.Float64("ladder"),
 				Learning:      learning(c),
 			}
+			kit, err := leagueKit(c)
+			if err != nil {
+				return err
+			}
+			cfg = cfg.ForGame(kit, c.IsSet)
 			// Before the database is touched: every flag in range, and the
 			// shares adding up to 1 at most. Where a league may exist
 			// already, the shares not given may be its own, which Resume
@@ -87,13 +96,13 @@ func leagueRunCommand() *cli.Command {
 			given := cfg
 			if _, err := os.Stat(c.String(dbFlagName)); err == nil {
 				for name, share := range map[string]*float64{"self-play": &given.SelfPlay, "exploit": &given.Exploit,
-					"members": &given.Members, "drill": &given.Drill} {
+					"members": &given.Members, "drill": &given.Drill, "ladder": &given.Ladder} {
 					if !c.IsSet(name) {
 						*share = 0
 					}
 				}
 			}
-			if err := given.Validate(); err != nil {
+			if err := given.ValidateFor(kit); err != nil {
 				return err
 			}
 			db, err := openLeague(c, true)
@@ -149,9 +158,8 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 			if r.Fit.Pending > 0 {
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
 			}
-			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  vs random X %.1f%% O %.1f%%  %s  train %s games/s  eval %s games/s  elapsed %s%s",
-				r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi,
-				100*r.Snapshot.VsRandom[0].Score(), 100*r.Snapshot.VsRandom[1].Score(), r.Snapshot.Class,
+			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  %s  train %s games/s  eval %s games/s  elapsed %s%s",
+				r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
 		},
 	})
@@ -191,4 +199,15 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// factsText is what a round's line says of its snapshot's checks:
+// tic-tac-toe's scores against random and class, Connect Four's shares of
+// optimal moves.
+func factsText(f verify.Facts) string {
+	if s := f.Shares; s != nil {
+		return fmt.Sprintf("optimal %.1f%% (early %.1f%%, middle %.1f%%, late %.1f%%)",
+			100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
+	}
+	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
 }

@@ -81,7 +81,7 @@ func roundListing(list []store.RoundInfo, format string) listing {
 		for _, r := range list {
 			row := []any{r.ID, nil, nil, nil, nil, nil, nil, nil, nil}
 			if a := r.Agent; a != nil {
-				row[1], row[5] = clip(a.Name, maxTableName), a.Class.String()
+				row[1], row[5] = clip(a.Name, maxTableName), a.Verdict()
 				if len(a.VsRandom) == 2 {
 					row[4] = fmt.Sprintf("%.1f%%/%.1f%%", 100*a.VsRandom[0].Score(), 100*a.VsRandom[1].Score())
 				}
@@ -111,7 +111,7 @@ func roundListing(list []store.RoundInfo, format string) listing {
 			row[3] = r.Finished.UTC().Format(time.RFC3339Nano)
 		}
 		if a := r.Agent; a != nil {
-			row[4], row[5], row[11] = a.ID, a.Name, a.Class.String()
+			row[4], row[5], row[11] = a.ID, a.Name, a.Verdict()
 			if len(a.VsRandom) == 2 {
 				row[9], row[10] = exact(a.VsRandom[0].Score()), exact(a.VsRandom[1].Score())
 			}
