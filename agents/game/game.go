@@ -237,3 +237,21 @@ func (o Outcome) String() string {
 	}
 	return fmt.Sprintf("%s in %d", o.Value, o.Plies)
 }
+
+// Solved is a position with the exact value of each of its legal moves
+// for the side to move: an item of a fixed set of positions that measures
+// a player where the game is too large to try every line.
+type Solved struct {
+	Position Position
+	Plies    int           // the moves played to reach it
+	Values   map[int]Value // by legal move
+}
+
+// Best is the position's value: the best value of its moves.
+func (s Solved) Best() Value {
+	best := Loss
+	for _, v := range s.Values {
+		best = max(best, v)
+	}
+	return best
+}

@@ -45,15 +45,6 @@ type Facts struct {
 	Shares *Shares
 }
 
-// Labelled is a position of a set with the exact value of each of its
-// legal moves for the side to move, as a solver found them.
-type Labelled struct {
-	Position game.Position
-	Plies    int                // the moves played to reach it
-	Values   map[int]game.Value // by legal move
-	Best     game.Value         // the position's value: the best of Values
-}
-
 // Phase bounds: a position of up to EarlyPlies moves is early, of up to
 // MiddlePlies middle, and later ones late.
 const (
@@ -63,7 +54,7 @@ const (
 
 // CheckSet plays p in every position of set and counts where its move
 // keeps the position's value, overall and by phase.
-func CheckSet(p game.Player, set []Labelled) Shares {
+func CheckSet(p game.Player, set []game.Solved) Shares {
 	var s Shares
 	for _, l := range set {
 		phase := &s.Late
@@ -74,7 +65,7 @@ func CheckSet(p game.Player, set []Labelled) Shares {
 			phase = &s.Middle
 		}
 		kept := 0
-		if v, ok := l.Values[p.Move(l.Position)]; ok && v == l.Best {
+		if v, ok := l.Values[p.Move(l.Position)]; ok && v == l.Best() {
 			kept = 1
 		}
 		for _, sc := range []*Score{&s.All, phase} {
