@@ -10,13 +10,13 @@
 // sentinel that stays empty, so that shifting a line of stones never
 // carries from one column into the next:
 //
-//	 6 13 20 27 34 41 48   sentinels
-//	 5 12 19 26 33 40 47   row 5 (top)
-//	 4 11 18 25 32 39 46
-//	 3 10 17 24 31 38 45
-//	 2  9 16 23 30 37 44
-//	 1  8 15 22 29 36 43
-//	 0  7 14 21 28 35 42   row 0 (bottom)
+//	6 13 20 27 34 41 48   sentinels
+//	5 12 19 26 33 40 47   row 5 (top)
+//	4 11 18 25 32 39 46
+//	3 10 17 24 31 38 45
+//	2  9 16 23 30 37 44
+//	1  8 15 22 29 36 43
+//	0  7 14 21 28 35 42   row 0 (bottom)
 //
 // A move is two integer operations (Cur ^= Mask; Mask |= Mask + the
 // column's bottom bit), and a win test four shifts and ANDs.

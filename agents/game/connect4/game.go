@@ -21,17 +21,19 @@ func FromPosition(p game.Position) Board { return Board{Cur: p.A, Mask: p.B} }
 // Position returns b as a game.Position.
 func (b Board) Position() game.Position { return game.Position{A: b.Cur, B: b.Mask} }
 
-func (rules) Name() string                                { return "connect4" }
-func (rules) Title() string                               { return "Connect Four" }
-func (rules) Start() game.Position                        { return game.Position{} }
-func (rules) Moves() int                                  { return Width }
-func (rules) MaxPlies() int                               { return Width * Height }
-func (rules) Inputs() int                                 { return Inputs }
-func (rules) Legal(p game.Position) uint64                { return uint64(FromPosition(p).Legal()) }
-func (rules) Plies(p game.Position) int                   { return FromPosition(p).Plies() }
-func (rules) Format(p game.Position) string               { return FromPosition(p).String() }
-func (rules) FormatMove(col int) string                   { return strconv.Itoa(col + 1) }
-func (rules) Play(p game.Position, col int) game.Position { return FromPosition(p).Play(col).Position() }
+func (rules) Name() string                  { return "connect4" }
+func (rules) Title() string                 { return "Connect Four" }
+func (rules) Start() game.Position          { return game.Position{} }
+func (rules) Moves() int                    { return Width }
+func (rules) MaxPlies() int                 { return Width * Height }
+func (rules) Inputs() int                   { return Inputs }
+func (rules) Legal(p game.Position) uint64  { return uint64(FromPosition(p).Legal()) }
+func (rules) Plies(p game.Position) int     { return FromPosition(p).Plies() }
+func (rules) Format(p game.Position) string { return FromPosition(p).String() }
+func (rules) FormatMove(col int) string     { return strconv.Itoa(col + 1) }
+func (rules) Play(p game.Position, col int) game.Position {
+	return FromPosition(p).Play(col).Position()
+}
 
 // ToMove implements game.Game: X moves first.
 func (rules) ToMove(p game.Position) game.Side { return game.Side(FromPosition(p).Plies() & 1) }
