@@ -29,6 +29,9 @@ type Kit struct {
 	// Check measures a deterministic player: the facts a league keeps of
 	// it.
 	Check func(p game.Player) verify.Facts
+	// Positions is the fixed set of solved positions that Check plays, for
+	// a game too large to try every line; nil otherwise.
+	Positions func() []game.Solved
 	// Analyze returns the exact outcome of every legal move in p, by
 	// move, for the side to move. It may search for long on a large
 	// game, and stops with ctx's error.
@@ -64,11 +67,15 @@ type Builtin struct {
 	New func(rng *rand.Rand) game.Player
 	// Random: its moves draw on rng.
 	Random bool
+	// Checked: a league checks it when it is made (kit.Check), as it
+	// checks its networks; the others, which take a while to move, are
+	// checked by ttt verify.
+	Checked bool
 }
 
 // Games are the games ttt plays, the default first. Adding a game is
 // adding its Kit here.
-var Games = []*Kit{TicTacToe}
+var Games = []*Kit{TicTacToe, ConnectFour}
 
 // TicTacToe is ttt-rl's game, whose every position is known: its
 // built-in players are random and the perfect player, its check is the
@@ -77,7 +84,8 @@ var TicTacToe = &Kit{
 	Game: tictactoe.Game,
 	Builtins: []Builtin{
 		randomBuiltin(tictactoe.Game),
-		{Kind: "perfect", Name: "perfect", Fixed: true, New: func(*rand.Rand) game.Player { return tictactoe.Perfect() }},
+		{Kind: "perfect", Name: "perfect", Fixed: true, Checked: true,
+			New: func(*rand.Rand) game.Player { return tictactoe.Perfect() }},
 	},
 	Check: func(p game.Player) verify.Facts {
 		x, o := verify.Check(p, game.X), verify.Check(p, game.O)
@@ -140,8 +148,11 @@ func (k *Kit) Builtin(name string) (Builtin, bool) {
 	return Builtin{}, false
 }
 
-// KitFor returns the kit of g, one of the games of Games.
+// KitFor returns the kit of g, one of the games of Games (or their kits).
 func KitFor(g game.Game) *Kit {
+	if k, ok := g.(*Kit); ok {
+		return k
+	}
 	for _, k := range Games {
 		if k.Game == g {
 			return k

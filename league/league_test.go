@@ -37,10 +37,14 @@ type stored struct {
 	weights   map[int64][]byte
 }
 
-// open opens the database at path, closed when the test ends.
-func open(t *testing.T, path string) *store.DB {
+// open opens the database at path, closed when the test ends, making a
+// tic-tac-toe league there if there is none.
+func open(t *testing.T, path string) *store.DB { return openGame(t, path, agents.TicTacToe) }
+
+// openGame is open, making a league of kit's game.
+func openGame(t *testing.T, path string, kit *agents.Kit) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+	db, err := store.Open(context.Background(), path, func() store.Setup { return league.Setup(kit) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +54,13 @@ func open(t *testing.T, path string) *store.DB {
 
 // run plays rounds on the database at path and returns what it holds.
 func run(t *testing.T, path string, cfg league.Config) stored {
+	return runGame(t, path, agents.TicTacToe, cfg)
+}
+
+// runGame is run, on a league of kit's game.
+func runGame(t *testing.T, path string, kit *agents.Kit, cfg league.Config) stored {
 	t.Helper()
-	db := open(t, path)
+	db := openGame(t, path, kit)
 	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +112,20 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	if !reflect.DeepEqual(one, two) {
 		t.Error("1 and 2 workers gave different matches, ratings or networks")
 	}
+	t.Run("ConnectFour", func(t *testing.T) {
+		cfg := league.Default(agents.ConnectFour)
+		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		cfg.Workers = 1
+		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
+		cfg.Workers = 2
+		two := runGame(t, filepath.Join(dir, "c4two.db"), agents.ConnectFour, cfg)
+		if !reflect.DeepEqual(one, two) {
+			t.Error("1 and 2 workers gave different matches, ratings or networks")
+		}
+		if len(one.matches) == 0 {
+			t.Error("no matches")
+		}
+	})
 	for _, r := range one.history[1] {
 		if r.Elo != 0 || r.Lo != 0 || r.Hi != 0 {
 			t.Errorf("random rated %+v in round %d, want 0", r, r.Round)

@@ -1,8 +1,11 @@
 package league
 
 import (
+	"context"
 	"math/rand/v2"
+	"slices"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
@@ -100,4 +103,31 @@ func (m *match) playGame(p game.Position, x, o game.Player, moves []int) (game.R
 // its scratch space.
 func netContestant(net *nn.Net) contestant {
 	return contestant{player: func(*rand.Rand) game.Player { return &nn.Player{Net: net} }}
+}
+
+// Ladder plays net against each built-in player of kit named in names
+// (all for none) over every opening of plies moves in both colours
+// (seeded from seed, as a league seeds a match) and hands each's name and
+// net's records as X and as O to each. It stops with ctx's error.
+func Ladder(ctx context.Context, kit *agents.Kit, net *nn.Net, names []string, plies int, seed uint64, each func(name string, asX, asO game.Record)) error {
+	m := newMatch(kit.Game)
+	for i, b := range kit.Builtins {
+		if len(names) > 0 && !slices.Contains(names, b.Name) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var asX, asO game.Record
+		m.play(netContestant(net), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)),
+			func(_ []int, netIsX bool, r game.Result) {
+				if netIsX {
+					asX.Add(r, game.X)
+				} else {
+					asO.Add(r, game.O)
+				}
+			})
+		each(b.Name, asX, asO)
+	}
+	return nil
 }

@@ -153,7 +153,7 @@ func Setup(kit *agents.Kit) store.Setup {
 	s := store.Setup{Game: kit.Game}
 	for _, b := range kit.Builtins {
 		a := &store.Agent{Kind: store.Kind(b.Kind), Name: b.Name}
-		if !b.Random {
+		if b.Checked {
 			a.Facts = kit.Check(b.New(nil))
 		}
 		s.Builtins = append(s.Builtins, a)

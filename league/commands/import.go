@@ -25,6 +25,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "name", Usage: "the agent's `NAME` (default: the file's name without extension)"},
 			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 			dbFlag(),
+			gameFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, "FILE"); err != nil {
@@ -37,7 +38,7 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			net, err := readWeightFile(kit, path, c.Int("inputs"))
+			net, err := readWeightFile(kit.Game, path, c.Int("inputs"))
 			if err != nil {
 				return err
 			}

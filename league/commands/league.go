@@ -40,11 +40,16 @@ func leagueRunCommand() *cli.Command {
    ttt league run --rounds 20               # a quick look
    ttt league run --duration 8h             # overnight
    ttt league run                           # until Ctrl-C; run again to resume
+   ttt league run --game connect4 --db c4.db --duration 8h
 
    Each round trains the learner, stores a snapshot of it, plays the
-   snapshot against a pool of --opponents members (random, perfect, its
-   parent, the best, a spread over the league's history, and those nearest
-   to it in rating), updates the ratings and commits it all at once.
+   snapshot against a pool of --opponents members (random and perfect, or
+   in Connect Four random, the tactician and the MCTS players around its
+   rating; its parent, the best, a spread over the league's history, and
+   those nearest to it in rating), updates the ratings and commits it all
+   at once. A new league plays the game --game names, and keeps it;
+   Connect Four leagues have their own defaults for the settings not
+   given (5,000 games a round, --lr 0.003, no exploiter or drills).
    Ctrl-C abandons the round under way; nothing committed is lost, and the
    next run goes on from the last committed round, with the settings the
    league was started with unless a flag says otherwise. One league run at

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/store"
 )
 
@@ -59,7 +60,7 @@ func ratingsCommand() *cli.Command {
 				return err
 			}
 			format := c.String(formatFlagName)
-			if err := leaderboard(list, best, format).write(c.App.Writer, format); err != nil {
+			if err := leaderboard(list, best, format, agents.KitFor(db.Game())).write(c.App.Writer, format); err != nil {
 				return err
 			}
 			if format == "table" {
@@ -67,7 +68,7 @@ func ratingsCommand() *cli.Command {
 					fmt.Fprintf(c.App.Writer, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
 				}
 				if best != nil {
-					fmt.Fprintf(c.App.Writer, "best: %s (%s, Elo %s)\n", best.Name, best.Class, eloText(best))
+					fmt.Fprintf(c.App.Writer, "best: %s (%s, Elo %s)\n", best.Name, best.Verdict(), eloText(best))
 				}
 			}
 			return nil
@@ -86,8 +87,11 @@ func eloText(a *store.Agent) string {
 // leaderboard is the listing of ttt ratings: list, rated agents best
 // first, as format prints them, best marked. The table fits a terminal of
 // 100 columns; CSV and JSON hold every figure in a field of its own.
-func leaderboard(list []*store.Agent, best *store.Agent, format string) listing {
+func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *agents.Kit) listing {
 	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
+	if kit.Positions != nil {
+		return sampledLeaderboard(list, isBest, format)
+	}
 	if format == "table" {
 		// The games are W+D+L, so the table has no column of their own.
 		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
@@ -259,4 +263,41 @@ func ratingsHistoryCommand() *cli.Command {
 			return l.write(c.App.Writer, format)
 		},
 	}
+}
+
+// sampledLeaderboard is the leaderboard of a game whose players are
+// measured on a set of solved positions (Connect Four): the share of
+// their moves there that keep the value, overall and by phase.
+func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string) listing {
+	shares := func(a *store.Agent, pct func(float64) any) []any {
+		if a.Shares == nil {
+			return []any{nil, nil, nil, nil}
+		}
+		s := a.Shares
+		return []any{pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())}
+	}
+	if format == "table" {
+		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
+		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
+		for i, a := range list {
+			s := a.Standing
+			name := clip(a.Name, maxTableName)
+			if isBest(a) {
+				name += " *"
+			}
+			row := []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+				count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
+			l.rows = append(l.rows, append(row, shares(a, pct)...))
+		}
+		return l
+	}
+	l := listing{columns: []string{"rank", "id", "agent", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
+		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
+	pct := func(x float64) any { return exact(100 * x) }
+	for i, a := range list {
+		s := a.Standing
+		row := []any{i + 1, a.ID, a.Name, a.Kind, isBest(a), s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
+		l.rows = append(l.rows, append(row, shares(a, pct)...))
+	}
+	return l
 }

@@ -84,9 +84,14 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	} else {
 		fmt.Fprintf(w, "Elo:\tnot rated yet\n")
 	}
-	if a.Verify == nil {
+	switch {
+	case a.Shares != nil:
+		fmt.Fprintf(w, "verify:\t%s\n", a.Shares)
+	case a.Verify == nil && a.Kind == store.Random:
 		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
-	} else {
+	case a.Verify == nil:
+		fmt.Fprintf(w, "verify:\tnot checked in the league (ttt verify checks it)\n")
+	default:
 		fmt.Fprintf(w, "class:\t%s\n", a.Class)
 	}
 	for _, r := range a.Verify {

@@ -12,6 +12,7 @@ import (
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
+	"ttt/league"
 )
 
 // errBeatable makes `ttt verify` exit with status 1 when a side can be
@@ -33,7 +34,9 @@ func verifyCommand() *cli.Command {
 			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 			&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
+			&cli.StringSliceFlag{Name: "against", Usage: "Connect Four: the built-in players to play, `NAME,...` (default all)"},
 			dbFlag(),
+			gameFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
@@ -53,6 +56,9 @@ func verifyCommand() *cli.Command {
 			net, err := netToVerify(c, c.Args().First())
 			if err != nil {
 				return err
+			}
+			if kit := agents.KitFor(net.Game); kit.Compile == nil {
+				return verifySampled(c, kit, net)
 			}
 			table := tictactoe.NewTable(&nn.Player{Net: net})
 			w := c.App.Writer
@@ -81,7 +87,11 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 	// refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
 	if err == nil && !info.IsDir() {
-		return readWeightFile(agents.TicTacToe, arg, c.Int("inputs"))
+		kit, err := leagueKit(c)
+		if err != nil {
+			return nil, err
+		}
+		return readWeightFile(kit.Game, arg, c.Int("inputs"))
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
@@ -92,4 +102,32 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 		return nil, fmt.Errorf("%s, and %w", what, err)
 	}
 	return a.Net, nil
+}
+
+// verifySampled is ttt verify for a game too large to try every line
+// (Connect Four): the network's share of optimal moves on the game's
+// fixed set of solved positions, beside a random player's (the floor) and
+// the tactician's (the first rung), and its results as X and as O against
+// each built-in player over every opening of two moves.
+func verifySampled(c *cli.Context, kit *agents.Kit, net *nn.Net) error {
+	w := c.App.Writer
+	facts := kit.Check(&nn.Player{Net: net})
+	fmt.Fprintf(w, "network: %s\n", facts.Shares)
+	all, phases := verify.RandomShare(kit.Positions())
+	fmt.Fprintf(w, "random: optimal moves %.1f%% expected (early %.1f%%, middle %.1f%%, late %.1f%%)\n",
+		100*all, 100*phases[0], 100*phases[1], 100*phases[2])
+	for _, b := range kit.Builtins {
+		if b.Checked {
+			fmt.Fprintf(w, "%s: %s\n", b.Name, kit.Check(b.New(nil)).Shares)
+		}
+	}
+	against := c.StringSlice("against")
+	for _, name := range against {
+		if _, ok := kit.Builtin(name); !ok {
+			return fmt.Errorf("--against %s: %s has no such built-in player", name, kit.Title())
+		}
+	}
+	return league.Ladder(c.Context, kit, net, against, league.MaxPlies, c.Uint64("seed"), func(name string, asX, asO game.Record) {
+		fmt.Fprintf(w, "vs %s: as X %s, as O %s\n", name, asX, asO)
+	})
 }

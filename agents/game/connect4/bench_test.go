@@ -3,7 +3,6 @@ package connect4_test
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -19,11 +18,7 @@ func BenchmarkRandomGames(b *testing.B) {
 	for b.Loop() {
 		var bd connect4.Board
 		for !bd.LastMoverWon() && !bd.Full() {
-			legal := uint(bd.Legal())
-			for k := rng.IntN(bits.OnesCount(legal)); k > 0; k-- {
-				legal &= legal - 1
-			}
-			bd = bd.Play(bits.TrailingZeros(legal))
+			bd = bd.Play(connect4.RandomMove(bd, rng))
 			plies++
 		}
 	}

@@ -82,13 +82,11 @@ func (b Board) Play(col int) Board {
 
 // alignment reports whether stones has four in a row.
 func alignment(stones uint64) bool {
-	for _, shift := range [...]uint{1, Height + 1, Height, Height + 2} { // vertical, horizontal, two diagonals
-		m := stones & (stones >> shift)
-		if m&(m>>(2*shift)) != 0 {
-			return true
-		}
-	}
-	return false
+	v := stones & (stones >> 1)             // vertical
+	h := stones & (stones >> (Height + 1))  // horizontal
+	d1 := stones & (stones >> Height)       // diagonal, down to the right
+	d2 := stones & (stones >> (Height + 2)) // diagonal, up to the right
+	return v&(v>>2)|h&(h>>(2*(Height+1)))|d1&(d1>>(2*Height))|d2&(d2>>(2*(Height+2))) != 0
 }
 
 // LastMoverWon reports whether the player who just moved has four in a
@@ -205,13 +203,15 @@ func Parse(moves string) (Board, error) {
 	return b, nil
 }
 
-// RandomMove returns a uniformly random column with room.
+// RandomMove returns a uniformly random column with room: a random
+// column, drawn again while it is full, which is uniform over the columns
+// with room and, with most columns open most of a game, a draw or two.
 func RandomMove(b Board, rng *rand.Rand) int {
-	legal := uint(b.Legal())
-	for k := rng.IntN(bits.OnesCount(legal)); k > 0; k-- {
-		legal &= legal - 1
+	for {
+		if col := rng.IntN(Width); b.CanPlay(col) {
+			return col
+		}
 	}
-	return bits.TrailingZeros(legal)
 }
 
 // centreFirst is the order in which columns are tried when nothing else
@@ -222,13 +222,18 @@ var centreFirst = [Width]int{3, 2, 4, 1, 5, 0, 6}
 // can, else blocks a column where the opponent would win at once, else
 // plays the centre-most column with room. It looks one move ahead and no
 // further.
-func Tactician(b Board) int {
-	for _, want := range [...]uint8{b.WinningMoves(), columnsOf(b.threats()), b.Legal()} {
+func Tactician(b Board) int { return TacticianAmong(b, b.Legal()) }
+
+// TacticianAmong is the tactician's choice among the columns allowed (a
+// non-empty set of columns with room): a win, else a block, else the
+// centre-most.
+func TacticianAmong(b Board, allowed uint8) int {
+	for _, want := range [...]uint8{b.WinningMoves(), columnsOf(b.threats()), allowed} {
 		for _, col := range centreFirst {
-			if want&(1<<col) != 0 {
+			if want&allowed&(1<<col) != 0 {
 				return col
 			}
 		}
 	}
-	return -1 // the board is full
+	return -1 // nothing is allowed
 }

@@ -148,6 +148,9 @@ func (s *Solver) solve(b Board, weak bool) int {
 			lo = r
 		}
 	}
+	if weak { // a bound beyond the window says no more than its sign
+		lo = max(-1, min(lo, 1))
+	}
 	return lo
 }
 

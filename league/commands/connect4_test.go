@@ -1,0 +1,46 @@
+package commands_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ttt/league/commands/clitest"
+)
+
+// A Connect Four league through the commands a user types: its rounds
+// say the share of optimal moves, it keeps its game, its listings show
+// the tactician and the ladder, and its best network goes out to a file
+// and back into another league playing the same.
+func TestConnectFourLeague(t *testing.T) {
+	p := clitest.New(t)
+	run := []string{"league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "200", "--hidden", "16", "--opponents", "8"}
+	out := p.OK(t, run...)
+	if got := strings.Count(out, "optimal "); got != 3 {
+		t.Errorf("league run: %d round lines with the optimal share, want 3:\n%s", got, out)
+	}
+	p.Refused(t, "--game tictactoe: the league in league.db plays Connect Four", "league", "run", "--game", "tictactoe", "--rounds", "1")
+	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "200") // resumes as Connect Four
+
+	board := p.OK(t, "ratings", "--format", "csv")
+	for _, want := range []string{"optimal_pct", "tactician", "random", "checkpoint-"} {
+		if !strings.Contains(board, want) {
+			t.Errorf("ratings: no %q in\n%s", want, board)
+		}
+	}
+	if show := p.OK(t, "show", "best"); !strings.Contains(show, "verify:  optimal moves") && !strings.Contains(show, "optimal moves") {
+		t.Errorf("show best:\n%s", show)
+	}
+
+	p.OK(t, "export", "-o", "c4best.bin")
+	p.OK(t, "import", "--db", "other.db", "--game", "connect4", "c4best.bin")
+	p.Refused(t, "--game tictactoe: the league in other.db plays Connect Four", "import", "--db", "other.db", "--game", "tictactoe", "c4best.bin")
+	stored := p.OK(t, "verify", "--against", "tactician,mcts-100", "best")
+	file := p.OK(t, "verify", "--against", "tactician,mcts-100", "--db", filepath.Join(p.Dir, "other.db"), "c4best.bin")
+	if first := strings.SplitN(stored, "\n", 2)[0]; first != strings.SplitN(file, "\n", 2)[0] || !strings.HasPrefix(first, "network: optimal moves") {
+		t.Errorf("verify of the stored net and of its file differ:\n%s\n%s", stored, file)
+	}
+	if !strings.Contains(stored, "vs mcts-100: as X") {
+		t.Errorf("verify: no results against the ladder:\n%s", stored)
+	}
+}
