@@ -133,3 +133,56 @@ func testLinkToAnotherDirectory(t *testing.T, p clitest.TTT) {
 	}
 	nobody.OK(t, "check")
 }
+
+// A league to create through a symbolic link whose target does not exist
+// yet (league.db -> usb/league.db): under a file size limit too small for
+// the schema, and with the target's directory gone (the stick unplugged),
+// the creation fails with one line, the user's link stays, and nothing is
+// left beside the target (issue 26: the link was removed, and the
+// target's partial file, -wal and -shm stayed).
+func testCreateThroughALink(t *testing.T, p clitest.TTT) {
+	usb := filepath.Join(p.Dir, "usb")
+	if err := os.Mkdir(usb, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(p.Dir, "league.db")
+	if err := os.Symlink(filepath.Join("usb", "league.db"), link); err != nil {
+		t.Fatal(err)
+	}
+	linkStays := func(when string) {
+		t.Helper()
+		if target, err := os.Readlink(link); err != nil || target != filepath.Join("usb", "league.db") {
+			t.Errorf("%s: the link is %q (%v)", when, target, err)
+		}
+	}
+	for _, blocks := range []string{"4", "8", "20"} {
+		cmd := p.Command(clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+		cmd.Args = append([]string{"sh", "-c", "ulimit -f " + blocks + ` && exec "$0" "$@"`}, cmd.Args...)
+		cmd.Path = "/bin/sh"
+		stdout, stderr, code := clitest.Execute(t, cmd)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: cannot write the database file (a file size limit") {
+			t.Errorf("ulimit -f %s: exit %d, stdout %q, stderr %q", blocks, code, stdout, stderr)
+		}
+		linkStays("ulimit -f " + blocks)
+		if entries, _ := os.ReadDir(usb); len(entries) > 0 {
+			t.Errorf("ulimit -f %s: the failed creation left %v beside the link's target", blocks, entries)
+		}
+	}
+	if err := os.Remove(usb); err != nil {
+		t.Fatal(err)
+	}
+	p.Refused(t, "league.db: cannot open the database file", clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	linkStays("the target's directory gone")
+	if entries, _ := os.ReadDir(p.Dir); len(entries) != 1 {
+		t.Errorf("the failed creation left %v", entries)
+	}
+	// Plugged in again, the league is made through the link.
+	if err := os.Mkdir(usb, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	linkStays("a creation")
+	if _, err := os.Stat(filepath.Join(usb, "league.db")); err != nil {
+		t.Errorf("the league is not where the link points: %v", err)
+	}
+}

@@ -34,6 +34,7 @@ func TestReliability(t *testing.T) {
 	t.Run("ReaderWithoutWrite", func(t *testing.T) { testReaderWithoutWrite(t, built(t)) })
 	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
 	t.Run("LinkToAnotherDirectory", func(t *testing.T) { testLinkToAnotherDirectory(t, built(t)) })
+	t.Run("CreateThroughALink", func(t *testing.T) { testCreateThroughALink(t, built(t)) })
 }
 
 // forever is a training round that takes minutes: a league run that

@@ -138,6 +138,15 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if fresh != nil && !fresh.existed {
+		testHookCreating()
+		if err := create(ctx, abs, path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		// A league now, whoever made it, and whole: a Ctrl-C from here
+		// on no longer undoes it, and opening it takes milliseconds.
+		fresh, ctx = nil, context.WithoutCancel(ctx)
+	}
 	// As a reader does (see OpenRead), it makes the -wal and -shm files
 	// stay only once the file has proved to be a league of this ttt.
 	_, walErr := os.Stat(abs + "-wal")
@@ -309,6 +318,53 @@ func (db *DB) Close() error {
 		db.lock.Close()
 	}
 	return err
+}
+
+// testHookCreating runs when Open is about to create a new league; tests
+// make another ttt create it first.
+var testHookCreating = func() {}
+
+// create makes a new league at abs, where there is no file: it builds
+// the league in a file of its own beside abs, and gives it the name abs
+// once its schema is committed and folded into it, unless another ttt has
+// made a league there meanwhile (then that league is the one). A failed
+// creation removes that file alone, never anything at abs: not another
+// ttt's league, nor the user's symbolic link that names abs.
+func create(ctx context.Context, abs, path string) error {
+	tmp := fmt.Sprintf("%s.%d.new", abs, os.Getpid())
+	removeTmp := func() {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(tmp + suffix)
+		}
+	}
+	removeTmp() // a creation of this pid that was killed
+	defer removeTmp()
+	db := open(tmp, path, dsnQuery, false)
+	err := db.init(ctx)
+	// The last connection folds the -wal into the file and removes it.
+	if cerr := db.db.Close(); err == nil {
+		err = cerr
+	}
+	if _, walErr := os.Stat(tmp + "-wal"); err == nil && walErr == nil {
+		err = fmt.Errorf("%w: the new league's -wal could not be folded into it", ErrWrite)
+	}
+	if err != nil {
+		return translate(err)
+	}
+	if err := placeNew(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// linkNew gives the file at tmp the name abs, unless abs names a file
+// already: a hard link, which fails on an existing name, and the removal
+// of tmp.
+func linkNew(tmp, abs string) error {
+	if err := os.Link(tmp, abs); err != nil {
+		return err
+	}
+	return os.Remove(tmp)
 }
 
 // newFile records the files that opening a new database is about to make,

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -446,5 +447,45 @@ func TestOpenReadNeverWrites(t *testing.T) {
 				t.Error("the file changed")
 			}
 		})
+	}
+}
+
+// Two ttt creating the same new league at once: the one whose creation
+// fails (Ctrl-C, here) removes only what it made, never the league that
+// the other made meanwhile (issue 26); and one that succeeds second opens
+// the league made first.
+func TestCreationRace(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	var first int64
+	store.SetCreatingHook(t, func() {
+		store.SetCreatingHook(t, func() {})
+		other := mustOpen(t, path)
+		first = addNets(t, other, 1)[0]
+		other.Close()
+	})
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := store.Open(cancelled, path); err == nil {
+		t.Fatal("Open with a cancelled context succeeded")
+	}
+	db := mustOpen(t, path)
+	defer db.Close()
+	if _, err := db.Agent(ctx, strconv.FormatInt(first, 10)); err != nil {
+		t.Errorf("the league made meanwhile lost its agent %d: %v", first, err)
+	}
+
+	// The second to create, successfully, opens the first one's league.
+	path = filepath.Join(t.TempDir(), "league.db")
+	store.SetCreatingHook(t, func() {
+		store.SetCreatingHook(t, func() {})
+		other := mustOpen(t, path)
+		first = addNets(t, other, 1)[0]
+		other.Close()
+	})
+	second := mustOpen(t, path)
+	defer second.Close()
+	if _, err := second.Agent(ctx, strconv.FormatInt(first, 10)); err != nil {
+		t.Errorf("the second creation does not see the first one's agent %d: %v", first, err)
 	}
 }
