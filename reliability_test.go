@@ -35,6 +35,8 @@ func TestReliability(t *testing.T) {
 	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
 	t.Run("LinkToAnotherDirectory", func(t *testing.T) { testLinkToAnotherDirectory(t, built(t)) })
 	t.Run("CreateThroughALink", func(t *testing.T) { testCreateThroughALink(t, built(t)) })
+	t.Run("HangUpDuringExport", func(t *testing.T) { testHangUpDuringExport(t, built(t)) })
+	t.Run("Nohup", func(t *testing.T) { testNohup(t, built(t)) })
 }
 
 // forever is a training round that takes minutes: a league run that
