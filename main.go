@@ -16,11 +16,18 @@ import (
 )
 
 func main() {
-	// The first Ctrl-C (or SIGTERM) cancels the context: long commands
-	// finish or roll back their current step and exit cleanly. A second
-	// one kills the process at once, the default behaviour once stop()
-	// has restored it.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed)
+	// cancels the context: long commands finish or roll back their
+	// current step, remove their temporary files and exit cleanly. A
+	// second one kills the process at once, the default behaviour once
+	// stop() has restored it. A SIGHUP that the process was started to
+	// ignore (nohup ttt league run &) stays ignored: catching it would
+	// end the league with the terminal.
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		signals = append(signals, syscall.SIGHUP)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), signals...)
 	go func() {
 		<-ctx.Done()
 		stop()

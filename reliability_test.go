@@ -31,6 +31,12 @@ func TestReliability(t *testing.T) {
 	t.Run("FileSizeLimitAtCreation", func(t *testing.T) { testLimitAtCreation(t, built(t)) })
 	t.Run("StopWhileLoading", func(t *testing.T) { testStopWhileLoading(t, built(t)) })
 	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
+	t.Run("ReaderWithoutWrite", func(t *testing.T) { testReaderWithoutWrite(t, built(t)) })
+	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
+	t.Run("LinkToAnotherDirectory", func(t *testing.T) { testLinkToAnotherDirectory(t, built(t)) })
+	t.Run("CreateThroughALink", func(t *testing.T) { testCreateThroughALink(t, built(t)) })
+	t.Run("HangUpDuringExport", func(t *testing.T) { testHangUpDuringExport(t, built(t)) })
+	t.Run("Nohup", func(t *testing.T) { testNohup(t, built(t)) })
 }
 
 // forever is a training round that takes minutes: a league run that

@@ -59,10 +59,13 @@ type Config struct {
 // up to 6, and three tenths were no faster.
 //
 // Connect Four has no exploiter and no drills (they need every position
-// solved): the learner plays itself half the time and random the rest, in
-// rounds of 5,000 games, about as long as tic-tac-toe's, at a lower
-// learning rate than ttt-rl's, at which the rule collapses there to one
-// column for every position within a minute.
+// solved): the learner plays itself 40% of the time, the tactician and
+// the weakest MCTS player 20%, random the rest, in rounds of 5,000 games,
+// about as long as tic-tac-toe's rounds, at a tenth of ttt-rl's learning
+// rate (at ttt-rl's the rule collapses there to one column for every
+// position within a minute), sampling its moves at temperature 1 with a
+// tenth of them random all along: Connect Four's self-play needs the
+// variety that tic-tac-toe's near-greedy sampling does without.
 func Default(kit *agents.Kit) Config {
 	if kit.Exploiter == nil {
 		return Config{
@@ -74,9 +77,9 @@ func Default(kit *agents.Kit) Config {
 			Ladder:        0.2,
 			Learning: train.Learning{
 				Hidden:      nn.DefaultHidden,
-				LR:          0.003,
-				Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
-				Temperature: train.DefaultTemperature,
+				LR:          0.01,
+				Epsilon:     train.Schedule{Start: 0.1, End: 0.1, Games: 20000},
+				Temperature: 1,
 			},
 		}
 	}

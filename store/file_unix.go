@@ -36,3 +36,15 @@ func links(info fs.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// frozen reports whether nobody can write the file at path: it lies on a
+// read-only mount, or its mode grants no one write permission (only a
+// chmod, a deliberate act, would let a league write it again).
+func frozen(path string) bool {
+	const wOK = 2 // W_OK in unistd.h
+	if errors.Is(syscall.Access(path, wOK), syscall.EROFS) {
+		return true
+	}
+	var st syscall.Stat_t
+	return syscall.Stat(path, &st) == nil && st.Mode&0o222 == 0
+}

@@ -58,8 +58,8 @@ func TestLock(t *testing.T) {
 		t.Errorf("Lock after the holder closed: %v", err)
 	}
 	next.Close()
-	if got := files(t, dir); got != "league.db" {
-		t.Errorf("files beside the database: %s, want league.db alone", got)
+	if got := files(t, dir); got != "league.db league.db-shm league.db-wal" {
+		t.Errorf("files beside the database: %s, want league.db and its -wal and -shm", got)
 	}
 }
 
@@ -173,4 +173,30 @@ func TestRenamedUnderTheLock(t *testing.T) {
 	if last, _, err := mustOpen(t, path).LastRound(ctx); err != nil || last != 2 {
 		t.Errorf("last round %d (%v), want 2: the refused commit left nothing", last, err)
 	}
+}
+
+// In the instant inside Close between SQLite's last connection closing
+// and the league lock's release, a ttt that opens the file finds its
+// -wal where the league kept it, and is not refused as if the file had
+// been renamed under a running league (issue 26).
+func TestCloseReleasesTheLockLast(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	holder := mustOpen(t, path)
+	if err := holder.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	addRound(t, holder, map[int64]float64{1: 0, 2: 1000})
+	if err := store.CloseSQLite(holder); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
+		db, err := open(ctx, path)
+		if err != nil {
+			t.Errorf("opening the file as its league closes: %v", err)
+			continue
+		}
+		db.Close()
+	}
+	holder.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 
@@ -240,6 +241,9 @@ func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []
 		if err != nil {
 			return nil, err
 		}
+		if err := a.Standing.Rating.check(); err != nil {
+			return nil, err
+		}
 		list = append(list, a)
 	}
 	return list, rows.Err()
@@ -269,6 +273,9 @@ func (v *View) History(agent int64) (list []Rating, err error) {
 		if err := rows.Scan(&r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
 			return nil, err
 		}
+		if err := r.check(); err != nil {
+			return nil, err
+		}
 		list = append(list, r)
 	}
 	return list, rows.Err()
@@ -287,9 +294,25 @@ func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) e
 		var r Rating
 		var name string
 		return scanEach(ctx, rows, []any{&r.Agent, &name, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games}, func() error {
+			if err := r.check(); err != nil {
+				return err
+			}
 			return each(r, name)
 		})
 	})
+}
+
+// check returns ErrCorrupt when a number of r is not finite: no fit
+// writes one, so the file was damaged or made so, and a reader must not
+// hand it on (JSON has no infinity: ttt serve would answer an empty 200).
+// ttt check names every such agent.
+func (r Rating) check() error {
+	for _, v := range []float64{r.Elo, r.Lo, r.Hi} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("%w: agent %d's rating after round %d is %v, not a finite number (ttt check names every such agent)", ErrCorrupt, r.Agent, r.Round, v)
+		}
+	}
+	return nil
 }
 
 // HistoryStep is how far, in Elo, an agent's rating or either end of its

@@ -363,6 +363,9 @@ func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []Roun
 		r.Snapshot = snapshot.V
 		if elo[0].Valid {
 			r.Rating = &Rating{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
+			if err := r.Rating.check(); err != nil {
+				return nil, err
+			}
 		}
 		if train.Valid {
 			r.Stats = &RoundStats{TrainGames: int(train.V), TrainTime: seconds(trainS.V),

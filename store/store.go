@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -98,16 +99,20 @@ const applicationID = 0x74747421
 //     more is resident memory of a process that runs all night (16 MiB
 //     a connection cost a league of 100,000 checkpoints 30 MB, and its
 //     rounds no time).
+//   - journal_size_limit: the -wal file stays (see persistWAL); the last
+//     connection to close empties it, and a running league's is cut back
+//     to 64 MiB when it starts over.
 //
 // WAL mode is set once in Open rather than here: it is a persistent
 // property of the file, and setting it must wait until Open has checked
 // that the file is ours.
-const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(1)&_pragma=cache_size(-4096)&_txlock=immediate"
+const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(1)&_pragma=cache_size(-4096)&_pragma=journal_size_limit(67108864)&_txlock=immediate"
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
 	db      *sql.DB
 	path    string      // as the caller named it, for messages
+	abs     string      // the file's absolute path, symbolic links resolved
 	lock    *os.File    // the file Lock locked (or tried to)
 	locked  fs.FileInfo // the database file, when Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
@@ -153,8 +158,24 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	db := open(abs, path, dsnQuery)
+	if fresh != nil && !fresh.existed {
+		testHookCreating()
+		if err := create(ctx, abs, path, setup); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		// A league now, whoever made it, and whole: a Ctrl-C from here
+		// on no longer undoes it, and opening it takes milliseconds.
+		fresh, ctx = nil, context.WithoutCancel(ctx)
+	}
+	// As a reader does (see OpenRead), it makes the -wal and -shm files
+	// stay only once the file has proved to be a league of this ttt.
+	_, walErr := os.Stat(abs + "-wal")
+	db := open(abs, path, dsnQuery, walErr == nil)
 	err = db.init(ctx, setup)
+	if err == nil && walErr != nil {
+		// The league is whole by now: a Ctrl-C no longer undoes it.
+		err = db.persist(context.WithoutCancel(ctx), dsnQuery)
+	}
 	if err == nil {
 		err = db.readGame(ctx)
 	}
@@ -180,17 +201,14 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 //
 // Where this process may write the file and its directory, it opens the
 // file as writers do, so that it sees a running league's newest commits
-// through the -wal file, and SQLite removes its -wal and -shm files when
-// the last connection closes. Where it cannot (a file made read-only, a
+// through the -wal file. Where it cannot (a file made read-only, a
 // directory of another user, a read-only mount), it opens the file
-// read-only:
-//   - with no -wal file (a database closed cleanly), as immutable: SQLite
-//     then reads the file as it is, with no locks and no -shm file, which
-//     it could not create. Nobody who can write the file is running a
-//     league on it at that moment, or its -wal would be there.
-//   - with a -wal file (a league running under another user, or one that
-//     crashed), read-only with the usual locks, so that the rounds in the
-//     -wal are seen; SQLite needs the -shm file to exist for that.
+// read-only (SQLite's mode=ro), and reads the -wal file through the -shm
+// file that every ttt keeps beside the database (see persistWAL): it
+// sees each commit of a league that its owner runs meanwhile, as any
+// reader does. Without them, it opens the file as immutable (no locks, no
+// -wal) only when nobody can write it (a read-only mount, or no write
+// permission for anyone), and otherwise says how to have them made.
 func OpenRead(ctx context.Context, path string) (*DB, error) {
 	abs, fresh, err := examine(path)
 	if err == nil {
@@ -209,18 +227,23 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	// on every connection of a reader, whatever a caller runs; the file
 	// is still opened read-write, so that the -wal is seen and cleaned up.
 	query := dsnQuery + "&_pragma=query_only(1)"
-	readOnly := writable(abs) != nil
-	if readOnly {
-		query = "immutable=1"
-		if _, err := os.Stat(abs + "-wal"); err == nil {
-			query = "mode=ro&_pragma=busy_timeout(10000)"
+	// A reader keeps the -wal and -shm files that it finds. Where there
+	// are none (a copy, a league of an older ttt), it makes them stay
+	// only once it has found a league of this ttt: a file refused keeps
+	// nothing beside it.
+	_, walErr := os.Stat(abs + "-wal")
+	canWrite := writable(abs)
+	if canWrite != nil {
+		if query, err = readOnlyQuery(abs, canWrite); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	db := open(abs, path, query)
+	db := open(abs, path, query, walErr == nil)
 	version, files, err := db.schema(ctx)
+	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
+		err = db.persist(ctx, query)
+	}
 	switch err = translate(err); {
-	case errors.Is(err, ErrReadOnly) && readOnly:
-		err = fmt.Errorf("%w, and its -wal file (a league runs on it, or stopped abruptly) cannot be read without a -shm file that this process cannot make", err)
 	case err == nil && version == 0:
 		err = fmt.Errorf("%w: an SQLite file with no league in it yet", ErrNoLeague)
 	case err == nil && version < len(files):
@@ -235,26 +258,138 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+// readOnlyQuery returns the DSN parameters of a reader that may not write
+// the database file at abs or its directory (why says which), or why it
+// cannot read it.
+func readOnlyQuery(abs string, why error) (string, error) {
+	_, walErr := os.Stat(abs + "-wal")
+	_, shmErr := os.Stat(abs + "-shm")
+	switch {
+	case walErr == nil && shmErr == nil:
+		// SQLite maps the -shm read-only, or, when it cannot, reads the
+		// -wal itself at each transaction: either way it sees every
+		// commit, and writes nothing.
+		return "mode=ro&_pragma=busy_timeout(10000)", nil
+	case walErr == nil:
+		return "", fmt.Errorf("%w, and its -wal file (a league running, or one that stopped abruptly) cannot be read without the -shm file beside it, which is missing and which this user cannot make: run any ttt command on it (ttt check) as a user who may write the file and its directory", why)
+	case frozen(abs):
+		// Nobody can write the file, so no league can start on it:
+		// SQLite may read it as it is, with no locks and no -wal.
+		return "immutable=1", nil
+	}
+	return "", fmt.Errorf("%w, and the file has no -wal and -shm files beside it, through which a reader that cannot write follows a league's commits: run any ttt command on it once (ttt check) as a user who may write the file and its directory, and they stay", why)
+}
+
 // open makes the connection pool of the database at abs, which the
-// caller named path, with the DSN parameters query. The DSN is a file:
+// caller named path, with the DSN parameters query, and with persistent
+// -wal and -shm files if persist (see persistWAL). The DSN is a file:
 // URI of the absolute path, so that any path (with '?' or '#' in it)
-// reaches SQLite as it is, percent-encoded. sql.Open only checks its
+// reaches SQLite as it is, percent-encoded. sql.OpenDB only keeps its
 // arguments; the first query connects.
-func open(abs, path, query string) *DB {
+func open(abs, path, query string, persist bool) *DB {
 	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String()
-	sqldb, _ := sql.Open("sqlite", dsn) // the driver is registered, so this cannot fail
-	return &DB{db: sqldb, path: path}
+	connector, _ := sqlite.NewConnector(dsn) // fails only on a query that does not parse, and ours do
+	if persist {
+		connector = persistWAL{connector}
+	}
+	return &DB{db: sql.OpenDB(connector), path: path, abs: abs}
+}
+
+// persist closes db's connections, which do not keep the -wal and -shm
+// files, and opens new ones with the DSN parameters query that do, and
+// that have made them: a league that holds the lock of a file with no
+// -wal beside it would be taken for one under another name (see
+// underAnotherName).
+func (db *DB) persist(ctx context.Context, query string) error {
+	db.db.Close()
+	db.db = open(db.abs, db.path, query, true).db
+	var n int
+	return db.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
+}
+
+// persistWAL connects as its Connector does, and then keeps the -wal and
+// -shm files beside the database when the connection closes (SQLite's
+// persistent WAL), emptied by the last connection. Writers make them so,
+// and readers keep them. A reader that may not
+// write the directory needs both to exist to see a league's commits, and
+// could not make them: SQLite removing them at each close would leave it
+// to read the file as it was when it started, while its owner's league
+// went on (issue 26).
+type persistWAL struct{ driver.Connector }
+
+// Connect connects, and makes the -wal and -shm files persistent.
+func (c persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if fc, ok := conn.(sqlite.FileControl); ok {
+		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }
 
 // Close closes the database, and then releases the league lock if Lock
 // took it: the lock covers the last commit, and the lock's descriptor
-// must outlive SQLite's (see lockFile).
+// must outlive SQLite's (see lockFile). The -wal file stays (see
+// persistWAL), so that a ttt starting in the instant between the two
+// finds it and does not take the lock for a league under another name.
 func (db *DB) Close() error {
 	err := db.db.Close()
 	if db.lock != nil {
 		db.lock.Close()
 	}
 	return err
+}
+
+// testHookCreating runs when Open is about to create a new league; tests
+// make another ttt create it first.
+var testHookCreating = func() {}
+
+// create makes a new league at abs, where there is no file: it builds
+// the league in a file of its own beside abs, and gives it the name abs
+// once its schema is committed and folded into it, unless another ttt has
+// made a league there meanwhile (then that league is the one). A failed
+// creation removes that file alone, never anything at abs: not another
+// ttt's league, nor the user's symbolic link that names abs.
+func create(ctx context.Context, abs, path string, setup func() Setup) error {
+	tmp := fmt.Sprintf("%s.%d.new", abs, os.Getpid())
+	removeTmp := func() {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(tmp + suffix)
+		}
+	}
+	removeTmp() // a creation of this pid that was killed
+	defer removeTmp()
+	db := open(tmp, path, dsnQuery, false)
+	err := db.init(ctx, setup)
+	// The last connection folds the -wal into the file and removes it.
+	if cerr := db.db.Close(); err == nil {
+		err = cerr
+	}
+	if _, walErr := os.Stat(tmp + "-wal"); err == nil && walErr == nil {
+		err = fmt.Errorf("%w: the new league's -wal could not be folded into it", ErrWrite)
+	}
+	if err != nil {
+		return translate(err)
+	}
+	if err := placeNew(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// linkNew gives the file at tmp the name abs, unless abs names a file
+// already: a hard link, which fails on an existing name, and the removal
+// of tmp.
+func linkNew(tmp, abs string) error {
+	if err := os.Link(tmp, abs); err != nil {
+		return err
+	}
+	return os.Remove(tmp)
 }
 
 // newFile records the files that opening a new database is about to make,
@@ -283,7 +418,8 @@ func (f *newFile) undo() {
 const sqliteHeaderSize = 100
 
 // examine checks the file at path before SQLite sees it, and returns its
-// absolute path, plus a newFile when there is no database there yet (no
+// absolute path with symbolic links resolved (where SQLite keeps the -wal
+// and -shm files, and the directory whose permissions count), plus a newFile when there is no database there yet (no
 // file, or an empty one), which SQLite would create. It refuses a
 // directory, a FIFO, a device or anything else that is not a regular
 // file, a file that does not start with SQLite's header (SQLite would
@@ -294,6 +430,7 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 	if abs, err = filepath.Abs(path); err != nil {
 		return "", nil, err
 	}
+	abs = followLinks(abs)
 	// Stat, never open, what may not be a file: opening a FIFO blocks
 	// until a writer comes, in a system call that no signal interrupts.
 	info, err := os.Stat(abs)
@@ -327,6 +464,35 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 		return "", nil, fmt.Errorf("%w: %d bytes, cut short within SQLite's header", ErrCorrupt, n)
 	}
 	return abs, nil, nil
+}
+
+// maxLinks is how many symbolic links followLinks follows, as Linux does.
+const maxLinks = 40
+
+// followLinks returns the absolute path abs with its symbolic links
+// resolved, as SQLite resolves them, even a last one that names no file
+// yet (a league to create through a link): SQLite creates the file the
+// link names, and its -wal and -shm files beside it. A link it cannot
+// read stays as it is, for the open to report.
+func followLinks(abs string) string {
+	for range maxLinks {
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			abs = filepath.Join(dir, filepath.Base(abs))
+		}
+		info, err := os.Lstat(abs)
+		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			return abs
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return abs
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
+	}
+	return abs
 }
 
 // init checks that the file is a ttt database (or a new one), turns on

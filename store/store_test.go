@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -292,6 +293,10 @@ func TestOpen(t *testing.T) {
 		path := filepath.Join(dir, "league.db")
 		mustOpen(t, path).Close()
 		whole := readFile(t, path)
+		// A copy cut short: the file alone, without the -wal and -shm
+		// that stay beside a league.
+		os.Remove(path + "-wal")
+		os.Remove(path + "-shm")
 		for _, n := range []int{16, 50, 99, 100, 2000} {
 			writeFile(t, path, whole[:n])
 			for _, open := range []func(context.Context, string) (*store.DB, error){openWrite, store.OpenRead} {
@@ -341,7 +346,7 @@ func TestOpen(t *testing.T) {
 				}
 			}
 		}
-		if !bytes.Equal(readFile(t, path), before) || files(t, dir) != "league.db link.db" {
+		if !bytes.Equal(readFile(t, path), before) || files(t, dir) != "league.db league.db-shm league.db-wal link.db" {
 			t.Errorf("the refused database changed, or files appeared: %s", files(t, dir))
 		}
 	})
@@ -448,4 +453,44 @@ func TestOpenReadNeverWrites(t *testing.T) {
 // league there if there is none.
 func openWrite(ctx context.Context, path string) (*store.DB, error) {
 	return store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+}
+
+// Two ttt creating the same new league at once: the one whose creation
+// fails (Ctrl-C, here) removes only what it made, never the league that
+// the other made meanwhile (issue 26); and one that succeeds second opens
+// the league made first.
+func TestCreationRace(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	var first int64
+	store.SetCreatingHook(t, func() {
+		store.SetCreatingHook(t, func() {})
+		other := mustOpen(t, path)
+		first = addNets(t, other, 1)[0]
+		other.Close()
+	})
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := openWrite(cancelled, path); err == nil {
+		t.Fatal("Open with a cancelled context succeeded")
+	}
+	db := mustOpen(t, path)
+	defer db.Close()
+	if _, err := db.Agent(ctx, strconv.FormatInt(first, 10)); err != nil {
+		t.Errorf("the league made meanwhile lost its agent %d: %v", first, err)
+	}
+
+	// The second to create, successfully, opens the first one's league.
+	path = filepath.Join(t.TempDir(), "league.db")
+	store.SetCreatingHook(t, func() {
+		store.SetCreatingHook(t, func() {})
+		other := mustOpen(t, path)
+		first = addNets(t, other, 1)[0]
+		other.Close()
+	})
+	second := mustOpen(t, path)
+	defer second.Close()
+	if _, err := second.Agent(ctx, strconv.FormatInt(first, 10)); err != nil {
+		t.Errorf("the second creation does not see the first one's agent %d: %v", first, err)
+	}
 }

@@ -32,7 +32,16 @@ func (db *DB) View(ctx context.Context, fn func(*View) error) error {
 }
 
 // Agent is DB.Agent, in the view.
-func (v *View) Agent(ref string) (*Agent, error) { return findAgent(v.ctx, v.tx, v.game, ref) }
+func (v *View) Agent(ref string) (*Agent, error) {
+	a, err := findAgent(v.ctx, v.tx, v.game, ref)
+	if err == nil && a.Standing != nil {
+		err = a.Standing.Rating.check()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
 
 // AgentName is what names an agent: its id, its name and its kind.
 type AgentName struct {
@@ -133,6 +142,9 @@ func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
 	for rows.Next() {
 		var r Rating
 		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
+			return nil, 0, err
+		}
+		if err := r.check(); err != nil {
 			return nil, 0, err
 		}
 		curve = append(curve, r)

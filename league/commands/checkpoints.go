@@ -73,10 +73,17 @@ func checkpointsCommand() *cli.Command {
 			if err := l.write(c.App.Writer, format); err != nil {
 				return err
 			}
-			if format == "table" && len(list) < total {
-				first, last := after+1, after+int64(len(list))
+			switch {
+			case format != "table" || len(list) == total:
+			case len(list) == 0:
+				// Past the end: a hint to go on from there would loop.
+				fmt.Fprintf(c.App.Writer, "(no agents after %d: the league's %d end at agent %d; --after 0 from the first, --all for every one)\n", after, total, total)
+			default:
+				// The ids listed, not after plus the count: no sum of the
+				// user's number to overflow.
+				first, last := list[0].ID, list[len(list)-1].ID
 				next := fmt.Sprintf("--after %d for the next page", last)
-				if last == int64(total) {
+				if last >= int64(total) {
 					next = "--after 0 from the first"
 				}
 				fmt.Fprintf(c.App.Writer, "(agents %d to %d of %d: %s, --all for every one)\n", first, last, total, next)

@@ -23,7 +23,7 @@ type outputFile struct {
 	target   string // the file written: path, or the file a symbolic link at path names
 	db       string // the league database (--db), which it must never be
 	tmp      *os.File
-	replaces bool // a file is there already
+	replaces fs.FileInfo // the file there already, nil for none
 }
 
 // createOutput checks that path may take a command's output and opens
@@ -37,11 +37,17 @@ func createOutput(path, db string) (*outputFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	var replaces fs.FileInfo
+	if exists {
+		if replaces, err = os.Stat(target); err != nil {
+			return nil, cannotWrite(path, err)
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), ".ttt-*.tmp")
 	if err != nil {
 		return nil, cannotWrite(path, err)
 	}
-	return &outputFile{path: path, target: target, db: db, tmp: tmp, replaces: exists}, nil
+	return &outputFile{path: path, target: target, db: db, tmp: tmp, replaces: replaces}, nil
 }
 
 // checkOutput returns the file that writing path replaces or makes, and
@@ -203,11 +209,18 @@ func (o *outputFile) Write(p []byte) (int, error) {
 }
 
 // commit appends data, then puts the file in place: synced first, so
-// that the file is whole even after a power cut.
+// that the file is whole even after a power cut. The file takes the mode
+// and owner of the file it replaces (as far as this user may give them),
+// or, new, the mode of any program's new file: 0666 less the umask.
 func (o *outputFile) commit(data []byte) error {
 	_, err := o.tmp.Write(data)
+	mode := 0o666 &^ umask()
+	if o.replaces != nil {
+		mode = o.replaces.Mode().Perm()
+		sameOwner(o.tmp, o.replaces)
+	}
 	if err == nil {
-		err = o.tmp.Chmod(0o644)
+		err = o.tmp.Chmod(mode)
 	}
 	if err == nil {
 		err = o.tmp.Sync()
@@ -239,7 +252,7 @@ func (o *outputFile) abort() {
 
 // replaced is what a success line adds when the file replaced another.
 func (o *outputFile) replaced() string {
-	if o.replaces {
+	if o.replaces != nil {
 		return ", replacing the file that was there"
 	}
 	return ""

@@ -6,21 +6,15 @@ import (
 	"io/fs"
 	"os"
 
-	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
 
-// maxWeightFile is the size of the largest plain weight file there is:
-// the most inputs and outputs of any game, and nn.MaxHidden hidden units.
-// Nothing larger is read.
-var maxWeightFile = func() int64 {
-	var most int
-	for _, k := range agents.Games {
-		most = max(most, nn.Params(k.Inputs(), nn.MaxHidden, k.Moves()))
-	}
-	return int64(4 * most)
-}()
+// maxWeightFile is the size of the largest plain weight file of a game:
+// all its inputs and nn.MaxHidden hidden units. Nothing larger is read.
+func maxWeightFile(g game.Game) int64 {
+	return int64(4 * nn.Params(g.Inputs(), nn.MaxHidden, g.Moves()))
+}
 
 // readWeightFile reads a plain weight file, naming the file in any error.
 // It reads regular files only, and never more than a weight file can
@@ -32,7 +26,7 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read weights: %w", err)
 	}
-	if err := checkWeightFile(path, info); err != nil {
+	if err := checkWeightFile(g, path, info); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
@@ -44,15 +38,15 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	if info, err = f.Stat(); err != nil {
 		return nil, fmt.Errorf("cannot read weights: %w", err)
 	}
-	if err := checkWeightFile(path, info); err != nil {
+	if err := checkWeightFile(g, path, info); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWeightFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxWeightFile(g)+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read weights: %w", err)
 	}
-	if int64(len(data)) > maxWeightFile { // it grew since
-		return nil, tooLarge(path)
+	if int64(len(data)) > maxWeightFile(g) { // it grew since
+		return nil, tooLarge(g, path)
 	}
 	net, err := nn.Parse(g, data, inputs)
 	if err != nil {
@@ -63,11 +57,11 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 
 // checkWeightFile refuses a file that cannot be a weight file for its
 // type or its size.
-func checkWeightFile(path string, info fs.FileInfo) error {
+func checkWeightFile(g game.Game, path string, info fs.FileInfo) error {
 	mode := info.Mode()
 	if mode.IsRegular() {
-		if info.Size() > maxWeightFile {
-			return tooLarge(path)
+		if info.Size() > maxWeightFile(g) {
+			return tooLarge(g, path)
 		}
 		return nil
 	}
@@ -85,10 +79,10 @@ func checkWeightFile(path string, info fs.FileInfo) error {
 	return fmt.Errorf("%s is %s, not a weight file", path, kind)
 }
 
-// tooLarge is the error of a file larger than any weight file.
-func tooLarge(path string) error {
-	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d hidden units)",
-		path, maxWeightFile, nn.MaxHidden)
+// tooLarge is the error of a file larger than any weight file of g.
+func tooLarge(g game.Game, path string) error {
+	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d inputs, %d hidden units)",
+		path, maxWeightFile(g), g.Inputs(), nn.MaxHidden)
 }
 
 // weightWriter returns how a net becomes a plain weight file: 19 inputs,

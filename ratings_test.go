@@ -1,0 +1,82 @@
+package main_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"ttt/league/commands/clitest"
+)
+
+// A rating that is not a finite number, crafted into the standings or the
+// history (no fit writes one): ttt serve answers 500 with a JSON error
+// that says so, and logs it, rather than an empty 200; ttt check names
+// the agent, and finds what no longer agrees (issue 26: serve answered
+// 200 with an empty body and logged nothing, and check called the file
+// healthy). Both run in-process.
+func TestCraftedRatings(t *testing.T) {
+	for _, c := range []struct {
+		name, craft string
+		check       []string // lines ttt check must print
+		paths       []string // answered 500
+	}{
+		{"StandingInf", "UPDATE standings SET elo = 9e999 WHERE agent_id = 4",
+			[]string{"agent 4 (checkpoint-4): its standing's rating is not a finite number", "agent 4 (checkpoint-4): its standing is not its last history row"},
+			[]string{"/api/agents/4", "/api/leaderboard"}},
+		{"HistoryNaN", "UPDATE history SET lo = 'NaN' WHERE agent_id = 3",
+			[]string{"agent 3 (checkpoint-3): a rating in its history is not a finite number"},
+			[]string{"/api/agents/3/history"}},
+		{"RoundInf", "UPDATE rounds SET hi = -9e999 WHERE id = 2",
+			[]string{"round 2: the rating of its snapshot is not a finite number"},
+			[]string{"/api/progress"}},
+		{"Unrated", "DELETE FROM standings WHERE agent_id = 3",
+			[]string{"agent 3 (checkpoint-3): it has a rating history but no standing", "agent 3 (checkpoint-3): it has played but is not rated"},
+			nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := clitest.New(t)
+			p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			if _, err := db.Exec(c.craft); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+
+			out, _, code := p.Run(t, "check")
+			if code != 1 {
+				t.Errorf("check: exit %d, want 1\n%s", code, out)
+			}
+			for _, line := range c.check {
+				if !strings.Contains(out, line+"\n") {
+					t.Errorf("check does not say %q:\n%s", line, out)
+				}
+			}
+
+			serve := p.Start(t, "serve", "--addr", "127.0.0.1:0")
+			serve.WaitOutput(t, "(Ctrl-C stops)")
+			url := strings.TrimSuffix(regexp.MustCompile(`http://[^/]+/`).FindString(serve.Stdout()), "/")
+			for _, path := range c.paths {
+				resp, err := http.Get(url + path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var e struct{ Message string }
+				err = json.NewDecoder(resp.Body).Decode(&e)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusInternalServerError || err != nil || !strings.Contains(e.Message, "not a finite number") {
+					t.Errorf("GET %s: %s, message %q (%v); want 500 and a message that says what is wrong", path, resp.Status, e.Message, err)
+				}
+			}
+			_, stderr, _ := serve.Stop(t, syscall.SIGINT)
+			for _, path := range c.paths {
+				if !strings.Contains(stderr, "GET "+path+": ") || !strings.Contains(stderr, "not a finite number") {
+					t.Errorf("serve logged %q, want the error of GET %s", stderr, path)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,112 @@
+//go:build linux
+
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"ttt/league/commands/clitest"
+	"ttt/store"
+)
+
+// SIGHUP (the terminal closed) during `games export --pgn FILE` ends it
+// as SIGINT and SIGTERM do: one line, exit 1, no FILE and no temporary
+// file left (issue 26: a night's export left gigabytes behind). The
+// export is stopped (SIGSTOP) once its temporary file is there, so that
+// the SIGHUP certainly comes before it ends; an export that ended before
+// the test saw its file is tried again.
+func testHangUpDuringExport(t *testing.T, p clitest.TTT) {
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "20")...)
+	before := clitest.Snapshot(t, p.Dir)
+	for attempt := 0; ; attempt++ {
+		if attempt == 50 {
+			t.Fatal("no export was caught with its temporary file in 50 tries")
+		}
+		run := p.Start(t, "games", "export", "--pgn", "games.pgn")
+		if !caughtWithTemp(t, p, run) {
+			run.Wait(t)
+			os.Remove(filepath.Join(p.Dir, "games.pgn"))
+			continue
+		}
+		syscall.Kill(run.Pid(), syscall.SIGHUP)
+		syscall.Kill(run.Pid(), syscall.SIGCONT)
+		_, stderr, code := run.Wait(t)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ttt: ") {
+			t.Errorf("games export after SIGHUP: exit %d, stderr %q; want exit 1 and one line", code, stderr)
+		}
+		if after := clitest.Snapshot(t, p.Dir); after != before {
+			t.Errorf("games export after SIGHUP left files:\nbefore %s\nafter  %s", before, after)
+		}
+		return
+	}
+}
+
+// caughtWithTemp waits until run, a games export, has made its temporary
+// file, and stops the process there (SIGSTOP). It reports false, with the
+// process going on, when the export ended first.
+func caughtWithTemp(t *testing.T, p clitest.TTT, run *clitest.Background) bool {
+	t.Helper()
+	for {
+		temps, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*.tmp"))
+		if len(temps) > 0 {
+			syscall.Kill(run.Pid(), syscall.SIGSTOP)
+			if _, err := os.Stat(temps[0]); err == nil {
+				return true
+			}
+			syscall.Kill(run.Pid(), syscall.SIGCONT)
+			return false
+		}
+		if _, err := os.Stat(filepath.Join(p.Dir, "games.pgn")); err == nil {
+			return false
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// A league run started with SIGHUP ignored (nohup ttt league run &) keeps
+// ignoring it, and goes on when the terminal closes: the kernel's list of
+// the signals that the process ignores says so.
+func testNohup(t *testing.T, p clitest.TTT) {
+	cmd := p.Command(clitest.LeagueRun(forever)...)
+	cmd.Args = append([]string{"sh", "-c", `trap "" HUP && exec "$0" "$@"`}, cmd.Args...)
+	cmd.Path = "/bin/sh"
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	path := filepath.Join(p.Dir, "league.db")
+	for store.LockHolder(path) != cmd.Process.Pid {
+		select {
+		case <-done:
+			t.Fatalf("the league ended before it held its lock\n%s", out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hup = 1 << (syscall.SIGHUP - 1)
+	for _, line := range strings.Split(string(status), "\n") {
+		if mask, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			if m, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64); err != nil || m&hup == 0 {
+				t.Errorf("a league run started with SIGHUP ignored no longer ignores it (SigIgn %s)", strings.TrimSpace(mask))
+			}
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	<-done
+	if code := cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(out.String(), "stopped: ") {
+		t.Errorf("a league run that ignores SIGHUP, after SIGINT: exit %d\n%s", code, out.String())
+	}
+}
