@@ -144,6 +144,17 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	if !reflect.DeepEqual(whole, split) {
 		t.Error("7 + 7 rounds differ from 14 rounds")
 	}
+	t.Run("ConnectFour", func(t *testing.T) {
+		cfg := league.Default(agents.ConnectFour)
+		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		whole := runGame(t, filepath.Join(dir, "c4whole.db"), agents.ConnectFour, cfg)
+		cfg.Rounds = 2
+		runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)
+		split := runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)
+		if !reflect.DeepEqual(whole, split) {
+			t.Error("2 + 2 rounds differ from 4 rounds")
+		}
+	})
 }
 
 // Each snapshot plays a pool of at most cfg.Opponents, with random,
