@@ -100,15 +100,19 @@ func gamesExportCommand() *cli.Command {
 				}
 				return err // the file's own error names it
 			}
-			pw := pgn.NewWriter(w, filepath.Base(dbPath))
+			pw := pgn.NewWriter(w, filepath.Base(dbPath), db.Game())
 			var bar progress // on a terminal, when the games go to a file
 			if file != nil {
 				bar = newProgress(c, int64(total), "exporting", "matches")
 			}
-			games := 0
+			// A match's games come one after another: the bar counts a
+			// match at its first game, whatever its number of games.
+			games, matches, last := 0, 0, [2]int64{}
 			err = league.Games(c.Context, db, f, func(g league.Game) error {
-				if games++; games%144 == 0 {
-					bar.set(int64(games / 144))
+				games++
+				if pair := [2]int64{min(g.X, g.O), max(g.X, g.O)}; pair != last {
+					matches, last = matches+1, pair
+					bar.set(int64(matches))
 				}
 				if err := pw.Write(pgn.Game{Round: g.Round, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
 					return cannotWrite(err)

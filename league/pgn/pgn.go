@@ -1,9 +1,10 @@
-// Package pgn writes tic-tac-toe games in Portable Game Notation, the
+// Package pgn writes the games of ttt in Portable Game Notation, the
 // chess format that rating programs such as Ordo and BayesElo read: the
 // seven-tag roster (Event, Site, Date, Round, White, Black, Result) with
-// X as White and O as Black, the squares played in a Moves tag, and a
-// movetext of the result token alone, since the squares are no chess
-// moves. A game reads:
+// X (the first player) as White and O as Black, the game's name in a Game
+// tag, the moves played in a Moves tag (tic-tac-toe's squares 0-8,
+// Connect Four's columns 1-7), and a movetext of the result token alone,
+// since the moves are no chess moves. A game reads:
 //
 //	[Event "ttt league"]
 //	[Site "league.db"]
@@ -12,6 +13,7 @@
 //	[White "checkpoint-5"]
 //	[Black "random"]
 //	[Result "1-0"]
+//	[Game "tictactoe"]
 //	[Moves "4 0 8 2 6"]
 //
 //	1-0
@@ -40,25 +42,26 @@ import (
 // Event is the Event tag of every game ttt writes.
 const Event = "ttt league"
 
-// Game is what a PGN game records of a tic-tac-toe game.
+// Game is what a PGN game records of a game.
 type Game struct {
 	Round        int64
 	White, Black string // the X and O players
 	Result       game.Result
-	Moves        []int // squares 0..8 in the order played, X first
+	Moves        []int // the moves in the order played, X first
 }
 
 // Writer writes games to an underlying writer, buffered: Flush at the end.
 type Writer struct {
 	w    *bufio.Writer
+	game game.Game
 	site string // quoted
 	buf  []byte
 }
 
-// NewWriter returns a Writer of games played at site (for ttt, the league
-// database's file name).
-func NewWriter(w io.Writer, site string) *Writer {
-	return &Writer{w: bufio.NewWriterSize(w, 64<<10), site: quote(site)}
+// NewWriter returns a Writer of games of g played at site (for ttt, the
+// league database's file name).
+func NewWriter(w io.Writer, site string, g game.Game) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), game: g, site: quote(site)}
 }
 
 // Write writes one game. A game still going has no result for a rating
@@ -79,15 +82,17 @@ func (w *Writer) Write(g Game) error {
 	b = append(b, quote(g.Black)...)
 	b = append(b, "]\n[Result \""...)
 	b = append(b, result...)
+	b = append(b, "\"]\n[Game \""...)
+	b = append(b, w.game.Name()...)
 	b = append(b, "\"]\n[Moves \""...)
-	for i, sq := range g.Moves {
-		if sq < 0 || sq > 8 {
-			return fmt.Errorf("pgn: square %d is not on the board", sq)
+	for i, m := range g.Moves {
+		if m < 0 || m >= w.game.Moves() {
+			return fmt.Errorf("pgn: move %d is not on the board", m)
 		}
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = append(b, byte('0'+sq))
+		b = append(b, w.game.FormatMove(m)...)
 	}
 	b = append(b, "\"]\n\n"...)
 	b = append(b, result...)

@@ -9,12 +9,13 @@ import (
 	"unicode/utf8"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/league/pgn"
 )
 
 func TestWrite(t *testing.T) {
 	var out bytes.Buffer
-	w := pgn.NewWriter(&out, "league.db")
+	w := pgn.NewWriter(&out, "league.db", tictactoe.Game)
 	for _, g := range []pgn.Game{
 		{Round: 3, White: "checkpoint-5", Black: "random", Result: game.XWins, Moves: []int{4, 0, 8, 2, 6}},
 		{Round: 12, White: `say "hi"`, Black: `back\slash`, Result: game.Tie, Moves: []int{0, 4, 8, 2, 6, 3, 5, 1, 7}},
@@ -34,6 +35,7 @@ func TestWrite(t *testing.T) {
 [White "checkpoint-5"]
 [Black "random"]
 [Result "1-0"]
+[Game "tictactoe"]
 [Moves "4 0 8 2 6"]
 
 1-0
@@ -45,6 +47,7 @@ func TestWrite(t *testing.T) {
 [White "say \"hi\""]
 [Black "back\\slash"]
 [Result "1/2-1/2"]
+[Game "tictactoe"]
 [Moves "0 4 8 2 6 3 5 1 7"]
 
 1/2-1/2
@@ -56,6 +59,7 @@ func TestWrite(t *testing.T) {
 [White "random"]
 [Black "perfect"]
 [Result "0-1"]
+[Game "tictactoe"]
 [Moves "0 4 1 2 3 6"]
 
 0-1
@@ -75,7 +79,7 @@ func TestWriteRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
-			w := pgn.NewWriter(&out, "x")
+			w := pgn.NewWriter(&out, "x", tictactoe.Game)
 			if err := w.Write(g); err == nil {
 				t.Error("no error")
 			}
@@ -97,7 +101,7 @@ func FuzzName(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name string) {
 		var out bytes.Buffer
-		w := pgn.NewWriter(&out, name)
+		w := pgn.NewWriter(&out, name, tictactoe.Game)
 		if err := w.Write(pgn.Game{Round: 1, White: name, Black: "o" + name, Result: game.Tie, Moves: []int{4}}); err != nil {
 			t.Fatal(err)
 		}
@@ -107,11 +111,11 @@ func FuzzName(f *testing.F) {
 		notGraphic := func(r rune) bool { return !unicode.IsGraphic(r) }
 		exact := utf8.ValidString(name) && strings.IndexFunc(name, notGraphic) < 0
 		lines := strings.Split(out.String(), "\n")
-		if got, want := len(lines), 12; got != want {
+		if got, want := len(lines), 13; got != want {
 			t.Fatalf("%d lines, want %d:\n%s", got, want, out.String())
 		}
 		tags := map[string]string{}
-		for _, line := range lines[:8] {
+		for _, line := range lines[:9] {
 			k, v, err := parseTag(line)
 			if err != nil {
 				t.Fatalf("%q: %v", line, err)
