@@ -134,8 +134,8 @@ func FuzzName(f *testing.F) {
 		if tags["Result"] != "1/2-1/2" || tags["Moves"] != "4" {
 			t.Errorf("tags %q", tags)
 		}
-		if lines[8] != "" || lines[9] != "1/2-1/2" || lines[10] != "" || lines[11] != "" {
-			t.Errorf("movetext %q", lines[8:])
+		if lines[9] != "" || lines[10] != "1/2-1/2" || lines[11] != "" || lines[12] != "" {
+			t.Errorf("movetext %q", lines[9:])
 		}
 	})
 }
