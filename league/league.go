@@ -59,8 +59,8 @@ type Config struct {
 // up to 6, and three tenths were no faster.
 //
 // Connect Four has no exploiter and no drills (they need every position
-// solved): the learner plays itself 40% of the time, the tactician and
-// the weakest MCTS player 20%, random the rest, in rounds of 5,000 games,
+// solved): the learner plays itself 40% of the time, the tactician 20%,
+// random the rest, in rounds of 5,000 games,
 // about as long as tic-tac-toe's rounds, at a tenth of ttt-rl's learning
 // rate (at ttt-rl's the rule collapses there to one column for every
 // position within a minute), sampling its moves at temperature 1 with a

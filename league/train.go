@@ -32,14 +32,13 @@ import (
 //     that has stopped exploring, thousands of repeats of one game skew
 //     what the learner knows of every other position, and in our runs
 //     even a share of 3% made the first unbeatable checkpoint come later.
-//   - Ladder: a built-in player of the game other than random: the
-//     tactician and the weakest MCTS player in Connect Four (the perfect
-//     player in tic-tac-toe, where the share is 0). The tactician wins
-//     whenever it can and blocks every immediate threat, so a learner that
-//     leaves one open loses that game: ttt-rl's rule against random alone
-//     learns where to play but not tactics, and stops below the
-//     tactician. MCTS punishes slower mistakes. The learner still learns
-//     from results only.
+//   - Ladder: a fixed built-in player of the game other than random: the
+//     tactician in Connect Four (the perfect player in tic-tac-toe, where
+//     the share is 0). The tactician wins whenever it can and blocks
+//     every immediate threat, so a learner that leaves one open loses
+//     that game: ttt-rl's rule against random alone learns where to play
+//     but not tactics, and stops below the tactician. The learner still
+//     learns from results only.
 //   - Drill: a game from a position where the learner, as it was at most
 //     exploitEvery games ago, throws away the game-theoretic value (a
 //     won position it only draws, a drawn one it loses: the mistakes of
@@ -162,15 +161,12 @@ func (lg *league) learnerPlayer() game.Player {
 }
 
 // sparring returns the built-in players the learner trains against under
-// Config.Ladder: the fixed ones but random, and the weakest rung of the
-// ladder.
+// Config.Ladder: the fixed ones but random (the tactician, or perfect).
+// The MCTS players are not among them: at a hundred playouts a move, a
+// game against one costs as much as twenty games of the learner's own.
 func (lg *league) sparring(rng *rand.Rand) []game.Player {
-	ids := append([]int64(nil), lg.fixed[1:]...) // random is first
-	if len(lg.ladder) > 0 {
-		ids = append(ids, lg.ladder[0])
-	}
 	var out []game.Player
-	for _, id := range ids {
+	for _, id := range lg.fixed[1:] { // random is first
 		b := lg.contestants.builtins[id]
 		out = append(out, b.New(rng))
 	}

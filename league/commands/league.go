@@ -69,7 +69,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
 			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
-			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's built-in players but random (Connect Four: the tactician and the weakest MCTS); the rest are against random"),
+			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
 		}, learningFlags(leagueDefaults.Learning, "")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
