@@ -43,4 +43,13 @@ func TestConnectFourLeague(t *testing.T) {
 	if !strings.Contains(stored, "vs mcts-100: as X") {
 		t.Errorf("verify: no results against the ladder:\n%s", stored)
 	}
+
+	// A game in the terminal: the columns typed 1-7, a full column refused.
+	out, _, code := p.RunInput(t, "4\n4\n4\n4\n8\nq\n", "play", "--checkpoint", "tactician")
+	for _, want := range []string{"Type a column (1-7)", "tactician plays O on 4.", "Not a move: column 4 is full.",
+		"Not a move: column 8 is off the board (1-7).", "    1 2 3 4 5 6 7"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("play: exit %d, no %q in\n%s", code, want, out)
+		}
+	}
 }

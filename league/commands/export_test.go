@@ -7,7 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/store"
 )
 
@@ -15,12 +17,17 @@ import (
 // does on a pipe: the human's lines come from in and are echoed to out.
 // Random's moves come from a generator seeded with seed.
 func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (game.Record, error) {
-	return playGames(context.Background(), in, out, true, newRival(a, rand.New(rand.NewPCG(seed, 0))), human)
+	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human)
 }
 
-// ParseMove reads a line typed at the move prompt; ErrQuit is its answer
-// to q.
-var ParseMove, ErrQuit = parseMove, errQuit
+// ParseMove reads a line typed at the move prompt of a tic-tac-toe game
+// on b; ErrQuit is its answer to q.
+func ParseMove(b tictactoe.Board, line string) (int, error) {
+	return views["tictactoe"].parse(agents.TicTacToe, b.Position(), line)
+}
+
+// ErrQuit is the answer of ParseMove to q.
+var ErrQuit = errQuit
 
 // SeriesColors, CurveColor and ReferenceColor are the colours of the
 // plotted series.

@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/connect4"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/store"
@@ -52,13 +56,13 @@ func playCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("--as: %w", err)
 			}
-			a, err := opponent(c, c.String("checkpoint"))
+			kit, a, err := opponent(c, c.String("checkpoint"))
 			if err != nil {
 				return err
 			}
 			// Play against random is meant to differ from game to game, so
 			// its seed is the one place ttt draws from the global source.
-			r := newRival(a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+			r := newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 			// A terminal shows what the human types; a pipe does not, so
 			// the moves are echoed there and a scripted game reads as a
 			// transcript.
@@ -70,67 +74,73 @@ func playCommand() *cli.Command {
 	}
 }
 
-// opponent reads the agent ref names, with a hint when there is no
-// network to play yet.
-func opponent(c *cli.Context, ref string) (*store.Agent, error) {
-	a, err := storedAgent(c, ref)
-	if errors.Is(err, store.ErrNoCheckpoints) {
-		return nil, fmt.Errorf("%w: play --checkpoint perfect or random, or train one first", err)
+// opponent reads the agent ref names and its league's game, with a hint
+// when there is no network to play yet.
+func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
+	db, err := openLeague(c, false)
+	if err != nil {
+		return nil, nil, err
 	}
-	return a, err
+	defer db.Close()
+	a, err := lookup(c, db, ref)
+	kit := agents.KitFor(db.Game())
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		var names []string
+		for _, b := range slices.Backward(kit.Builtins) {
+			names = append(names, b.Name)
+		}
+		return nil, nil, fmt.Errorf("%w: play --checkpoint %s, or train one first", err, strings.Join(names, " or "))
+	}
+	return kit, a, err
 }
 
 // rival is the agent across the board: its move in a position, and what
-// it thought of each empty square, as text to show in a 3x3 grid.
+// it thought of each legal move, as text to show over the board.
 type rival struct {
 	name string
-	// about says what the grid's cells are.
+	kit  *agents.Kit
+	// about says what the cells are; empty for a player that shows none.
 	about string
-	think func(b tictactoe.Board) (move int, cells [9]string)
+	think func(p game.Position) (move int, cells []string)
 }
 
-// newRival turns a stored agent into a rival. Random draws its moves
-// from rng.
-func newRival(a *store.Agent, rng *rand.Rand) rival {
-	r := rival{name: a.Name}
-	switch a.Kind {
-	case store.Random:
-		r.about = "the chance of each square"
-		r.think = func(b tictactoe.Board) (int, [9]string) {
-			var cells [9]string
-			empty := b.Empty()
-			for sq := range cells {
-				if empty&(1<<sq) != 0 {
-					cells[sq] = percent(1 / float32(9-b.Moves()))
-				}
-			}
-			return game.RandomMove(tictactoe.Game, b.Position(), rng), cells
+// newRival turns a stored agent of kit's game into a rival. Random and
+// MCTS draw their moves from rng.
+func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
+	r := rival{name: a.Name, kit: kit}
+	cells := func(p game.Position, cell func(move int) string) []string {
+		out := make([]string, kit.Moves())
+		for legal := kit.Legal(p); legal != 0; legal &= legal - 1 {
+			m := bits.TrailingZeros64(legal)
+			out[m] = cell(m)
 		}
-	case store.Perfect:
-		r.about = "the game value of each move for " + a.Name
-		perfect, solved := tictactoe.Perfect(), tictactoe.Solve()
-		r.think = func(b tictactoe.Board) (int, [9]string) {
-			var cells [9]string
-			for sq := range cells {
-				if b.IsEmpty(sq) {
-					cells[sq] = solved.MoveValue(b, sq).String()
-				}
-			}
-			return perfect.Move(b.Position()), cells
-		}
-	default:
+		return out
+	}
+	switch b, builtin := kit.Builtin(a.Name); {
+	case a.Net != nil:
 		r.about = "its move probabilities"
-		var p nn.Pass
-		r.think = func(b tictactoe.Board) (int, [9]string) {
-			a.Net.Forward(b.Position(), &p)
-			var cells [9]string
-			for sq := range cells {
-				if b.IsEmpty(sq) {
-					cells[sq] = percent(p.Probs[sq])
-				}
-			}
-			return a.Net.Greedy(b.Position(), &p), cells
+		var pass nn.Pass
+		r.think = func(p game.Position) (int, []string) {
+			a.Net.Forward(p, &pass)
+			return a.Net.Greedy(p, &pass), cells(p, func(m int) string { return percent(pass.Probs[m]) })
 		}
+	case a.Kind == store.Random:
+		r.about = "the chance of each " + views[kit.Name()].word
+		player := b.New(rng)
+		r.think = func(p game.Position) (int, []string) {
+			n := float32(bits.OnesCount64(kit.Legal(p)))
+			return player.Move(p), cells(p, func(int) string { return percent(1 / n) })
+		}
+	case a.Kind == store.Perfect:
+		r.about = "the game value of each move for " + a.Name
+		player := b.New(rng)
+		r.think = func(p game.Position) (int, []string) {
+			values, _ := kit.Analyze(context.Background(), p) // tic-tac-toe's are looked up
+			return player.Move(p), cells(p, func(m int) string { return values[m].Value.String() })
+		}
+	case builtin:
+		player := b.New(rng)
+		r.think = func(p game.Position) (int, []string) { return player.Move(p), nil }
 	}
 	return r
 }
@@ -148,6 +158,7 @@ type session struct {
 	out   io.Writer
 	echo  bool // show each line read after its prompt
 	rival rival
+	view  view
 	human game.Side
 }
 
@@ -158,14 +169,14 @@ type session struct {
 func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side) (game.Record, error) {
 	lines := readLines(in)
 	defer lines.stop()
-	s := &session{ctx: ctx, in: lines, out: out, echo: echo, rival: r, human: human}
+	s := &session{ctx: ctx, in: lines, out: out, echo: echo, rival: r, view: views[r.kit.Name()], human: human}
 	var tally game.Record
 	first := "you move first"
 	if human == game.O {
 		first = r.name + " moves first"
 	}
-	fmt.Fprintf(out, "You are %s and %s plays %s; %s. Type a square (0-8) and Enter, q to quit.\n",
-		human, r.name, human.Other(), first)
+	fmt.Fprintf(out, "You are %s and %s plays %s; %s. Type a %s (%s) and Enter, q to quit.\n",
+		human, r.name, human.Other(), first, s.view.word, s.view.span)
 	for {
 		result, err := s.game()
 		if err != nil {
@@ -212,32 +223,37 @@ func (s *session) ended(err error) bool {
 
 // game plays one game and returns how it ended.
 func (s *session) game() (game.Result, error) {
-	var b tictactoe.Board
-	for b.Result() == game.Ongoing {
-		if b.ToMove() == s.human {
+	kit, v := s.rival.kit, s.view
+	p := kit.Start()
+	for kit.Result(p) == game.Ongoing {
+		if kit.ToMove(p) == s.human {
 			fmt.Fprintln(s.out)
-			writeBoard(s.out, b)
-			sq, err := s.humanMove(b)
+			v.board(s.out, p)
+			m, err := s.humanMove(p)
 			if err != nil {
 				return 0, err
 			}
-			b = b.Play(sq)
+			p = kit.Play(p, m)
 			continue
 		}
-		sq, cells := s.rival.think(b)
-		fmt.Fprintf(s.out, "\n%s plays %s on %d; %s:\n", s.rival.name, b.ToMove(), sq, s.rival.about)
-		writeGrid(s.out, b, cells, sq)
-		b = b.Play(sq)
+		m, cells := s.rival.think(p)
+		if cells == nil {
+			fmt.Fprintf(s.out, "\n%s plays %s on %s.\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m))
+		} else {
+			fmt.Fprintf(s.out, "\n%s plays %s on %s; %s:\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m), s.rival.about)
+			v.grid(s.out, p, cells, m)
+		}
+		p = kit.Play(p, m)
 	}
 	fmt.Fprintln(s.out)
-	writeBoard(s.out, b)
-	return b.Result(), nil
+	v.board(s.out, p)
+	return kit.Result(p), nil
 }
 
 // humanMove asks for a move until the human types a legal one or quits.
-func (s *session) humanMove(b tictactoe.Board) (int, error) {
+func (s *session) humanMove(p game.Position) (int, error) {
 	for {
-		line, err := s.ask("Your move (0-8, q quits): ")
+		line, err := s.ask(fmt.Sprintf("Your move (%s, q quits): ", s.view.span))
 		if errors.Is(err, errLongLine) {
 			fmt.Fprintf(s.out, "Not a move: %v.\n", err)
 			continue
@@ -245,32 +261,56 @@ func (s *session) humanMove(b tictactoe.Board) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		sq, err := parseMove(b, line)
+		m, err := s.view.parse(s.rival.kit, p, line)
 		if err == nil || errors.Is(err, errQuit) {
-			return sq, err
+			return m, err
 		}
 		fmt.Fprintf(s.out, "Not a move: %v.\n", err)
 	}
 }
 
-// parseMove reads one line typed at the move prompt on b: the square to
-// play, errQuit for q, or why the line is not a legal move.
-func parseMove(b tictactoe.Board, line string) (int, error) {
+// view is how play shows a game in the terminal and reads the moves typed.
+type view struct {
+	word, span string // a move's name and the numbers typed: square, 0-8
+	full       string // what a move that cannot be played is: taken
+	board      func(w io.Writer, p game.Position)
+	grid       func(w io.Writer, p game.Position, cells []string, chosen int)
+}
+
+// views are the games' views, by name: tic-tac-toe's grid with the
+// square numbers beside it, Connect Four's rows over the column numbers.
+var views = map[string]view{
+	"tictactoe": {word: "square", span: "0-8", full: "taken",
+		board: func(w io.Writer, p game.Position) { writeBoard(w, tictactoe.FromPosition(p)) },
+		grid: func(w io.Writer, p game.Position, cells []string, chosen int) {
+			writeGrid(w, tictactoe.FromPosition(p), cells, chosen)
+		}},
+	"connect4": {word: "column", span: "1-7", full: "full", board: writeColumns, grid: writeColumnCells},
+}
+
+// parse reads one line typed at the move prompt in p: the move to play,
+// errQuit for q, or why the line is not a legal move.
+func (v view) parse(kit *agents.Kit, p game.Position, line string) (int, error) {
 	text := strings.TrimSpace(line)
 	switch strings.ToLower(text) {
 	case "q", "quit":
 		return 0, errQuit
 	case "":
-		return 0, errors.New("the line is empty; type a square 0-8")
+		return 0, fmt.Errorf("the line is empty; type a %s %s", v.word, v.span)
 	}
-	sq, err := strconv.Atoi(text)
-	if errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("square %s is off the board (0-8)", text)
+	if _, err := strconv.Atoi(text); errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s %s is off the board (%s)", v.word, text, v.span)
+	} else if err != nil {
+		return 0, fmt.Errorf("%q is not a %s number (%s)", text, v.word, v.span)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a square number (0-8)", text)
+	m, err := kit.ParseMove(text)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s %s is off the board (%s)", v.word, text, v.span)
+	case kit.Legal(p)&(1<<m) == 0:
+		return 0, fmt.Errorf("%s %s is %s", v.word, text, v.full)
 	}
-	return sq, b.CheckMove(sq)
+	return m, nil
 }
 
 // again asks whether to play another game; errQuit means no.
@@ -422,7 +462,7 @@ func mark(b tictactoe.Board, sq int) byte {
 
 // writeGrid draws the agent's cells over b: the taken squares with their
 // marks, the empty ones with their text, and the chosen one in brackets.
-func writeGrid(w io.Writer, b tictactoe.Board, cells [9]string, chosen int) {
+func writeGrid(w io.Writer, b tictactoe.Board, cells []string, chosen int) {
 	for row := range 3 {
 		var sb strings.Builder
 		for sq := 3 * row; sq < 3*row+3; sq++ {
@@ -437,4 +477,42 @@ func writeGrid(w io.Writer, b tictactoe.Board, cells [9]string, chosen int) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
 	}
+}
+
+// writeColumns draws a Connect Four board: its rows, the top first, over
+// the column numbers people type.
+func writeColumns(w io.Writer, p game.Position) {
+	b := connect4.FromPosition(p)
+	for row := connect4.Height - 1; row >= 0; row-- {
+		var sb strings.Builder
+		sb.WriteString("  |")
+		for col := range connect4.Width {
+			c := b.At(row, col)
+			if c == '.' {
+				c = ' '
+			}
+			sb.WriteByte(' ')
+			sb.WriteByte(c)
+		}
+		sb.WriteString(" |")
+		fmt.Fprintln(w, sb.String())
+	}
+	fmt.Fprintln(w, "  +---------------+")
+	fmt.Fprintln(w, "    1 2 3 4 5 6 7")
+}
+
+// writeColumnCells writes the agent's cell of each column on one line, the
+// chosen one in brackets, a full column as -.
+func writeColumnCells(w io.Writer, _ game.Position, cells []string, chosen int) {
+	var sb strings.Builder
+	for col, c := range cells {
+		switch {
+		case c == "":
+			c = "-"
+		case col == chosen:
+			c = "[" + c + "]"
+		}
+		fmt.Fprintf(&sb, "%d:%-8s ", col+1, c)
+	}
+	fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
 }
