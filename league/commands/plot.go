@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"ttt/agents"
+	"ttt/agents/verify"
 	"ttt/store"
 )
 
@@ -57,11 +61,11 @@ func ratingsPlotCommand() *cli.Command {
 			if c.Int("top") < 0 {
 				return fmt.Errorf("--top must not be negative (got %d)", c.Int("top"))
 			}
-			series, rounds, err := plotSeries(c, c.Int("top"))
+			series, optimal, rounds, err := plotSeries(c, c.Int("top"))
 			if err != nil {
 				return err
 			}
-			img, err := eloPlot(series, c.String(dbFlagName), format)
+			img, err := eloPlot(series, optimal, c.String(dbFlagName), format)
 			if err != nil {
 				return fmt.Errorf("cannot draw the plot: %w", err)
 			}
@@ -108,24 +112,40 @@ type eloSeries struct {
 	ratings []store.Rating
 }
 
+// optimalCurve is the second learning curve of a game whose players are
+// measured on a position set (Connect Four): each snapshot's share of
+// optimal moves there, in percent, and flat, the built-in players' shares
+// and a random player's expected one.
+type optimalCurve struct {
+	points plotter.XYs
+	refs   []reference
+}
+
+// reference is a flat line of a panel.
+type reference struct {
+	label string
+	value float64
+}
+
 // plotSeries reads the lines to plot: the learning curve, the top best
-// networks' histories (the best rule's order), perfect and random; and
-// the number of rounds.
-func plotSeries(c *cli.Context, top int) ([]eloSeries, int64, error) {
+// networks' histories (the best rule's order), the built-in players; the
+// curve of optimal moves where the game has one; and the number of
+// rounds.
+func plotSeries(c *cli.Context, top int) ([]eloSeries, *optimalCurve, int64, error) {
 	db, err := openLeague(c, false)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	defer db.Close()
 	curve, last, err := db.Curve(c.Context, maxPoints)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	if last == 0 {
-		return nil, 0, fmt.Errorf("the league has played no round yet: run ttt league run first")
+		return nil, nil, 0, fmt.Errorf("the league has played no round yet: run ttt league run first")
 	}
 	if len(curve) == 0 {
-		return nil, 0, fmt.Errorf("the league has no snapshot rated yet")
+		return nil, nil, 0, fmt.Errorf("the league has no snapshot rated yet")
 	}
 	first := curve[0].Round
 	series := []eloSeries{{label: "each snapshot when made", kind: curveKind, ratings: curve}}
@@ -133,25 +153,32 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, int64, error) {
 	// The best networks, from the round that first rated each.
 	best, err := db.Best(c.Context, top)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	for _, a := range best {
 		history, err := db.History(c.Context, a.ID)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		// The last row holds until the last round.
 		end := history[len(history)-1]
 		end.Round = last
 		history = append(history, end)
-		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", a.Name, a.Standing.Elo, a.Class), kind: agentKind, ratings: history}))
+		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", a.Name, a.Standing.Elo, a.Verdict()), kind: agentKind, ratings: history}))
 	}
 
-	// Perfect and random, flat over the rounds drawn.
-	for _, name := range []string{string(store.Perfect), string(store.Random)} {
+	// The built-in players (perfect and random; random, the tactician
+	// and the MCTS ladder), the strongest first, flat over the rounds
+	// drawn.
+	builtins, err := db.Builtins(c.Context)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for _, id := range slices.Backward(slices.Sorted(maps.Keys(builtins))) {
+		name := builtins[id]
 		a, err := db.Agent(c.Context, name)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		if s := a.Standing; s != nil {
 			flat := []store.Rating{s.Rating, s.Rating}
@@ -163,7 +190,47 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, int64, error) {
 			series = append(series, eloSeries{label: label, kind: referenceKind, ratings: flat})
 		}
 	}
-	return series, last, nil
+	optimal, err := optimalSeries(c, db, curve)
+	return series, optimal, last, err
+}
+
+// optimalSeries reads the curve of optimal moves of the snapshots of
+// curve, for a game that measures its players on a position set; nil for
+// another.
+func optimalSeries(c *cli.Context, db *store.DB, curve []store.Rating) (*optimalCurve, error) {
+	kit := agents.KitFor(db.Game())
+	if kit.Positions == nil {
+		return nil, nil
+	}
+	ids := make([]int64, len(curve))
+	for i, r := range curve {
+		ids[i] = r.Agent
+	}
+	shares, err := db.Shares(c.Context, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out optimalCurve
+	for _, r := range curve {
+		if s, ok := shares[r.Agent]; ok {
+			out.points = append(out.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Share()})
+		}
+	}
+	for _, b := range kit.Builtins {
+		if !b.Checked {
+			continue
+		}
+		a, err := db.Agent(c.Context, b.Name)
+		if err != nil {
+			return nil, err
+		}
+		if a.Shares != nil {
+			out.refs = append(out.refs, reference{fmt.Sprintf("%s (%.1f%%)", b.Name, 100*a.Shares.All.Share()), 100 * a.Shares.All.Share()})
+		}
+	}
+	floor, _ := verify.RandomShare(kit.Positions())
+	out.refs = append(out.refs, reference{fmt.Sprintf("random, expected (%.1f%%)", 100*floor), 100 * floor})
+	return &out, nil
 }
 
 // thin keeps at most maxPoints of s's ratings, evenly spread, the first
@@ -205,7 +272,7 @@ var (
 // reference lines dashed, on a scale from random to perfect; and the best
 // networks, on a scale of their own, which keeps apart checkpoints a few
 // Elo from each other that the league's scale would draw as one line.
-func eloPlot(series []eloSeries, dbName, format string) ([]byte, error) {
+func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) ([]byte, error) {
 	league, leagueKey := newPanel("The league: each round's snapshot when made")
 	best, bestKey := newPanel("")
 	var leagueLines, bestLines []plot.Plotter
@@ -276,8 +343,20 @@ func eloPlot(series []eloSeries, dbName, format string) ([]byte, error) {
 	}
 	fitAxes(league, append(leagueLines, curveBand))
 	fitAxes(best, bestLines)
+	if optimal != nil && len(optimal.points) > 0 {
+		panel, key, err := optimalPanel(optimal)
+		if err != nil {
+			return nil, err
+		}
+		panels, keys = append(panels, []*plot.Plot{panel}), append(keys, key)
+	}
 
-	c, err := draw.NewFormattedCanvas(plotWidth, plotHeight, format)
+	// One or two panels fill the plot's height; a third adds a third.
+	height := plotHeight
+	if len(panels) > 2 {
+		height = plotHeight * vg.Length(len(panels)+1) / 3
+	}
+	c, err := draw.NewFormattedCanvas(plotWidth, height, format)
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +383,34 @@ func eloPlot(series []eloSeries, dbName, format string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// optimalPanel draws the curve of optimal moves, with its references
+// dashed, on a scale from 0 to 100%.
+func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
+	panel, key := newPanel("Optimal moves on the position set: each round's snapshot")
+	panel.Y.Label.Text = "optimal moves (%)"
+	line, err := plotter.NewLine(o.points)
+	if err != nil {
+		return nil, nil, err
+	}
+	line.Color, line.Width = curveColor, vg.Points(1.5)
+	key.Add("each snapshot when made", line)
+	lines := []plot.Plotter{line}
+	first, last := o.points[0].X, o.points[len(o.points)-1].X
+	for _, r := range o.refs {
+		ref, err := plotter.NewLine(plotter.XYs{{X: first, Y: r.value}, {X: last, Y: r.value}})
+		if err != nil {
+			return nil, nil, err
+		}
+		ref.Color, ref.Width = referenceColor, vg.Points(1.5)
+		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		key.Add(r.label, ref)
+		lines = append(lines, ref)
+	}
+	panel.Add(lines...)
+	fitAxes(panel, lines)
+	return panel, &key, nil
 }
 
 // newPanel returns a panel of the plot with its title, a grid and
