@@ -61,9 +61,10 @@ type Config struct {
 // Connect Four has no exploiter and no drills (they need every position
 // solved): the learner plays itself 40% of the time, the tactician 20%,
 // random the rest, in rounds of 5,000 games,
-// about as long as tic-tac-toe's rounds, at a tenth of ttt-rl's learning
-// rate (at ttt-rl's the rule collapses there to one column for every
-// position within a minute), sampling its moves at temperature 1 with a
+// about as long as tic-tac-toe's rounds, at 3% of ttt-rl's learning rate
+// (at ttt-rl's the rule collapses there to one column for every position
+// within a minute, and at a tenth of it the weights grew past what a
+// forward pass can add up within ten minutes), sampling its moves at temperature 1 with a
 // tenth of them random all along: Connect Four's self-play needs the
 // variety that tic-tac-toe's near-greedy sampling does without.
 func Default(kit *agents.Kit) Config {
@@ -77,7 +78,7 @@ func Default(kit *agents.Kit) Config {
 			Ladder:        0.2,
 			Learning: train.Learning{
 				Hidden:      nn.DefaultHidden,
-				LR:          0.01,
+				LR:          0.003,
 				Epsilon:     train.Schedule{Start: 0.1, End: 0.1, Games: 20000},
 				Temperature: 1,
 			},
@@ -214,6 +215,12 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	// commit; until then it is agent 0.
 	snapshot := &store.Agent{Kind: store.Checkpoint, ParentID: lg.parent,
 		TrainGames: lg.learner.games, Net: lg.learner.net.Clone()}
+	// A learner whose weights have grown past what a forward pass can
+	// add up (a learning rate too high for its game) would be stored as a
+	// network that no command can read back: the run stops here instead.
+	if err := snapshot.Net.Validate(); err != nil {
+		return fmt.Errorf("round %d: the learner has diverged (try a lower --lr): %w", number, err)
+	}
 	player, con := describe(lg.kit, snapshot)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
