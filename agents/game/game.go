@@ -116,8 +116,10 @@ type Game interface {
 	Encode(p Position, on []int32) []int32
 
 	// Format draws p as text rows; FormatMove and ParseMove turn a move
-	// into the form people type (a square 0-8, a column 1-7) and back.
+	// into the form people type (a square 0-8, a column 1-7) and back;
+	// MoveName is what a move is called: square, column.
 	Format(p Position) string
+	MoveName() string
 	FormatMove(move int) string
 	ParseMove(s string) (int, error)
 }
@@ -160,9 +162,9 @@ func CheckMove(g Game, p Position, move int) error {
 	case g.Result(p) != Ongoing:
 		return fmt.Errorf("the game is over")
 	case move < 0 || move >= g.Moves():
-		return fmt.Errorf("%s is off the board", g.FormatMove(move))
+		return fmt.Errorf("%s %s is off the board", g.MoveName(), g.FormatMove(move))
 	case g.Legal(p)&(1<<move) == 0:
-		return fmt.Errorf("%s cannot be played", g.FormatMove(move))
+		return fmt.Errorf("%s %s cannot be played", g.MoveName(), g.FormatMove(move))
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestAnalyzeTicTacToe(t *testing.T) {
 			t.Errorf("analyze %q:\n%s\nwant\n%s", moves, got, strings.Join(want, "\n"))
 		}
 	}
-	p.Refused(t, `moves "44": move 2 (4): 4 cannot be played`, "analyze", "44")
+	p.Refused(t, `moves "44": move 2 (4): square 4 cannot be played`, "analyze", "44")
 	p.Refused(t, "the game is over", "analyze", "01234567")
 	p.Refused(t, `unknown game "chess"`, "analyze", "--game", "chess", "4")
 }

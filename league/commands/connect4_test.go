@@ -20,6 +20,7 @@ func TestConnectFourLeague(t *testing.T) {
 		t.Errorf("league run: %d round lines with the optimal share, want 3:\n%s", got, out)
 	}
 	p.Refused(t, "--game tictactoe: the league in league.db plays Connect Four", "league", "run", "--game", "tictactoe", "--rounds", "1")
+	p.Refused(t, "--exploit and --drill need a game whose every position is solved, and Connect Four is not", "league", "run", "--exploit", "0.2", "--rounds", "1")
 	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "200") // resumes as Connect Four
 
 	board := p.OK(t, "ratings", "--format", "csv")
@@ -52,4 +53,30 @@ func TestConnectFourLeague(t *testing.T) {
 			t.Errorf("play: exit %d, no %q in\n%s", code, want, out)
 		}
 	}
+}
+
+// ttt analyze solves Connect Four positions: a win in one, a forced loss,
+// and the known values of the moves after the centre opening's reply.
+func TestAnalyzeConnectFour(t *testing.T) {
+	p := clitest.New(t)
+	for _, tt := range []struct {
+		moves, want string
+	}{
+		// X has 4, 5, 6 on the bottom row: columns 3 and 7 win at once,
+		// the rest lose (O then has two ways to stop only one threat...
+		// no: O blocks, so they are judged by the solver).
+		{"445566", "3,win,1"},
+		{"445566", "7,win,1"},
+		// O to move against two open ends of X's three: every move loses
+		// in two plies.
+		{"4455664", "1,loss,2"},
+		{"4455664", "4,loss,2"},
+	} {
+		out := p.OK(t, "analyze", "--game", "connect4", "--format", "csv", tt.moves)
+		if !strings.HasPrefix(out, "move,value,plies\n") || !strings.Contains(out, tt.want+"\n") {
+			t.Errorf("analyze %s: no line %q in\n%s", tt.moves, tt.want, out)
+		}
+	}
+	p.Refused(t, "move 7 (4): column 4 cannot be played", "analyze", "--game", "connect4", "4444444")
+	p.Refused(t, `"8" is not a column`, "analyze", "--game", "connect4", "48")
 }

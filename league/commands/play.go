@@ -125,7 +125,7 @@ func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
 			return a.Net.Greedy(p, &pass), cells(p, func(m int) string { return percent(pass.Probs[m]) })
 		}
 	case a.Kind == store.Random:
-		r.about = "the chance of each " + views[kit.Name()].word
+		r.about = "the chance of each " + kit.MoveName()
 		player := b.New(rng)
 		r.think = func(p game.Position) (int, []string) {
 			n := float32(bits.OnesCount64(kit.Legal(p)))
@@ -176,7 +176,7 @@ func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r ri
 		first = r.name + " moves first"
 	}
 	fmt.Fprintf(out, "You are %s and %s plays %s; %s. Type a %s (%s) and Enter, q to quit.\n",
-		human, r.name, human.Other(), first, s.view.word, s.view.span)
+		human, r.name, human.Other(), first, r.kit.MoveName(), s.view.span)
 	for {
 		result, err := s.game()
 		if err != nil {
@@ -271,44 +271,44 @@ func (s *session) humanMove(p game.Position) (int, error) {
 
 // view is how play shows a game in the terminal and reads the moves typed.
 type view struct {
-	word, span string // a move's name and the numbers typed: square, 0-8
-	full       string // what a move that cannot be played is: taken
-	board      func(w io.Writer, p game.Position)
-	grid       func(w io.Writer, p game.Position, cells []string, chosen int)
+	span  string // the numbers typed: 0-8
+	full  string // what a move that cannot be played is: taken
+	board func(w io.Writer, p game.Position)
+	grid  func(w io.Writer, p game.Position, cells []string, chosen int)
 }
 
 // views are the games' views, by name: tic-tac-toe's grid with the
 // square numbers beside it, Connect Four's rows over the column numbers.
 var views = map[string]view{
-	"tictactoe": {word: "square", span: "0-8", full: "taken",
+	"tictactoe": {span: "0-8", full: "taken",
 		board: func(w io.Writer, p game.Position) { writeBoard(w, tictactoe.FromPosition(p)) },
 		grid: func(w io.Writer, p game.Position, cells []string, chosen int) {
 			writeGrid(w, tictactoe.FromPosition(p), cells, chosen)
 		}},
-	"connect4": {word: "column", span: "1-7", full: "full", board: writeColumns, grid: writeColumnCells},
+	"connect4": {span: "1-7", full: "full", board: writeColumns, grid: writeColumnCells},
 }
 
 // parse reads one line typed at the move prompt in p: the move to play,
 // errQuit for q, or why the line is not a legal move.
 func (v view) parse(kit *agents.Kit, p game.Position, line string) (int, error) {
-	text := strings.TrimSpace(line)
+	text, word := strings.TrimSpace(line), kit.MoveName()
 	switch strings.ToLower(text) {
 	case "q", "quit":
 		return 0, errQuit
 	case "":
-		return 0, fmt.Errorf("the line is empty; type a %s %s", v.word, v.span)
+		return 0, fmt.Errorf("the line is empty; type a %s %s", word, v.span)
 	}
 	if _, err := strconv.Atoi(text); errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%s %s is off the board (%s)", v.word, text, v.span)
+		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
 	} else if err != nil {
-		return 0, fmt.Errorf("%q is not a %s number (%s)", text, v.word, v.span)
+		return 0, fmt.Errorf("%q is not a %s number (%s)", text, word, v.span)
 	}
 	m, err := kit.ParseMove(text)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%s %s is off the board (%s)", v.word, text, v.span)
+		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
 	case kit.Legal(p)&(1<<m) == 0:
-		return 0, fmt.Errorf("%s %s is %s", v.word, text, v.full)
+		return 0, fmt.Errorf("%s %s is %s", word, text, v.full)
 	}
 	return m, nil
 }

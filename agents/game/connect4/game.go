@@ -31,6 +31,7 @@ func (rules) Legal(p game.Position) uint64  { return uint64(FromPosition(p).Lega
 func (rules) Plies(p game.Position) int     { return FromPosition(p).Plies() }
 func (rules) Format(p game.Position) string { return FromPosition(p).String() }
 func (rules) FormatMove(col int) string     { return strconv.Itoa(col + 1) }
+func (rules) MoveName() string              { return "column" }
 func (rules) Play(p game.Position, col int) game.Position {
 	return FromPosition(p).Play(col).Position()
 }

@@ -33,6 +33,7 @@ func (rules) ToMove(p game.Position) game.Side           { return FromPosition(p
 func (rules) Plies(p game.Position) int                  { return FromPosition(p).Moves() }
 func (rules) Format(p game.Position) string              { return FromPosition(p).String() }
 func (rules) FormatMove(move int) string                 { return strconv.Itoa(move) }
+func (rules) MoveName() string                           { return "square" }
 func (rules) Play(p game.Position, sq int) game.Position { return FromPosition(p).Play(sq).Position() }
 
 // Inputs is the size of a tic-tac-toe network's input: for square s,
