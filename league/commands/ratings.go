@@ -96,13 +96,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 		// The games are W+D+L, so the table has no column of their own.
 		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
 		for i, a := range list {
-			s := a.Standing
-			name := clip(a.Name, maxTableName)
-			if isBest(a) {
-				name += " *"
-			}
-			row := []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
-				count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
+			row := standingRow(i, a, isBest(a))
 			if len(a.Verify) == 0 { // random has no single line to check
 				row = append(row, nil, nil, nil)
 			} else {
@@ -116,12 +110,11 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 	l := listing{columns: append([]string{"rank", "id", "agent", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
 		append(verifyColumns(), oddsColumns()...)...)}
 	for i, a := range list {
-		s := a.Standing
 		var class any
 		if len(a.Verify) > 0 {
 			class = a.Class.String()
 		}
-		row := []any{i + 1, a.ID, a.Name, a.Kind, isBest(a), s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses, class}
+		row := append(standingFields(i, a, isBest(a)), class)
 		l.rows = append(l.rows, append(append(row, verifyCells(a)...), oddsCells(a)...))
 	}
 	return l
@@ -280,14 +273,7 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
 		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
 		for i, a := range list {
-			s := a.Standing
-			name := clip(a.Name, maxTableName)
-			if isBest(a) {
-				name += " *"
-			}
-			row := []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
-				count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
-			l.rows = append(l.rows, append(row, shares(a, pct)...))
+			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
 		}
 		return l
 	}
@@ -295,9 +281,26 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
 	pct := func(x float64) any { return exact(100 * x) }
 	for i, a := range list {
-		s := a.Standing
-		row := []any{i + 1, a.ID, a.Name, a.Kind, isBest(a), s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
-		l.rows = append(l.rows, append(row, shares(a, pct)...))
+		l.rows = append(l.rows, append(standingFields(i, a, isBest(a)), shares(a, pct)...))
 	}
 	return l
+}
+
+// standingRow is the start of a leaderboard table's row of a, ranked
+// i+1: rank, name (starred when best), Elo, interval, W/D/L.
+func standingRow(i int, a *store.Agent, best bool) []any {
+	s := a.Standing
+	name := clip(a.Name, maxTableName)
+	if best {
+		name += " *"
+	}
+	return []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+		count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
+}
+
+// standingFields is the start of a leaderboard's CSV or JSON row of a,
+// ranked i+1: rank, id, name, kind, best, Elo, interval, games, W, D, L.
+func standingFields(i int, a *store.Agent, best bool) []any {
+	s := a.Standing
+	return []any{i + 1, a.ID, a.Name, a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
 }
