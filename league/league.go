@@ -61,10 +61,13 @@ type Config struct {
 // Connect Four has no exploiter and no drills (they need every position
 // solved): the learner plays itself 40% of the time, the tactician 20%,
 // random the rest, in rounds of 5,000 games,
-// about as long as tic-tac-toe's rounds, at 3% of ttt-rl's learning rate
-// (at ttt-rl's the rule collapses there to one column for every position
-// within a minute, and at a tenth of it the weights grew past what a
-// forward pass can add up within ten minutes), sampling its moves at temperature 1 with a
+// about as long as tic-tac-toe's rounds, at 1% of ttt-rl's learning rate:
+// at ttt-rl's the rule collapses there to one column for every position
+// within a minute, and at 10% and 3% of it the weights of the hidden
+// layer grew past what a forward pass can add up within ten minutes of a
+// league (a position sets some 40 of Connect Four's 85 inputs where
+// tic-tac-toe's sets at most 10, so that a step moves the hidden layer
+// four times as far), sampling its moves at temperature 1 with a
 // tenth of them random all along: Connect Four's self-play needs the
 // variety that tic-tac-toe's near-greedy sampling does without.
 func Default(kit *agents.Kit) Config {
@@ -78,7 +81,7 @@ func Default(kit *agents.Kit) Config {
 			Ladder:        0.2,
 			Learning: train.Learning{
 				Hidden:      nn.DefaultHidden,
-				LR:          0.003,
+				LR:          0.001,
 				Epsilon:     train.Schedule{Start: 0.1, End: 0.1, Games: 20000},
 				Temperature: 1,
 			},

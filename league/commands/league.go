@@ -49,7 +49,7 @@ func leagueRunCommand() *cli.Command {
    those nearest to it in rating), updates the ratings and commits it all
    at once. A new league plays the game --game names, and keeps it;
    Connect Four leagues have their own defaults for the settings not
-   given (5,000 games a round, --lr 0.003, --temperature 1, --epsilon 0.1
+   given (5,000 games a round, --lr 0.001, --temperature 1, --epsilon 0.1
    all along, --ladder 0.2, no exploiter or drills).
    Ctrl-C abandons the round under way; nothing committed is lost, and the
    next run goes on from the last committed round, with the settings the
