@@ -30,10 +30,16 @@ import (
 //     no fault ends: the same agents, ratings and games (a league resumed
 //     after a failed round rates as one that never failed, bit for bit).
 //
+// strace counts the calls of each thread (its counters are per tracee):
+// K is the K-th call of whichever thread of the program makes one, and
+// the sweep ends at the first K that no thread reaches. Which thread
+// makes which call varies with Go's scheduler, so the counts below move
+// by a few from run to run.
+//
 // Every K is tried for the first few calls, where opening and creating
 // happen, and then K grows by half each time (1..5, 7, 10, 15, 22, ...),
 // which reaches the last calls of a command in a few steps: the whole
-// suite takes a minute or two. TTT_IOFAULT_FULL=1 tries every K (some
+// suite takes two minutes. TTT_IOFAULT_FULL=1 tries every K (eight
 // minutes; for a release). The figures go to the test's log, for README's
 // reliability table: go test -run TestIOFaults -v .
 //
