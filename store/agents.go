@@ -123,13 +123,13 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	}
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
 	if err := addAgent(ctx, tx, a); err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
-	return translate(tx.Commit())
+	return db.secondLook(ctx, translate(tx.Commit()), false)
 }
 
 // prepare checks that a network agent comes with its facts and fills in

@@ -83,7 +83,7 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 	}
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
 	// Checked under SQLite's write lock, just before the writes.
@@ -91,9 +91,9 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 		return err
 	}
 	if err := commitRound(ctx, tx, r); err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
-	return translate(tx.Commit())
+	return db.secondLook(ctx, translate(tx.Commit()), false)
 }
 
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
@@ -405,27 +405,28 @@ func (db *DB) Settings(ctx context.Context) (map[string]string, error) {
 func (db *DB) SetSettings(ctx context.Context, settings map[string]string) error {
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
 	for name, value := range settings {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING", name, value); err != nil {
-			return translate(err)
+			return db.secondLook(ctx, translate(err), false)
 		}
 	}
-	return translate(tx.Commit())
+	return db.secondLook(ctx, translate(tx.Commit()), false)
 }
 
 // read runs fn in a read-only transaction, which in WAL mode never waits
-// for the league's writer, and translates its error.
+// for the league's writer, and translates its error (see secondLook).
 func (db *DB) read(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), true)
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return translate(err)
+		tx.Rollback() // now: the second look reads on another connection
+		return db.secondLook(ctx, translate(err), true)
 	}
 	err = tx.Commit()
 	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
@@ -433,5 +434,5 @@ func (db *DB) read(ctx context.Context, fn func(*sql.Tx) error) error {
 		// ended a read before its last row without an error.
 		return ctx.Err()
 	}
-	return translate(err)
+	return db.secondLook(ctx, translate(err), true)
 }

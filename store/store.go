@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -72,6 +73,10 @@ var (
 	// disk quota, which SQLite cannot tell from an I/O error. The
 	// transaction was rolled back.
 	ErrWrite = errors.New("cannot write the database file (a file size limit, a disk quota or an I/O error)")
+	// ErrIO: reading the database file failed (EIO and the like): the
+	// disk or its file system, not the file's contents. A read that
+	// SQLite took for damage is looked at again (see secondLook).
+	ErrIO = errors.New("an I/O error reading the database file (the disk or its file system failed)")
 )
 
 // sqliteHeader is how every SQLite database file starts; examine checks
@@ -113,6 +118,8 @@ type DB struct {
 	db      *sql.DB
 	path    string      // as the caller named it, for messages
 	abs     string      // the file's absolute path, symbolic links resolved
+	query   string      // the DSN parameters of its connections
+	keeps   bool        // whether they keep the -wal and -shm (persistWAL)
 	lock    *os.File    // the file Lock locked (or tried to)
 	locked  fs.FileInfo // the database file, when Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
@@ -180,8 +187,8 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 		err = db.readGame(ctx)
 	}
 	if err != nil {
+		err = db.secondLook(ctx, translate(err), false)
 		db.db.Close()
-		err = translate(err)
 		// A file that another process holds, or that turned out to be
 		// another's database, was made meanwhile by someone else: it
 		// stays. Anything else the failed creation left is ours.
@@ -240,8 +247,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	db := open(abs, path, query, walErr == nil)
 	version, files, err := db.schema(ctx)
+	err = db.secondLook(ctx, translate(err), true)
 	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
-		err = db.persist(ctx, query)
+		err = db.secondLook(ctx, translate(db.persist(ctx, query)), true)
 	}
 	switch err = translate(err); {
 	case err == nil && version == 0:
@@ -292,7 +300,7 @@ func open(abs, path, query string, persist bool) *DB {
 	if persist {
 		connector = persistWAL{connector}
 	}
-	return &DB{db: sql.OpenDB(connector), path: path, abs: abs}
+	return &DB{db: sql.OpenDB(connector), path: path, abs: abs, query: query, keeps: persist}
 }
 
 // persist closes db's connections, which do not keep the -wal and -shm
@@ -302,7 +310,8 @@ func open(abs, path, query string, persist bool) *DB {
 // underAnotherName).
 func (db *DB) persist(ctx context.Context, query string) error {
 	db.db.Close()
-	db.db = open(db.abs, db.path, query, true).db
+	again := open(db.abs, db.path, query, true)
+	db.db, db.query, db.keeps = again.db, again.query, again.keeps
 	var n int
 	return db.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
 }
@@ -652,6 +661,10 @@ func translate(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
+	switch e.Code() {
+	case sqlite3.SQLITE_IOERR_READ, sqlite3.SQLITE_IOERR_SHORT_READ, sqlite3.SQLITE_IOERR_CORRUPTFS:
+		return ErrIO
+	}
 	switch e.Code() & 0xff { // the primary code; extended codes add detail above it
 	case sqlite3.SQLITE_IOERR:
 		return ErrWrite
@@ -667,6 +680,43 @@ func translate(err error) error {
 		return ErrCorrupt
 	case sqlite3.SQLITE_CANTOPEN:
 		return ErrCannotOpen
+	}
+	return err
+}
+
+// secondLook is err, unless err is SQLite's own report of damage
+// (ErrCorrupt, from translate) and the file turns out healthy when read
+// again (PRAGMA quick_check): SQLite reports a page that a read failed to
+// bring (EIO) as damaged, and a healthy file must not be called so. Then
+// it is ErrIO.
+//
+// A reader's I/O error (reading says so) is ErrIO, whichever code SQLite
+// gave it: SQLite's plain SQLITE_IOERR does not tell a read from a write.
+func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
+	if reading && err == ErrWrite {
+		return ErrIO
+	}
+	if err != ErrCorrupt || ctx.Err() != nil {
+		return err
+	}
+	// On connections of their own: SQLite keeps a connection whose read
+	// failed in an error state until it is reset. Up to three times:
+	// damage is there at every read, a failing disk now and then.
+	for range 3 {
+		var result string
+		again := open(db.abs, db.path, db.query, db.keeps)
+		qerr := translate(again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result))
+		again.db.Close()
+		switch {
+		case errors.Is(qerr, ErrIO), errors.Is(qerr, ErrWrite):
+			return ErrIO
+		case qerr == nil && result == "ok":
+			return fmt.Errorf("%w; read again, the file checks healthy: run the command again", ErrIO)
+		case qerr == nil && !strings.Contains(result, "unable to get the page"):
+			return err // damaged
+		}
+		// The check could not read a page, or met what SQLite took for
+		// damage: look again.
 	}
 	return err
 }

@@ -17,7 +17,7 @@ var errDamaged = errors.New("the league is damaged")
 func checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "check",
-		Usage: "check a league file: SQLite's checks, the checksums of every stored net, replayed matches",
+		Usage: "check a league file: SQLite's checks, the checksums of every stored net, the ratings, replayed matches",
 		UsageText: `ttt check [options]
 
    ttt check
@@ -25,8 +25,9 @@ func checkCommand() *cli.Command {
 
    Runs SQLite's integrity check, checks every stored network and move
    table against the checksum stored with it (SQLite cannot see into
-   them), and replays every --sample-th stored match, which must give its
-   stored record. Prints what is wrong and where, one line each, and exits
+   them), checks the ratings (finite numbers; every agent that played
+   rated; each standing its agent's last history row), and replays every
+   --sample-th stored match, which must give its stored record. Prints what is wrong and where, one line each, and exits
    with 1 if anything is; it only reads.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "sample", Value: 100, Usage: "replay one match in `N`"},

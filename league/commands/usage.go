@@ -49,6 +49,7 @@ func setUp(app *cli.App) {
 			c.HideHelp = true
 			c.Flags = append(c.Flags, helpFlag())
 			c.OnUsageError = onUsageError
+			c.Before = checkBounds
 			name := parent + " " + c.Name
 			if parent != app.Name {
 				// urfave/cli names the app's commands itself, but their

@@ -1,0 +1,328 @@
+//go:build linux
+
+package main_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"ttt/league/commands/clitest"
+)
+
+// TestIOFaults is SQLite's own way of testing brought to the process:
+// each command below runs under strace(1), which makes the K-th call of
+// one system call on the league's files (the database, its -wal and -shm,
+// an output) fail with EIO, or ENOSPC for the calls that write, for K
+// from 1 on until the command no longer makes a K-th call. After each
+// run:
+//   - the command finished, or ended with one line on stderr and exit 1
+//     (never a panic, a hang or a second line);
+//   - the file is healthy (ttt check --sample 1; SQLite's integrity check
+//     for a schema-1 file whose upgrade failed), and holds what was
+//     committed before;
+//   - run again without the fault, the command ends where a run that met
+//     no fault ends: the same agents, ratings and games (a league resumed
+//     after a failed round rates as one that never failed, bit for bit).
+//
+// strace counts the calls of each thread (its counters are per tracee):
+// K is the K-th call of whichever thread of the program makes one, and
+// the sweep ends at the first K that no thread reaches. Which thread
+// makes which call varies with Go's scheduler, so the counts below move
+// by a few from run to run.
+//
+// Every K is tried for the first few calls, where opening and creating
+// happen, and then K grows by half each time (1..5, 7, 10, 15, 22, ...),
+// which reaches the last calls of a command in a few steps: the whole
+// suite takes two minutes. TTT_IOFAULT_FULL=1 tries every K (eight
+// minutes; for a release). The figures go to the test's log, for README's
+// reliability table: go test -run TestIOFaults -v .
+//
+// strace is Debian's package; the test skips without it, unless
+// TTT_IOFAULT_TEST=required (.ci/run), and needs ptrace, which a
+// container may refuse.
+func TestIOFaults(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		if os.Getenv("TTT_IOFAULT_TEST") == "required" {
+			t.Fatal("strace is required (TTT_IOFAULT_TEST=required) and is not installed")
+		}
+		t.Skip("strace is not installed: apt-get install strace")
+	}
+	full := os.Getenv("TTT_IOFAULT_FULL") != ""
+	var figures []string
+	for _, c := range faultCases() {
+		t.Run(c.name, func(t *testing.T) {
+			tried, survived := c.sweep(t, strace, full)
+			figures = append(figures, fmt.Sprintf("%s: %d injection points tried, %d survived (%d ended with an error line, the others finished)",
+				c.name, tried, survived, failures[c.name]))
+		})
+	}
+	sort.Strings(figures)
+	t.Logf("I/O faults (full sweep: %v):\n%s", full, strings.Join(figures, "\n"))
+}
+
+// failures counts, by case, the runs under a fault that ended with an
+// error line rather than finished.
+var failures = map[string]int{}
+
+// faultCase is a command tried under injected faults.
+type faultCase struct {
+	name string
+	// setup makes the files the command starts from, in dir, once; each
+	// run starts from a copy of them.
+	setup func(t *testing.T, p clitest.TTT)
+	args  []string // the command
+	// files are the names, in the run's directory, whose system calls
+	// fail: SQLite's files and the command's output.
+	files []string
+	// again runs the command to its end after a run that failed; nil
+	// runs args again.
+	again func(t *testing.T, p clitest.TTT)
+	// healthy checks the files a run left; nil runs ttt check --sample 1.
+	healthy func(t *testing.T, p clitest.TTT)
+	// result is what must not differ from a run that met no fault.
+	result func(t *testing.T, p clitest.TTT) string
+}
+
+// faults are the system calls made to fail, each with its errors.
+var faults = []struct {
+	call   string
+	errnos []string
+}{
+	{"pwrite64", []string{"EIO", "ENOSPC"}},
+	{"fsync", []string{"EIO", "ENOSPC"}},
+	{"fdatasync", []string{"EIO", "ENOSPC"}},
+	{"ftruncate", []string{"EIO", "ENOSPC"}},
+	{"pread64", []string{"EIO"}},
+	{"openat", []string{"EIO"}},
+	{"rename", []string{"EIO"}},
+}
+
+// sweep runs c under every fault and every K (or the sampled K's), and
+// returns how many runs met their fault, and how many of those passed.
+func (c faultCase) sweep(t *testing.T, strace string, full bool) (tried, survived int) {
+	template := built(t)
+	c.setup(t, template)
+	ref := fromTemplate(t, template)
+	ref.OK(t, c.args...)
+	want := c.result(t, ref)
+
+	for _, f := range faults {
+		for _, errno := range f.errnos {
+			for k := 1; ; k = nextK(k, full) {
+				p := fromTemplate(t, template)
+				reached, ok := c.run(t, p, strace, f.call, errno, k, want)
+				if !reached {
+					break
+				}
+				tried++
+				if ok {
+					survived++
+				}
+				os.RemoveAll(p.Dir)
+			}
+		}
+	}
+	return tried, survived
+}
+
+// nextK is the K after k: every one in a full sweep; otherwise every one
+// up to 5, then half as many again.
+func nextK(k int, full bool) int {
+	if full || k < 5 {
+		return k + 1
+	}
+	return k + k/2
+}
+
+// run runs c in p with the k-th call of call failing with errno, and
+// checks what it left. It reports whether the command reached that call,
+// and whether every check passed; each check that fails fails the test.
+func (c faultCase) run(t *testing.T, p clitest.TTT, strace, call, errno string, k int, want string) (reached, ok bool) {
+	t.Helper()
+	fault := fmt.Sprintf("%s:error=%s:when=%d", call, errno, k)
+	trace := p.Dir + ".trace"
+	args := []string{"-f", "-qq", "-o", trace, "-e", "trace=" + call, "-e", "inject=" + fault}
+	for _, name := range c.files {
+		args = append(args, "-P", filepath.Join(p.Dir, name))
+	}
+	cmd := p.Command(c.args...)
+	cmd.Args = append(append([]string{strace}, args...), cmd.Args...)
+	cmd.Path = strace
+	stdout, stderr, code := clitest.Execute(t, cmd)
+	log, _ := os.ReadFile(trace)
+	os.Remove(trace)
+	if !bytes.Contains(log, []byte("(INJECTED)")) {
+		return false, true
+	}
+	wasFailed := t.Failed()
+	ok = true
+	errorf := func(format string, a ...any) {
+		t.Helper()
+		ok = false
+		t.Errorf("%s (exit %d, stderr %q): %s", fault, code, stderr, fmt.Sprintf(format, a...))
+	}
+	if code == 0 && stderr != "" || code != 0 && (code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ttt: ")) {
+		errorf("want success or one line and exit 1 (stdout %q)", stdout)
+		return true, false
+	}
+	if strings.Contains(stderr, "damaged") {
+		// ttt check below finds the file healthy: the fault was the
+		// disk's, and the message must say so.
+		errorf("a healthy file called damaged")
+	}
+	if code != 0 {
+		failures[c.name]++
+	}
+	if c.healthy != nil {
+		c.healthy(t, p)
+	} else if out, errOut, code := p.Run(t, "check", "--sample", "1"); code != 0 {
+		errorf("ttt check: exit %d\n%s%s", code, out, errOut)
+		return true, false
+	}
+	if code != 0 {
+		if c.again != nil {
+			c.again(t, p)
+		} else if out, errOut, code := p.Run(t, c.args...); code != 0 {
+			errorf("the run after the fault: exit %d\n%s%s", code, out, errOut)
+			return true, false
+		}
+	}
+	if got := c.result(t, p); got != want {
+		errorf("the end differs from a run without faults:\n%s\nwant\n%s", got, want)
+	}
+	return true, ok && (wasFailed || !t.Failed())
+}
+
+// fromTemplate is a new directory holding a copy of template's files.
+func fromTemplate(t *testing.T, template clitest.TTT) clitest.TTT {
+	t.Helper()
+	p := built(t)
+	entries, err := os.ReadDir(template.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(template.Dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.Dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// leagueFiles are SQLite's files of league.db.
+var leagueFiles = []string{"league.db", "league.db-wal", "league.db-shm"}
+
+// standing is what a league holds in the end: its agents with their
+// ratings, and its leaderboard.
+func standing(t *testing.T, p clitest.TTT) string {
+	t.Helper()
+	return p.OK(t, "checkpoints", "--all", "--format", "csv") + p.OK(t, "ratings", "--format", "csv", "--limit", "1000")
+}
+
+// faultCases are the commands of the suite.
+func faultCases() []faultCase {
+	oneRound := func(t *testing.T, p clitest.TTT) {
+		p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	}
+	return []faultCase{
+		{
+			name:  "LeagueRun",
+			setup: oneRound,
+			args:  clitest.LeagueRun(clitest.Quick, "--rounds", "2"),
+			files: leagueFiles,
+			again: func(t *testing.T, p clitest.TTT) {
+				// Nothing committed is lost, and the league goes on to the
+				// round an unbroken run ends at.
+				last := lastRound(t, p)
+				if last < 1 || last > 3 {
+					t.Errorf("after the fault the league holds %d rounds, want 1 to 3", last)
+					return
+				}
+				if last < 3 {
+					p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", fmt.Sprint(3-last))...)
+				}
+			},
+			result: standing,
+		},
+		{
+			name: "Roundrobin",
+			setup: func(t *testing.T, p clitest.TTT) {
+				p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
+			},
+			args:   []string{"roundrobin", "3", "4", "5", "random", "perfect"},
+			files:  leagueFiles,
+			result: standing,
+		},
+		{
+			name: "Import",
+			setup: func(t *testing.T, p clitest.TTT) {
+				oneRound(t, p)
+				p.OK(t, "export", "--checkpoint", "3", "-o", "net.bin")
+			},
+			args:   []string{"import", "--name", "copy", "net.bin"},
+			files:  leagueFiles,
+			result: standing,
+		},
+		{
+			name: "UpgradeSchema1",
+			setup: func(t *testing.T, p clitest.TTT) {
+				data, err := os.ReadFile(filepath.Join("store", "testdata", "schema1.db"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Write(t, "league.db", data)
+			},
+			args:  []string{"upgrade"},
+			files: leagueFiles,
+			healthy: func(t *testing.T, p clitest.TTT) {
+				db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+				var integrity string
+				var version int
+				if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
+					t.Errorf("integrity_check: %q, %v", integrity, err)
+				}
+				if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 1 && version != len(migrationFiles(t)) {
+					t.Errorf("schema %d (%v): neither 1 nor the newest", version, err)
+				}
+				db.Close()
+			},
+			result: standing,
+		},
+		{
+			name: "GamesExport",
+			setup: func(t *testing.T, p clitest.TTT) {
+				p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
+			},
+			args:  []string{"games", "export", "--pgn", "games.pgn"},
+			files: append(leagueFiles, "games.pgn"),
+			result: func(t *testing.T, p clitest.TTT) string {
+				// The whole export, or none and no temporary file.
+				temps, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*"))
+				if len(temps) > 0 {
+					t.Errorf("temporary files left: %v", temps)
+				}
+				return string(p.File(t, "games.pgn"))
+			},
+		},
+	}
+}
+
+// migrationFiles are the schema's migrations.
+func migrationFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no migrations: %v", err)
+	}
+	return files
+}

@@ -1,0 +1,62 @@
+package commands
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// upperBounds are the largest values that ttt's numeric flags take, by
+// name, whichever command has them: each well beyond any use (a round of
+// a billion training games takes hours; a listing of a million rows is a
+// night's league), and far from the ends of int64, where sums and
+// products overflow. A league stores some of its flags as its settings
+// (--games-per-round, --opponents) before its first round commits: a
+// value that no round could ever finish would then come back with every
+// plain resume. --openings, --lr, --temperature, --epsilon and --hidden
+// have ranges of their own, which their settings check.
+var upperBounds = map[string]int64{
+	"games-per-round": 1_000_000_000,
+	"rounds":          1_000_000_000,
+	"opponents":       1_000_000,
+	"games":           10_000_000_000, // train, verify: verify --games 2000000000 is a README example
+	"epsilon-games":   1_000_000_000_000,
+	"workers":         4096,
+	"limit":           1_000_000,
+	"top":             1000,
+	"sample":          1_000_000_000,
+}
+
+// maxDuration bounds --duration: ten years.
+const maxDuration = 10 * 365 * 24 * time.Hour
+
+// checkBounds refuses, with one line, a numeric flag of c's command above
+// its upper bound; it runs before the command's action, so before
+// anything is stored.
+func checkBounds(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) {
+			continue
+		}
+		var v int64
+		switch x := c.Value(name).(type) {
+		case int:
+			v = int64(x)
+		case int64:
+			v = x
+		case time.Duration:
+			if x > maxDuration {
+				return fmt.Errorf("--%s must be at most %v (got %v)", name, maxDuration, x)
+			}
+			continue
+		default:
+			continue
+		}
+		if bound, ok := upperBounds[name]; ok && v > bound {
+			return fmt.Errorf("--%s must be at most %d (got %d)", name, bound, v)
+		}
+	}
+	return nil
+}
