@@ -130,9 +130,6 @@ type Player interface {
 	Move(p Position) int
 }
 
-// Over reports whether the game of p is over.
-func Over(g Game, p Position) bool { return g.Result(p) != Ongoing }
-
 // Play plays the game on from p, x moving for X and o for O, and returns
 // how it ended.
 func Play(g Game, p Position, x, o Player) Result {

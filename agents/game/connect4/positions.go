@@ -69,16 +69,3 @@ func ParsePositions(text string) ([]game.Solved, error) {
 	}
 	return set, sc.Err()
 }
-
-// FormatSolved writes a position reached by moves (columns 1-7), with
-// its values, as a line of positions.txt.
-func FormatSolved(moves string, s game.Solved) string {
-	var v [Width]byte
-	for col := range Width {
-		v[col] = '-'
-		if val, ok := s.Values[col]; ok {
-			v[col] = "LDW"[val+1]
-		}
-	}
-	return moves + " " + string(v[:])
-}

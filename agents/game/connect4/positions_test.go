@@ -141,7 +141,7 @@ func makePositionSet(t *testing.T) string {
 		}
 		seen[b] = true
 		want[target-minStones]--
-		lines = append(lines, connect4.FormatSolved(moves, p))
+		lines = append(lines, formatSolved(moves, p))
 		if len(lines)%50 == 0 {
 			t.Logf("%d positions in %v", len(lines), time.Since(start).Round(time.Second))
 		}
@@ -160,4 +160,17 @@ func makePositionSet(t *testing.T) string {
 	}
 	t.Logf("%d positions in %v", len(lines), time.Since(start).Round(time.Second))
 	return text
+}
+
+// formatSolved writes a position reached by moves (columns 1-7), with
+// its values, as a line of positions.txt.
+func formatSolved(moves string, s game.Solved) string {
+	var v [connect4.Width]byte
+	for col := range connect4.Width {
+		v[col] = '-'
+		if val, ok := s.Values[col]; ok {
+			v[col] = "LDW"[val+1]
+		}
+	}
+	return moves + " " + string(v[:])
 }
