@@ -90,7 +90,7 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	case a.Verify == nil && a.Kind == store.Random:
 		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
 	case a.Verify == nil:
-		fmt.Fprintf(w, "verify:\tnot checked in the league (ttt verify checks it)\n")
+		fmt.Fprintf(w, "verify:\tnot measured (a built-in player that searches at every move)\n")
 	default:
 		fmt.Fprintf(w, "class:\t%s\n", a.Class)
 	}
