@@ -7,38 +7,47 @@ const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
 
 // followed are the agents whose ratings the chart follows, by id: their
-// names and colours. The best network is followed from the start.
+// names and colours. The best network is followed from the start, and
+// the chart keeps following the best as it changes (bestID) until the
+// user unticks it; an agent the user ticked stays.
 const followed = new Map();
 let nextColor = 0;
 let chart = null;
 let chartKey = "";
-let seeded = false;
+let bestID = null; // the best followed as the best, not ticked by the user
+let followBest = true;
 const chartHeight = 270;
+
+// zoom is the rounds the user chose to look at ({min, max}), or null
+// for the whole run: it survives new rounds and a new chart.
+let zoom = null;
 
 function follow(id, name) {
   followed.set(id, { name, color: colors[nextColor++ % colors.length] });
+}
+
+// followTheBest makes the chart follow best, the best of the newest
+// round, in place of the best it followed.
+function followTheBest(best) {
+  const id = best ? best.id : null;
+  if (!followBest || id === bestID) return;
+  if (bestID !== null) followed.delete(bestID);
+  bestID = id;
+  if (id !== null && !followed.has(id)) follow(id, best.name);
 }
 
 // shownRound is the round whose data the page shows.
 let shownRound = null;
 
 const refresh = coalesce(async () => {
-  // The first load asks for the best agent's history at once, to follow
-  // it from the start without a second wait.
-  const [board, progress, best, latest, bestHistory] = await Promise.all([
+  const [board, progress, best, latest] = await Promise.all([
     api("/api/leaderboard?limit=20"),
     api("/api/progress"),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
-    seeded ? null : api("/api/agents/best/history").catch(() => null),
   ]);
-  if (!seeded) {
-    seeded = true;
-    if (bestHistory && bestHistory.rows.length) follow(bestHistory.agent.id, bestHistory.agent.name);
-  }
-  const histories = await Promise.all(
-    [...followed.keys()].map((id) => (bestHistory && id === bestHistory.agent.id ? bestHistory : api(`/api/agents/${id}/history`))),
-  );
+  followTheBest(best);
+  const histories = await Promise.all([...followed.keys()].map((id) => api(`/api/agents/${id}/history`)));
   tiles(board, progress, best, latest);
   table(board);
   draw(progress, histories);
@@ -99,6 +108,12 @@ function table(board) {
             onchange: (e) => {
               if (e.target.checked) follow(a.id, a.name);
               else followed.delete(a.id);
+              // Ticked or unticked by hand, the best stays as the user
+              // left it.
+              if (a.id === bestID) {
+                bestID = null;
+                followBest = false;
+              }
               refresh();
             },
           }),
@@ -136,7 +151,9 @@ function draw(progress, histories) {
       stroke: curveColor,
       width: 1.5,
       points: { show: xs.length <= 80, size: 4 },
-      value: legendValue((v, i) => `${v.toFixed(0)} ${fmt.interval(lo[i], hi[i])}`),
+      // The interval from the chart's own data: the data of a later
+      // round, not that of the first draw.
+      value: (u, v, si, i) => legendValue((val, k) => `${val.toFixed(0)} ${fmt.interval(u.data[2][k], u.data[3][k])}`)(u, v, si, i),
     },
     { label: "lo", stroke: "transparent", points: { show: false } },
     { label: "hi", stroke: "transparent", points: { show: false } },
@@ -168,13 +185,72 @@ function draw(progress, histories) {
   }
   const key = series.map((s) => s.label).join("|");
   if (chart && key === chartKey) {
-    chart.setData(data);
+    chart.setData(data, !zoom);
+    if (zoom) chart.setScale("x", zoom);
+    // uPlot redraws the legend when the cursor moves: with the cursor
+    // away, it would keep the values of the round it was drawn at.
+    chart.setLegend({ idx: chart.cursor.idx });
     return;
   }
   chart?.destroy();
   chartBox.replaceChildren();
   chartKey = key;
-  chart = newChart(chartBox, chartHeight, { series, bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }], legend: { live: true } }, data);
+  applying = true;
+  chart = newChart(
+    chartBox,
+    chartHeight,
+    {
+      series,
+      bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }],
+      legend: { live: true },
+      // The y axis fits the ratings in view, not the widest interval: an
+      // early snapshot's [-8044, 5465] would flatten the curve. The band
+      // is clipped to the chart.
+      scales: { x: { time: false }, y: { range: fitRatings } },
+      hooks: {
+        // A range the user drags, or sets, is kept; a double click (the
+        // whole run) forgets it.
+        setScale: [
+          (u, key) => {
+            if (key !== "x" || applying) return;
+            const xs = u.data[0];
+            const whole = u.scales.x.min <= xs[0] && u.scales.x.max >= xs[xs.length - 1];
+            zoom = whole ? null : { min: u.scales.x.min, max: u.scales.x.max };
+            chartBox.dataset.zoom = zoom ? `${zoom.min}-${zoom.max}` : "";
+          },
+        ],
+      },
+    },
+    data,
+  );
+  applying = false;
+  if (zoom) chart.setScale("x", zoom);
+  window.tttChart = chart; // for the browser test
+}
+
+// applying is true while the page itself sets the chart's data.
+let applying = false;
+
+// fitRatings is the y range of the chart: the ratings of the curve, the
+// agents followed and the references in the rounds in view, with a
+// margin, leaving the intervals out.
+function fitRatings(u) {
+  const xs = u.data[0];
+  const x0 = u.scales.x.min ?? xs[0];
+  const x1 = u.scales.x.max ?? xs[xs.length - 1];
+  let min = Infinity;
+  let max = -Infinity;
+  u.data.forEach((ys, si) => {
+    if (si === 0 || si === 2 || si === 3) return;
+    ys.forEach((y, k) => {
+      if (y == null || xs[k] < x0 || xs[k] > x1) return;
+      if (y < min) min = y;
+      if (y > max) max = y;
+    });
+  });
+  if (min === Infinity) return [0, 1];
+  const pad = Math.max(10, 0.08 * (max - min));
+  return [min - pad, max + pad];
 }
 
 loadLive(refresh, () => shownRound);
