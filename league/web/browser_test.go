@@ -255,6 +255,10 @@ func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, fo
 	if best.Name != formerBest && slices.Contains(eval[[]string](t, ctx, legendLabels), formerBest) {
 		t.Errorf("the chart still follows %s, the best when the page opened; the best is %s", formerBest, best.Name)
 	}
+	// Each round after the first load asked only for the points since.
+	if asked := eval[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => new URL(e.name)).filter(u => u.pathname === "/api/progress").map(u => u.search)`); len(asked) < 4 || asked[0] != "" || slices.ContainsFunc(asked[1:], func(q string) bool { return !strings.HasPrefix(q, "?after=") }) {
+		t.Errorf("the page asked for the learning curve with %q; want the whole once, then ?after=ROUND", asked)
+	}
 	// The legend at the newest round (no cursor on the chart) against
 	// the API's newest point of the learning curve.
 	legend := eval[string](t, ctx, `document.querySelectorAll("#chart .u-legend .u-series")[1].querySelector(".u-value").textContent`)

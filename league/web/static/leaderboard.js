@@ -39,10 +39,22 @@ function followTheBest(best) {
 // shownRound is the round whose data the page shows.
 let shownRound = null;
 
+// curve is the learning curve the page holds (/api/progress): after the
+// first load it asks only for the rounds since its newest.
+let curve = null;
+
+async function loadCurve() {
+  if (!curve) return (curve = await api("/api/progress"));
+  const since = await api(`/api/progress?after=${curve.newest_round}`);
+  if (since.whole) return (curve = since);
+  curve = { ...since, thinned: curve.thinned, points: [...curve.points, ...since.points] };
+  return curve;
+}
+
 const refresh = coalesce(async () => {
   const [board, progress, best, latest] = await Promise.all([
     api("/api/leaderboard?limit=20"),
-    api("/api/progress"),
+    loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
   ]);
