@@ -122,6 +122,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.Click(unfollowed))
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
+	sharedView(t, ctx, zoom)
 
 	// The best agent's page.
 	getJSON(t, url+"api/leaderboard", &want)
@@ -159,9 +160,12 @@ func TestBrowser(t *testing.T) {
 	// A phone: every page fits its width, the board keeps its shape.
 	do(t, ctx, chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateScale(3), chromedp.EmulateMobile))
 	fits(t, ctx, url)
-	follow(t, ctx, ".top .brand") // a page drawn at the phone's size
+	do(t, ctx, chromedp.Navigate(url+"?rounds=3-9"))
+	waitFor(t, ctx, `window.tttChart && tttChart.scales.x.min === 3 && document.querySelectorAll("#leaderboard tbody tr").length > 0`)
+	screenshot(t, ctx, shots, "serve-leaderboard-phone.png")
 	do(t, ctx, chromedp.Navigate(url+"play/best?as=O"))
 	playGame(t, ctx, url, want.Best.Name)
+	screenshot(t, ctx, shots, "serve-play-phone.png")
 	notFoundPages(t, ctx, problems, url)
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 }
@@ -232,6 +236,8 @@ func dragChart(t *testing.T, ctx context.Context) []float64 {
 		// The mouse leaves the chart: the legend shows the newest round.
 		chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	xs := eval[[]float64](t, ctx, `tttChart.data[0]`)
+	// The page rounds the range to whole rounds, as the address keeps it.
+	waitFor(t, ctx, `Number.isInteger(tttChart.scales.x.min) && Number.isInteger(tttChart.scales.x.max)`)
 	got := eval[[]float64](t, ctx, chartRange)
 	if got[0] <= xs[0] || got[1] >= xs[len(xs)-1] {
 		t.Fatalf("after a drag across its middle the chart shows rounds %v of %v..%v", got, xs[0], xs[len(xs)-1])
@@ -288,6 +294,30 @@ func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, fo
 	if margin := max(20, 0.2*span); fit[0] > fit[2] || fit[1] < fit[3] || fit[0] < fit[2]-margin || fit[1] > fit[3]+margin {
 		t.Errorf("the y axis spans %.0f..%.0f; the ratings in view %.0f..%.0f (intervals %.0f..%.0f)", fit[0], fit[1], fit[2], fit[3], fit[4], fit[5])
 	}
+}
+
+// sharedView checks that the chart's range and the agents ticked are in
+// the address, that the address opens the same view, and the range
+// buttons.
+func sharedView(t *testing.T, ctx context.Context, zoom []float64) {
+	t.Helper()
+	followed := eval[string](t, ctx, `document.querySelector("#chart").dataset.followed`)
+	search := eval[string](t, ctx, `location.search`)
+	want := fmt.Sprintf("rounds=%.0f-%.0f", zoom[0], zoom[1])
+	if !strings.Contains(search, want) || !strings.Contains(search, "follow=") {
+		t.Errorf("the address keeps %q; want %s and the agents ticked", search, want)
+	}
+	do(t, ctx, chromedp.Reload())
+	waitFor(t, ctx, fmt.Sprintf(`window.tttChart && document.querySelector("#chart").dataset.followed === %q`, followed))
+	if got := eval[[]float64](t, ctx, chartRange); !slices.Equal(got, zoom) {
+		t.Errorf("the address %q opens rounds %v; want %v", search, got, zoom)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#range [data-range=all]`)))
+	waitFor(t, ctx, `tttChart.scales.x.min === tttChart.data[0][0] && tttChart.scales.x.max === tttChart.data[0].at(-1) && !location.search.includes("rounds=")`)
+	do(t, ctx, chromedp.Click(chromedp.CSS("#log")))
+	waitFor(t, ctx, `tttChart.scales.x.distr === 3 && location.search.includes("log=1") && document.getElementById("log").getAttribute("aria-pressed") === "true"`)
+	do(t, ctx, chromedp.Click(chromedp.CSS("#log")))
+	waitFor(t, ctx, `tttChart.scales.x.distr === 1 && !location.search.includes("log=1")`)
 }
 
 // notFoundPages checks that an agent that is not there, and a path that
@@ -723,8 +753,11 @@ func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if b := img.Bounds(); b.Dx() != viewWidth || b.Dy() != viewHeight {
-		t.Errorf("%s is %dx%d, want %dx%d", name, b.Dx(), b.Dy(), viewWidth, viewHeight)
+	// The window's size in device pixels: 1280x800 at a desk, 1170x2532
+	// on the phone.
+	size := eval[[]int](t, ctx, `[Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]`)
+	if b := img.Bounds(); b.Dx() != size[0] || b.Dy() != size[1] {
+		t.Errorf("%s is %dx%d, want %dx%d", name, b.Dx(), b.Dy(), size[0], size[1])
 	}
 	if dir == "" {
 		dir = t.TempDir()

@@ -167,7 +167,7 @@ export function coalesce(fn) {
 const roundAxis = {
   label: "round",
   incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6],
-  values: (u, ticks) => ticks.map((v) => fmt.int(v)),
+  values: (u, ticks) => ticks.map((v) => (v == null ? "" : fmt.int(v))), // a log scale leaves some ticks unlabelled
   grid: { stroke: "#eef0f3" },
   ticks: { stroke: "#e2e5ea" },
 };

@@ -18,9 +18,50 @@ let bestID = null; // the best followed as the best, not ticked by the user
 let followBest = true;
 const chartHeight = 270;
 
-// zoom is the rounds the user chose to look at ({min, max}), or null
-// for the whole run: it survives new rounds and a new chart.
+// zoom is the rounds the user chose to look at: null for the whole run,
+// {min, max} for a range (dragged on the chart), {last: n} for the n
+// newest rounds, which moves on with each round. It survives new rounds
+// and a new chart. log puts the rounds on a log scale.
 let zoom = null;
+let log = false;
+
+// The view is kept in the address, to be shared: ?rounds=A-B|lastN,
+// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked).
+function readURL() {
+  const q = new URLSearchParams(location.search);
+  const r = q.get("rounds") || "";
+  let m;
+  if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
+  else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
+  log = q.get("log") === "1";
+  followBest = q.get("best") !== "0";
+  for (const id of (q.get("follow") || "").split(",")) {
+    if (/^\d+$/.test(id)) follow(Number(id), null);
+  }
+}
+
+function writeURL() {
+  const q = new URLSearchParams();
+  if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
+  if (log) q.set("log", "1");
+  const ticked = [...followed.keys()].filter((id) => id !== bestID);
+  if (ticked.length) q.set("follow", ticked.join(","));
+  if (!followBest) q.set("best", "0");
+  const search = q.toString();
+  history.replaceState(null, "", search ? `?${search}` : location.pathname);
+  for (const b of document.querySelectorAll("#range [data-range]")) {
+    const on = b.dataset.range === "all" ? !zoom : b.dataset.range === `last${zoom?.last}`;
+    b.setAttribute("aria-pressed", on);
+  }
+  document.getElementById("log").setAttribute("aria-pressed", log);
+}
+
+// xRange is the rounds the chart shows of rounds xs under zoom.
+function xRange(xs) {
+  if (!zoom || !xs.length) return null;
+  if (zoom.last) return { min: Math.max(xs[0], xs[xs.length - 1] - zoom.last + 1), max: xs[xs.length - 1] };
+  return zoom;
+}
 
 function follow(id, name) {
   followed.set(id, { name, color: colors[nextColor++ % colors.length] });
@@ -59,7 +100,9 @@ const refresh = coalesce(async () => {
     api("/api/agents/latest").catch(() => null),
   ]);
   followTheBest(best);
-  const histories = await Promise.all([...followed.keys()].map((id) => api(`/api/agents/${id}/history`)));
+  // An agent of the address that is not there is followed no more.
+  const histories = await Promise.all([...followed.keys()].map((id) => api(`/api/agents/${id}/history`).catch(() => (followed.delete(id), null))));
+  histories.splice(0, histories.length, ...histories.filter((h) => h));
   tiles(board, progress, best, latest);
   table(board);
   draw(progress, histories);
@@ -126,6 +169,7 @@ function table(board) {
                 bestID = null;
                 followBest = false;
               }
+              writeURL();
               refresh();
             },
           }),
@@ -171,6 +215,7 @@ function draw(progress, histories) {
     { label: "hi", stroke: "transparent", points: { show: false } },
   ];
   [...followed.values()].forEach((f, k) => {
+    f.name = histories[k].agent.name; // unknown for an agent from the address
     data.push(carry(histories[k].rows, xs));
     series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
   });
@@ -195,10 +240,13 @@ function draw(progress, histories) {
     chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
     return;
   }
-  const key = series.map((s) => s.label).join("|");
+  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "");
+  const range = xRange(xs);
   if (chart && key === chartKey) {
-    chart.setData(data, !zoom);
-    if (zoom) chart.setScale("x", zoom);
+    applying = true;
+    chart.setData(data, !range);
+    if (range) chart.setScale("x", range);
+    applying = false;
     // uPlot redraws the legend when the cursor moves: with the cursor
     // away, it would keep the values of the round it was drawn at.
     chart.setLegend({ idx: chart.cursor.idx });
@@ -218,7 +266,7 @@ function draw(progress, histories) {
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
       // is clipped to the chart.
-      scales: { x: { time: false }, y: { range: fitRatings } },
+      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: fitRatings } },
       hooks: {
         // A range the user drags, or sets, is kept; a double click (the
         // whole run) forgets it.
@@ -227,16 +275,28 @@ function draw(progress, histories) {
             if (key !== "x" || applying) return;
             const xs = u.data[0];
             const whole = u.scales.x.min <= xs[0] && u.scales.x.max >= xs[xs.length - 1];
-            zoom = whole ? null : { min: u.scales.x.min, max: u.scales.x.max };
-            chartBox.dataset.zoom = zoom ? `${zoom.min}-${zoom.max}` : "";
+            // Whole rounds, as the address keeps them.
+            const min = Math.max(xs[0], Math.round(u.scales.x.min));
+            const max = Math.min(xs[xs.length - 1], Math.round(u.scales.x.max));
+            zoom = whole || min >= max ? null : { min, max };
+            if (zoom && (min !== u.scales.x.min || max !== u.scales.x.max)) {
+              // After the hook: uPlot ignores a scale set within it.
+              const rounded = zoom;
+              queueMicrotask(() => {
+                applying = true;
+                u.setScale("x", rounded);
+                applying = false;
+              });
+            }
+            writeURL();
           },
         ],
       },
     },
     data,
   );
+  if (range) chart.setScale("x", range);
   applying = false;
-  if (zoom) chart.setScale("x", zoom);
   window.tttChart = chart; // for the browser test
 }
 
@@ -265,4 +325,23 @@ function fitRatings(u) {
   return [min - pad, max + pad];
 }
 
+// The range buttons: the newest rounds (following each new one), the
+// whole run, a log scale of rounds.
+for (const b of document.querySelectorAll("#range [data-range]")) {
+  b.addEventListener("click", () => {
+    const m = b.dataset.range.match(/^last(\d+)$/);
+    zoom = m ? { last: Number(m[1]) } : null;
+    writeURL();
+    chartKey = ""; // a new chart at the new range
+    refresh();
+  });
+}
+document.getElementById("log").addEventListener("click", () => {
+  log = !log;
+  writeURL();
+  refresh();
+});
+
+readURL();
+writeURL();
 loadLive(refresh, () => shownRound);
