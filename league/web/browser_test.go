@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -168,6 +169,32 @@ func TestBrowser(t *testing.T) {
 	screenshot(t, ctx, shots, "serve-play-phone.png")
 	notFoundPages(t, ctx, problems, url)
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	darkMode(t, ctx, url, shots)
+}
+
+// darkMode checks that the pages follow the system's dark mode: a dark
+// page, light text, and a learning curve drawn light.
+func darkMode(t *testing.T, ctx context.Context, url, shots string) {
+	t.Helper()
+	dark := func(on bool) {
+		params := emulation.SetEmulatedMediaParams{}
+		if on {
+			params.Features = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dark(true)
+	defer dark(false)
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0`)
+	colors := eval[[]string](t, ctx, `[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).color, getComputedStyle(document.querySelector(".card")).backgroundColor, tttChart.series[1].stroke()]`)
+	want := []string{"rgb(15, 19, 26)", "rgb(227, 231, 238)", "rgb(23, 28, 37)", "#e6e6e6"}
+	if !slices.Equal(colors, want) {
+		t.Errorf("in dark mode the page, its text, a card and the learning curve are %q; want %q", colors, want)
+	}
+	screenshot(t, ctx, shots, "serve-leaderboard-dark.png")
 }
 
 // The phone of the test: its viewport in CSS pixels (device scale 3).
@@ -207,6 +234,8 @@ func openWithBest(t *testing.T, ctx context.Context, url string) string {
 	}
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	do(t, ctx, chromedp.Navigate(url))
+	// Two requests: the best, and its history.
+	n := 0
 	for ev, err := range paused {
 		if err != nil {
 			t.Fatal(err)
@@ -215,7 +244,9 @@ func openWithBest(t *testing.T, ctx context.Context, url string) string {
 		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID, URL: swapped}); err != nil {
 			t.Fatal(err)
 		}
-		break
+		if n++; n == 2 {
+			break
+		}
 	}
 	if _, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{}); err != nil {
 		t.Fatal(err)

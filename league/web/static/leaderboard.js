@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -93,15 +93,21 @@ async function loadCurve() {
 }
 
 const refresh = coalesce(async () => {
-  const [board, progress, best, latest] = await Promise.all([
+  // The first load asks for the best's history at once, not after the
+  // best: one wait instead of two.
+  const [board, progress, best, latest, bestHistory] = await Promise.all([
     api("/api/leaderboard?limit=20"),
     loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
+    followBest && bestID === null ? api("/api/agents/best/history").catch(() => null) : null,
   ]);
   followTheBest(best);
-  // An agent of the address that is not there is followed no more.
-  const histories = await Promise.all([...followed.keys()].map((id) => api(`/api/agents/${id}/history`).catch(() => (followed.delete(id), null))));
+  const history = (id) =>
+    bestHistory && bestHistory.agent.id === id
+      ? bestHistory
+      : api(`/api/agents/${id}/history`).catch(() => (followed.delete(id), null)); // an agent of the address that is not there
+  const histories = await Promise.all([...followed.keys()].map(history));
   histories.splice(0, histories.length, ...histories.filter((h) => h));
   tiles(board, progress, best, latest);
   table(board);
@@ -261,7 +267,7 @@ function draw(progress, histories) {
     chartHeight,
     {
       series,
-      bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }],
+      bands: [{ series: [3, 2], fill: bandColor }],
       legend: { live: true },
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
