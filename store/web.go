@@ -152,6 +152,31 @@ func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
 	return curve, newest, rows.Err()
 }
 
+// CurveAfter is the learning curve's points of the rounds after round
+// after, oldest first, at most limit of them, and the newest round: what
+// a chart that holds the curve up to after lacks. Its rounds are a range
+// of the key.
+func (v *View) CurveAfter(after int64, limit int) (curve []Rating, newest int64, err error) {
+	ctx, tx := v.ctx, v.tx
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM rounds").Scan(&newest); err != nil {
+		return nil, 0, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, snapshot_id, elo, lo, hi FROM rounds
+		WHERE id > ? AND elo IS NOT NULL ORDER BY id LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Rating
+		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
+			return nil, 0, err
+		}
+		curve = append(curve, r)
+	}
+	return curve, newest, rows.Err()
+}
+
 // Opponent is an agent's record against one of its opponents, from the
 // agent's side: Record.Wins are the games the agent won.
 type Opponent struct {

@@ -553,9 +553,27 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		newest int64
 		refs   []*store.Agent
 	)
+	// With after=ROUND, the points of the rounds since: what a page that
+	// holds the curve up to ROUND lacks, a few hundred bytes a round
+	// rather than the whole curve. More than maxPoints rounds since, or
+	// a round the league has not reached, get the whole curve (whole).
+	after, err := intParam(r, "after", "a round number, 0 or more", -1, 0, math.MaxInt64)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	whole := after < 0
 	ok := s.view(w, r, func(v *store.View) (err error) {
-		if curve, newest, err = v.Curve(maxPoints); err != nil {
-			return err
+		if !whole {
+			if curve, newest, err = v.CurveAfter(after, maxPoints+1); err != nil {
+				return err
+			}
+			whole = len(curve) > maxPoints || after > newest
+		}
+		if whole {
+			if curve, newest, err = v.Curve(maxPoints); err != nil {
+				return err
+			}
 		}
 		for _, name := range []store.Kind{store.Perfect, store.Random} {
 			a, err := v.Agent(string(name)) // a built-in player: no network to read
@@ -571,10 +589,11 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 	}
 	out := struct {
 		NewestRound int64       `json:"newest_round"`
+		Whole       bool        `json:"whole"`
 		Thinned     bool        `json:"thinned"`
 		Points      []point     `json:"points"`
 		References  []reference `json:"references"`
-	}{NewestRound: newest, Thinned: newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
+	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
 	for _, c := range curve {
 		out.Points = append(out.Points, point{Round: c.Round, Agent: c.Agent, interval: intervalOf(c)})
 	}

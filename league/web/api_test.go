@@ -318,6 +318,27 @@ func TestAPI(t *testing.T) {
 				t.Errorf("point %d: %+v; round %d has snapshot %d at %+v", i, pt, r.ID, r.Snapshot, *r.Rating)
 			}
 		}
+		// after=ROUND: the points since, not the whole curve.
+		var since struct {
+			NewestRound int64 `json:"newest_round"`
+			Whole       bool
+			Points      []struct{ Round int64 }
+		}
+		getJSON(t, url+"api/progress?after=3", &since)
+		if since.NewestRound != 6 || since.Whole || len(since.Points) != 3 || since.Points[0].Round != 4 || since.Points[2].Round != 6 {
+			t.Errorf("progress?after=3: %+v; want rounds 4 to 6, not whole", since)
+		}
+		getJSON(t, url+"api/progress?after=6", &since)
+		if since.Whole || len(since.Points) != 0 {
+			t.Errorf("progress?after=6: %+v; want no point", since)
+		}
+		getJSON(t, url+"api/progress?after=99", &since)
+		if !since.Whole || len(since.Points) != len(rounds) {
+			t.Errorf("progress?after=99, a round to come: %+v; want the whole curve", since)
+		}
+		if status, body, _ := get(t, url+"api/progress?after=-1"); status != 400 {
+			t.Errorf("progress?after=-1: %d %s; want 400", status, body)
+		}
 		perfect, err := db.Agent(t.Context(), "perfect")
 		if err != nil {
 			t.Fatal(err)

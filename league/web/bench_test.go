@@ -68,6 +68,9 @@ func benchServe(b *testing.B, checkpoints int) {
 		{"leaderboard", "/api/leaderboard"},
 		{"leaderboard-1000", "/api/leaderboard?limit=1000"},
 		{"progress", "/api/progress"},
+		// What the leaderboard asks at each new round since it asks for
+		// the rounds since the one it shows.
+		{"progress-after", "/api/progress?after=" + strconv.Itoa(checkpoints-1)},
 		{"agent-best", "/api/agents/best"},
 		{"agent-latest", "/api/agents/latest"},
 		{"agent-id", "/api/agents/" + mid},
@@ -90,17 +93,19 @@ func benchServe(b *testing.B, checkpoints int) {
 		{"static-uplot", "/static/vendor/uplot/uPlot.iife.min.js"},
 	} {
 		b.Run(e.name, func(b *testing.B) {
+			var size int64
 			timed(b, func() {
 				res, err := http.Get(srv.URL + e.path)
 				if err != nil {
 					b.Fatal(err)
 				}
-				_, err = io.Copy(io.Discard, res.Body)
+				size, err = io.Copy(io.Discard, res.Body)
 				res.Body.Close()
 				if err != nil || res.StatusCode != http.StatusOK {
 					b.Fatalf("%s: %d %v", e.path, res.StatusCode, err)
 				}
 			})
+			b.ReportMetric(float64(size), "bytes")
 		})
 	}
 

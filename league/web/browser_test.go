@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -60,10 +61,17 @@ func TestBrowser(t *testing.T) {
 	// connection is a logged error.
 	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) })
 
-	// The leaderboard, its chart one point per round.
-	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url))
+	// The leaderboard, its chart one point per round. The page opens while
+	// another network is the best (the API's best is swapped for it on
+	// the first load): the rounds that come must make the chart follow
+	// the best of the newest round.
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	formerBest := openWithBest(t, ctx, url)
 	waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#chart").dataset.points === "%d" && document.querySelector("#chart canvas") !== null
-		&& document.querySelectorAll("#leaderboard tbody tr").length > 0`, rounds))
+		&& document.querySelectorAll("#leaderboard tbody tr").length > 0 && %s.includes(%q)`, rounds, legendLabels, formerBest))
+	// A range of rounds dragged on the chart, which the rounds to come
+	// must leave as it is.
+	zoom := dragChart(t, ctx)
 	if painted := eval[int](t, ctx, painted("#chart canvas")); painted < 1000 {
 		t.Errorf("the chart's canvas has %d painted pixels: nothing drawn", painted)
 	}
@@ -106,6 +114,8 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
+	liveChart(t, ctx, url, zoom, formerBest)
+
 	// Follow two more agents on the chart.
 	unfollowed := chromedp.CSS(`#leaderboard tbody tr:not([data-kind=perfect]) input.follow:not(:checked)`)
 	do(t, ctx, chromedp.Click(unfollowed))
@@ -113,6 +123,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.Click(unfollowed))
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
+	sharedView(t, ctx, zoom)
 
 	// The best agent's page.
 	getJSON(t, url+"api/leaderboard", &want)
@@ -145,6 +156,250 @@ func TestBrowser(t *testing.T) {
 
 	failedMove(t, ctx, problems, url, want.Best.Name)
 	backAndForth(t, ctx, url, rounds)
+	notFoundPages(t, ctx, problems, url)
+
+	// A phone: every page fits its width, the board keeps its shape.
+	do(t, ctx, chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateScale(3), chromedp.EmulateMobile))
+	fits(t, ctx, url)
+	do(t, ctx, chromedp.Navigate(url+"?rounds=3-9"))
+	waitFor(t, ctx, `window.tttChart && tttChart.scales.x.min === 3 && document.querySelectorAll("#leaderboard tbody tr").length > 0`)
+	screenshot(t, ctx, shots, "serve-leaderboard-phone.png")
+	do(t, ctx, chromedp.Navigate(url+"play/best?as=O"))
+	playGame(t, ctx, url, want.Best.Name)
+	screenshot(t, ctx, shots, "serve-play-phone.png")
+	notFoundPages(t, ctx, problems, url)
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	darkMode(t, ctx, url, shots)
+}
+
+// darkMode checks that the pages follow the system's dark mode: a dark
+// page, light text, and a learning curve drawn light.
+func darkMode(t *testing.T, ctx context.Context, url, shots string) {
+	t.Helper()
+	dark := func(on bool) {
+		params := emulation.SetEmulatedMediaParams{}
+		if on {
+			params.Features = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dark(true)
+	defer dark(false)
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0`)
+	colors := eval[[]string](t, ctx, `[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).color, getComputedStyle(document.querySelector(".card")).backgroundColor, tttChart.series[1].stroke()]`)
+	want := []string{"rgb(15, 19, 26)", "rgb(227, 231, 238)", "rgb(23, 28, 37)", "#e6e6e6"}
+	if !slices.Equal(colors, want) {
+		t.Errorf("in dark mode the page, its text, a card and the learning curve are %q; want %q", colors, want)
+	}
+	screenshot(t, ctx, shots, "serve-leaderboard-dark.png")
+}
+
+// The phone of the test: its viewport in CSS pixels (device scale 3).
+const phoneWidth, phoneHeight = 390, 844
+
+// legendLabels is an expression: the labels of the chart's legend.
+const legendLabels = `[...document.querySelectorAll("#chart .u-legend .u-series th")].map(e => e.textContent)`
+
+// openWithBest opens the leaderboard as if the best were another network,
+// the best of the leaderboard's networks that is not the best: the
+// page's first request for the best is sent to that network instead. It
+// returns that network's name.
+func openWithBest(t *testing.T, ctx context.Context, url string) string {
+	t.Helper()
+	var board struct {
+		Agents []struct {
+			ID   int64
+			Name string
+			Kind string
+			Best bool
+		}
+	}
+	getJSON(t, url+"api/leaderboard", &board)
+	var other int64
+	var name string
+	for _, a := range board.Agents {
+		if a.Kind == "checkpoint" && !a.Best {
+			other, name = a.ID, a.Name
+			break
+		}
+	}
+	if other == 0 {
+		t.Fatal("the league has a single network")
+	}
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/agents/best*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	do(t, ctx, chromedp.Navigate(url))
+	// Two requests: the best, and its history.
+	n := 0
+	for ev, err := range paused {
+		if err != nil {
+			t.Fatal(err)
+		}
+		swapped := strings.Replace(ev.Request.URL, "/api/agents/best", fmt.Sprintf("/api/agents/%d", other), 1)
+		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID, URL: swapped}); err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 2 {
+			break
+		}
+	}
+	if _, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// chartRange is an expression: the rounds the leaderboard's chart shows.
+const chartRange = `[tttChart.scales.x.min, tttChart.scales.x.max]`
+
+// dragChart drags the mouse across the middle of the leaderboard's
+// chart, as a user who zooms in does, and returns the rounds it shows.
+func dragChart(t *testing.T, ctx context.Context) []float64 {
+	t.Helper()
+	r := eval[[]float64](t, ctx, `(() => { const r = document.querySelector("#chart .u-over").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	y := r[1] + r[3]/2
+	do(t, ctx, chromedp.DragAndDropXY(r[0]+0.3*r[2], y, r[0]+0.7*r[2], y, 8),
+		// The mouse leaves the chart: the legend shows the newest round.
+		chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
+	xs := eval[[]float64](t, ctx, `tttChart.data[0]`)
+	// The page rounds the range to whole rounds, as the address keeps it.
+	waitFor(t, ctx, `Number.isInteger(tttChart.scales.x.min) && Number.isInteger(tttChart.scales.x.max)`)
+	got := eval[[]float64](t, ctx, chartRange)
+	if got[0] <= xs[0] || got[1] >= xs[len(xs)-1] {
+		t.Fatalf("after a drag across its middle the chart shows rounds %v of %v..%v", got, xs[0], xs[len(xs)-1])
+	}
+	return got
+}
+
+// liveChart checks the leaderboard's chart after rounds that came while
+// it was open: the range the user chose is kept, the legend's values are
+// those of the chart's data, the chart follows the best of the newest
+// round in place of the best it followed, and its y axis fits the
+// ratings rather than the widest interval.
+func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, formerBest string) {
+	t.Helper()
+	if got := eval[[]float64](t, ctx, chartRange); !slices.Equal(got, zoom) {
+		t.Errorf("after three rounds the chart shows rounds %v; the user chose %v", got, zoom)
+	}
+	var best struct{ Name string }
+	getJSON(t, url+"api/agents/best", &best)
+	waitFor(t, ctx, fmt.Sprintf(`%s.includes(%q) && document.querySelector("#leaderboard tbody tr.best input.follow").checked`, legendLabels, best.Name))
+	if best.Name != formerBest && slices.Contains(eval[[]string](t, ctx, legendLabels), formerBest) {
+		t.Errorf("the chart still follows %s, the best when the page opened; the best is %s", formerBest, best.Name)
+	}
+	// Each round after the first load asked only for the points since.
+	if asked := eval[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => new URL(e.name)).filter(u => u.pathname === "/api/progress").map(u => u.search)`); len(asked) < 4 || asked[0] != "" || slices.ContainsFunc(asked[1:], func(q string) bool { return !strings.HasPrefix(q, "?after=") }) {
+		t.Errorf("the page asked for the learning curve with %q; want the whole once, then ?after=ROUND", asked)
+	}
+	// The legend at the newest round (no cursor on the chart) against
+	// the API's newest point of the learning curve.
+	legend := eval[string](t, ctx, `document.querySelectorAll("#chart .u-legend .u-series")[1].querySelector(".u-value").textContent`)
+	want, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/api/progress").then(r => r.json()).then(p => {
+		const q = p.points[p.points.length - 1];
+		return q.elo.toFixed(0) + " [" + Math.round(q.lo) + ", " + Math.round(q.hi) + "]";
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if legend != want {
+		t.Errorf("the legend says %q of the learning curve's newest round; its data %q (%s)", legend, want,
+			eval[string](t, ctx, `JSON.stringify([tttChart.data[0].slice(-3), tttChart.data[1].slice(-3), tttChart.data[2].slice(-3), tttChart.cursor.idx, tttChart.legend.idx])`))
+	}
+	// The y axis spans the ratings in view with a margin, not intervals.
+	fit := eval[[]float64](t, ctx, `(() => {
+		const u = tttChart, xs = u.data[0];
+		let lo = Infinity, hi = -Infinity, wlo = Infinity, whi = -Infinity;
+		u.data.forEach((ys, si) => ys.forEach((y, k) => {
+			if (si === 0 || y == null || xs[k] < u.scales.x.min || xs[k] > u.scales.x.max) return;
+			if (si === 2 || si === 3) { wlo = Math.min(wlo, y); whi = Math.max(whi, y); return; }
+			lo = Math.min(lo, y); hi = Math.max(hi, y);
+		}));
+		return [u.scales.y.min, u.scales.y.max, lo, hi, wlo, whi];
+	})()`)
+	span := fit[3] - fit[2]
+	if margin := max(20, 0.2*span); fit[0] > fit[2] || fit[1] < fit[3] || fit[0] < fit[2]-margin || fit[1] > fit[3]+margin {
+		t.Errorf("the y axis spans %.0f..%.0f; the ratings in view %.0f..%.0f (intervals %.0f..%.0f)", fit[0], fit[1], fit[2], fit[3], fit[4], fit[5])
+	}
+}
+
+// sharedView checks that the chart's range and the agents ticked are in
+// the address, that the address opens the same view, and the range
+// buttons.
+func sharedView(t *testing.T, ctx context.Context, zoom []float64) {
+	t.Helper()
+	followed := eval[string](t, ctx, `document.querySelector("#chart").dataset.followed`)
+	search := eval[string](t, ctx, `location.search`)
+	want := fmt.Sprintf("rounds=%.0f-%.0f", zoom[0], zoom[1])
+	if !strings.Contains(search, want) || !strings.Contains(search, "follow=") {
+		t.Errorf("the address keeps %q; want %s and the agents ticked", search, want)
+	}
+	do(t, ctx, chromedp.Reload())
+	waitFor(t, ctx, fmt.Sprintf(`window.tttChart && document.querySelector("#chart").dataset.followed === %q`, followed))
+	if got := eval[[]float64](t, ctx, chartRange); !slices.Equal(got, zoom) {
+		t.Errorf("the address %q opens rounds %v; want %v", search, got, zoom)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#range [data-range=all]`)))
+	waitFor(t, ctx, `tttChart.scales.x.min === tttChart.data[0][0] && tttChart.scales.x.max === tttChart.data[0].at(-1) && !location.search.includes("rounds=")`)
+	do(t, ctx, chromedp.Click(chromedp.CSS("#log")))
+	waitFor(t, ctx, `tttChart.scales.x.distr === 3 && location.search.includes("log=1") && document.getElementById("log").getAttribute("aria-pressed") === "true"`)
+	do(t, ctx, chromedp.Click(chromedp.CSS("#log")))
+	waitFor(t, ctx, `tttChart.scales.x.distr === 1 && !location.search.includes("log=1")`)
+}
+
+// notFoundPages checks that an agent that is not there, and a path that
+// is no page, get a page that says so: status 404, a way back, and no
+// script asking the server again.
+func notFoundPages(t *testing.T, ctx context.Context, problems *pageProblems, url string) {
+	t.Helper()
+	for _, path := range []string{"agents/nonexistent", "agents/999999999", "play/nonexistent", "nope"} {
+		problems.expect(fmt.Sprintf("status of 404 (Not Found) (%s%s)", url, path))
+		res, err := chromedp.Run(ctx, chromedp.NavigateResponse(url+path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != 404 {
+			t.Errorf("/%s answers %d, want 404", path, res.Status)
+		}
+		page := eval[[]int](t, ctx, `[document.querySelectorAll("#notfound").length, document.querySelectorAll("#notfound a[href='/']").length, document.scripts.length,
+			performance.getEntriesByType("resource").filter(e => e.name.includes("/api/")).length]`)
+		if page[0] != 1 || page[1] != 1 || page[2] != 0 || page[3] != 0 {
+			t.Errorf("/%s: %d not-found notes, %d links back, %d scripts, %d requests of the API; want 1, 1, 0, 0", path, page[0], page[1], page[2], page[3])
+		}
+		if msg := eval[string](t, ctx, `document.getElementById("message").textContent`); !strings.Contains(msg, strings.TrimPrefix(path, "agents/")) && !strings.Contains(msg, "no ") {
+			t.Errorf("/%s says %q", path, msg)
+		}
+	}
+	fits(t, ctx, url+"nope")
+}
+
+// fits checks that each page is no wider than the window: nothing to
+// scroll sideways. (With a phone's emulation innerWidth grows with the
+// content: clientWidth does not.)
+func fits(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	pages := []struct{ path, drawn string }{
+		{"", `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart canvas")`},
+		{"agents/best", `document.querySelectorAll("#opponents tbody tr").length > 0 && document.querySelector("#chart canvas")`},
+		{"agents/random", `document.querySelectorAll("#opponents tbody tr").length > 0`},
+		{"agents/perfect", `document.querySelectorAll("#opponents tbody tr").length > 0`},
+		{"play/best", `document.querySelectorAll("#board .cell:not([disabled])").length === 9`},
+	}
+	if strings.HasSuffix(url, "nope") {
+		pages = []struct{ path, drawn string }{{"", `document.getElementById("notfound")`}}
+	}
+	for _, p := range pages {
+		do(t, ctx, chromedp.Navigate(url+p.path))
+		waitFor(t, ctx, p.drawn)
+		w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`)
+		if w[0] > w[1] {
+			t.Errorf("%s%s is %d px wide in a window %d px wide", url, p.path, w[0], w[1])
+		}
+	}
 }
 
 // failedMove checks the play page when the agent's move fails: the page
@@ -278,6 +533,11 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 		if state == "over" {
 			break
 		}
+		// Every row of the board as high as the others, whatever marks
+		// they hold.
+		if rows := eval[[]float64](t, ctx, `[...document.querySelectorAll("#board .cell")].map(c => c.getBoundingClientRect().height)`); slices.Min(rows) != slices.Max(rows) {
+			t.Errorf("the board's squares are %v px high: its rows change as marks appear", rows)
+		}
 		moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
 		if moves != "" {
 			// It is the human's turn: the agent made the last move, and
@@ -298,8 +558,20 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 	if want == "" || status != want {
 		t.Errorf("at the end the page says %q (result %q)", status, result)
 	}
+	// The end told by more than words: a colour and a mark of its own.
+	if told := eval[string](t, ctx, `(() => { const s = document.getElementById("status"); return getComputedStyle(s).color + " " + getComputedStyle(s, "::before").content; })()`); told != endings[result] {
+		t.Errorf("a %s is shown as %q, want %q", result, told, endings[result])
+	}
 	moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
 	t.Logf("a game against %s: moves %s, %s", name, moves, status)
+}
+
+// endings are how the play page shows the end of a game: the status
+// line's colour and the mark before it.
+var endings = map[string]string{
+	"win":  `rgb(11, 122, 85) "✓"`,
+	"tie":  `rgb(138, 147, 163) "="`,
+	"loss": `rgb(194, 65, 45) "✗"`,
 }
 
 // pageProblems are what the pages threw or logged as errors: each fails
@@ -512,8 +784,11 @@ func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if b := img.Bounds(); b.Dx() != viewWidth || b.Dy() != viewHeight {
-		t.Errorf("%s is %dx%d, want %dx%d", name, b.Dx(), b.Dy(), viewWidth, viewHeight)
+	// The window's size in device pixels: 1280x800 at a desk, 1170x2532
+	// on the phone.
+	size := eval[[]int](t, ctx, `[Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]`)
+	if b := img.Bounds(); b.Dx() != size[0] || b.Dy() != size[1] {
+		t.Errorf("%s is %dx%d, want %dx%d", name, b.Dx(), b.Dy(), size[0], size[1])
 	}
 	if dir == "" {
 		dir = t.TempDir()

@@ -14,6 +14,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"html"
+	"io"
 	"io/fs"
 	"log"
 	"net"
@@ -114,16 +116,49 @@ func (s *Server) routes() {
 	page := func(name string) http.Handler {
 		return allow(func(w http.ResponseWriter, r *http.Request) { serve(w, r, name) }, http.MethodGet)
 	}
+	// An agent's pages for an agent that is not there are a page that
+	// says so, with status 404: not a shell that asks the API again at
+	// every round.
+	agentPage := func(name string) http.Handler {
+		return allow(func(w http.ResponseWriter, r *http.Request) {
+			err := s.db.View(r.Context(), func(v *store.View) error {
+				_, err := v.Name(r.PathValue("ref"))
+				return err
+			})
+			if errors.Is(err, store.ErrNotFound) {
+				notFound(w, r, err.Error())
+				return
+			}
+			// Other errors (a league without networks has no best, a busy
+			// database) are the page's to say, and may pass.
+			serve(w, r, name)
+		}, http.MethodGet)
+	}
 	s.mux.Handle("/{$}", page("index.html"))
-	s.mux.Handle("/agents/{ref}", page("agent.html"))
-	s.mux.Handle("/play/{ref}", page("play.html"))
+	s.mux.Handle("/agents/{ref}", agentPage("agent.html"))
+	s.mux.Handle("/play/{ref}", agentPage("play.html"))
 	s.mux.Handle("/static/{file...}", allow(func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r, r.PathValue("file"))
 	}, http.MethodGet))
 	// Every other path: the mux's own answer would be plain text.
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such page: %s (the pages are /, /agents/REF and /play/REF)", r.URL.Path)
+		notFound(w, r, fmt.Sprintf("no such page: %s (the pages are /, /agents/REF and /play/REF)", r.URL.Path))
 	})
+}
+
+// notFound answers 404 with message: a page with a way back for a
+// browser, which asks for HTML, and the API's JSON error for the rest.
+func notFound(w http.ResponseWriter, r *http.Request, message string) {
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		writeError(w, http.StatusNotFound, "%s", message)
+		return
+	}
+	body, _ := static.ReadFile("static/notfound.html") // embedded
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNotFound)
+	io.WriteString(w, strings.Replace(string(body), "{{message}}", html.EscapeString(message), 1))
 }
 
 // allow answers a request whose method is not among methods (HEAD goes

@@ -160,10 +160,14 @@ function draw(history) {
     chartBox.replaceChildren(el("p", { class: "muted", text: "not rated yet" }));
     return;
   }
-  if (chart) {
+  // /agents/best follows the best: a new best gets a chart of its own,
+  // under its name.
+  if (chart && chart.series[1].label === history.agent.name) {
     chart.setData(data);
+    chart.setLegend({ idx: chart.cursor.idx }); // the values of the new data
     return;
   }
+  chart?.destroy();
   chartBox.replaceChildren();
   const steps = uPlot.paths.stepped({ align: 1 });
   chart = newChart(chartBox, chartHeight, {

@@ -75,8 +75,13 @@ function clearError() {
 // colour-blindness can tell it apart) without its yellow, as ttt ratings
 // plot draws them. The learning curve is near black, references grey.
 export const colors = ["#e69f00", "#0072b2", "#009e73", "#d55e00", "#56b4e9", "#cc79a7"];
-export const curveColor = "#1e1e1e";
+// The colours that change with dark mode come from the stylesheet.
+const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+export const curveColor = cssVar("--curve") || "#1e1e1e";
 export const referenceColor = "#8a8a8a";
+export const bandColor = cssVar("--band") || "rgba(30, 30, 30, 0.09)";
+const gridColor = cssVar("--grid") || "#eef0f3";
+const textColor = cssVar("--text") || "#1c2230";
 
 // live follows the league: the top bar shows the newest round, and
 // onRound runs at each new one. The server pushes a "round" event when
@@ -167,13 +172,14 @@ export function coalesce(fn) {
 const roundAxis = {
   label: "round",
   incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6],
-  values: (u, ticks) => ticks.map((v) => fmt.int(v)),
-  grid: { stroke: "#eef0f3" },
-  ticks: { stroke: "#e2e5ea" },
+  values: (u, ticks) => ticks.map((v) => (v == null ? "" : fmt.int(v))), // a log scale leaves some ticks unlabelled
+  stroke: textColor,
+  grid: { stroke: gridColor },
+  ticks: { stroke: gridColor },
 };
 
 // eloAxis is a chart's y axis.
-const eloAxis = { label: "Elo (random = 0)", size: 56, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#e2e5ea" } };
+const eloAxis = { label: "Elo (random = 0)", size: 56, stroke: textColor, grid: { stroke: gridColor }, ticks: { stroke: gridColor } };
 
 // legendValue formats a series' value in a chart's legend: at the cursor,
 // or at the newest round while the cursor is elsewhere.

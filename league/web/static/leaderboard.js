@@ -1,44 +1,114 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
 
 // followed are the agents whose ratings the chart follows, by id: their
-// names and colours. The best network is followed from the start.
+// names and colours. The best network is followed from the start, and
+// the chart keeps following the best as it changes (bestID) until the
+// user unticks it; an agent the user ticked stays.
 const followed = new Map();
 let nextColor = 0;
 let chart = null;
 let chartKey = "";
-let seeded = false;
+let bestID = null; // the best followed as the best, not ticked by the user
+let followBest = true;
 const chartHeight = 270;
+
+// zoom is the rounds the user chose to look at: null for the whole run,
+// {min, max} for a range (dragged on the chart), {last: n} for the n
+// newest rounds, which moves on with each round. It survives new rounds
+// and a new chart. log puts the rounds on a log scale.
+let zoom = null;
+let log = false;
+
+// The view is kept in the address, to be shared: ?rounds=A-B|lastN,
+// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked).
+function readURL() {
+  const q = new URLSearchParams(location.search);
+  const r = q.get("rounds") || "";
+  let m;
+  if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
+  else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
+  log = q.get("log") === "1";
+  followBest = q.get("best") !== "0";
+  for (const id of (q.get("follow") || "").split(",")) {
+    if (/^\d+$/.test(id)) follow(Number(id), null);
+  }
+}
+
+function writeURL() {
+  const q = new URLSearchParams();
+  if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
+  if (log) q.set("log", "1");
+  const ticked = [...followed.keys()].filter((id) => id !== bestID);
+  if (ticked.length) q.set("follow", ticked.join(","));
+  if (!followBest) q.set("best", "0");
+  const search = q.toString();
+  history.replaceState(null, "", search ? `?${search}` : location.pathname);
+  for (const b of document.querySelectorAll("#range [data-range]")) {
+    const on = b.dataset.range === "all" ? !zoom : b.dataset.range === `last${zoom?.last}`;
+    b.setAttribute("aria-pressed", on);
+  }
+  document.getElementById("log").setAttribute("aria-pressed", log);
+}
+
+// xRange is the rounds the chart shows of rounds xs under zoom.
+function xRange(xs) {
+  if (!zoom || !xs.length) return null;
+  if (zoom.last) return { min: Math.max(xs[0], xs[xs.length - 1] - zoom.last + 1), max: xs[xs.length - 1] };
+  return zoom;
+}
 
 function follow(id, name) {
   followed.set(id, { name, color: colors[nextColor++ % colors.length] });
 }
 
+// followTheBest makes the chart follow best, the best of the newest
+// round, in place of the best it followed.
+function followTheBest(best) {
+  const id = best ? best.id : null;
+  if (!followBest || id === bestID) return;
+  if (bestID !== null) followed.delete(bestID);
+  bestID = id;
+  if (id !== null && !followed.has(id)) follow(id, best.name);
+}
+
 // shownRound is the round whose data the page shows.
 let shownRound = null;
 
+// curve is the learning curve the page holds (/api/progress): after the
+// first load it asks only for the rounds since its newest.
+let curve = null;
+
+async function loadCurve() {
+  if (!curve) return (curve = await api("/api/progress"));
+  const since = await api(`/api/progress?after=${curve.newest_round}`);
+  if (since.whole) return (curve = since);
+  curve = { ...since, thinned: curve.thinned, points: [...curve.points, ...since.points] };
+  return curve;
+}
+
 const refresh = coalesce(async () => {
-  // The first load asks for the best agent's history at once, to follow
-  // it from the start without a second wait.
+  // The first load asks for the best's history at once, not after the
+  // best: one wait instead of two.
   const [board, progress, best, latest, bestHistory] = await Promise.all([
     api("/api/leaderboard?limit=20"),
-    api("/api/progress"),
+    loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
-    seeded ? null : api("/api/agents/best/history").catch(() => null),
+    followBest && bestID === null ? api("/api/agents/best/history").catch(() => null) : null,
   ]);
-  if (!seeded) {
-    seeded = true;
-    if (bestHistory && bestHistory.rows.length) follow(bestHistory.agent.id, bestHistory.agent.name);
-  }
-  const histories = await Promise.all(
-    [...followed.keys()].map((id) => (bestHistory && id === bestHistory.agent.id ? bestHistory : api(`/api/agents/${id}/history`))),
-  );
+  followTheBest(best);
+  const history = (id) =>
+    bestHistory && bestHistory.agent.id === id
+      ? bestHistory
+      : api(`/api/agents/${id}/history`).catch(() => (followed.delete(id), null)); // an agent of the address that is not there
+  const histories = await Promise.all([...followed.keys()].map(history));
+  histories.splice(0, histories.length, ...histories.filter((h) => h));
   tiles(board, progress, best, latest);
   table(board);
   draw(progress, histories);
@@ -99,6 +169,13 @@ function table(board) {
             onchange: (e) => {
               if (e.target.checked) follow(a.id, a.name);
               else followed.delete(a.id);
+              // Ticked or unticked by hand, the best stays as the user
+              // left it.
+              if (a.id === bestID) {
+                bestID = null;
+                followBest = false;
+              }
+              writeURL();
               refresh();
             },
           }),
@@ -136,12 +213,15 @@ function draw(progress, histories) {
       stroke: curveColor,
       width: 1.5,
       points: { show: xs.length <= 80, size: 4 },
-      value: legendValue((v, i) => `${v.toFixed(0)} ${fmt.interval(lo[i], hi[i])}`),
+      // The interval from the chart's own data: the data of a later
+      // round, not that of the first draw.
+      value: (u, v, si, i) => legendValue((val, k) => `${val.toFixed(0)} ${fmt.interval(u.data[2][k], u.data[3][k])}`)(u, v, si, i),
     },
     { label: "lo", stroke: "transparent", points: { show: false } },
     { label: "hi", stroke: "transparent", points: { show: false } },
   ];
   [...followed.values()].forEach((f, k) => {
+    f.name = histories[k].agent.name; // unknown for an agent from the address
     data.push(carry(histories[k].rows, xs));
     series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
   });
@@ -166,15 +246,108 @@ function draw(progress, histories) {
     chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
     return;
   }
-  const key = series.map((s) => s.label).join("|");
+  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "");
+  const range = xRange(xs);
   if (chart && key === chartKey) {
-    chart.setData(data);
+    applying = true;
+    chart.setData(data, !range);
+    if (range) chart.setScale("x", range);
+    applying = false;
+    // uPlot redraws the legend when the cursor moves: with the cursor
+    // away, it would keep the values of the round it was drawn at.
+    chart.setLegend({ idx: chart.cursor.idx });
     return;
   }
   chart?.destroy();
   chartBox.replaceChildren();
   chartKey = key;
-  chart = newChart(chartBox, chartHeight, { series, bands: [{ series: [3, 2], fill: "rgba(30, 30, 30, 0.09)" }], legend: { live: true } }, data);
+  applying = true;
+  chart = newChart(
+    chartBox,
+    chartHeight,
+    {
+      series,
+      bands: [{ series: [3, 2], fill: bandColor }],
+      legend: { live: true },
+      // The y axis fits the ratings in view, not the widest interval: an
+      // early snapshot's [-8044, 5465] would flatten the curve. The band
+      // is clipped to the chart.
+      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: fitRatings } },
+      hooks: {
+        // A range the user drags, or sets, is kept; a double click (the
+        // whole run) forgets it.
+        setScale: [
+          (u, key) => {
+            if (key !== "x" || applying) return;
+            const xs = u.data[0];
+            const whole = u.scales.x.min <= xs[0] && u.scales.x.max >= xs[xs.length - 1];
+            // Whole rounds, as the address keeps them.
+            const min = Math.max(xs[0], Math.round(u.scales.x.min));
+            const max = Math.min(xs[xs.length - 1], Math.round(u.scales.x.max));
+            zoom = whole || min >= max ? null : { min, max };
+            if (zoom && (min !== u.scales.x.min || max !== u.scales.x.max)) {
+              // After the hook: uPlot ignores a scale set within it.
+              const rounded = zoom;
+              queueMicrotask(() => {
+                applying = true;
+                u.setScale("x", rounded);
+                applying = false;
+              });
+            }
+            writeURL();
+          },
+        ],
+      },
+    },
+    data,
+  );
+  if (range) chart.setScale("x", range);
+  applying = false;
+  window.tttChart = chart; // for the browser test
 }
 
+// applying is true while the page itself sets the chart's data.
+let applying = false;
+
+// fitRatings is the y range of the chart: the ratings of the curve, the
+// agents followed and the references in the rounds in view, with a
+// margin, leaving the intervals out.
+function fitRatings(u) {
+  const xs = u.data[0];
+  const x0 = u.scales.x.min ?? xs[0];
+  const x1 = u.scales.x.max ?? xs[xs.length - 1];
+  let min = Infinity;
+  let max = -Infinity;
+  u.data.forEach((ys, si) => {
+    if (si === 0 || si === 2 || si === 3) return;
+    ys.forEach((y, k) => {
+      if (y == null || xs[k] < x0 || xs[k] > x1) return;
+      if (y < min) min = y;
+      if (y > max) max = y;
+    });
+  });
+  if (min === Infinity) return [0, 1];
+  const pad = Math.max(10, 0.08 * (max - min));
+  return [min - pad, max + pad];
+}
+
+// The range buttons: the newest rounds (following each new one), the
+// whole run, a log scale of rounds.
+for (const b of document.querySelectorAll("#range [data-range]")) {
+  b.addEventListener("click", () => {
+    const m = b.dataset.range.match(/^last(\d+)$/);
+    zoom = m ? { last: Number(m[1]) } : null;
+    writeURL();
+    chartKey = ""; // a new chart at the new range
+    refresh();
+  });
+}
+document.getElementById("log").addEventListener("click", () => {
+  log = !log;
+  writeURL();
+  refresh();
+});
+
+readURL();
+writeURL();
 loadLive(refresh, () => shownRound);

@@ -4,6 +4,8 @@
 // says how the game stands after that move.
 import { api, el, fmt, badge, agentURL, playURL, pathRef, live, showError } from "./common.js";
 
+// size is the board's squares a side: the page draws the board from it.
+const size = 3;
 const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
 const params = new URLSearchParams(location.search);
@@ -58,7 +60,7 @@ function finish(result) {
   const outcome = result === "tie" ? "tie" : result === `${human} wins` ? "win" : "loss";
   over = true;
   tally[outcome]++;
-  status.classList.add("over");
+  status.classList.add("over", outcome);
   status.textContent = { win: "You win!", tie: "A tie.", loss: `${agent.name} wins.` }[outcome];
   status.dataset.result = outcome;
   return true;
@@ -128,7 +130,7 @@ async function play(sq) {
 function newGame() {
   moves = [];
   over = false;
-  status.classList.remove("over");
+  status.classList.remove("over", "win", "tie", "loss");
   delete status.dataset.result;
   document.getElementById("thoughts").replaceChildren();
   document.getElementById("about").textContent = "What it thought";
@@ -155,11 +157,13 @@ async function opponents() {
 }
 
 async function main() {
-  for (let sq = 0; sq < 9; sq++) {
+  for (let sq = 0; sq < size * size; sq++) {
     const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(sq) }, el("span", { class: "n" }), el("span"));
     cell.disabled = true; // until the agent is known and the game begins
     cells.push(cell);
   }
+  boardBox.style.setProperty("--n", size);
+  document.getElementById("thoughts").style.setProperty("--n", size);
   boardBox.replaceChildren(...cells);
   for (const side of ["X", "O"]) {
     const b = document.getElementById(`side-${side.toLowerCase()}`);
