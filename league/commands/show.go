@@ -43,7 +43,7 @@ func showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if a.VsRandom == nil && a.Net != nil { // stored by an older ttt
+			if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
 				league.Describe(agents.KitFor(db.Game()), a)
 			}
 			var parent *store.Agent

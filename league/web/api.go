@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -364,8 +365,8 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if a.VsRandom == nil && a.Net != nil { // stored by an older ttt, as ttt show does
-		league.Describe(agents.TicTacToe, a)
+	if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
+		league.Describe(agents.KitFor(s.db.Game()), a)
 	}
 	out := agentFacts{agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
@@ -575,8 +576,10 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		for _, name := range []store.Kind{store.Perfect, store.Random} {
-			a, err := v.Agent(string(name)) // a built-in player: no network to read
+		// The game's built-in players, the strongest first: perfect and
+		// random in tic-tac-toe.
+		for _, b := range slices.Backward(agents.KitFor(s.db.Game()).Builtins) {
+			a, err := v.Agent(b.Name) // a built-in player: no network to read
 			if err != nil {
 				return err
 			}
@@ -662,6 +665,10 @@ type moveAnswer struct {
 // board, stateless. A network and perfect play greedily, as in ttt play;
 // random draws its move.
 func (s *Server) move(w http.ResponseWriter, r *http.Request) {
+	if g := s.db.Game(); g != tictactoe.Game {
+		writeError(w, http.StatusNotImplemented, "this league plays %s: the move API and the play page know tic-tac-toe only, for now (ttt play plays it in a terminal)", g.Title())
+		return
+	}
 	b, err := requestBoard(r)
 	if err != nil {
 		status := http.StatusBadRequest
