@@ -21,8 +21,9 @@ import (
 // league is a run's view of the database, kept in memory between rounds:
 // what the next pools need and no more. Per agent that is a few dozen
 // bytes (member), its place in the ranking and its share of the rating
-// fit's result graph; move tables come from the database on demand, into
-// a cache of bounded size.
+// fit's result graph; the members as evaluation plays them (move tables,
+// networks) come from the database on demand, into a cache of bounded
+// size (contestants).
 type league struct {
 	db        *store.DB
 	kit       *agents.Kit // the league's game
