@@ -122,6 +122,9 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 			return nil
 		}
 		players, err := cons.get(ctx, []int64{m.A, m.B})
+		if errors.Is(err, store.ErrIO) || ctx.Err() != nil {
+			return err // the disk's fault, or a stop: nothing to say of the match
+		}
 		if err != nil {
 			found(fmt.Sprintf("round %d, match %d v %d: %v", m.Round, m.A, m.B, err))
 			return nil

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
+
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Check looks for damage in the database and hands what it finds, one
@@ -18,23 +22,30 @@ import (
 func (db *DB) Check(ctx context.Context, found func(string)) (blobs int, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		// STEP 1: SQLite's own checks, which report "ok" when all is well.
+		// A page the check could not read makes it report the pages
+		// below it as lost too: an I/O error, not damage, and nothing it
+		// said can be trusted.
 		rows, err := tx.QueryContext(ctx, "PRAGMA integrity_check")
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				rows.Close()
-				return err
+		var line string
+		var lines []string
+		err = scanEach(ctx, rows, []any{&line}, func() error {
+			if unread := unreadable(line); unread != "" {
+				return fmt.Errorf("%w: SQLite's integrity check met it (%s): run the command again", ErrIO, unread)
 			}
 			if line != "ok" {
-				found("SQLite: " + line)
+				lines = append(lines, line)
 			}
-		}
+			return nil
+		})
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return err
+		}
+		for _, line := range lines {
+			found("SQLite: " + line)
 		}
 		var broken int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&broken); err != nil {
@@ -95,6 +106,27 @@ func (db *DB) Check(ctx context.Context, found func(string)) (blobs int, err err
 		return checkRatings(ctx, tx, found)
 	})
 	return blobs, err
+}
+
+// unreadPage matches what SQLite's integrity check says of a page it
+// could not read: with the error, for a page of a tree; without, for an
+// overflow or free page, whose number it has checked before (so that only
+// the disk, or memory, can fail it).
+var unreadPage = regexp.MustCompile(`page [0-9]+: unable to get the page\. error code=([0-9]+)|failed to get page [0-9]+`)
+
+// unreadable returns what an integrity check line says of a page that the
+// disk failed to give, or "". SQLite reports EIO on a read as an I/O error
+// (SQLITE_IOERR_CORRUPTFS, 8458) inside the check, which its callers see
+// as SQLITE_CORRUPT.
+func unreadable(line string) string {
+	m := unreadPage.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	if code, err := strconv.Atoi(m[1]); m[1] != "" && (err != nil || code&0xff != sqlite3.SQLITE_IOERR) {
+		return ""
+	}
+	return m[0]
 }
 
 // ratingChecks are what checkRatings asks of the standings, the history

@@ -247,19 +247,22 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	db := open(abs, path, query, walErr == nil)
 	version, files, err := db.schema(ctx)
-	err = db.secondLook(ctx, translate(err), true)
 	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
-		err = db.secondLook(ctx, translate(db.persist(ctx, query)), true)
+		err = db.persist(ctx, query)
 	}
-	switch err = translate(err); {
-	case err == nil && version == 0:
+	switch {
+	case err != nil:
+	case version == 0:
 		err = fmt.Errorf("%w: an SQLite file with no league in it yet", ErrNoLeague)
-	case err == nil && version < len(files):
+	case version < len(files):
 		err = fmt.Errorf("%w (schema %d, this ttt knows %d): ttt upgrade brings it up to date", ErrOlderSchema, version, len(files))
-	case err == nil:
-		err = translate(db.readGame(ctx))
+	default:
+		err = db.readGame(ctx)
 	}
 	if err != nil {
+		// Every read above, the game's too, may be the one that the disk
+		// fails: each error is looked at again (issue 26).
+		err = db.secondLook(ctx, translate(err), true)
 		db.db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
