@@ -657,32 +657,37 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 }
 
 // translate turns SQLite's errors into the sentinel errors above, which
-// say what happened in the user's terms; other errors pass unchanged. It
+// say what happened in the user's terms, and keeps the driver's error
+// after them, in the message and in the chain (errors.As finds the
+// *sqlite.Error and its extended code); other errors pass unchanged. It
 // is the one place that knows the driver's error codes.
 func translate(err error) error {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
 		return err
 	}
+	as := func(kind error, what string) error {
+		return fmt.Errorf("%w%s (SQLite: %w)", kind, what, err)
+	}
 	switch e.Code() {
 	case sqlite3.SQLITE_IOERR_READ, sqlite3.SQLITE_IOERR_SHORT_READ, sqlite3.SQLITE_IOERR_CORRUPTFS:
-		return ErrIO
+		return as(ErrIO, "")
 	}
 	switch e.Code() & 0xff { // the primary code; extended codes add detail above it
 	case sqlite3.SQLITE_IOERR:
-		return ErrWrite
+		return as(ErrWrite, "")
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return ErrBusy
+		return as(ErrBusy, "")
 	case sqlite3.SQLITE_READONLY:
-		return fmt.Errorf("%w: the file or its directory cannot be written", ErrReadOnly)
+		return as(ErrReadOnly, ": the file or its directory cannot be written")
 	case sqlite3.SQLITE_FULL:
-		return ErrFull
+		return as(ErrFull, "")
 	case sqlite3.SQLITE_NOTADB:
-		return fmt.Errorf("%w: not an SQLite file", ErrNotDatabase)
+		return as(ErrNotDatabase, ": not an SQLite file")
 	case sqlite3.SQLITE_CORRUPT:
-		return ErrCorrupt
+		return as(ErrCorrupt, "")
 	case sqlite3.SQLITE_CANTOPEN:
-		return ErrCannotOpen
+		return as(ErrCannotOpen, "")
 	}
 	return err
 }
@@ -696,10 +701,14 @@ func translate(err error) error {
 // A reader's I/O error (reading says so) is ErrIO, whichever code SQLite
 // gave it: SQLite's plain SQLITE_IOERR does not tell a read from a write.
 func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
-	if reading && err == ErrWrite {
-		return ErrIO
+	var e *sqlite.Error
+	if !errors.As(err, &e) {
+		return err // not SQLite's word: damage that ttt found itself stays so
 	}
-	if err != ErrCorrupt || ctx.Err() != nil {
+	if reading && errors.Is(err, ErrWrite) {
+		return fmt.Errorf("%w (SQLite: %w)", ErrIO, e)
+	}
+	if !errors.Is(err, ErrCorrupt) || ctx.Err() != nil {
 		return err
 	}
 	// On connections of their own: SQLite keeps a connection whose read
@@ -708,12 +717,14 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 	for range 3 {
 		var result string
 		again := open(db.abs, db.path, db.query, db.keeps)
-		qerr := translate(again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result))
+		qerr := again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
 		again.db.Close()
-		switch {
-		case errors.Is(qerr, ErrIO), errors.Is(qerr, ErrWrite):
-			return ErrIO
+		switch terr := translate(qerr); {
+		case errors.Is(terr, ErrIO), errors.Is(terr, ErrWrite):
+			return fmt.Errorf("%w (SQLite, reading again: %w)", ErrIO, qerr)
 		case qerr == nil && result == "ok":
+			// What SQLite said first was its guess at a page it could
+			// not read, which the file's check disproves: not kept.
 			return fmt.Errorf("%w; read again, the file checks healthy: run the command again", ErrIO)
 		case qerr == nil && !strings.Contains(result, "unable to get the page"):
 			return err // damaged

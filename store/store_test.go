@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
@@ -307,6 +310,9 @@ func TestOpen(t *testing.T) {
 				if !errors.Is(err, store.ErrCorrupt) || !strings.HasPrefix(err.Error(), path+": the database file is damaged") {
 					t.Errorf("%d bytes: got %v, want ErrCorrupt", n, err)
 				}
+				if n >= 100 { // past the header, SQLite is the one to say so
+					wantDriverError(t, err, sqlite3.SQLITE_CORRUPT)
+				}
 			}
 			if !bytes.Equal(readFile(t, path), whole[:n]) || files(t, dir) != "league.db" {
 				t.Errorf("%d bytes: the refused file changed, or files appeared: %s", n, files(t, dir))
@@ -319,6 +325,7 @@ func TestOpen(t *testing.T) {
 		if !errors.Is(err, store.ErrCannotOpen) {
 			t.Errorf("got %v, want ErrCannotOpen", err)
 		}
+		wantDriverError(t, err, sqlite3.SQLITE_CANTOPEN)
 	})
 
 	t.Run("ErrNotDatabase/Directory", func(t *testing.T) {
@@ -492,5 +499,16 @@ func TestCreationRace(t *testing.T) {
 	defer second.Close()
 	if _, err := second.Agent(ctx, strconv.FormatInt(first, 10)); err != nil {
 		t.Errorf("the second creation does not see the first one's agent %d: %v", first, err)
+	}
+}
+
+// wantDriverError checks that err, one of the store's errors, keeps the
+// SQLite error it was translated from, with its primary code, in its
+// chain and in its message.
+func wantDriverError(t *testing.T, err error, code int) {
+	t.Helper()
+	var e *sqlite.Error
+	if !errors.As(err, &e) || e.Code()&0xff != code || !strings.HasSuffix(err.Error(), "(SQLite: "+e.Error()+")") {
+		t.Errorf("got %v, want the driver's error of code %d in it", err, code)
 	}
 }
