@@ -411,19 +411,10 @@ func (db *DB) Agents(ctx context.Context, after int64, limit int) (list []*Agent
 			q += " LIMIT ?"
 			args = append(args, limit)
 		}
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanAgent(rows)
-			if err != nil {
-				return err
-			}
+		return queryAgents(ctx, tx, q, args, func(a *Agent) error {
 			list = append(list, a)
-		}
-		return rows.Err()
+			return nil
+		})
 	})
 	return list, err
 }
@@ -558,6 +549,26 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		}
 	}
 	return &a, nil
+}
+
+// queryAgents runs q (selectAgents and a tail) with args, and hands each
+// agent it reads to each.
+func queryAgents(ctx context.Context, tx *sql.Tx, q string, args []any, each func(*Agent) error) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return err
+		}
+		if err := each(a); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // Member is what a league keeps of an agent between rounds: its id, kind

@@ -231,22 +231,14 @@ func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []
 		q += " LIMIT ?"
 		args = append(args, limit)
 	}
-	rows, err := tx.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		a, err := scanAgent(rows)
-		if err != nil {
-			return nil, err
-		}
+	err = queryAgents(ctx, tx, q, args, func(a *Agent) error {
 		if err := a.Standing.Rating.check(); err != nil {
-			return nil, err
+			return err
 		}
 		list = append(list, a)
-	}
-	return list, rows.Err()
+		return nil
+	})
+	return list, err
 }
 
 // History returns the stored rating history of agent, oldest first: a row

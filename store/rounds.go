@@ -309,21 +309,12 @@ func (db *DB) Rounds(ctx context.Context, first, last int64) (list []RoundInfo, 
 		if len(bySnapshot) == 0 {
 			return nil
 		}
-		rows, err := tx.QueryContext(ctx, selectAgents+" WHERE a.id BETWEEN ? AND ? AND a.kind = ?", lo, hi, Checkpoint)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanAgent(rows)
-			if err != nil {
-				return err
-			}
+		return queryAgents(ctx, tx, selectAgents+" WHERE a.id BETWEEN ? AND ? AND a.kind = ?", []any{lo, hi, Checkpoint}, func(a *Agent) error {
 			if r := bySnapshot[a.ID]; r != nil {
 				r.Agent = a
 			}
-		}
-		return rows.Err()
+			return nil
+		})
 	})
 	return list, err
 }
