@@ -386,7 +386,7 @@ func create(ctx context.Context, abs, path string, setup func() Setup) error {
 		err = fmt.Errorf("%w: the new league's -wal could not be folded into it", ErrWrite)
 	}
 	if err != nil {
-		return translate(err)
+		return db.secondLook(ctx, translate(err), false)
 	}
 	if err := placeNew(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
@@ -726,11 +726,14 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 			// What SQLite said first was its guess at a page it could
 			// not read, which the file's check disproves: not kept.
 			return fmt.Errorf("%w; read again, the file checks healthy: run the command again", ErrIO)
+		case qerr == nil && unreadable(result) != "":
+			// The check met the disk's error in its turn, and says so.
+			return fmt.Errorf("%w; read again, %s: run the command again", ErrIO, unreadable(result))
 		case qerr == nil && !strings.Contains(result, "unable to get the page"):
 			return err // damaged
 		}
-		// The check could not read a page, or met what SQLite took for
-		// damage: look again.
+		// The check met what SQLite takes for damage where a read may
+		// have failed (its error, a page it could not get): look again.
 	}
 	return err
 }
