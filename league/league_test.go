@@ -196,11 +196,16 @@ func TestPools(t *testing.T) {
 }
 
 // The ratings the league keeps, one round at a time, are a maximum-
-// likelihood fit of all its results: a cold fit of the same results agrees
-// within half an Elo for every agent.
+// likelihood fit of all its results: a cold fit of the same results
+// agrees within a tenth of an Elo for every agent (README). What the
+// standings show is each agent's last history row, which the league
+// writes when the fit has moved by more than store.HistoryStep: within
+// that step of the fit, and so within a tenth more of a cold fit. 200
+// rounds, so that shown ratings lag: measured, 0.03 Elo in the fit and
+// 0.50 shown at most.
 func TestIncrementalEqualsColdFit(t *testing.T) {
 	cfg := small()
-	cfg.Rounds = 40
+	cfg.Rounds = 200
 	s := run(t, filepath.Join(t.TempDir(), "league.db"), cfg)
 	var pairs []elo.Pair
 	for _, m := range s.matches {
@@ -210,26 +215,25 @@ func TestIncrementalEqualsColdFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst := 0.0
+	worstFit, worstShown := 0.0, 0.0
 	for _, r := range cold {
 		st, ok := s.standings[r.Agent]
 		if !ok {
 			t.Fatalf("agent %d has no standing", r.Agent)
 		}
 		fit := s.fits[r.Agent]
-		worst = max(worst, math.Abs(fit-r.Elo))
-		if math.Abs(fit-r.Elo) > 0.5 {
-			t.Errorf("agent %d: the league holds %.3f, a cold fit says %.3f", r.Agent, fit, r.Elo)
+		worstFit, worstShown = max(worstFit, math.Abs(fit-r.Elo)), max(worstShown, math.Abs(st.Elo-r.Elo))
+		if math.Abs(fit-r.Elo) > 0.1 {
+			t.Errorf("agent %d: the league's fit holds %.3f, a cold fit says %.3f", r.Agent, fit, r.Elo)
 		}
-		// What ratings show is the history's last row: within a step.
-		if math.Abs(st.Elo-r.Elo) > 0.5+store.HistoryStep {
-			t.Errorf("agent %d: shown %.3f, a cold fit says %.3f", r.Agent, st.Elo, r.Elo)
+		if math.Abs(st.Elo-fit) > store.HistoryStep {
+			t.Errorf("agent %d: shown %.3f, more than a history step from the fit's %.3f", r.Agent, st.Elo, fit)
 		}
 		if st.Games != r.Games {
 			t.Errorf("agent %d: %d games, the fit counts %d", r.Agent, st.Games, r.Games)
 		}
 	}
-	t.Logf("largest difference from a cold fit: %.4f Elo", worst)
+	t.Logf("largest difference from a cold fit: %.4f Elo in the fit, %.4f shown", worstFit, worstShown)
 }
 
 // A network added between runs, or while a league runs, plays its pool in
