@@ -224,8 +224,8 @@ func TestBadInput(t *testing.T) {
 }
 
 // A full file system stops the league at a commit with "disk is full",
-// and the readers still work on it. It needs a small tmpfs, which only
-// root can mount.
+// followed by SQLite's own word for it, and the readers still work on
+// it. It needs a small tmpfs, which only root can mount.
 func TestDiskFull(t *testing.T) {
 	p := clitest.New(t)
 	dir := filepath.Join(p.Dir, "small")
@@ -243,7 +243,7 @@ func TestDiskFull(t *testing.T) {
 	p.Dir = dir
 	stdout, stderr, code := p.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1000")...)
 	committed := clitest.LastReported(stdout)
-	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: the disk is full") ||
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "league.db: the disk is full (SQLite: database or disk is full (13))") ||
 		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) || committed < 1 {
 		t.Fatalf("on a full disk: exit %d, stderr %q (%d round lines)", code, stderr, committed)
 	}
