@@ -696,7 +696,7 @@ func translate(err error) error {
 // (ErrCorrupt, from translate) and the file turns out healthy when read
 // again (PRAGMA quick_check): SQLite reports a page that a read failed to
 // bring (EIO) as damaged, and a healthy file must not be called so. Then
-// it is ErrIO.
+// it is ErrIO, as it is when the check meets the disk's error in its turn.
 //
 // A reader's I/O error (reading says so) is ErrIO, whichever code SQLite
 // gave it: SQLite's plain SQLITE_IOERR does not tell a read from a write.
@@ -719,6 +719,7 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 		again := open(db.abs, db.path, db.query, db.keeps)
 		qerr := again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
 		again.db.Close()
+		unread := unreadable(result)
 		switch terr := translate(qerr); {
 		case errors.Is(terr, ErrIO), errors.Is(terr, ErrWrite):
 			return fmt.Errorf("%w (SQLite, reading again: %w)", ErrIO, qerr)
@@ -726,9 +727,8 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 			// What SQLite said first was its guess at a page it could
 			// not read, which the file's check disproves: not kept.
 			return fmt.Errorf("%w; read again, the file checks healthy: run the command again", ErrIO)
-		case qerr == nil && unreadable(result) != "":
-			// The check met the disk's error in its turn, and says so.
-			return fmt.Errorf("%w; read again, %s: run the command again", ErrIO, unreadable(result))
+		case qerr == nil && unread != "":
+			return fmt.Errorf("%w; read again, %s: run the command again", ErrIO, unread)
 		case qerr == nil && !strings.Contains(result, "unable to get the page"):
 			return err // damaged
 		}
