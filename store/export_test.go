@@ -16,3 +16,7 @@ func SetCreatingHook(t interface{ Cleanup(func()) }, hook func()) {
 	testHookCreating = hook
 	t.Cleanup(func() { testHookCreating = func() {} })
 }
+
+// Unreadable is what a line of SQLite's integrity check says of a page
+// the disk failed to give, or "".
+var Unreadable = unreadable

@@ -512,3 +512,24 @@ func wantDriverError(t *testing.T, err error, code int) {
 		t.Errorf("got %v, want the driver's error of code %d in it", err, code)
 	}
 }
+
+// A page that SQLite's integrity check could not read is the disk's
+// fault when SQLite's error says I/O (EIO comes as 8458,
+// SQLITE_IOERR_CORRUPTFS), or when the page is an overflow or free page,
+// whose number the check has found sound before reading it; anything else
+// the check says is damage. TestIOFaults meets these lines under strace.
+func TestUnreadable(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"*** in database main ***\nTree 4 page 4: unable to get the page. error code=8458", "page 4: unable to get the page. error code=8458"},
+		{"Tree 9 page 15: unable to get the page. error code=266", "page 15: unable to get the page. error code=266"},
+		{"On tree page 7 cell 2: failed to get page 12", "failed to get page 12"},
+		{"Tree 3 page 3: unable to get the page. error code=11", ""},
+		{"wrong # of entries in index standings_by_elo", ""},
+		{"Page 5: never used", ""},
+		{"ok", ""},
+	} {
+		if got := store.Unreadable(tt.line); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
