@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -378,9 +379,9 @@ func TestAPI(t *testing.T) {
 			Agent         struct{ Name string }
 			Board         string
 			ToMove        string `json:"to_move"`
-			Square        int
-			Probabilities *[9]float32
-			Values        *[9]*string
+			Move          string
+			Probabilities []float32
+			Values        []*string
 			After, Result string
 		}
 		solved := tictactoe.Solve()
@@ -405,7 +406,7 @@ func TestAPI(t *testing.T) {
 			var pass nn.Pass
 			best.Net.Forward(b.Position(), &pass)
 			want := best.Net.Greedy(b.Position(), &pass)
-			if byBoard.Square != want || byBoard.Probabilities == nil || *byBoard.Probabilities != [9]float32(pass.Probs) || byBoard.Values != nil ||
+			if byBoard.Move != strconv.Itoa(want) || !slices.Equal(byBoard.Probabilities, pass.Probs[:9]) || byBoard.Values != nil ||
 				byBoard.Board != b.Compact() || byBoard.ToMove != b.ToMove().String() || byBoard.After != b.Play(want).Compact() ||
 				byBoard.Result != b.Play(want).Result().String() {
 				t.Errorf("best on %s: %+v; want square %d, probabilities %v", b.Compact(), byBoard, want, pass.Probs)
@@ -413,7 +414,7 @@ func TestAPI(t *testing.T) {
 
 			var perfect answer
 			getJSON(t, url+"api/agents/perfect/move?board="+b.Compact(), &perfect)
-			if perfect.Square != tictactoe.Perfect().Move(b.Position()) || perfect.Probabilities != nil || perfect.Values == nil {
+			if perfect.Move != strconv.Itoa(tictactoe.Perfect().Move(b.Position())) || perfect.Probabilities != nil || len(perfect.Values) != 9 {
 				t.Errorf("perfect on %s: %+v", b.Compact(), perfect)
 			} else {
 				for sq, v := range perfect.Values {
@@ -425,7 +426,7 @@ func TestAPI(t *testing.T) {
 
 			var random answer
 			getJSON(t, url+"api/agents/random/move?board="+b.Compact(), &random)
-			if random.Probabilities == nil || !b.IsEmpty(random.Square) {
+			if sq, err := strconv.Atoi(random.Move); err != nil || len(random.Probabilities) != 9 || !b.IsEmpty(sq) {
 				t.Errorf("random on %s: %+v", b.Compact(), random)
 			} else {
 				for sq, pr := range random.Probabilities {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +171,154 @@ func TestBrowser(t *testing.T) {
 	notFoundPages(t, ctx, problems, url)
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	darkMode(t, ctx, url, shots)
+	connectFour(t, ctx, shots)
+}
+
+// connectFour checks the pages of a Connect Four league: the leaderboard
+// charts the share of optimal moves beside Elo, the agent page shows the
+// position set's figures and the record against the ladder, and whole
+// games are played on the page, at a desk and on a phone.
+func connectFour(t *testing.T, ctx context.Context, shots string) {
+	t.Helper()
+	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3")
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "4"`)
+	var progress struct {
+		Points []struct{ Share *float64 }
+		Floor  *float64
+	}
+	getJSON(t, url+"api/progress", &progress)
+	var want []float64
+	for _, p := range progress.Points {
+		if p.Share == nil {
+			t.Fatalf("a point of the learning curve has no share: %+v", progress.Points)
+		}
+		want = append(want, *p.Share)
+	}
+	labels := eval[[]string](t, ctx, legendLabels)
+	for _, l := range []string{"learning curve", "optimal moves", "tactician's optimal moves", "random's optimal moves"} {
+		if !slices.Contains(labels, l) {
+			t.Errorf("the chart's legend has %q; want %q among them", labels, l)
+		}
+	}
+	if got := eval[[]float64](t, ctx, `tttChart.data[tttChart.series.findIndex(s => s.label === "optimal moves")]`); !slices.Equal(got, want) {
+		t.Errorf("the chart draws shares %v; the API's %v", got, want)
+	}
+	if got := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard th.check")].map(e => e.textContent)`); !slices.Equal(got, []string{"Optimal", "Early", "Middle", "Late"}) {
+		t.Errorf("the leaderboard's check columns are %q", got)
+	}
+	screenshot(t, ctx, shots, "serve-c4-leaderboard.png")
+
+	// The best agent's page: its shares as the API has them.
+	var best struct {
+		Name   string
+		Shares struct{ All, Early, Middle, Late struct{ Pct float64 } }
+	}
+	getJSON(t, url+"api/agents/best", &best)
+	do(t, ctx, chromedp.Navigate(url+"agents/best"))
+	waitFor(t, ctx, `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelectorAll("#ladder tbody tr[data-id]").length > 0 && document.querySelector("#chart canvas")`)
+	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#shares td.share")].map(e => e.textContent)`)
+	var wantShown []string
+	for _, s := range []float64{best.Shares.All.Pct, best.Shares.Early.Pct, best.Shares.Middle.Pct, best.Shares.Late.Pct} {
+		wantShown = append(wantShown, fmt.Sprintf("%.1f%%", s))
+	}
+	if !slices.Equal(shown, wantShown) || !eval[bool](t, ctx, `document.getElementById("verify-card").hidden`) {
+		t.Errorf("the agent page shows shares %q, want %q, in place of the exhaustive check", shown, wantShown)
+	}
+	ladder := eval[[]string](t, ctx, `[...document.querySelectorAll("#ladder td.agent a")].map(e => e.textContent)`)
+	if !slices.Contains(ladder, "random") || !slices.Contains(ladder, "tactician") {
+		t.Errorf("the record against the ladder names %q; want random and the tactician", ladder)
+	}
+
+	// Whole games: at a desk as X and as O, on a phone as X.
+	for _, g := range []struct {
+		phone bool
+		side  string
+	}{{false, "X"}, {false, "O"}, {true, "X"}} {
+		if g.phone {
+			do(t, ctx, chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateScale(3), chromedp.EmulateMobile))
+		} else {
+			do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+		}
+		do(t, ctx, chromedp.Navigate(url+"play/best?as="+g.side))
+		playColumns(t, ctx, url, best.Name)
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
+			t.Errorf("the Connect Four play page is %d px wide in a window %d px wide", w[0], w[1])
+		}
+		if g.side == "X" {
+			name := "serve-c4-play.png"
+			if g.phone {
+				name = "serve-c4-play-phone.png"
+			}
+			screenshot(t, ctx, shots, name)
+		}
+	}
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+}
+
+// playColumns plays the Connect Four game on the page to its end, the
+// human playing the tactician's moves (from the API), and checks what the
+// page shows on the way: seven columns of six cells, each stone where it
+// fell, the agent's thoughts of each column, and the end.
+func playColumns(t *testing.T, ctx context.Context, url, name string) {
+	t.Helper()
+	waitFor(t, ctx, `document.querySelectorAll("#board .column").length === 7 && document.querySelectorAll("#board .disc").length === 42 && document.getElementById("opponent").textContent !== "…"`)
+	for turn := 0; ; turn++ {
+		if turn > 42 {
+			t.Fatal("the game did not end within 42 moves")
+		}
+		state := poll[string](t, ctx, `document.getElementById("board").dataset.over === "true" ? "over"
+			: document.querySelector("#board .column:not([disabled])") ? "move" : ""`)
+		if state == "over" {
+			break
+		}
+		moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
+		// The stones on the page are those of the moves, each at the
+		// bottom of its column.
+		var heights [7]int
+		want := map[string]string{}
+		if moves != "" {
+			for i, m := range strings.Split(moves, ",") {
+				col, _ := strconv.Atoi(m)
+				want[fmt.Sprintf("%d,%d", col, heights[col-1])] = "XO"[i%2 : i%2+1]
+				heights[col-1]++
+			}
+		}
+		got := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#board .disc.X, #board .disc.O")].map(d =>
+			[d.closest(".column").dataset.col + "," + d.dataset.row, d.classList.contains("X") ? "X" : "O"]))`)
+		if !maps.Equal(got, want) {
+			t.Fatalf("after moves %s the board shows %v; want %v", moves, got, want)
+		}
+		if moves != "" {
+			thoughts := eval[[]string](t, ctx, `[...document.querySelectorAll("#thoughts .thought")].map(e => e.textContent)`)
+			chosen := eval[int](t, ctx, `document.querySelectorAll("#thoughts .thought.chosen").length`)
+			if len(thoughts) != 7 || chosen != 1 || !slices.ContainsFunc(thoughts, func(s string) bool { return strings.HasSuffix(s, "%") }) {
+				t.Errorf("after its move the page shows %q with %d chosen; want 7 columns, one chosen, probabilities", thoughts, chosen)
+			}
+		}
+		var tactician struct{ Move string }
+		getJSON(t, url+"api/agents/tactician/move?moves="+moves, &tactician)
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .column[data-col="%s"]:not([disabled])`, tactician.Move))))
+	}
+	status := eval[string](t, ctx, `document.getElementById("status").textContent`)
+	result := eval[string](t, ctx, `document.getElementById("status").dataset.result`)
+	want := map[string]string{"win": "You win!", "tie": "A tie.", "loss": name + " wins."}[result]
+	if want == "" || status != want {
+		t.Errorf("at the end the page says %q (result %q)", status, result)
+	}
+	if told := eval[string](t, ctx, `(() => { const s = document.getElementById("status"); return getComputedStyle(s).color + " " + getComputedStyle(s, "::before").content; })()`); told != endings[result] {
+		t.Errorf("a %s is shown as %q, want %q", result, told, endings[result])
+	}
+	if result != "tie" && eval[int](t, ctx, `document.querySelectorAll("#board .disc.won").length`) < 4 {
+		t.Errorf("a %s with no four in a row shown", result)
+	}
+	if free := eval[int](t, ctx, `document.querySelectorAll("#board .column:not([disabled])").length`); free != 0 {
+		t.Errorf("after the end %d columns can be played", free)
+	}
+	t.Logf("a Connect Four game against %s: moves %s, %s", name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
 }
 
 // darkMode checks that the pages follow the system's dark mode: a dark
@@ -548,9 +697,9 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 				t.Errorf("after its move the page shows %q with %d chosen; want 9 cells, one chosen, probabilities", thoughts, chosen)
 			}
 		}
-		var perfect struct{ Square int }
+		var perfect struct{ Move string }
 		getJSON(t, url+"api/agents/perfect/move?moves="+moves, &perfect)
-		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cell[data-sq="%d"]:not([disabled])`, perfect.Square))))
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cell[data-sq="%s"]:not([disabled])`, perfect.Move))))
 	}
 	status := eval[string](t, ctx, `document.getElementById("status").textContent`)
 	result := eval[string](t, ctx, `document.getElementById("status").dataset.result`)
@@ -774,8 +923,9 @@ func painted(sel string) string {
 // dir, it writes the file there; otherwise into the test's directory.
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
-	// The top of the page, once the last refresh has painted.
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	// The top of the page, once the last refresh has painted and the
+	// last stone has fallen.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); Promise.all(document.getAnimations().map(a => a.finished)).then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))`, chromedp.EvalAwaitPromise))
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, shareColor, shareAxis, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -131,33 +131,55 @@ function tiles(board, progress, best, latest) {
     }
     value.replaceChildren(el("a", { href: agentURL(a.id), text: a.name }));
     const st = a.standing;
-    sub.textContent = `${a.class}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
+    const verdict = a.class || (a.shares ? `${fmt.pctOf(a.shares.all.pct)} optimal` : "not checked");
+    sub.textContent = `${verdict}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
   };
   agentTile("best", best);
   agentTile("latest", latest);
 }
 
+// checkColumns are the columns of the leaderboard that say what a check
+// found, by game: tic-tac-toe's exhaustive check per side, Connect Four's
+// position set overall and by phase.
+const checkColumns = {
+  tictactoe: {
+    about: "class, lines lost and optimal moves per side from the exhaustive check (ttt verify)",
+    heads: ["X lost", "X opt", "O lost", "O opt"],
+    cells(a) {
+      const side = (v) => (v ? [`${v.lost}/${v.lines}`, `${v.optimal_pct.toFixed(1)}%`] : ["–", "–"]);
+      return [...side(a.verify && a.verify.x), ...side(a.verify && a.verify.o)];
+    },
+  },
+  connect4: {
+    about: "the share of a fixed set of solved positions where its move keeps the value, overall and by phase (early up to 14 stones, middle up to 22, late after)",
+    heads: ["Optimal", "Early", "Middle", "Late"],
+    cells(a) {
+      const sh = a.shares;
+      return sh ? [sh.all, sh.early, sh.middle, sh.late].map((x) => fmt.pctOf(x.pct)) : ["–", "–", "–", "–"];
+    },
+  },
+};
+
 function table(board) {
+  const check = checkColumns[board.game];
+  document.getElementById("board-about").textContent = check.about;
+  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => (th.textContent = check.heads[k]));
   document.getElementById("shown").textContent =
     board.agents.length < board.rated ? `the ${board.agents.length} best of ${fmt.int(board.rated)}` : "";
   tbody.replaceChildren(
     ...board.agents.map((a) => {
       const f = followed.get(a.id);
-      const side = (v) =>
-        v ? [el("td", { class: "num", text: `${v.lost}/${v.lines}` }), el("td", { class: "num", text: `${v.optimal_pct.toFixed(1)}%` })]
-          : [el("td", { class: "num muted", text: "–" }), el("td", { class: "num muted", text: "–" })];
       return el(
         "tr",
         { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
         el("td", { class: "num", text: a.rank }),
         el("td", { class: "agent" }, el("a", { href: agentURL(a.id), text: a.name }), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null),
-        el("td", {}, badge(a.class)),
+        el("td", {}, badge(a.class, a.shares)),
         el("td", { class: "num", text: fmt.elo(a.elo) }),
         el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
         el("td", { class: "num", text: fmt.int(a.games) }),
         el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
-        side(a.verify && a.verify.x),
-        side(a.verify && a.verify.o),
+        check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
         el(
           "td",
           {},
@@ -220,6 +242,22 @@ function draw(progress, histories) {
     { label: "lo", stroke: "transparent", points: { show: false } },
     { label: "hi", stroke: "transparent", points: { show: false } },
   ];
+  // A game measured on a position set: each snapshot's share of optimal
+  // moves there, on a scale of its own, with the built-in players' and
+  // random's (the floor) flat.
+  const shares = pts.some((p) => p.share != null);
+  if (shares) {
+    data.push(pts.map((p) => p.share ?? null));
+    series.push({ label: "optimal moves", scale: "%", stroke: shareColor, width: 1.5, points: { show: xs.length <= 80, size: 3 }, value: legendValue((v) => fmt.pctOf(v)) });
+    const flat = (label, v) => {
+      data.push(xs.map(() => v));
+      series.push({ label, scale: "%", stroke: shareColor, width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
+    };
+    for (const r of progress.references) {
+      if (r.share != null) flat(`${r.name}'s optimal moves`, r.share);
+    }
+    if (progress.floor != null) flat("random's optimal moves", progress.floor);
+  }
   [...followed.values()].forEach((f, k) => {
     f.name = histories[k].agent.name; // unknown for an agent from the address
     data.push(carry(histories[k].rows, xs));
@@ -272,7 +310,8 @@ function draw(progress, histories) {
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
       // is clipped to the chart.
-      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: fitRatings } },
+      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: (u) => fitRatings(u, "y", 10) }, "%": { range: fitShares } },
+      axes: shares ? [shareAxis] : [],
       hooks: {
         // A range the user drags, or sets, is kept; a double click (the
         // whole run) forgets it.
@@ -309,17 +348,18 @@ function draw(progress, histories) {
 // applying is true while the page itself sets the chart's data.
 let applying = false;
 
-// fitRatings is the y range of the chart: the ratings of the curve, the
-// agents followed and the references in the rounds in view, with a
-// margin, leaving the intervals out.
-function fitRatings(u) {
+// fitRatings is the range of the chart's scale (y, Elo): the ratings of
+// the curve, the agents followed and the references in the rounds in
+// view, with a margin of at least minPad, leaving the intervals out. A
+// chart with shares fits their scale, "%", the same way.
+function fitRatings(u, scale, minPad) {
   const xs = u.data[0];
   const x0 = u.scales.x.min ?? xs[0];
   const x1 = u.scales.x.max ?? xs[xs.length - 1];
   let min = Infinity;
   let max = -Infinity;
   u.data.forEach((ys, si) => {
-    if (si === 0 || si === 2 || si === 3) return;
+    if (si === 0 || si === 2 || si === 3 || (u.series[si].scale ?? "y") !== scale) return;
     ys.forEach((y, k) => {
       if (y == null || xs[k] < x0 || xs[k] > x1) return;
       if (y < min) min = y;
@@ -327,8 +367,15 @@ function fitRatings(u) {
     });
   });
   if (min === Infinity) return [0, 1];
-  const pad = Math.max(10, 0.08 * (max - min));
+  const pad = Math.max(minPad, 0.08 * (max - min));
   return [min - pad, max + pad];
+}
+
+// fitShares is the range of the shares' scale: the shares in view, with
+// a margin, within 0-100%.
+function fitShares(u) {
+  const [lo, hi] = fitRatings(u, "%", 2);
+  return [Math.max(0, lo), Math.min(100, hi)];
 }
 
 // The range buttons: the newest rounds (following each new one), the
