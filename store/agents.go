@@ -317,9 +317,9 @@ func setUp(ctx context.Context, tx *sql.Tx, s Setup) error {
 }
 
 // Agent returns the agent that ref names, with its network and standing:
-// an id, a name, best or latest. Best is the rated network of the highest
-// class (perfect, unbeatable, beatable: verify.Class), then the highest
-// rating, then the newest; the latest network while none is rated. Latest
+// an id, a name, best or latest. Best is the rated network first by the
+// best rule (bestOrder: class, share, the lower end of its interval, the
+// newest); the latest network while none is rated. Latest
 // is the newest network. It returns ErrNotFound for an unknown id or
 // name, ErrNoCheckpoints for best or latest in a league without networks,
 // and ErrChecksum for a network whose stored weights are damaged.

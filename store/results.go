@@ -212,8 +212,11 @@ func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
 // bestOrder is the best rule as an ORDER BY of standings: perfect before
 // unbeatable before beatable (tic-tac-toe's exhaustive check), then the
 // larger share of optimal moves on the position set (Connect Four's),
-// then the higher rating, then the newer.
-const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.elo DESC, s.agent_id DESC"
+// then the higher lower end of the 95% interval, then the newer. The
+// checks are exact and the same at every round; the lower end, not the
+// rating, so that a network with a few lucky games and a wide interval
+// does not lead one whose games have pinned its rating down.
+const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC"
 
 // standingClass is what a standing keeps of its agent for bestOrder: the
 // class and the share of a network; none for a built-in player, which is
