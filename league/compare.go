@@ -43,11 +43,9 @@ type Difference struct {
 	AValue, BValue game.Value
 }
 
-// Compare compares the agents a and b (as store.DB.Agent reads them, with
-// their networks) of a league of kit's game; record is a's games against
-// b, met whether they have played. Moves are compared only between
-// deterministic players. It stops with ctx's error.
-func Compare(ctx context.Context, kit *agents.Kit, a, b *store.Agent, record game.Record, met bool) (*Comparison, error) {
+// Compare compares the ratings of agents a and b; record is a's games
+// against b, met whether they have played. Moves compares their moves.
+func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 	c := &Comparison{A: a, B: b, Met: met, Record: record}
 	if a.Standing != nil && b.Standing != nil {
 		c.Rated = true
@@ -61,9 +59,17 @@ func Compare(ctx context.Context, kit *agents.Kit, a, b *store.Agent, record gam
 		c.Lo, c.Hi = c.Diff-half, c.Diff+half
 		c.Expected = 1 / (1 + math.Pow(10, -c.Diff/400))
 	}
-	pa, pb := Deterministic(kit, a), Deterministic(kit, b)
+	return c
+}
+
+// Moves compares the moves of c's agents (as store.DB.Agent reads them,
+// with their networks), of a league of kit's game, where both are
+// deterministic: it sets c.Compared and c.Differences. It stops with
+// ctx's error.
+func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
+	pa, pb := Deterministic(kit, c.A), Deterministic(kit, c.B)
 	if pa == nil || pb == nil {
-		return c, nil
+		return nil
 	}
 	// differ counts p, where A moves ma and B mb, and keeps it if they
 	// differ, with the values of their moves.
@@ -82,11 +88,11 @@ func Compare(ctx context.Context, kit *agents.Kit, a, b *store.Agent, record gam
 	if kit.Positions != nil {
 		for _, s := range kit.Positions() {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 			differ(s.Position, pa.Move(s.Position), pb.Move(s.Position), func() (map[int]game.Value, error) { return s.Values, nil })
 		}
-		return c, nil
+		return nil
 	}
 	// Every position where a move is due, each once, in the order a
 	// walk of the game tree from the start first reaches it; the values
@@ -116,10 +122,7 @@ func Compare(ctx context.Context, kit *agents.Kit, a, b *store.Agent, record gam
 		}
 		return nil
 	}
-	if err := walk(kit.Start()); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return walk(kit.Start())
 }
 
 // Deterministic returns the player of a stored agent of kit's game whose

@@ -65,8 +65,8 @@ func compareCommand() *cli.Command {
 				return usage(c.Command, "%s and %s are one agent, %s (%d): name two", c.Args().Get(0), c.Args().Get(1), a.Name, a.ID)
 			}
 			kit := agents.KitFor(db.Game())
-			cmp, err := league.Compare(c.Context, kit, a, b, record, met)
-			if err != nil {
+			cmp := league.Compare(a, b, record, met)
+			if err := cmp.Moves(c.Context, kit); err != nil {
 				return err
 			}
 			writeComparison(c.App.Writer, kit, cmp)
