@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -435,6 +437,72 @@ func TestAPI(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+
+	t.Run("downloads", func(t *testing.T) {
+		download := func(path, contentType, name string) []byte {
+			t.Helper()
+			status, body, h := get(t, url+path)
+			if status != http.StatusOK || h.Get("Content-Type") != contentType || h.Get("Content-Disposition") != "attachment; filename="+name {
+				t.Fatalf("GET /%s: %d %s %q\n%.300s", path, status, h.Get("Content-Type"), h.Get("Content-Disposition"), body)
+			}
+			return body
+		}
+		readCSV := func(body []byte) [][]string {
+			t.Helper()
+			rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rows
+		}
+		// The learning curve: a row a round, as the API's points.
+		var progress struct {
+			Points []struct {
+				Round, Agent int64
+				Elo, Lo, Hi  float64
+			}
+		}
+		getJSON(t, url+"api/progress", &progress)
+		rows := readCSV(download("api/progress.csv", "text/csv; charset=utf-8", "learning-curve.csv"))
+		var want [][]string
+		want = append(want, []string{"round", "agent", "elo", "lo", "hi"})
+		for _, p := range progress.Points {
+			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			want = append(want, []string{strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Agent, 10), f(p.Elo), f(p.Lo), f(p.Hi)})
+		}
+		if !reflect.DeepEqual(rows, want) {
+			t.Errorf("the learning curve's CSV:\n%q\nwant\n%q", rows, want)
+		}
+		// Every opponent of perfect, as the API's pages.
+		var opponents struct {
+			Rows []struct {
+				ID                  int64
+				Name, Kind          string
+				Wins, Draws, Losses int
+			}
+		}
+		getJSON(t, url+"api/agents/perfect/opponents?limit=1000", &opponents)
+		rows = readCSV(download("api/agents/perfect/opponents.csv", "text/csv; charset=utf-8", "perfect-opponents.csv"))
+		if len(rows) != len(opponents.Rows)+1 || len(opponents.Rows) == 0 {
+			t.Fatalf("perfect's opponents: %d rows of CSV, %d in the API", len(rows), len(opponents.Rows))
+		}
+		for i, o := range opponents.Rows {
+			row := rows[i+1]
+			if row[0] != strconv.FormatInt(o.ID, 10) || row[1] != o.Name || row[2] != o.Kind || row[4] != strconv.Itoa(o.Wins) || row[5] != strconv.Itoa(o.Draws) || row[6] != strconv.Itoa(o.Losses) {
+				t.Errorf("perfect's opponent %d: CSV %q, API %+v", i, row, o)
+			}
+		}
+		// The best's games: ttt games export's, but for the site.
+		best, err := db.Agent(t.Context(), "best")
+		if err != nil {
+			t.Fatal(err)
+		}
+		games := download("api/agents/best/games.pgn", "application/x-chess-pgn", best.Name+".pgn")
+		cli := strings.ReplaceAll(p.OK(t, "games", "export", "--db", "league.db", "--agent", "best", "--pgn", "-"), `[Site "league.db"]`, `[Site "ttt serve"]`)
+		if string(games) != cli || !strings.Contains(cli, `[Site "ttt serve"]`) {
+			t.Errorf("the best's games: %d bytes of PGN; ttt games export --agent best writes %d", len(games), len(cli))
 		}
 	})
 

@@ -124,6 +124,9 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.Click(unfollowed))
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
+	if got := download(t, ctx, "#curve-csv", "learning-curve.csv"); !bytes.HasPrefix(got, []byte("round,agent,elo,lo,hi\n")) || bytes.Count(got, []byte("\n")) != rounds+1 {
+		t.Errorf("the learning curve downloads as %q; want a header and %d rounds", got, rounds)
+	}
 	sharedView(t, ctx, zoom)
 
 	// The best agent's page.
@@ -141,6 +144,17 @@ func TestBrowser(t *testing.T) {
 	p.OK(t, "export", "--db", "league.db", "--checkpoint", strconv.FormatInt(want.Best.ID, 10), "-o", "best.bin")
 	if !bytes.Equal(got, p.File(t, "best.bin")) {
 		t.Errorf("the downloaded weight file (%d bytes) is not ttt export's (%d bytes)", len(got), len(p.File(t, "best.bin")))
+	}
+
+	// Its opponents and its games, whole, as the API sends them.
+	for _, d := range []struct{ sel, name, path string }{
+		{"#opponents-csv", want.Best.Name + "-opponents.csv", fmt.Sprintf("api/agents/%d/opponents.csv", want.Best.ID)},
+		{"#games-pgn", want.Best.Name + ".pgn", fmt.Sprintf("api/agents/%d/games.pgn", want.Best.ID)},
+	} {
+		got := download(t, ctx, d.sel, d.name)
+		if _, body, _ := get(t, url+d.path); !bytes.Equal(got, body) || len(got) == 0 {
+			t.Errorf("%s downloads %d bytes; /%s answers %d", d.sel, len(got), d.path, len(body))
+		}
 	}
 
 	// A whole game against it as X, then one as O.

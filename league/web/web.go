@@ -98,6 +98,10 @@ func (s *Server) routes() {
 	api("/api/agents/{ref}/weights", s.weights, http.MethodGet)
 	api("/api/agents/{ref}/move", s.move, http.MethodGet, http.MethodPost)
 	api("/api/compare/{a}/{b}", s.compare, http.MethodGet)
+	// The downloads (downloads.go).
+	api("/api/progress.csv", s.curveCSV, http.MethodGet)
+	api("/api/agents/{ref}/opponents.csv", s.opponentsCSV, http.MethodGet)
+	api("/api/agents/{ref}/games.pgn", s.gamesPGN, http.MethodGet)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (see README, ttt serve)", r.URL.Path)
 	})

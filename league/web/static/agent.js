@@ -44,6 +44,8 @@ function header(a) {
     actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(a.id, "X"), text: "Play it as X" }));
     actions.push(el("a", { class: "button", id: "play-o", href: playURL(a.id, "O"), text: "as O" }));
   }
+  actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${a.id}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
+  document.getElementById("opponents-csv").href = `/api/agents/${a.id}/opponents.csv`;
   actions.push(el("a", { class: "button", id: "compare", href: `/compare/${a.id}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
   if (a.hidden) {
     const file = (side, text, id) =>
