@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"ttt/agents/game"
 )
@@ -235,3 +236,42 @@ func (v *View) OpponentCount(agent int64) (n int, err error) {
 		agent, agent).Scan(&n)
 	return n, err
 }
+
+// RoundTimes returns when each of the newest n rounds started and
+// finished, the newest first: what serve's league health reckons its
+// pace from, the end of the rounds key whatever the league's size. A
+// round of schema 1, which did not store its end, has a zero Finished.
+func (v *View) RoundTimes(n int) ([]RoundTime, error) {
+	rows, err := v.tx.QueryContext(v.ctx, "SELECT started_at, finished_at FROM rounds ORDER BY id DESC LIMIT ?", n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RoundTime
+	for rows.Next() {
+		var started string
+		var finished sql.Null[string]
+		if err := rows.Scan(&started, &finished); err != nil {
+			return nil, err
+		}
+		var rt RoundTime
+		if rt.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
+			return nil, fmt.Errorf("a round's start %q: %w", started, err)
+		}
+		if finished.Valid {
+			if rt.Finished, err = time.Parse(time.RFC3339Nano, finished.V); err != nil {
+				return nil, fmt.Errorf("a round's end %q: %w", finished.V, err)
+			}
+		}
+		out = append(out, rt)
+	}
+	return out, rows.Err()
+}
+
+// RoundTime is when a round started and finished.
+type RoundTime struct{ Started, Finished time.Time }
+
+// Writer returns the pid of the process that holds the league lock of
+// db's file, a ttt league run or roundrobin at work, or 0 when none does
+// (LockHolder). It only reads the system's list of locks.
+func (db *DB) Writer() int { return LockHolder(db.abs) }

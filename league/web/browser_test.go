@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"ttt/league/commands/clitest"
@@ -272,6 +273,33 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 		}
 	}
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	leagueHealth(t, ctx, url, path)
+}
+
+// leagueHealth checks what the leaderboard says of the league while a
+// league run works on it and once it stops: the live dot, whether it
+// runs, its pace.
+func leagueHealth(t *testing.T, ctx context.Context, url, path string) {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"
+		&& document.getElementById("live").classList.contains("stopped")`)
+	run := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "league", "run", "--db", path)
+	run.WaitOutput(t, "round ")
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "true" && document.querySelector("#h-running b")?.textContent === "running"
+		&& !document.getElementById("live").classList.contains("stopped") && document.getElementById("h-pace") !== null`)
+	var health struct {
+		Running bool
+		PerHour float64 `json:"rounds_per_hour"`
+	}
+	getJSON(t, url+"api/health", &health)
+	if !health.Running || health.PerHour <= 0 {
+		t.Errorf("with a league run at work the API says %+v", health)
+	}
+	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
+		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
+	}
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"`)
 }
 
 // playColumns plays the Connect Four game on the page to its end, the

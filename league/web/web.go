@@ -43,14 +43,15 @@ type Server struct {
 	life context.Context
 	stop context.CancelFunc
 
-	rounds rounds // the newest round, for the event streams
+	rounds rounds   // the newest round, for the event streams
+	best   bestSeen // since when the best is, as far as the server saw
 }
 
 // New returns the server of db, which it only reads. errLog, when not
 // nil, gets a line for every answer with status 500: a failure of the
 // database rather than of the request.
 func New(db *store.DB, errLog *log.Logger) *Server {
-	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{round: -1, changed: make(chan struct{})}}
+	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})}}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -92,6 +93,7 @@ func (s *Server) routes() {
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)
 	api("/api/events", s.events, http.MethodGet)
+	api("/api/health", s.health, http.MethodGet)
 	api("/api/agents/{ref}", s.agent, http.MethodGet)
 	api("/api/agents/{ref}/history", s.history, http.MethodGet)
 	api("/api/agents/{ref}/opponents", s.opponents, http.MethodGet)

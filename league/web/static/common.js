@@ -90,8 +90,9 @@ export const shareColor = cssVar("--share") || "#009e73";
 const gridColor = cssVar("--grid") || "#eef0f3";
 const textColor = cssVar("--text") || "#1c2230";
 
-// live follows the league: the top bar shows the newest round, and
-// onRound runs at each new one. The server pushes a "round" event when
+// live follows the league: the top bar shows the newest round and
+// whether a league runs, and onRound runs at each new round, or when a
+// league run starts or stops. The server pushes a "round" event when
 // the stream opens and whenever a round commits (/api/events);
 // EventSource reconnects by itself when the stream drops.
 //
@@ -108,18 +109,26 @@ export function live(onRound) {
   const open = () => {
     source = new EventSource("/api/events");
     source.addEventListener("open", () => box.classList.add("on"));
-    source.addEventListener("error", () => box.classList.remove("on"));
+    source.addEventListener("error", () => {
+      box.classList.remove("on");
+      box.title = "the connection to ttt serve is down: trying again";
+    });
     source.addEventListener("round", (e) => {
-      const { round } = JSON.parse(e.data);
+      const { round, running } = JSON.parse(e.data);
       box.classList.add("on");
       label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
       label.dataset.round = round;
+      // The dot is green while a league run is at work, amber while the
+      // page is live but no league runs, grey when the stream is down.
+      box.dataset.running = running;
+      box.classList.toggle("stopped", !running);
+      box.title = running ? "a league run is at work: the page follows its rounds as they commit" : "no league run is at work: the page will follow one when it starts";
       if (last !== null && round !== last) {
         box.classList.add("flash");
         setTimeout(() => box.classList.remove("flash"), 1200);
       }
       last = round;
-      if (onRound) onRound(round);
+      if (onRound) onRound(round, running);
     });
   };
   open();
@@ -132,16 +141,21 @@ export function live(onRound) {
   });
 }
 
-// loadLive loads a page at once and again at each new round, refresh
-// being its load (made with coalesce) and shown the round whose data the
-// page shows. The first load does not wait for the event stream, whose
+// loadLive loads a page at once and again at each new round, or when a
+// league run starts or stops, refresh being its load (made with
+// coalesce) and shown the round whose data the page shows. The first load does not wait for the event stream, whose
 // first event, which may come before that load is done, reloads only if
 // the load missed its round.
 export function loadLive(refresh, shown) {
   const first = refresh();
-  live(async (round) => {
+  let running = null;
+  live(async (round, now) => {
     await first;
-    if (round !== shown()) refresh();
+    // A league run that starts or stops changes what the page says of
+    // the league before any round does.
+    const moved = running !== null && now !== running;
+    running = now;
+    if (round !== shown() || moved) refresh();
   });
 }
 

@@ -95,13 +95,15 @@ async function loadCurve() {
 const refresh = coalesce(async () => {
   // The first load asks for the best's history at once, not after the
   // best: one wait instead of two.
-  const [board, progress, best, latest, bestHistory] = await Promise.all([
+  const [board, progress, best, latest, bestHistory, health] = await Promise.all([
     api("/api/leaderboard?limit=20"),
     loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
     followBest && bestID === null ? api("/api/agents/best/history").catch(() => null) : null,
+    api("/api/health"),
   ]);
+  showHealth(health);
   followTheBest(best);
   const history = (id) =>
     bestHistory && bestHistory.agent.id === id
@@ -114,6 +116,42 @@ const refresh = coalesce(async () => {
   draw(progress, histories);
   shownRound = board.round;
 });
+
+// The league's health: whether a league run is at work, when the last
+// round finished (kept up to date between rounds), its pace, and since
+// when the best is the best.
+let lastRound = null;
+
+function showHealth(h) {
+  lastRound = h.last_round ? new Date(h.last_round) : null;
+  const box = document.getElementById("health");
+  box.dataset.running = h.running;
+  const parts = [
+    el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
+    el("span", { id: "h-ago" }),
+  ];
+  if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
+  if (h.best) {
+    const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)} or before`;
+    parts.push(el("span", { id: "h-best", title: "ttt serve notes when the best changes while it runs; the league does not store it" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
+  }
+  box.replaceChildren(...parts);
+  ago();
+}
+
+// ago says how long ago the last round finished.
+function ago() {
+  const box = document.getElementById("h-ago");
+  if (!box) return;
+  if (!lastRound) {
+    box.textContent = "no round yet";
+    return;
+  }
+  const s = Math.max(0, (Date.now() - lastRound) / 1000);
+  const text = s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+  box.replaceChildren("last round ", el("b", { text }), " ago");
+}
+setInterval(ago, 1000);
 
 function tiles(board, progress, best, latest) {
   document.getElementById("t-rounds").textContent = fmt.int(board.round);
