@@ -225,11 +225,11 @@ const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') 
 	CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN set_optimal * 1.0 / set_positions END`
 
 // standings reads up to limit (all with 0) rated agents in the order that
-// tail (a WHERE and an ORDER BY of standings s) gives.
-func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []*Agent, err error) {
+// tail (a WHERE and an ORDER BY of standings s and agents a, with args)
+// gives.
+func standings(ctx context.Context, tx *sql.Tx, tail string, limit int, args ...any) (list []*Agent, err error) {
 	q := strings.Replace(selectAgents, "FROM agents a LEFT JOIN standings s ON s.agent_id = a.id",
 		"FROM standings s JOIN agents a ON a.id = s.agent_id", 1) + " " + tail
-	args := []any{}
 	if limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, limit)

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -12,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"ttt/agents"
@@ -269,24 +272,25 @@ type leaderboardRow struct {
 }
 
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
-// agents (20 unless said), as ttt ratings lists them.
+// agents (20 unless said), as ttt ratings lists them; or another view of
+// the rated agents (listingOf): another order, filters, a page further.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	limit, err := limitParam(r)
+	l, err := listingOf(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	var (
-		round int64
-		list  []*store.Agent
-		rated int
-		best  *agentRef
+		round          int64
+		list           []*store.Agent
+		matched, rated int
+		best           *agentRef
 	)
 	ok := s.view(w, r, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
 			return err
 		}
-		if list, rated, err = v.Standings(limit); err != nil {
+		if list, matched, rated, err = v.Leaderboard(l); err != nil {
 			return err
 		}
 		best, err = bestOf(v)
@@ -296,20 +300,67 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := struct {
-		Game   string           `json:"game"`
-		Round  int64            `json:"round"`
-		Rated  int              `json:"rated"`
-		Best   *agentRef        `json:"best"`
-		Agents []leaderboardRow `json:"agents"`
-	}{Game: s.db.Game().Name(), Round: round, Rated: rated, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
+		Game  string `json:"game"`
+		Round int64  `json:"round"`
+		Rated int    `json:"rated"`
+		// Matched is how many rated agents the filters keep; Offset the
+		// place of the first row among them.
+		Matched int              `json:"matched"`
+		Offset  int              `json:"offset"`
+		Best    *agentRef        `json:"best"`
+		Agents  []leaderboardRow `json:"agents"`
+	}{Game: s.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
-			Rank: i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+			Rank: l.Offset + i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
 	writeJSON(w, out)
+}
+
+// listingOf reads the view of the leaderboard that r asks for: limit
+// (1-1000, 20), offset (0 on), sort (a column of store.LeaderboardSorts,
+// elo), order (desc, the default, or asc), q (a part of the name),
+// class (perfect, unbeatable or beatable) and min_games.
+func listingOf(r *http.Request) (store.Listing, error) {
+	q := r.URL.Query()
+	l := store.Listing{Sort: q.Get("sort"), Name: q.Get("q"), Desc: true}
+	var err error
+	if l.Limit, err = limitParam(r); err != nil {
+		return l, err
+	}
+	offset, err := intParam(r, "offset", "a whole number, 0 or more", 0, 0, math.MaxInt32)
+	if err != nil {
+		return l, err
+	}
+	games, err := intParam(r, "min_games", "a whole number, 0 or more", 0, 0, math.MaxInt32)
+	if err != nil {
+		return l, err
+	}
+	l.Offset, l.MinGames = int(offset), int(games)
+	if _, ok := store.LeaderboardSorts[cmp.Or(l.Sort, "elo")]; !ok {
+		return l, fmt.Errorf("sort must be one of %s (got %q)", strings.Join(slices.Sorted(maps.Keys(store.LeaderboardSorts)), ", "), l.Sort)
+	}
+	switch o := q.Get("order"); o {
+	case "", "desc":
+	case "asc":
+		l.Desc = false
+	default:
+		return l, fmt.Errorf("order must be asc or desc (got %q)", o)
+	}
+	if c := q.Get("class"); c != "" {
+		for _, k := range []verify.Class{verify.Beatable, verify.Unbeatable, verify.Perfect} {
+			if k.String() == c {
+				l.Class = &k
+			}
+		}
+		if l.Class == nil {
+			return l, fmt.Errorf("class must be perfect, unbeatable or beatable (got %q)", c)
+		}
+	}
+	return l, nil
 }
 
 // standingJSON is an agent's rating now, with its 95% interval, the round

@@ -558,6 +558,13 @@ func badRequests(t *testing.T, url string) {
 		{"GET", "api/agents/nobody/history", "", 404, `no such agent: "nobody"`},
 		{"GET", "api/agents/0/weights", "", 404, `no such agent: "0"`},
 		{"GET", "api/agents/-1/move", "", 404, `no such agent: "-1"`},
+		{"GET", "api/leaderboard?sort=nope", "", 400, "sort must be one of class, draws, elo, games, hi, id, lo, losses, name, share, wins"},
+		{"GET", "api/leaderboard?order=up", "", 400, "order must be asc or desc"},
+		{"GET", "api/leaderboard?class=great", "", 400, "class must be perfect, unbeatable or beatable"},
+		{"GET", "api/leaderboard?offset=-1", "", 400, "offset must be a whole number"},
+		{"GET", "api/leaderboard?min_games=x", "", 400, "min_games must be a whole number"},
+		{"GET", "api/compare/best/best", "", 400, "are one agent"},
+		{"GET", "api/compare/best/nobody", "", 404, `no such agent: "nobody"`},
 		{"GET", "api/agents/", "", 404, "no such endpoint"},
 		{"GET", "api/nothing", "", 404, "no such endpoint"},
 		// Pages and files: the same JSON errors.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"maps"
@@ -129,6 +130,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the learning curve downloads as %q; want a header and %d rounds", got, rounds)
 	}
 	sharedView(t, ctx, zoom)
+	leaderboardTable(t, ctx, url)
 
 	// The best agent's page.
 	getJSON(t, url+"api/leaderboard", &want)
@@ -362,6 +364,64 @@ func playColumns(t *testing.T, ctx context.Context, url, name string) {
 		t.Errorf("after the end %d columns can be played", free)
 	}
 	t.Logf("a Connect Four game against %s: moves %s, %s", name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
+}
+
+// leaderboardTable checks the leaderboard's table against the API as the
+// user sorts it by a column, both ways, searches it by name, filters it
+// by class and games, and pages through it, each view kept in the
+// address.
+func leaderboardTable(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	names := `[...document.querySelectorAll("#leaderboard tbody tr td.agent a")].map(a => a.textContent)`
+	// shows waits until the table shows what the API answers to query,
+	// and the address keeps query.
+	shows := func(query string) {
+		t.Helper()
+		var want struct {
+			Agents []struct{ Name string }
+		}
+		getJSON(t, url+"api/leaderboard?"+query, &want)
+		list := []string{}
+		for _, a := range want.Agents {
+			list = append(list, a.Name)
+		}
+		js, _ := json.Marshal(list)
+		waitFor(t, ctx, fmt.Sprintf(`JSON.stringify(%s) === %q`, names, js))
+		for _, kv := range strings.Split(query, "&") {
+			if !strings.HasPrefix(kv, "limit=20") && !strings.Contains(eval[string](t, ctx, `location.search`), kv) {
+				t.Errorf("the address %q does not keep %s", eval[string](t, ctx, `location.search`), kv)
+			}
+		}
+	}
+	do(t, ctx, chromedp.Navigate(url+"?limit=5"))
+	shows("limit=5")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#next`)))
+	shows("limit=5&offset=5")
+	if first := eval[string](t, ctx, `document.querySelector("#leaderboard tbody td.num").textContent`); first != "6" {
+		t.Errorf("the second page of 5 starts at #%s", first)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=games]`)))
+	shows("limit=5&sort=games")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=games]`)))
+	shows("limit=5&sort=games&order=asc")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=name]`)))
+	shows("limit=5&sort=name&order=asc")
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#search`), "point-1"))
+	shows("limit=5&sort=name&order=asc&q=point-1")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#class-filter`), "beatable"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("class-filter").dispatchEvent(new Event("change"))`))
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#min-games`), "200"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("min-games").dispatchEvent(new Event("change"))`))
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable&min_games=200")
+	// The address opens the same view.
+	do(t, ctx, chromedp.Reload())
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable&min_games=200")
+	if v := eval[[]string](t, ctx, `[document.getElementById("search").value, document.getElementById("class-filter").value, document.getElementById("min-games").value]`); !slices.Equal(v, []string{"point-1", "beatable", "200"}) {
+		t.Errorf("the address opens the filters as %q", v)
+	}
+	do(t, ctx, chromedp.Navigate(url))
+	shows("limit=20")
 }
 
 // comparePage checks the compare page of the best network and another

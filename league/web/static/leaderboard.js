@@ -25,10 +25,35 @@ const chartHeight = 270;
 let zoom = null;
 let log = false;
 
+// listing is the view of the table: its order, its filters and its page
+// (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
+const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0 };
+
+// listingQuery is listing as /api/leaderboard's query.
+function listingQuery() {
+  const q = new URLSearchParams({ limit: listing.limit });
+  if (listing.sort !== "elo") q.set("sort", listing.sort);
+  if (listing.order !== "desc") q.set("order", listing.order);
+  if (listing.q) q.set("q", listing.q);
+  if (listing.class) q.set("class", listing.class);
+  if (listing.min > 0) q.set("min_games", listing.min);
+  if (listing.offset > 0) q.set("offset", listing.offset);
+  return q;
+}
+
 // The view is kept in the address, to be shared: ?rounds=A-B|lastN,
-// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked).
+// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked),
+// and the table's sort, order, q, class, min_games, offset and limit
+// (the rows of a page, 20 unless said).
 function readURL() {
   const q = new URLSearchParams(location.search);
+  listing.sort = q.get("sort") || "elo";
+  listing.order = q.get("order") === "asc" ? "asc" : "desc";
+  listing.q = q.get("q") || "";
+  listing.class = q.get("class") || "";
+  listing.min = Math.max(0, Number(q.get("min_games")) || 0);
+  listing.offset = Math.max(0, Number(q.get("offset")) || 0);
+  listing.limit = Math.min(1000, Math.max(1, Number(q.get("limit")) || 20));
   const r = q.get("rounds") || "";
   let m;
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
@@ -47,6 +72,7 @@ function writeURL() {
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
+  for (const [k, v] of listingQuery()) if (k !== "limit" || listing.limit !== 20) q.set(k, v);
   const search = q.toString();
   history.replaceState(null, "", search ? `?${search}` : location.pathname);
   for (const b of document.querySelectorAll("#range [data-range]")) {
@@ -96,7 +122,7 @@ const refresh = coalesce(async () => {
   // The first load asks for the best's history at once, not after the
   // best: one wait instead of two.
   const [board, progress, best, latest, bestHistory, health] = await Promise.all([
-    api("/api/leaderboard?limit=20"),
+    api(`/api/leaderboard?${listingQuery()}`),
     loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
@@ -202,8 +228,25 @@ function table(board) {
   const check = checkColumns[board.game];
   document.getElementById("board-about").textContent = check.about;
   document.querySelectorAll("#leaderboard th.check").forEach((th, k) => (th.textContent = check.heads[k]));
-  document.getElementById("shown").textContent =
-    board.agents.length < board.rated ? `the ${board.agents.length} best of ${fmt.int(board.rated)}` : "";
+  const filtered = board.matched < board.rated;
+  const first = board.offset + 1;
+  const last = board.offset + board.agents.length;
+  document.getElementById("shown").textContent = !board.agents.length
+    ? filtered ? `none of ${fmt.int(board.rated)} matches` : ""
+    : board.agents.length < board.matched || filtered
+      ? `${fmt.int(first)}–${fmt.int(last)} of ${fmt.int(board.matched)}${filtered ? ` (of ${fmt.int(board.rated)} rated)` : ""}`
+      : "";
+  document.getElementById("prev").disabled = board.offset === 0;
+  document.getElementById("next").disabled = last >= board.matched;
+  document.getElementById("class-filter").hidden = board.game !== "tictactoe";
+  // The check's columns sort where a column of the store stands for
+  // them: Connect Four's share.
+  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => {
+    if (board.game === "connect4" && k === 0) th.dataset.sort = "share";
+  });
+  for (const th of document.querySelectorAll("#leaderboard th[data-sort]")) {
+    th.setAttribute("aria-sort", th.dataset.sort === listing.sort ? (listing.order === "asc" ? "ascending" : "descending") : "none");
+  }
   tbody.replaceChildren(
     ...board.agents.map((a) => {
       const f = followed.get(a.id);
@@ -433,6 +476,40 @@ document.getElementById("log").addEventListener("click", () => {
   refresh();
 });
 
+// The table's controls: each sets the listing, back to its first page,
+// and reads the table again.
+function relist(change) {
+  change();
+  writeURL();
+  refresh();
+}
+document.querySelector("#leaderboard thead").addEventListener("click", (e) => {
+  const th = e.target.closest("th[data-sort]");
+  if (!th) return;
+  relist(() => {
+    // The same column again turns the order round; a new one starts
+    // from the top (names from A).
+    listing.order = th.dataset.sort === listing.sort ? (listing.order === "desc" ? "asc" : "desc") : th.dataset.sort === "name" ? "asc" : "desc";
+    listing.sort = th.dataset.sort;
+    listing.offset = 0;
+  });
+});
+const search = document.getElementById("search");
+let typing = null;
+search.addEventListener("input", () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => relist(() => ((listing.q = search.value.trim()), (listing.offset = 0))), 250);
+});
+const classFilter = document.getElementById("class-filter");
+classFilter.addEventListener("change", () => relist(() => ((listing.class = classFilter.value), (listing.offset = 0))));
+const minGames = document.getElementById("min-games");
+minGames.addEventListener("change", () => relist(() => ((listing.min = Math.max(0, Math.floor(Number(minGames.value)) || 0)), (listing.offset = 0))));
+document.getElementById("prev").addEventListener("click", () => relist(() => (listing.offset = Math.max(0, listing.offset - listing.limit))));
+document.getElementById("next").addEventListener("click", () => relist(() => (listing.offset += listing.limit)));
+
 readURL();
+search.value = listing.q;
+classFilter.value = listing.class;
+minGames.value = listing.min || "";
 writeURL();
 loadLive(refresh, () => shownRound);
