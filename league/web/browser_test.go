@@ -666,7 +666,7 @@ func sharedView(t *testing.T, ctx context.Context, zoom []float64) {
 // script asking the server again.
 func notFoundPages(t *testing.T, ctx context.Context, problems *pageProblems, url string) {
 	t.Helper()
-	for _, path := range []string{"agents/nonexistent", "agents/999999999", "play/nonexistent", "nope"} {
+	for _, path := range []string{"agents/nonexistent", "agents/999999999", "play/nonexistent", "compare/best/nonexistent", "nope"} {
 		problems.expect(fmt.Sprintf("status of 404 (Not Found) (%s%s)", url, path))
 		res, err := chromedp.Run(ctx, chromedp.NavigateResponse(url+path))
 		if err != nil {
