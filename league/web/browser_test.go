@@ -274,6 +274,19 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 			screenshot(t, ctx, shots, name)
 		}
 	}
+	// The other pages of a Connect Four league fit a phone too; the
+	// compare page draws its positions as seven columns.
+	for _, p := range []struct{ path, drawn string }{
+		{"", `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart canvas")`},
+		{"agents/best", `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelector("#chart canvas")`},
+		{"compare/best/tactician", `document.querySelectorAll("#positions .position .mini.connect4").length > 0 && document.querySelector("#chart canvas")`},
+	} {
+		do(t, ctx, chromedp.Navigate(url+p.path))
+		waitFor(t, ctx, p.drawn)
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
+			t.Errorf("%s%s is %d px wide on a phone %d px wide", url, p.path, w[0], w[1])
+		}
+	}
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	leagueHealth(t, ctx, url, path)
 }
