@@ -506,6 +506,45 @@ func TestAPI(t *testing.T) {
 		}
 	})
 
+	t.Run("compare", func(t *testing.T) {
+		// The API's figures are ttt compare's.
+		out := p.OK(t, "compare", "3", "best", "--db", "league.db")
+		var c struct {
+			Record      struct{ Wins, Draws, Losses int }
+			Diff        struct{ Elo, Lo, Hi float64 }
+			Compared    int
+			Differences []struct{ A, B struct{ Move, Value string } }
+		}
+		getJSON(t, url+"api/compare/3/best", &c)
+		r := c.Record
+		for _, want := range []string{
+			fmt.Sprintf("head to head:  W/D/L %d/%d/%d", r.Wins, r.Draws, r.Losses),
+			fmt.Sprintf("difference:    %+.1f (95%%: %+.1f to %+.1f)", c.Diff.Elo, c.Diff.Lo, c.Diff.Hi),
+			fmt.Sprintf("different in %d of %d positions", len(c.Differences), c.Compared),
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("ttt compare 3 best says\n%.500s\nthe API %q", out, want)
+			}
+		}
+		var figures struct {
+			Compared    *int
+			Differences []any
+		}
+		getJSON(t, url+"api/compare/3/best?positions=0", &figures)
+		if figures.Compared != nil || figures.Differences != nil {
+			t.Errorf("positions=0 answers positions: %+v", figures)
+		}
+		var health struct {
+			Running     bool
+			NewestRound int64 `json:"newest_round"`
+			Best        struct{ ID int64 }
+		}
+		getJSON(t, url+"api/health", &health)
+		if best, _ := db.Agent(t.Context(), "best"); health.Running || health.NewestRound != 6 || health.Best.ID != best.ID {
+			t.Errorf("the health of a league at rest: %+v", health)
+		}
+	})
+
 	t.Run("events", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
