@@ -317,9 +317,9 @@ func setUp(ctx context.Context, tx *sql.Tx, s Setup) error {
 }
 
 // Agent returns the agent that ref names, with its network and standing:
-// an id, a name, best or latest. Best is the rated network of the highest
-// class (perfect, unbeatable, beatable: verify.Class), then the highest
-// rating, then the newest; the latest network while none is rated. Latest
+// an id, a name, best or latest. Best is the rated network first by the
+// best rule (bestOrder: class, share, the lower end of its interval, the
+// newest); the latest network while none is rated. Latest
 // is the newest network. It returns ErrNotFound for an unknown id or
 // name, ErrNoCheckpoints for best or latest in a league without networks,
 // and ErrChecksum for a network whose stored weights are damaged.
@@ -628,24 +628,31 @@ func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 // them, by id: a learning curve's second measure, read without the
 // networks.
 func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]verify.Score, error) {
-	out := map[int64]verify.Score{}
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, "SELECT set_optimal, set_positions FROM agents WHERE id = ? AND set_positions IS NOT NULL")
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for _, id := range ids {
-			var s verify.Score
-			switch err := stmt.QueryRowContext(ctx, id).Scan(&s.Optimal, &s.Positions); {
-			case errors.Is(err, sql.ErrNoRows):
-			case err != nil:
-				return fmt.Errorf("agent %d: %w", id, err)
-			default:
-				out[id] = s
-			}
-		}
-		return nil
+	var out map[int64]verify.Score
+	err := db.View(ctx, func(v *View) (err error) {
+		out, err = v.Shares(ids)
+		return err
 	})
 	return out, err
+}
+
+// Shares is DB.Shares, in the view.
+func (v *View) Shares(ids []int64) (map[int64]verify.Score, error) {
+	out := map[int64]verify.Score{}
+	stmt, err := v.tx.PrepareContext(v.ctx, "SELECT set_optimal, set_positions FROM agents WHERE id = ? AND set_positions IS NOT NULL")
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for _, id := range ids {
+		var s verify.Score
+		switch err := stmt.QueryRowContext(v.ctx, id).Scan(&s.Optimal, &s.Positions); {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, fmt.Errorf("agent %d: %w", id, err)
+		default:
+			out[id] = s
+		}
+	}
+	return out, nil
 }

@@ -157,8 +157,8 @@ func TestAgentLookup(t *testing.T) {
 }
 
 // Best is one rule: the rated network of the highest class, then the
-// highest rating, then the newest; the latest network while none is
-// rated. Perfect and random are never best.
+// highest lower end of its interval, then the newest; the latest network
+// while none is rated. Perfect and random are never best.
 func TestBestAndLatest(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
@@ -200,6 +200,26 @@ func TestBestAndLatest(t *testing.T) {
 	addRound(t, db, map[int64]float64{ids[3]: -20})
 	if got, want := ref(store.Best), ids[3]; got != want {
 		t.Errorf("best with a perfect net = %d, want %d", got, want)
+	}
+	// A perfect net of a higher rating, on a few games: its interval is
+	// wide, its lower end below the other's, and it does not lead.
+	lucky := network(store.Baseline, testNet(5, 9), 9)
+	lucky.Class = verify.Perfect
+	if err := db.AddAgent(ctx, lucky); err != nil {
+		t.Fatal(err)
+	}
+	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(),
+		History: []store.Rating{{Agent: lucky.ID, Elo: 300, Lo: -200, Hi: 800, Games: 12}},
+		Updates: []store.Update{{Agent: lucky.ID, Played: game.Record{Wins: 12}}}}
+	if err := db.CommitRound(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ref(store.Best), ids[3]; got != want {
+		t.Errorf("best with a luckier perfect net on 12 games = %d, want %d, whose interval's lower end is higher", got, want)
+	}
+	addRound(t, db, map[int64]float64{lucky.ID: 300})
+	if got, want := ref(store.Best), lucky.ID; got != want {
+		t.Errorf("best once its interval narrowed = %d, want %d", got, want)
 	}
 }
 

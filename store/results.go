@@ -212,8 +212,11 @@ func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
 // bestOrder is the best rule as an ORDER BY of standings: perfect before
 // unbeatable before beatable (tic-tac-toe's exhaustive check), then the
 // larger share of optimal moves on the position set (Connect Four's),
-// then the higher rating, then the newer.
-const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.elo DESC, s.agent_id DESC"
+// then the higher lower end of the 95% interval, then the newer. The
+// checks are exact and the same at every round; the lower end, not the
+// rating, so that a network with a few lucky games and a wide interval
+// does not lead one whose games have pinned its rating down.
+const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC"
 
 // standingClass is what a standing keeps of its agent for bestOrder: the
 // class and the share of a network; none for a built-in player, which is
@@ -222,11 +225,11 @@ const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') 
 	CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN set_optimal * 1.0 / set_positions END`
 
 // standings reads up to limit (all with 0) rated agents in the order that
-// tail (a WHERE and an ORDER BY of standings s) gives.
-func standings(ctx context.Context, tx *sql.Tx, tail string, limit int) (list []*Agent, err error) {
+// tail (a WHERE and an ORDER BY of standings s and agents a, with args)
+// gives.
+func standings(ctx context.Context, tx *sql.Tx, tail string, limit int, args ...any) (list []*Agent, err error) {
 	q := strings.Replace(selectAgents, "FROM agents a LEFT JOIN standings s ON s.agent_id = a.id",
 		"FROM standings s JOIN agents a ON a.id = s.agent_id", 1) + " " + tail
-	args := []any{}
 	if limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, limit)

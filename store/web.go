@@ -1,13 +1,17 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"ttt/agents/game"
+	"ttt/agents/verify"
 )
 
 // The reads of ttt serve, which answers a browser every few hundred
@@ -234,4 +238,132 @@ func (v *View) OpponentCount(agent int64) (n int, err error) {
 	err = v.tx.QueryRowContext(v.ctx, "SELECT (SELECT count(*) FROM matches WHERE a = ?) + (SELECT count(*) FROM matches WHERE b = ?)",
 		agent, agent).Scan(&n)
 	return n, err
+}
+
+// RoundTimes returns when each of the newest n rounds started and
+// finished, the newest first: what serve's league health reckons its
+// pace from, the end of the rounds key whatever the league's size. A
+// round of schema 1, which did not store its end, has a zero Finished.
+func (v *View) RoundTimes(n int) ([]RoundTime, error) {
+	rows, err := v.tx.QueryContext(v.ctx, "SELECT started_at, finished_at FROM rounds ORDER BY id DESC LIMIT ?", n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RoundTime
+	for rows.Next() {
+		var started string
+		var finished sql.Null[string]
+		if err := rows.Scan(&started, &finished); err != nil {
+			return nil, err
+		}
+		var rt RoundTime
+		if rt.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
+			return nil, fmt.Errorf("a round's start %q: %w", started, err)
+		}
+		if finished.Valid {
+			if rt.Finished, err = time.Parse(time.RFC3339Nano, finished.V); err != nil {
+				return nil, fmt.Errorf("a round's end %q: %w", finished.V, err)
+			}
+		}
+		out = append(out, rt)
+	}
+	return out, rows.Err()
+}
+
+// RoundTime is when a round started and finished.
+type RoundTime struct{ Started, Finished time.Time }
+
+// Writer returns the pid of the process that holds the league lock of
+// db's file, a ttt league run or roundrobin at work, or 0 when none does
+// (LockHolder). It only reads the system's list of locks.
+func (db *DB) Writer() int { return LockHolder(db.abs) }
+
+// Listing is a view of the leaderboard: which rated agents, in which
+// order, which page of them.
+type Listing struct {
+	// Sort is a column of LeaderboardSorts; "" is elo. Desc puts the
+	// largest first.
+	Sort string
+	Desc bool
+	// Name keeps the agents whose name holds it (any case); Class the
+	// networks of that class (a tic-tac-toe check); MinGames those that
+	// have played that many games at least.
+	Name     string
+	Class    *verify.Class
+	MinGames int
+	Offset   int
+	Limit    int
+}
+
+// LeaderboardSorts are the columns a Listing sorts by, and their SQL.
+var LeaderboardSorts = map[string]string{
+	"id": "s.agent_id", "name": "a.name", "class": "s.class", "share": "s.share",
+	"elo": "s.elo", "lo": "s.lo", "hi": "s.hi", "games": "s.wins + s.draws + s.losses",
+	"wins": "s.wins", "draws": "s.draws", "losses": "s.losses",
+}
+
+// Leaderboard returns the page of rated agents that l asks for, how
+// many agents l's filters keep, and how many are rated. The default order, Elo from the top
+// without filters, reads the standings_by_elo index, and a page deep in
+// it skips index entries only; another order or a filter reads every
+// standing (a few tens of milliseconds at 100,000).
+func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err error) {
+	col, ok := LeaderboardSorts[cmp.Or(l.Sort, "elo")]
+	if !ok {
+		return nil, 0, 0, fmt.Errorf("cannot sort by %q", l.Sort)
+	}
+	var where []string
+	var args []any
+	if l.Name != "" {
+		escaped := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(l.Name)
+		where, args = append(where, `a.name LIKE ? ESCAPE '\'`), append(args, "%"+escaped+"%")
+	}
+	if l.Class != nil {
+		where, args = append(where, "s.class = ?"), append(args, int(*l.Class))
+	}
+	if l.MinGames > 0 {
+		where, args = append(where, "s.wins + s.draws + s.losses >= ?"), append(args, l.MinGames)
+	}
+	filter := ""
+	if len(where) > 0 {
+		filter = "WHERE " + strings.Join(where, " AND ")
+	}
+	// The agents are joined only where the name is asked for, and then
+	// read first, through the index of their names (CROSS JOIN keeps
+	// that order): a look-up of each agent's row, with its network,
+	// would take a second at 100,000.
+	from := "standings s"
+	if l.Name != "" || col == "a.name" {
+		from = "agents a CROSS JOIN standings s ON s.agent_id = a.id"
+	}
+	if err := v.tx.QueryRowContext(v.ctx, "SELECT count(*) FROM standings").Scan(&rated); err != nil {
+		return nil, 0, 0, err
+	}
+	matched = rated
+	if filter != "" {
+		if err := v.tx.QueryRowContext(v.ctx, "SELECT count(*) FROM "+from+" "+filter, args...).Scan(&matched); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	dir := "ASC"
+	if l.Desc {
+		dir = "DESC"
+	}
+	// Ties by id, in the direction of the sort; NULLs (the built-in
+	// players' class and share) last either way. The orders of the
+	// indexes (Elo's, the names') are kept as they are, so that a page
+	// deep in them skips entries instead of sorting.
+	order := fmt.Sprintf("ORDER BY %s %s, s.agent_id %s", col, dir, dir)
+	switch col {
+	case "s.elo":
+		order = fmt.Sprintf("ORDER BY s.elo %s, s.agent_id", dir)
+	case "s.class", "s.share":
+		order = fmt.Sprintf("ORDER BY %s IS NULL, %s %s, s.agent_id %s", col, col, dir, dir)
+	}
+	// The page's ids first, skipping rows of ids alone (for the default
+	// order, entries of the standings_by_elo index), then their rows.
+	page := "SELECT s.agent_id FROM " + from + " " + filter + " " + order + " LIMIT ? OFFSET ?"
+	list, err = standings(v.ctx, v.tx, "WHERE s.agent_id IN ("+page+") "+order, 0, append(args, l.Limit, max(l.Offset, 0))...)
+	return list, matched, rated, err
 }

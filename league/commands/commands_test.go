@@ -197,7 +197,7 @@ func TestBadInput(t *testing.T) {
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
 		{"empty.db: no league database: the file is empty", []string{"ratings", "--db", "empty.db"}},
 		{"empty.db: no league database: the file is empty", []string{"show", "--db", "empty.db", "best"}},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 3): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 4): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 		{`bad agent name "checkpoint-15": names of the form kind-number are the league's own`, []string{"import", "--name", "checkpoint-15", "net.bin"}},
 		{`bad agent name "+3": it would read as an id`, []string{"import", "--name", "+3", "net.bin"}},
 		{`bad agent name "-5": it would read as an id`, []string{"import", "--name=-5", "net.bin"}},

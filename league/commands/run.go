@@ -76,6 +76,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			importCommand(),
 			gamesCommand(),
 			roundrobinCommand(),
+			compareCommand(),
 			checkCommand(),
 			upgradeCommand(),
 			serveCommand(),

@@ -1,21 +1,24 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"mime"
 	"net/http"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -205,6 +208,56 @@ func classOf(a *store.Agent) *string {
 	return &c
 }
 
+// shareJSON is a score on a game's position set: the positions where the
+// agent's move keeps the value, of those it moved in, and their share in
+// percent.
+type shareJSON struct {
+	Optimal   int     `json:"optimal"`
+	Positions int     `json:"positions"`
+	Pct       float64 `json:"pct"`
+}
+
+// sharesJSON is the position-set check (Connect Four's): the share of
+// optimal moves overall and by phase of the game.
+type sharesJSON struct {
+	All    shareJSON `json:"all"`
+	Early  shareJSON `json:"early"`
+	Middle shareJSON `json:"middle"`
+	Late   shareJSON `json:"late"`
+}
+
+// sharesOf is a's position-set check, nil where its game has none or it
+// was not measured.
+func sharesOf(a *store.Agent) *sharesJSON {
+	if a.Shares == nil {
+		return nil
+	}
+	sc := func(s verify.Score) shareJSON {
+		return shareJSON{Optimal: s.Optimal, Positions: s.Positions, Pct: 100 * s.Share()}
+	}
+	return &sharesJSON{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+}
+
+// floorJSON is what a uniformly random player is expected to keep of the
+// position set, in percent, overall and by phase: the floor of the
+// shares.
+type floorJSON struct {
+	All    float64 `json:"all"`
+	Early  float64 `json:"early"`
+	Middle float64 `json:"middle"`
+	Late   float64 `json:"late"`
+}
+
+// floorOf is the floor of kit's position set, nil for a game without
+// one.
+func floorOf(kit *agents.Kit) *floorJSON {
+	if kit.Positions == nil {
+		return nil
+	}
+	all, ph := verify.RandomShare(kit.Positions())
+	return &floorJSON{All: 100 * all, Early: 100 * ph[0], Middle: 100 * ph[1], Late: 100 * ph[2]}
+}
+
 // leaderboardRow is a rated agent on the leaderboard.
 type leaderboardRow struct {
 	Rank int `json:"rank"`
@@ -215,27 +268,29 @@ type leaderboardRow struct {
 	Games int `json:"games"`
 	record
 	Verify *sides[verifyJSON] `json:"verify"`
+	Shares *sharesJSON        `json:"shares"`
 }
 
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
-// agents (20 unless said), as ttt ratings lists them.
+// agents (20 unless said), as ttt ratings lists them; or another view of
+// the rated agents (listingOf): another order, filters, a page further.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	limit, err := limitParam(r)
+	l, err := listingOf(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	var (
-		round int64
-		list  []*store.Agent
-		rated int
-		best  *agentRef
+		round          int64
+		list           []*store.Agent
+		matched, rated int
+		best           *agentRef
 	)
 	ok := s.view(w, r, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
 			return err
 		}
-		if list, rated, err = v.Standings(limit); err != nil {
+		if list, matched, rated, err = v.Leaderboard(l); err != nil {
 			return err
 		}
 		best, err = bestOf(v)
@@ -245,19 +300,67 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := struct {
-		Round  int64            `json:"round"`
-		Rated  int              `json:"rated"`
-		Best   *agentRef        `json:"best"`
-		Agents []leaderboardRow `json:"agents"`
-	}{Round: round, Rated: rated, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
+		Game  string `json:"game"`
+		Round int64  `json:"round"`
+		Rated int    `json:"rated"`
+		// Matched is how many rated agents the filters keep; Offset the
+		// place of the first row among them.
+		Matched int              `json:"matched"`
+		Offset  int              `json:"offset"`
+		Best    *agentRef        `json:"best"`
+		Agents  []leaderboardRow `json:"agents"`
+	}{Game: s.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
-			Rank: i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a),
+			Rank: l.Offset + i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
 	writeJSON(w, out)
+}
+
+// listingOf reads the view of the leaderboard that r asks for: limit
+// (1-1000, 20), offset (0 on), sort (a column of store.LeaderboardSorts,
+// elo), order (desc, the default, or asc), q (a part of the name),
+// class (perfect, unbeatable or beatable) and min_games.
+func listingOf(r *http.Request) (store.Listing, error) {
+	q := r.URL.Query()
+	l := store.Listing{Sort: q.Get("sort"), Name: q.Get("q"), Desc: true}
+	var err error
+	if l.Limit, err = limitParam(r); err != nil {
+		return l, err
+	}
+	offset, err := intParam(r, "offset", "a whole number, 0 or more", 0, 0, math.MaxInt32)
+	if err != nil {
+		return l, err
+	}
+	games, err := intParam(r, "min_games", "a whole number, 0 or more", 0, 0, math.MaxInt32)
+	if err != nil {
+		return l, err
+	}
+	l.Offset, l.MinGames = int(offset), int(games)
+	if _, ok := store.LeaderboardSorts[cmp.Or(l.Sort, "elo")]; !ok {
+		return l, fmt.Errorf("sort must be one of %s (got %q)", strings.Join(slices.Sorted(maps.Keys(store.LeaderboardSorts)), ", "), l.Sort)
+	}
+	switch o := q.Get("order"); o {
+	case "", "desc":
+	case "asc":
+		l.Desc = false
+	default:
+		return l, fmt.Errorf("order must be asc or desc (got %q)", o)
+	}
+	if c := q.Get("class"); c != "" {
+		for _, k := range []verify.Class{verify.Beatable, verify.Unbeatable, verify.Perfect} {
+			if k.String() == c {
+				l.Class = &k
+			}
+		}
+		if l.Class == nil {
+			return l, fmt.Errorf("class must be perfect, unbeatable or beatable (got %q)", c)
+		}
+	}
+	return l, nil
 }
 
 // standingJSON is an agent's rating now, with its 95% interval, the round
@@ -321,18 +424,24 @@ type oddsJSON struct {
 
 // agentFacts is what ttt show says of an agent.
 type agentFacts struct {
+	Game string `json:"game"` // its league's
 	agentRef
 	Class      *string            `json:"class"`
 	Best       bool               `json:"best"`
 	Parent     *agentRef          `json:"parent"`
 	Generation int                `json:"generation"`
 	TrainGames int64              `json:"train_games"`
+	Inputs     *int               `json:"inputs"` // the network's: its game's, with the side input
 	Hidden     *int               `json:"hidden"`
+	Outputs    *int               `json:"outputs"`
 	Parameters *int               `json:"parameters"`
 	Created    string             `json:"created"`
 	Standing   *standingJSON      `json:"standing"`
 	Verify     *sides[verifyJSON] `json:"verify"`
 	VsRandom   *sides[oddsJSON]   `json:"vs_random"`
+	Shares     *sharesJSON        `json:"shares"`
+	// Floor is a random player's expected shares, beside Shares.
+	Floor *floorJSON `json:"floor"`
 	// Opponents is the first page of its record against each opponent
 	// (GET /api/agents/{ref}/opponents goes on).
 	Opponents *opponentsPage `json:"opponents"`
@@ -365,19 +474,20 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	kit := agents.KitFor(s.db.Game())
 	if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
-		league.Describe(agents.KitFor(s.db.Game()), a)
+		league.Describe(kit, a)
 	}
-	out := agentFacts{agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
-		Opponents: opponents}
+		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents}
 	if a.ParentID != 0 {
 		ref := agentRef(parent)
 		out.Parent = &ref
 	}
 	if a.Net != nil {
 		params := nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
-		out.Hidden, out.Parameters = &a.Hidden, &params
+		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingJSON{interval: intervalOf(st.Rating), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -534,13 +644,17 @@ type point struct {
 	Round int64 `json:"round"`
 	Agent int64 `json:"agent"`
 	interval
+	// Share is the snapshot's share of optimal moves on its game's
+	// position set, in percent: absent where the game has none.
+	Share *float64 `json:"share,omitempty"`
 }
 
 // reference is a built-in player's rating now: the flat lines of the
 // chart.
 type reference struct {
 	agentRef
-	Elo float64 `json:"elo"`
+	Elo   float64  `json:"elo"`
+	Share *float64 `json:"share,omitempty"` // as a point's
 }
 
 // progress answers GET /api/progress: the league's learning curve, each
@@ -553,7 +667,9 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		curve  []store.Rating
 		newest int64
 		refs   []*store.Agent
+		shares map[int64]verify.Score
 	)
+	kit := agents.KitFor(s.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
 	// holds the curve up to ROUND lacks, a few hundred bytes a round
 	// rather than the whole curve. More than maxPoints rounds since, or
@@ -578,14 +694,22 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		}
 		// The game's built-in players, the strongest first: perfect and
 		// random in tic-tac-toe.
-		for _, b := range slices.Backward(agents.KitFor(s.db.Game()).Builtins) {
+		for _, b := range slices.Backward(kit.Builtins) {
 			a, err := v.Agent(b.Name) // a built-in player: no network to read
 			if err != nil {
 				return err
 			}
 			refs = append(refs, a)
 		}
-		return nil
+		if kit.Positions == nil {
+			return nil
+		}
+		ids := make([]int64, len(curve))
+		for i, c := range curve {
+			ids[i] = c.Agent
+		}
+		shares, err = v.Shares(ids)
+		return err
 	})
 	if !ok {
 		return
@@ -596,13 +720,31 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		Thinned     bool        `json:"thinned"`
 		Points      []point     `json:"points"`
 		References  []reference `json:"references"`
+		// Floor is a random player's expected share of optimal moves on
+		// the game's position set, in percent; absent where it has none.
+		Floor *float64 `json:"floor,omitempty"`
 	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
+	pct := func(s verify.Score) *float64 {
+		v := 100 * s.Share()
+		return &v
+	}
+	if f := floorOf(kit); f != nil {
+		out.Floor = &f.All
+	}
 	for _, c := range curve {
-		out.Points = append(out.Points, point{Round: c.Round, Agent: c.Agent, interval: intervalOf(c)})
+		pt := point{Round: c.Round, Agent: c.Agent, interval: intervalOf(c)}
+		if sc, ok := shares[c.Agent]; ok {
+			pt.Share = pct(sc)
+		}
+		out.Points = append(out.Points, pt)
 	}
 	for _, a := range refs {
 		if a.Standing != nil {
-			out.References = append(out.References, reference{agentRef: *refOf(a), Elo: a.Standing.Elo})
+			ref := reference{agentRef: *refOf(a), Elo: a.Standing.Elo}
+			if a.Shares != nil {
+				ref.Share = pct(a.Shares.All)
+			}
+			out.References = append(out.References, ref)
 		}
 	}
 	writeJSON(w, out)
@@ -642,34 +784,36 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// moveAnswer is an agent's move on a board, with what it thought of
-// every square, as ttt play shows it.
+// moveAnswer is an agent's move in a position, with what it thought of
+// every move, as ttt play shows it. Moves are written as people type
+// them (squares 0-8, columns 1-7); the lists have one entry per move in
+// that order (nine squares, seven columns).
 type moveAnswer struct {
 	Agent  *agentRef `json:"agent"`
-	Board  string    `json:"board"`
+	Board  string    `json:"board"` // in the game's notation (see notations)
 	ToMove string    `json:"to_move"`
-	Square int       `json:"square"`
-	// Probabilities: a network's softmax over all nine squares (as ttt-rl
-	// shows it, so a little may go to taken squares); random's chance of
-	// each square. Absent for perfect.
-	Probabilities *[9]float32 `json:"probabilities,omitempty"`
-	// Values: perfect's game value of each empty square for itself (win,
-	// draw or loss), null for a taken one. Absent for the others.
-	Values *[9]*string `json:"values,omitempty"`
-	After  string      `json:"after"`  // the board after the move
-	Result string      `json:"result"` // after the move: ongoing, X wins, O wins or tie
+	Move   string    `json:"move"`
+	// Probabilities: a network's softmax over all the moves (as ttt-rl
+	// shows it, so a little may go to moves that cannot be played);
+	// random's chance of each move. Absent for the other built-in
+	// players.
+	Probabilities []float32 `json:"probabilities,omitempty"`
+	// Values: perfect's game value of each move for itself (win, draw or
+	// loss), null for one that cannot be played. Absent for the others.
+	Values []*string `json:"values,omitempty"`
+	After  string    `json:"after"`  // the board after the move
+	Result string    `json:"result"` // after the move: ongoing, X wins, O wins or tie
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
-// a POST of {"board": B} or {"moves": [4, 0, 8]}: the agent's move on the
-// board, stateless. A network and perfect play greedily, as in ttt play;
-// random draws its move.
+// a POST of {"board": B} or {"moves": [4, 0, 8]}: the agent's move in the
+// position, stateless. A network and the deterministic built-in players
+// play as in ttt play (a network greedily); random and MCTS draw their
+// moves.
 func (s *Server) move(w http.ResponseWriter, r *http.Request) {
-	if g := s.db.Game(); g != tictactoe.Game {
-		writeError(w, http.StatusNotImplemented, "this league plays %s: the move API and the play page know tic-tac-toe only, for now (ttt play plays it in a terminal)", g.Title())
-		return
-	}
-	b, err := requestBoard(r)
+	kit := agents.KitFor(s.db.Game())
+	n := notations[kit.Name()]
+	p, moves, err := requestPosition(r, kit, n)
 	if err != nil {
 		status := http.StatusBadRequest
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -678,8 +822,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, "%v", err)
 		return
 	}
-	if res := b.Result(); res != game.Ongoing {
-		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", b.Compact(), res)
+	board := n.write(kit, p, moves)
+	if res := kit.Result(p); res != game.Ongoing {
+		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", board, res)
 		return
 	}
 	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
@@ -687,36 +832,43 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out := moveAnswer{Agent: refOf(a), Board: b.Compact(), ToMove: b.ToMove().String()}
-	switch a.Kind {
-	case store.Random:
-		var probs [9]float32
-		for sq := range probs {
-			if b.IsEmpty(sq) {
-				probs[sq] = 1 / float32(9-b.Moves())
-			}
-		}
-		out.Probabilities = &probs
-		out.Square = game.RandomMove(tictactoe.Game, b.Position(), rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
-	case store.Perfect:
-		var values [9]*string
-		solved := tictactoe.Solve()
-		for sq := range values {
-			if b.IsEmpty(sq) {
-				v := solved.MoveValue(b, sq).String()
-				values[sq] = &v
-			}
-		}
-		out.Values = &values
-		out.Square = tictactoe.Perfect().Move(b.Position())
+	out := moveAnswer{Agent: refOf(a), Board: board, ToMove: kit.ToMove(p).String()}
+	legal := kit.Legal(p)
+	var m int
+	switch b, builtin := kit.Builtin(a.Name); {
+	case a.Net != nil:
+		var pass nn.Pass
+		a.Net.Forward(p, &pass)
+		out.Probabilities = slices.Clone(pass.Probs[:kit.Moves()])
+		m = a.Net.Greedy(p, &pass)
+	case !builtin:
+		s.fail(w, r, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title()))
+		return
 	default:
-		var p nn.Pass
-		a.Net.Forward(b.Position(), &p)
-		probs := [9]float32(p.Probs)
-		out.Probabilities = &probs
-		out.Square = a.Net.Greedy(b.Position(), &p)
+		// Random and MCTS: a move of their own at each request.
+		m = b.New(rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))).Move(p)
+		switch a.Kind {
+		case store.Random:
+			out.Probabilities = make([]float32, kit.Moves())
+			for k := range out.Probabilities {
+				if legal&(1<<k) != 0 {
+					out.Probabilities[k] = 1 / float32(bits.OnesCount64(legal))
+				}
+			}
+		case store.Perfect: // the perfect player knows every value at once
+			values, err := kit.Analyze(r.Context(), p)
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			out.Values = make([]*string, kit.Moves())
+			for k, o := range values {
+				v := o.Value.String()
+				out.Values[k] = &v
+			}
+		}
 	}
-	after := b.Play(out.Square)
-	out.After, out.Result = after.Compact(), after.Result().String()
+	after := kit.Play(p, m)
+	out.Move, out.After, out.Result = kit.FormatMove(m), n.write(kit, after, append(moves, m)), kit.Result(after).String()
 	writeJSON(w, out)
 }

@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -378,9 +381,9 @@ func TestAPI(t *testing.T) {
 			Agent         struct{ Name string }
 			Board         string
 			ToMove        string `json:"to_move"`
-			Square        int
-			Probabilities *[9]float32
-			Values        *[9]*string
+			Move          string
+			Probabilities []float32
+			Values        []*string
 			After, Result string
 		}
 		solved := tictactoe.Solve()
@@ -405,7 +408,7 @@ func TestAPI(t *testing.T) {
 			var pass nn.Pass
 			best.Net.Forward(b.Position(), &pass)
 			want := best.Net.Greedy(b.Position(), &pass)
-			if byBoard.Square != want || byBoard.Probabilities == nil || *byBoard.Probabilities != [9]float32(pass.Probs) || byBoard.Values != nil ||
+			if byBoard.Move != strconv.Itoa(want) || !slices.Equal(byBoard.Probabilities, pass.Probs[:9]) || byBoard.Values != nil ||
 				byBoard.Board != b.Compact() || byBoard.ToMove != b.ToMove().String() || byBoard.After != b.Play(want).Compact() ||
 				byBoard.Result != b.Play(want).Result().String() {
 				t.Errorf("best on %s: %+v; want square %d, probabilities %v", b.Compact(), byBoard, want, pass.Probs)
@@ -413,7 +416,7 @@ func TestAPI(t *testing.T) {
 
 			var perfect answer
 			getJSON(t, url+"api/agents/perfect/move?board="+b.Compact(), &perfect)
-			if perfect.Square != tictactoe.Perfect().Move(b.Position()) || perfect.Probabilities != nil || perfect.Values == nil {
+			if perfect.Move != strconv.Itoa(tictactoe.Perfect().Move(b.Position())) || perfect.Probabilities != nil || len(perfect.Values) != 9 {
 				t.Errorf("perfect on %s: %+v", b.Compact(), perfect)
 			} else {
 				for sq, v := range perfect.Values {
@@ -425,7 +428,7 @@ func TestAPI(t *testing.T) {
 
 			var random answer
 			getJSON(t, url+"api/agents/random/move?board="+b.Compact(), &random)
-			if random.Probabilities == nil || !b.IsEmpty(random.Square) {
+			if sq, err := strconv.Atoi(random.Move); err != nil || len(random.Probabilities) != 9 || !b.IsEmpty(sq) {
 				t.Errorf("random on %s: %+v", b.Compact(), random)
 			} else {
 				for sq, pr := range random.Probabilities {
@@ -434,6 +437,111 @@ func TestAPI(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+
+	t.Run("downloads", func(t *testing.T) {
+		download := func(path, contentType, name string) []byte {
+			t.Helper()
+			status, body, h := get(t, url+path)
+			if status != http.StatusOK || h.Get("Content-Type") != contentType || h.Get("Content-Disposition") != "attachment; filename="+name {
+				t.Fatalf("GET /%s: %d %s %q\n%.300s", path, status, h.Get("Content-Type"), h.Get("Content-Disposition"), body)
+			}
+			return body
+		}
+		readCSV := func(body []byte) [][]string {
+			t.Helper()
+			rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rows
+		}
+		// The learning curve: a row a round, as the API's points.
+		var progress struct {
+			Points []struct {
+				Round, Agent int64
+				Elo, Lo, Hi  float64
+			}
+		}
+		getJSON(t, url+"api/progress", &progress)
+		rows := readCSV(download("api/progress.csv", "text/csv; charset=utf-8", "learning-curve.csv"))
+		var want [][]string
+		want = append(want, []string{"round", "agent", "elo", "lo", "hi"})
+		for _, p := range progress.Points {
+			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			want = append(want, []string{strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Agent, 10), f(p.Elo), f(p.Lo), f(p.Hi)})
+		}
+		if !reflect.DeepEqual(rows, want) {
+			t.Errorf("the learning curve's CSV:\n%q\nwant\n%q", rows, want)
+		}
+		// Every opponent of perfect, as the API's pages.
+		var opponents struct {
+			Rows []struct {
+				ID                  int64
+				Name, Kind          string
+				Wins, Draws, Losses int
+			}
+		}
+		getJSON(t, url+"api/agents/perfect/opponents?limit=1000", &opponents)
+		rows = readCSV(download("api/agents/perfect/opponents.csv", "text/csv; charset=utf-8", "perfect-opponents.csv"))
+		if len(rows) != len(opponents.Rows)+1 || len(opponents.Rows) == 0 {
+			t.Fatalf("perfect's opponents: %d rows of CSV, %d in the API", len(rows), len(opponents.Rows))
+		}
+		for i, o := range opponents.Rows {
+			row := rows[i+1]
+			if row[0] != strconv.FormatInt(o.ID, 10) || row[1] != o.Name || row[2] != o.Kind || row[4] != strconv.Itoa(o.Wins) || row[5] != strconv.Itoa(o.Draws) || row[6] != strconv.Itoa(o.Losses) {
+				t.Errorf("perfect's opponent %d: CSV %q, API %+v", i, row, o)
+			}
+		}
+		// The best's games: ttt games export's, but for the site.
+		best, err := db.Agent(t.Context(), "best")
+		if err != nil {
+			t.Fatal(err)
+		}
+		games := download("api/agents/best/games.pgn", "application/x-chess-pgn", best.Name+".pgn")
+		cli := strings.ReplaceAll(p.OK(t, "games", "export", "--db", "league.db", "--agent", "best", "--pgn", "-"), `[Site "league.db"]`, `[Site "ttt serve"]`)
+		if string(games) != cli || !strings.Contains(cli, `[Site "ttt serve"]`) {
+			t.Errorf("the best's games: %d bytes of PGN; ttt games export --agent best writes %d", len(games), len(cli))
+		}
+	})
+
+	t.Run("compare", func(t *testing.T) {
+		// The API's figures are ttt compare's.
+		out := p.OK(t, "compare", "3", "best", "--db", "league.db")
+		var c struct {
+			Record      struct{ Wins, Draws, Losses int }
+			Diff        struct{ Elo, Lo, Hi float64 }
+			Compared    int
+			Differences []struct{ A, B struct{ Move, Value string } }
+		}
+		getJSON(t, url+"api/compare/3/best", &c)
+		r := c.Record
+		for _, want := range []string{
+			fmt.Sprintf("head to head:  W/D/L %d/%d/%d", r.Wins, r.Draws, r.Losses),
+			fmt.Sprintf("difference:    %+.1f (95%%: %+.1f to %+.1f)", c.Diff.Elo, c.Diff.Lo, c.Diff.Hi),
+			fmt.Sprintf("different in %d of %d positions", len(c.Differences), c.Compared),
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("ttt compare 3 best says\n%.500s\nthe API %q", out, want)
+			}
+		}
+		var figures struct {
+			Compared    *int
+			Differences []any
+		}
+		getJSON(t, url+"api/compare/3/best?positions=0", &figures)
+		if figures.Compared != nil || figures.Differences != nil {
+			t.Errorf("positions=0 answers positions: %+v", figures)
+		}
+		var health struct {
+			Running     bool
+			NewestRound int64 `json:"newest_round"`
+			Best        struct{ ID int64 }
+		}
+		getJSON(t, url+"api/health", &health)
+		if best, _ := db.Agent(t.Context(), "best"); health.Running || health.NewestRound != 6 || health.Best.ID != best.ID {
+			t.Errorf("the health of a league at rest: %+v", health)
 		}
 	})
 
@@ -489,6 +597,13 @@ func badRequests(t *testing.T, url string) {
 		{"GET", "api/agents/nobody/history", "", 404, `no such agent: "nobody"`},
 		{"GET", "api/agents/0/weights", "", 404, `no such agent: "0"`},
 		{"GET", "api/agents/-1/move", "", 404, `no such agent: "-1"`},
+		{"GET", "api/leaderboard?sort=nope", "", 400, "sort must be one of class, draws, elo, games, hi, id, lo, losses, name, share, wins"},
+		{"GET", "api/leaderboard?order=up", "", 400, "order must be asc or desc"},
+		{"GET", "api/leaderboard?class=great", "", 400, "class must be perfect, unbeatable or beatable"},
+		{"GET", "api/leaderboard?offset=-1", "", 400, "offset must be a whole number"},
+		{"GET", "api/leaderboard?min_games=x", "", 400, "min_games must be a whole number"},
+		{"GET", "api/compare/best/best", "", 400, "are one agent"},
+		{"GET", "api/compare/best/nobody", "", 404, `no such agent: "nobody"`},
 		{"GET", "api/agents/", "", 404, "no such endpoint"},
 		{"GET", "api/nothing", "", 404, "no such endpoint"},
 		// Pages and files: the same JSON errors.

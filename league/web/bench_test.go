@@ -67,6 +67,15 @@ func benchServe(b *testing.B, checkpoints int) {
 	for _, e := range []struct{ name, path string }{
 		{"leaderboard", "/api/leaderboard"},
 		{"leaderboard-1000", "/api/leaderboard?limit=1000"},
+		// The table's other views: a page deep in the Elo index, an
+		// order of the standings' own, the names' index, a search.
+		{"leaderboard-last-page", "/api/leaderboard?offset=" + strconv.Itoa(checkpoints-20)},
+		{"leaderboard-by-games", "/api/leaderboard?sort=games"},
+		{"leaderboard-by-name-mid", "/api/leaderboard?sort=name&order=asc&offset=" + strconv.Itoa(checkpoints/2)},
+		{"leaderboard-search", "/api/leaderboard?q=9999"},
+		{"health", "/api/health"},
+		{"compare-best-latest", "/api/compare/best/latest"},
+		{"compare-best-perfect", "/api/compare/best/perfect"},
 		{"progress", "/api/progress"},
 		// What the leaderboard asks at each new round since it asks for
 		// the rounds since the one it shows.

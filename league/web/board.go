@@ -10,20 +10,60 @@ import (
 	"strconv"
 	"strings"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 )
 
-// requestBoard reads the position a move is asked for: on GET from the
-// query, board=B (nine characters, X, O or . for each square, row-major)
-// or moves=4,0,8 (the squares played, X first); on POST from a JSON body
-// {"board": B} or {"moves": [4, 0, 8]}. Not both; neither is the empty
-// board. A board must be one a game can reach; it may be finished (the
-// caller decides what that means). An error says what is wrong, in the
-// request's terms; a body over the size limit is an *http.MaxBytesError.
-func requestBoard(r *http.Request) (tictactoe.Board, error) {
+// notation is how the move API writes the positions of one game, and
+// reads them: the only thing in the API that differs from game to game.
+type notation struct {
+	span string // the moves people type: 0-8, 1-7
+	full string // what a move that cannot be played is: taken, full
+	// write is p, reached by moves (nil when the request gave a board),
+	// as the answer's board and after give it.
+	write func(kit *agents.Kit, p game.Position, moves []int) string
+	// board reads the board=B of a request; nil for a game whose
+	// positions are given by their moves only.
+	board func(s string) (game.Position, error)
+}
+
+// notations are the games' notations, by name. Tic-tac-toe's board is
+// its nine squares (X.O......); Connect Four's is its moves, the columns
+// 1-7 as ttt analyze takes them (4453): where a stone lands depends on
+// the stones under it, and the moves say that in a few characters.
+var notations = map[string]notation{
+	"tictactoe": {span: "0-8", full: "taken",
+		write: func(_ *agents.Kit, p game.Position, _ []int) string { return tictactoe.FromPosition(p).Compact() },
+		board: func(s string) (game.Position, error) {
+			b, err := checkBoard(s)
+			return b.Position(), err
+		}},
+	"connect4": {span: "1-7", full: "full",
+		write: func(kit *agents.Kit, _ game.Position, moves []int) string {
+			var sb strings.Builder
+			for _, m := range moves {
+				sb.WriteString(kit.FormatMove(m))
+			}
+			return sb.String()
+		}},
+}
+
+// requestPosition reads the position a move is asked for: on GET from
+// the query, board=B (the game's board, see notations) or moves=4,0,8
+// (the moves played, X first, as people type them: squares 0-8, columns
+// 1-7); on POST from a JSON body {"board": B} or {"moves": [4, 0, 8]}.
+// Not both; neither is the start. moves is nil for a board. A position
+// is one a game can reach; it may be finished (the caller decides what
+// that means). An error says what is wrong, in the request's terms; a
+// body over the size limit is an *http.MaxBytesError.
+func requestPosition(r *http.Request, kit *agents.Kit, n notation) (p game.Position, moves []int, err error) {
 	var board *string
-	var moves []int
+	var typed []string
+	example := "4, 0"
+	if n.board == nil {
+		example = "4, 4, 3"
+	}
 	if r.Method == http.MethodPost {
 		var body struct {
 			Board *string `json:"board"`
@@ -37,53 +77,72 @@ func requestBoard(r *http.Request) (tictactoe.Board, error) {
 		}
 		if err != nil {
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				return tictactoe.Board{}, err
+				return p, nil, err
 			}
 			if errors.Is(err, io.EOF) {
 				err = errors.New("the body is empty")
 			}
-			return tictactoe.Board{}, fmt.Errorf(`the body must be {"board": "X.O......"} or {"moves": [4, 0]}: %v`, err)
+			if n.board == nil {
+				return p, nil, fmt.Errorf(`the body must be {"moves": [%s]}: %v`, example, err)
+			}
+			return p, nil, fmt.Errorf(`the body must be {"board": "X.O......"} or {"moves": [%s]}: %v`, example, err)
 		}
-		board, moves = body.Board, body.Moves
-		if body.Moves != nil && board != nil {
-			return tictactoe.Board{}, errors.New("give board or moves, not both")
+		if body.Moves != nil && body.Board != nil {
+			return p, nil, errors.New("give board or moves, not both")
+		}
+		board = body.Board
+		for _, m := range body.Moves {
+			typed = append(typed, strconv.Itoa(m))
 		}
 	} else {
 		q := r.URL.Query()
 		if q.Has("board") && q.Has("moves") {
-			return tictactoe.Board{}, errors.New("give board or moves, not both")
+			return p, nil, errors.New("give board or moves, not both")
 		}
 		if q.Has("board") {
 			b := q.Get("board")
 			board = &b
 		}
 		if list := q.Get("moves"); list != "" {
-			for _, f := range strings.Split(list, ",") {
-				sq, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil {
-					return tictactoe.Board{}, fmt.Errorf("moves=%s: %q is not a square number (0-8)", list, f)
-				}
-				moves = append(moves, sq)
-			}
+			typed = strings.Split(list, ",")
 		}
 	}
 	if board != nil {
-		return checkBoard(*board)
+		if n.board == nil {
+			return p, nil, fmt.Errorf("%s takes no board: give its moves, moves=%s", kit.Title(), strings.ReplaceAll(example, " ", ""))
+		}
+		p, err = n.board(*board)
+		return p, nil, err
 	}
-	return playMoves(moves)
+	return playMoves(kit, n, typed)
 }
 
-// playMoves plays moves from the empty board, X first, and says which
-// move is not legal, if one is.
-func playMoves(moves []int) (tictactoe.Board, error) {
-	var b tictactoe.Board
-	for i, sq := range moves {
-		if err := b.CheckMove(sq); err != nil {
-			return b, fmt.Errorf("move %d (%s on %d): %v", i+1, b.ToMove(), sq, err)
+// playMoves plays the moves typed from the start of kit's game, X
+// first, and says which move is not legal, if one is.
+func playMoves(kit *agents.Kit, n notation, typed []string) (game.Position, []int, error) {
+	p, word := kit.Start(), kit.MoveName()
+	moves := make([]int, 0, len(typed))
+	for i, s := range typed {
+		s = strings.TrimSpace(s)
+		if _, err := strconv.Atoi(s); err != nil {
+			return p, nil, fmt.Errorf("moves=%s: %q is not a %s number (%s)", strings.Join(typed, ","), s, word, n.span)
 		}
-		b = b.Play(sq)
+		m, err := kit.ParseMove(s)
+		switch {
+		case kit.Result(p) != game.Ongoing:
+			err = errors.New("the game is over")
+		case err != nil:
+			err = fmt.Errorf("%s %s is off the board (%s)", word, s, n.span)
+		case kit.Legal(p)&(1<<m) == 0:
+			err = fmt.Errorf("%s %s is %s", word, s, n.full)
+		}
+		if err != nil {
+			return p, nil, fmt.Errorf("move %d (%s on %s): %v", i+1, kit.ToMove(p), s, err)
+		}
+		p = kit.Play(p, m)
+		moves = append(moves, m)
 	}
-	return b, nil
+	return p, moves, nil
 }
 
 // checkBoard reads a board as tictactoe.ParseBoard does and checks that a game

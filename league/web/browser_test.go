@@ -3,8 +3,10 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"ttt/league/commands/clitest"
@@ -123,7 +126,11 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.Click(unfollowed))
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
+	if got := download(t, ctx, "#curve-csv", "learning-curve.csv"); !bytes.HasPrefix(got, []byte("round,agent,elo,lo,hi\n")) || bytes.Count(got, []byte("\n")) != rounds+1 {
+		t.Errorf("the learning curve downloads as %q; want a header and %d rounds", got, rounds)
+	}
 	sharedView(t, ctx, zoom)
+	leaderboardTable(t, ctx, url)
 
 	// The best agent's page.
 	getJSON(t, url+"api/leaderboard", &want)
@@ -142,6 +149,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the downloaded weight file (%d bytes) is not ttt export's (%d bytes)", len(got), len(p.File(t, "best.bin")))
 	}
 
+	// Its opponents and its games, whole, as the API sends them.
+	for _, d := range []struct{ sel, name, path string }{
+		{"#opponents-csv", want.Best.Name + "-opponents.csv", fmt.Sprintf("api/agents/%d/opponents.csv", want.Best.ID)},
+		{"#games-pgn", want.Best.Name + ".pgn", fmt.Sprintf("api/agents/%d/games.pgn", want.Best.ID)},
+	} {
+		got := download(t, ctx, d.sel, d.name)
+		if _, body, _ := get(t, url+d.path); !bytes.Equal(got, body) || len(got) == 0 {
+			t.Errorf("%s downloads %d bytes; /%s answers %d", d.sel, len(got), d.path, len(body))
+		}
+	}
+
 	// A whole game against it as X, then one as O.
 	follow(t, ctx, "#play-x")
 	playGame(t, ctx, url, want.Best.Name)
@@ -154,6 +172,7 @@ func TestBrowser(t *testing.T) {
 		screenshot(t, ctx, shots, "serve-play.png")
 	}
 
+	comparePage(t, ctx, url, shots)
 	failedMove(t, ctx, problems, url, want.Best.Name)
 	backAndForth(t, ctx, url, rounds)
 	notFoundPages(t, ctx, problems, url)
@@ -170,6 +189,310 @@ func TestBrowser(t *testing.T) {
 	notFoundPages(t, ctx, problems, url)
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	darkMode(t, ctx, url, shots)
+	connectFour(t, ctx, shots)
+}
+
+// connectFour checks the pages of a Connect Four league: the leaderboard
+// charts the share of optimal moves beside Elo, the agent page shows the
+// position set's figures and the record against the ladder, and whole
+// games are played on the page, at a desk and on a phone.
+func connectFour(t *testing.T, ctx context.Context, shots string) {
+	t.Helper()
+	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3")
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "4"`)
+	var progress struct {
+		Points []struct{ Share *float64 }
+		Floor  *float64
+	}
+	getJSON(t, url+"api/progress", &progress)
+	var want []float64
+	for _, p := range progress.Points {
+		if p.Share == nil {
+			t.Fatalf("a point of the learning curve has no share: %+v", progress.Points)
+		}
+		want = append(want, *p.Share)
+	}
+	labels := eval[[]string](t, ctx, legendLabels)
+	for _, l := range []string{"learning curve", "optimal moves", "tactician's optimal moves", "random's optimal moves"} {
+		if !slices.Contains(labels, l) {
+			t.Errorf("the chart's legend has %q; want %q among them", labels, l)
+		}
+	}
+	if got := eval[[]float64](t, ctx, `tttChart.data[tttChart.series.findIndex(s => s.label === "optimal moves")]`); !slices.Equal(got, want) {
+		t.Errorf("the chart draws shares %v; the API's %v", got, want)
+	}
+	if got := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard th.check")].map(e => e.textContent)`); !slices.Equal(got, []string{"Optimal", "Early", "Middle", "Late"}) {
+		t.Errorf("the leaderboard's check columns are %q", got)
+	}
+	screenshot(t, ctx, shots, "serve-c4-leaderboard.png")
+
+	// The best agent's page: its shares as the API has them.
+	var best struct {
+		Name   string
+		Shares struct{ All, Early, Middle, Late struct{ Pct float64 } }
+	}
+	getJSON(t, url+"api/agents/best", &best)
+	do(t, ctx, chromedp.Navigate(url+"agents/best"))
+	waitFor(t, ctx, `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelectorAll("#ladder tbody tr[data-id]").length > 0 && document.querySelector("#chart canvas")`)
+	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#shares td.share")].map(e => e.textContent)`)
+	var wantShown []string
+	for _, s := range []float64{best.Shares.All.Pct, best.Shares.Early.Pct, best.Shares.Middle.Pct, best.Shares.Late.Pct} {
+		wantShown = append(wantShown, fmt.Sprintf("%.1f%%", s))
+	}
+	if !slices.Equal(shown, wantShown) || !eval[bool](t, ctx, `document.getElementById("verify-card").hidden`) {
+		t.Errorf("the agent page shows shares %q, want %q, in place of the exhaustive check", shown, wantShown)
+	}
+	ladder := eval[[]string](t, ctx, `[...document.querySelectorAll("#ladder td.agent a")].map(e => e.textContent)`)
+	if !slices.Contains(ladder, "random") || !slices.Contains(ladder, "tactician") {
+		t.Errorf("the record against the ladder names %q; want random and the tactician", ladder)
+	}
+
+	// Whole games: at a desk as X and as O, on a phone as X.
+	for _, g := range []struct {
+		phone bool
+		side  string
+	}{{false, "X"}, {false, "O"}, {true, "X"}} {
+		if g.phone {
+			do(t, ctx, chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateScale(3), chromedp.EmulateMobile))
+		} else {
+			do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+		}
+		do(t, ctx, chromedp.Navigate(url+"play/best?as="+g.side))
+		playColumns(t, ctx, url, best.Name)
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
+			t.Errorf("the Connect Four play page is %d px wide in a window %d px wide", w[0], w[1])
+		}
+		if g.side == "X" {
+			name := "serve-c4-play.png"
+			if g.phone {
+				name = "serve-c4-play-phone.png"
+			}
+			screenshot(t, ctx, shots, name)
+		}
+	}
+	// The other pages of a Connect Four league fit a phone too; the
+	// compare page draws its positions as seven columns.
+	for _, p := range []struct{ path, drawn string }{
+		{"", `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart canvas")`},
+		{"agents/best", `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelector("#chart canvas")`},
+		{"compare/best/tactician", `document.querySelectorAll("#positions .position .mini.connect4").length > 0 && document.querySelector("#chart canvas")`},
+	} {
+		do(t, ctx, chromedp.Navigate(url+p.path))
+		waitFor(t, ctx, p.drawn)
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
+			t.Errorf("%s%s is %d px wide on a phone %d px wide", url, p.path, w[0], w[1])
+		}
+	}
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	leagueHealth(t, ctx, url, path)
+}
+
+// leagueHealth checks what the leaderboard says of the league while a
+// league run works on it and once it stops: the live dot, whether it
+// runs, its pace.
+func leagueHealth(t *testing.T, ctx context.Context, url, path string) {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"
+		&& document.getElementById("live").classList.contains("stopped")`)
+	run := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "league", "run", "--db", path)
+	run.WaitOutput(t, "round ")
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "true" && document.querySelector("#h-running b")?.textContent === "running"
+		&& !document.getElementById("live").classList.contains("stopped") && document.getElementById("h-pace") !== null`)
+	var health struct {
+		Running bool
+		PerHour float64 `json:"rounds_per_hour"`
+	}
+	getJSON(t, url+"api/health", &health)
+	if !health.Running || health.PerHour <= 0 {
+		t.Errorf("with a league run at work the API says %+v", health)
+	}
+	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
+		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
+	}
+	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"`)
+}
+
+// playColumns plays the Connect Four game on the page to its end, the
+// human playing the tactician's moves (from the API), and checks what the
+// page shows on the way: seven columns of six cells, each stone where it
+// fell, the agent's thoughts of each column, and the end.
+func playColumns(t *testing.T, ctx context.Context, url, name string) {
+	t.Helper()
+	waitFor(t, ctx, `document.querySelectorAll("#board .column").length === 7 && document.querySelectorAll("#board .disc").length === 42 && document.getElementById("opponent").textContent !== "…"`)
+	for turn := 0; ; turn++ {
+		if turn > 42 {
+			t.Fatal("the game did not end within 42 moves")
+		}
+		state := poll[string](t, ctx, `document.getElementById("board").dataset.over === "true" ? "over"
+			: document.querySelector("#board .column:not([disabled])") ? "move" : ""`)
+		if state == "over" {
+			break
+		}
+		moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
+		// The stones on the page are those of the moves, each at the
+		// bottom of its column.
+		var heights [7]int
+		want := map[string]string{}
+		if moves != "" {
+			for i, m := range strings.Split(moves, ",") {
+				col, _ := strconv.Atoi(m)
+				want[fmt.Sprintf("%d,%d", col, heights[col-1])] = "XO"[i%2 : i%2+1]
+				heights[col-1]++
+			}
+		}
+		got := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#board .disc.X, #board .disc.O")].map(d =>
+			[d.closest(".column").dataset.col + "," + d.dataset.row, d.classList.contains("X") ? "X" : "O"]))`)
+		if !maps.Equal(got, want) {
+			t.Fatalf("after moves %s the board shows %v; want %v", moves, got, want)
+		}
+		if moves != "" {
+			thoughts := eval[[]string](t, ctx, `[...document.querySelectorAll("#thoughts .thought")].map(e => e.textContent)`)
+			chosen := eval[int](t, ctx, `document.querySelectorAll("#thoughts .thought.chosen").length`)
+			if len(thoughts) != 7 || chosen != 1 || !slices.ContainsFunc(thoughts, func(s string) bool { return strings.HasSuffix(s, "%") }) {
+				t.Errorf("after its move the page shows %q with %d chosen; want 7 columns, one chosen, probabilities", thoughts, chosen)
+			}
+		}
+		var tactician struct{ Move string }
+		getJSON(t, url+"api/agents/tactician/move?moves="+moves, &tactician)
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .column[data-col="%s"]:not([disabled])`, tactician.Move))))
+	}
+	status := eval[string](t, ctx, `document.getElementById("status").textContent`)
+	result := eval[string](t, ctx, `document.getElementById("status").dataset.result`)
+	want := map[string]string{"win": "You win!", "tie": "A tie.", "loss": name + " wins."}[result]
+	if want == "" || status != want {
+		t.Errorf("at the end the page says %q (result %q)", status, result)
+	}
+	if told := eval[string](t, ctx, `(() => { const s = document.getElementById("status"); return getComputedStyle(s).color + " " + getComputedStyle(s, "::before").content; })()`); told != endings[result] {
+		t.Errorf("a %s is shown as %q, want %q", result, told, endings[result])
+	}
+	if result != "tie" && eval[int](t, ctx, `document.querySelectorAll("#board .disc.won").length`) < 4 {
+		t.Errorf("a %s with no four in a row shown", result)
+	}
+	if free := eval[int](t, ctx, `document.querySelectorAll("#board .column:not([disabled])").length`); free != 0 {
+		t.Errorf("after the end %d columns can be played", free)
+	}
+	t.Logf("a Connect Four game against %s: moves %s, %s", name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
+}
+
+// leaderboardTable checks the leaderboard's table against the API as the
+// user sorts it by a column, both ways, searches it by name, filters it
+// by class and games, and pages through it, each view kept in the
+// address.
+func leaderboardTable(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	names := `[...document.querySelectorAll("#leaderboard tbody tr td.agent a")].map(a => a.textContent)`
+	// shows waits until the table shows what the API answers to query,
+	// and the address keeps query (the top 20 may leave it out).
+	shows := func(query string) {
+		t.Helper()
+		var want struct {
+			Agents []struct{ Name string }
+		}
+		getJSON(t, url+"api/leaderboard?"+query, &want)
+		list := []string{}
+		for _, a := range want.Agents {
+			list = append(list, a.Name)
+		}
+		js, _ := json.Marshal(list)
+		kept, _ := json.Marshal(strings.Split(strings.TrimPrefix(query, "limit=20"), "&"))
+		waitFor(t, ctx, fmt.Sprintf(`JSON.stringify(%s) === %q && %s.every(kv => location.search.includes(kv))`, names, js, kept))
+	}
+	do(t, ctx, chromedp.Navigate(url+"?limit=5"))
+	shows("limit=5")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#next`)))
+	shows("limit=5&offset=5")
+	if first := eval[string](t, ctx, `document.querySelector("#leaderboard tbody td.num").textContent`); first != "6" {
+		t.Errorf("the second page of 5 starts at #%s", first)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=games]`)))
+	shows("limit=5&sort=games")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=games]`)))
+	shows("limit=5&sort=games&order=asc")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#leaderboard th[data-sort=name]`)))
+	shows("limit=5&sort=name&order=asc")
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS(`#search`), "point-1"))
+	shows("limit=5&sort=name&order=asc&q=point-1")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#class-filter`), "beatable"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("class-filter").dispatchEvent(new Event("change"))`))
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#min-games`), "200"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("min-games").dispatchEvent(new Event("change"))`))
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable&min_games=200")
+	// The address opens the same view.
+	do(t, ctx, chromedp.Reload())
+	shows("limit=5&sort=name&order=asc&q=point-1&class=beatable&min_games=200")
+	if v := eval[[]string](t, ctx, `[document.getElementById("search").value, document.getElementById("class-filter").value, document.getElementById("min-games").value]`); !slices.Equal(v, []string{"point-1", "beatable", "200"}) {
+		t.Errorf("the address opens the filters as %q", v)
+	}
+	do(t, ctx, chromedp.Navigate(url))
+	shows("limit=20")
+}
+
+// comparePage checks the compare page of the best network and another
+// against the API: the head-to-head record, the Elo difference, both
+// rating histories on one chart, and every position where they move
+// differently, page after page.
+func comparePage(t *testing.T, ctx context.Context, url, shots string) {
+	t.Helper()
+	var board struct {
+		Agents []struct {
+			ID   int64
+			Kind string
+			Best bool
+		}
+	}
+	getJSON(t, url+"api/leaderboard", &board)
+	var other int64
+	for _, a := range board.Agents {
+		if a.Kind == "checkpoint" && !a.Best {
+			other = a.ID
+			break
+		}
+	}
+	var want struct {
+		A, B        struct{ Name string }
+		Record      struct{ Wins, Draws, Losses int }
+		Diff        struct{ Elo, Lo, Hi float64 }
+		Compared    int
+		Differences []struct{ A, B struct{ Move, Value string } }
+	}
+	getJSON(t, fmt.Sprintf("%sapi/compare/best/%d", url, other), &want)
+	do(t, ctx, chromedp.Navigate(url+"agents/best"))
+	waitFor(t, ctx, `document.getElementById("compare") !== null`)
+	follow(t, ctx, "#compare")
+	waitFor(t, ctx, `document.querySelectorAll("#positions .position").length > 0 && document.querySelector("#chart canvas") && document.getElementById("t-record").textContent !== "–"`)
+	// The page compares the best with the newest network: the address
+	// names the other one.
+	do(t, ctx, chromedp.Navigate(fmt.Sprintf("%scompare/best/%d", url, other)))
+	waitFor(t, ctx, `document.querySelectorAll("#positions .position").length > 0 && document.querySelector("#chart canvas") && document.getElementById("t-record").textContent !== "–"`)
+	tiles := eval[[]string](t, ctx, `["record", "diff", "differ"].map(k => document.getElementById("t-" + k).textContent.replaceAll(",", ""))`)
+	r := want.Record
+	if w := []string{fmt.Sprintf("%d/%d/%d", r.Wins, r.Draws, r.Losses), fmt.Sprintf("%+.1f", want.Diff.Elo), strconv.Itoa(len(want.Differences))}; !slices.Equal(tiles, w) {
+		t.Errorf("the compare page's tiles say %q; the API %q", tiles, w)
+	}
+	if labels := eval[[]string](t, ctx, legendLabels); !slices.Contains(labels, want.A.Name) || !slices.Contains(labels, want.B.Name) {
+		t.Errorf("the compare chart's legend is %q; want %s and %s", labels, want.A.Name, want.B.Name)
+	}
+	if painted := eval[int](t, ctx, painted("#chart canvas")); painted < 500 {
+		t.Errorf("the compare chart has %d painted pixels: nothing drawn", painted)
+	}
+	screenshot(t, ctx, shots, "serve-compare.png")
+	// Every position, through "more".
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => { const m = document.getElementById("more"); while (!m.hidden) m.click(); })()`))
+	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#positions .position")].map(p => p.dataset.a + " " + p.dataset.b)`)
+	var moves []string
+	for _, d := range want.Differences {
+		moves = append(moves, d.A.Move+" "+d.B.Move)
+	}
+	if !slices.Equal(shown, moves) {
+		t.Errorf("the compare page shows %d positions; the API lists %d where they differ, of %d", len(shown), len(moves), want.Compared)
+	}
+	t.Logf("%s against %s: they move differently in %d of %d positions", want.A.Name, want.B.Name, len(want.Differences), want.Compared)
 }
 
 // darkMode checks that the pages follow the system's dark mode: a dark
@@ -356,7 +679,7 @@ func sharedView(t *testing.T, ctx context.Context, zoom []float64) {
 // script asking the server again.
 func notFoundPages(t *testing.T, ctx context.Context, problems *pageProblems, url string) {
 	t.Helper()
-	for _, path := range []string{"agents/nonexistent", "agents/999999999", "play/nonexistent", "nope"} {
+	for _, path := range []string{"agents/nonexistent", "agents/999999999", "play/nonexistent", "compare/best/nonexistent", "nope"} {
 		problems.expect(fmt.Sprintf("status of 404 (Not Found) (%s%s)", url, path))
 		res, err := chromedp.Run(ctx, chromedp.NavigateResponse(url+path))
 		if err != nil {
@@ -388,6 +711,7 @@ func fits(t *testing.T, ctx context.Context, url string) {
 		{"agents/random", `document.querySelectorAll("#opponents tbody tr").length > 0`},
 		{"agents/perfect", `document.querySelectorAll("#opponents tbody tr").length > 0`},
 		{"play/best", `document.querySelectorAll("#board .cell:not([disabled])").length === 9`},
+		{"compare/best/perfect", `document.querySelectorAll("#positions .position").length > 0 && document.querySelector("#chart canvas")`},
 	}
 	if strings.HasSuffix(url, "nope") {
 		pages = []struct{ path, drawn string }{{"", `document.getElementById("notfound")`}}
@@ -548,9 +872,9 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 				t.Errorf("after its move the page shows %q with %d chosen; want 9 cells, one chosen, probabilities", thoughts, chosen)
 			}
 		}
-		var perfect struct{ Square int }
+		var perfect struct{ Move string }
 		getJSON(t, url+"api/agents/perfect/move?moves="+moves, &perfect)
-		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cell[data-sq="%d"]:not([disabled])`, perfect.Square))))
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cell[data-sq="%s"]:not([disabled])`, perfect.Move))))
 	}
 	status := eval[string](t, ctx, `document.getElementById("status").textContent`)
 	result := eval[string](t, ctx, `document.getElementById("status").dataset.result`)
@@ -774,8 +1098,9 @@ func painted(sel string) string {
 // dir, it writes the file there; otherwise into the test's directory.
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
-	// The top of the page, once the last refresh has painted.
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	// The top of the page, once the last refresh has painted and the
+	// last stone has fallen.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); Promise.all(document.getAnimations().map(a => a.finished)).then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))`, chromedp.EvalAwaitPromise))
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)

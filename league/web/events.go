@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"ttt/store"
 )
 
 // pollEvery is how often the server asks the database for its newest
@@ -19,21 +21,31 @@ const pollEvery = 200 * time.Millisecond
 // the connection.
 const keepAlive = 15 * time.Second
 
-// rounds is the newest round as the one poller that every event stream
-// shares last read it: however many pages are open, the database is
-// asked once every pollEvery, and only while one is.
+// rounds is the newest round, and whether a league runs, as the one
+// poller that every event stream shares last read them: however many
+// pages are open, the database is asked once every pollEvery, and only
+// while one is.
 type rounds struct {
 	mu      sync.Mutex
-	round   int64         // -1 until the poller's first answer
-	changed chan struct{} // closed, and replaced, when round changes
+	now     leagueState   // round -1 until the poller's first answer
+	changed chan struct{} // closed, and replaced, when now changes
 	streams int           // the streams open: the poller stops at none
 	polling bool
 	poller  sync.WaitGroup
 }
 
+// leagueState is what the event stream says of the league: its newest
+// round, and whether a ttt league run (or roundrobin) holds its lock,
+// which is the truth of "running" that the pages show.
+type leagueState struct {
+	round   int64
+	running bool
+}
+
 // events answers GET /api/events: a stream of server-sent events, one
-// "round" event with data {"round": N} when the stream opens and one
-// each time the newest committed round changes. The league run is
+// "round" event with data {"round": N, "running": true} when the stream
+// opens and one each time the newest committed round changes or a league
+// run starts or stops. The league run is
 // another process, which tells nobody of its commits, so the server
 // polls the database (see rounds). The stream ends when the client goes
 // or the server shuts down; browsers reconnect by themselves after the
@@ -62,22 +74,22 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if send("retry: 1000\n\n") != nil {
 		return
 	}
-	round, changed := s.join()
+	now, changed := s.join()
 	defer s.leave()
 	quiet := time.NewTicker(keepAlive)
 	defer quiet.Stop()
-	last := int64(-1)
+	last := leagueState{round: -1}
 	for {
-		if round >= 0 && round != last {
-			if send("event: round\ndata: {\"round\":%d}\n\n", round) != nil {
+		if now.round >= 0 && now != last {
+			if send("event: round\ndata: {\"round\":%d,\"running\":%t}\n\n", now.round, now.running) != nil {
 				return
 			}
-			last = round
+			last = now
 			quiet.Reset(keepAlive)
 		}
 		select {
 		case <-changed:
-			round, changed = s.newest()
+			now, changed = s.newest()
 		case <-quiet.C:
 			if send(": keep-alive\n\n") != nil {
 				return
@@ -91,8 +103,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // join counts a stream in, starting the poller if it is not running, and
-// returns the newest round and the channel that closes when it changes.
-func (s *Server) join() (int64, <-chan struct{}) {
+// returns the league's state and the channel that closes when it changes.
+func (s *Server) join() (leagueState, <-chan struct{}) {
 	rs := &s.rounds
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -102,7 +114,7 @@ func (s *Server) join() (int64, <-chan struct{}) {
 		rs.polling = true
 		rs.poller.Go(s.poll)
 	}
-	return rs.round, rs.changed
+	return rs.now, rs.changed
 }
 
 // leave counts a stream out.
@@ -112,16 +124,17 @@ func (s *Server) leave() {
 	s.rounds.mu.Unlock()
 }
 
-// newest returns the newest round and the channel that closes when it
+// newest returns the league's state and the channel that closes when it
 // changes.
-func (s *Server) newest() (int64, <-chan struct{}) {
+func (s *Server) newest() (leagueState, <-chan struct{}) {
 	s.rounds.mu.Lock()
 	defer s.rounds.mu.Unlock()
-	return s.rounds.round, s.rounds.changed
+	return s.rounds.now, s.rounds.changed
 }
 
-// poll asks the database for the newest round every pollEvery, and wakes
-// the streams when it changes, until no stream is open or the server is
+// poll asks the database for the newest round, and the system whether a
+// league run holds the database's lock, every pollEvery, and wakes the
+// streams when either changes, until no stream is open or the server is
 // closed. A failure is logged once, when it begins; the streams wait on.
 func (s *Server) poll() {
 	rs := &s.rounds
@@ -130,20 +143,33 @@ func (s *Server) poll() {
 	failing := false
 	for {
 		round, err := s.db.NewestRound(s.life)
+		now := leagueState{round: round, running: s.db.Writer() != 0}
 		rs.mu.Lock()
 		if rs.streams == 0 {
 			// The next stream starts another poller, and must not get
-			// this one's round, which may be old by then.
-			rs.polling, rs.round = false, -1
+			// this one's state, which may be old by then.
+			rs.polling, rs.now = false, leagueState{round: -1}
 			rs.mu.Unlock()
 			return
 		}
-		if err == nil && round != rs.round {
-			rs.round = round
+		moved := err == nil && now.round != rs.now.round
+		if err == nil && now != rs.now {
+			rs.now = now
 			close(rs.changed)
 			rs.changed = make(chan struct{})
 		}
 		rs.mu.Unlock()
+		if moved {
+			// The best of each new round, so that the health of the
+			// league can say when it changed.
+			s.db.View(s.life, func(v *store.View) error {
+				best, err := bestOf(v)
+				if best != nil {
+					s.best.note(best.ID, round)
+				}
+				return err
+			})
+		}
 		if err != nil && !failing && s.life.Err() == nil && s.errLog != nil {
 			s.errLog.Printf("GET /api/events: %v", err)
 		}

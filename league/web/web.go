@@ -43,14 +43,15 @@ type Server struct {
 	life context.Context
 	stop context.CancelFunc
 
-	rounds rounds // the newest round, for the event streams
+	rounds rounds   // the newest round, for the event streams
+	best   bestSeen // since when the best is, as far as the server saw
 }
 
 // New returns the server of db, which it only reads. errLog, when not
 // nil, gets a line for every answer with status 500: a failure of the
 // database rather than of the request.
 func New(db *store.DB, errLog *log.Logger) *Server {
-	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{round: -1, changed: make(chan struct{})}}
+	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})}}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -92,11 +93,17 @@ func (s *Server) routes() {
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)
 	api("/api/events", s.events, http.MethodGet)
+	api("/api/health", s.health, http.MethodGet)
 	api("/api/agents/{ref}", s.agent, http.MethodGet)
 	api("/api/agents/{ref}/history", s.history, http.MethodGet)
 	api("/api/agents/{ref}/opponents", s.opponents, http.MethodGet)
 	api("/api/agents/{ref}/weights", s.weights, http.MethodGet)
 	api("/api/agents/{ref}/move", s.move, http.MethodGet, http.MethodPost)
+	api("/api/compare/{a}/{b}", s.compare, http.MethodGet)
+	// The downloads (downloads.go).
+	api("/api/progress.csv", s.curveCSV, http.MethodGet)
+	api("/api/agents/{ref}/opponents.csv", s.opponentsCSV, http.MethodGet)
+	api("/api/agents/{ref}/games.pgn", s.gamesPGN, http.MethodGet)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (see README, ttt serve)", r.URL.Path)
 	})
@@ -119,11 +126,15 @@ func (s *Server) routes() {
 	// An agent's pages for an agent that is not there are a page that
 	// says so, with status 404: not a shell that asks the API again at
 	// every round.
-	agentPage := func(name string) http.Handler {
+	agentPage := func(name string, refs ...string) http.Handler {
 		return allow(func(w http.ResponseWriter, r *http.Request) {
 			err := s.db.View(r.Context(), func(v *store.View) error {
-				_, err := v.Name(r.PathValue("ref"))
-				return err
+				for _, ref := range refs {
+					if _, err := v.Name(r.PathValue(ref)); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 			if errors.Is(err, store.ErrNotFound) {
 				notFound(w, r, err.Error())
@@ -135,14 +146,15 @@ func (s *Server) routes() {
 		}, http.MethodGet)
 	}
 	s.mux.Handle("/{$}", page("index.html"))
-	s.mux.Handle("/agents/{ref}", agentPage("agent.html"))
-	s.mux.Handle("/play/{ref}", agentPage("play.html"))
+	s.mux.Handle("/agents/{ref}", agentPage("agent.html", "ref"))
+	s.mux.Handle("/play/{ref}", agentPage("play.html", "ref"))
+	s.mux.Handle("/compare/{a}/{b}", agentPage("compare.html", "a", "b"))
 	s.mux.Handle("/static/{file...}", allow(func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r, r.PathValue("file"))
 	}, http.MethodGet))
 	// Every other path: the mux's own answer would be plain text.
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		notFound(w, r, fmt.Sprintf("no such page: %s (the pages are /, /agents/REF and /play/REF)", r.URL.Path))
+		notFound(w, r, fmt.Sprintf("no such page: %s (the pages are /, /agents/REF, /play/REF and /compare/REF/REF)", r.URL.Path))
 	})
 }
 

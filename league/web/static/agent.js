@@ -29,6 +29,7 @@ const refresh = coalesce(async () => {
   tiles(a);
   facts(a);
   checks(a);
+  positionSet(a, page);
   showOpponents(page);
   draw(history);
   shownRound = history.newest_round;
@@ -36,16 +37,19 @@ const refresh = coalesce(async () => {
 
 function header(a) {
   document.getElementById("name").textContent = a.name;
-  document.getElementById("class").replaceChildren(badge(a.class), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
+  document.getElementById("class").replaceChildren(badge(a.class, a.shares), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
   document.getElementById("kind").textContent = a.kind;
   const actions = [];
   if (a.kind !== "random") {
     actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(a.id, "X"), text: "Play it as X" }));
     actions.push(el("a", { class: "button", id: "play-o", href: playURL(a.id, "O"), text: "as O" }));
   }
+  actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${a.id}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
+  document.getElementById("opponents-csv").href = `/api/agents/${a.id}/opponents.csv`;
+  actions.push(el("a", { class: "button", id: "compare", href: `/compare/${a.id}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
   if (a.hidden) {
     const file = (side, text, id) =>
-      el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `18 inputs, the side input folded for ${side}: ttt-rl's format` : "19 inputs: plays both sides", text });
+      el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
     actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
   }
   document.getElementById("actions").replaceChildren(...actions);
@@ -57,10 +61,71 @@ function tiles(a) {
   document.getElementById("t-elo-sub").textContent = st ? `95% ${fmt.interval(st.lo, st.hi)}, as of round ${fmt.int(st.round)}` : "";
   document.getElementById("t-record").textContent = st ? fmt.record(st.wins, st.draws, st.losses) : "–";
   document.getElementById("t-record-sub").textContent = st ? `W/D/L over ${fmt.int(st.games)} games` : "";
+  if (a.game === "connect4") {
+    // Connect Four has no exact odds against random: its measure is the
+    // position set.
+    const sh = a.shares;
+    const tile = (id, label, value, sub, title) => {
+      document.getElementById(`t-${id}-label`).textContent = label;
+      document.getElementById(`t-${id}`).textContent = value;
+      const s = document.getElementById(`t-${id}-sub`);
+      s.textContent = sub;
+      s.title = title;
+    };
+    tile("x", "Optimal moves", sh ? fmt.pctOf(sh.all.pct) : "–", sh ? `of ${fmt.int(sh.all.positions)} solved positions; random ${fmt.pctOf(a.floor.all)}` : "not measured",
+      "the share of a fixed set of solved positions where its move keeps the position's value");
+    tile("o", "Early / middle / late", sh ? `${sh.early.pct.toFixed(0)} / ${sh.middle.pct.toFixed(0)} / ${sh.late.pct.toFixed(0)}%` : "–", "optimal moves by phase of the game",
+      `early: up to 14 stones; middle: up to 22; late: more`);
+    return;
+  }
   for (const side of ["x", "o"]) {
     const o = a.vs_random && a.vs_random[side];
     document.getElementById(`t-${side}`).textContent = o ? o.score.toFixed(4) : "–";
   }
+}
+
+// positionSet shows the position-set check of a Connect Four agent in
+// place of tic-tac-toe's exhaustive one, and its record against the
+// built-in players among its opponents (the ladder: the first ids of a
+// league, so the first page of opponents has them).
+function positionSet(a, page) {
+  const c4 = a.game === "connect4";
+  document.getElementById("verify-card").hidden = c4;
+  document.getElementById("set-card").hidden = !c4;
+  if (!c4) return;
+  const tbody = document.querySelector("#shares tbody");
+  if (!a.shares) {
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted", text: a.kind === "random" ? "random has no fixed move to measure" : "not measured: a built-in player that searches at every move (ttt verify measures it)" })));
+  } else {
+    tbody.replaceChildren(
+      ...[["all", "all"], ["early", "early (up to 14 stones)"], ["middle", "middle (15 to 22)"], ["late", "late (23 and more)"]].map(([k, label]) =>
+        el(
+          "tr",
+          { "data-phase": k },
+          el("td", { text: label }),
+          el("td", { class: "num", text: `${fmt.int(a.shares[k].optimal)}/${fmt.int(a.shares[k].positions)}` }),
+          el("td", { class: "num share", text: fmt.pctOf(a.shares[k].pct) }),
+          el("td", { class: "num muted", text: fmt.pctOf(a.floor[k]) }),
+        ),
+      ),
+    );
+  }
+  const networks = ["checkpoint", "baseline", "imported"];
+  const ladder = page.rows.filter((o) => !networks.includes(o.kind));
+  document.querySelector("#ladder tbody").replaceChildren(
+    ...(ladder.length
+      ? ladder.map((o) =>
+          el(
+            "tr",
+            { "data-id": o.id },
+            el("td", { class: "agent" }, el("a", { href: agentURL(o.id), text: o.name })),
+            el("td", { class: "num", text: fmt.int(o.wins + o.draws + o.losses) }),
+            el("td", { class: "num", text: fmt.record(o.wins, o.draws, o.losses) }),
+            el("td", { class: "num", text: o.score.toFixed(3) }),
+          ),
+        )
+      : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: "no games against them yet" }))]),
+  );
 }
 
 function facts(a) {
@@ -70,7 +135,7 @@ function facts(a) {
     ["parent", a.parent ? el("a", { href: agentURL(a.parent.id), text: `${a.parent.name} (${a.parent.id})` }) : "none"],
     ["generation", a.generation ? `round ${fmt.int(a.generation)}` : "outside the league"],
     ["training games", fmt.int(a.train_games)],
-    ["network", a.hidden ? `19-${a.hidden}-9, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
+    ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
     ["created", new Date(a.created).toLocaleString()],
   ];
   document.getElementById("facts").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, typeof v === "object" ? v : String(v))]));

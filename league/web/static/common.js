@@ -38,6 +38,8 @@ export const fmt = {
   int: (n) => n.toLocaleString("en-US"),
   // A probability as ttt play shows it: 52.1%.
   pct: (p) => `${(100 * p).toFixed(1)}%`,
+  // A share already in percent, as the API gives it: 44.9%.
+  pctOf: (p) => `${p.toFixed(1)}%`,
   record: (w, d, l) => `${fmt.int(w)}/${fmt.int(d)}/${fmt.int(l)}`,
 };
 
@@ -51,8 +53,12 @@ export function pathRef() {
   return decodeURIComponent(parts[2] || "best");
 }
 
-// badge shows an agent's class; random has none.
-export function badge(cls) {
+// badge shows an agent's class (tic-tac-toe), or its share of optimal
+// moves on the position set (Connect Four); random has neither.
+export function badge(cls, shares) {
+  if (!cls && shares) {
+    return el("span", { class: "badge share", title: "the share of a fixed set of solved positions where its move keeps the value", text: `${shares.all.pct.toFixed(1)}% opt` });
+  }
   return el("span", { class: `badge ${cls || "none"}`, text: cls || "no class" });
 }
 
@@ -80,11 +86,13 @@ const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyV
 export const curveColor = cssVar("--curve") || "#1e1e1e";
 export const referenceColor = "#8a8a8a";
 export const bandColor = cssVar("--band") || "rgba(30, 30, 30, 0.09)";
+export const shareColor = cssVar("--share") || "#009e73";
 const gridColor = cssVar("--grid") || "#eef0f3";
 const textColor = cssVar("--text") || "#1c2230";
 
-// live follows the league: the top bar shows the newest round, and
-// onRound runs at each new one. The server pushes a "round" event when
+// live follows the league: the top bar shows the newest round and
+// whether a league runs, and onRound runs at each new round, or when a
+// league run starts or stops. The server pushes a "round" event when
 // the stream opens and whenever a round commits (/api/events);
 // EventSource reconnects by itself when the stream drops.
 //
@@ -101,18 +109,26 @@ export function live(onRound) {
   const open = () => {
     source = new EventSource("/api/events");
     source.addEventListener("open", () => box.classList.add("on"));
-    source.addEventListener("error", () => box.classList.remove("on"));
+    source.addEventListener("error", () => {
+      box.classList.remove("on");
+      box.title = "the connection to ttt serve is down: trying again";
+    });
     source.addEventListener("round", (e) => {
-      const { round } = JSON.parse(e.data);
+      const { round, running } = JSON.parse(e.data);
       box.classList.add("on");
       label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
       label.dataset.round = round;
+      // The dot is green while a league run is at work, amber while the
+      // page is live but no league runs, grey when the stream is down.
+      box.dataset.running = running;
+      box.classList.toggle("stopped", !running);
+      box.title = running ? "a league run is at work: the page follows its rounds as they commit" : "no league run is at work: the page will follow one when it starts";
       if (last !== null && round !== last) {
         box.classList.add("flash");
         setTimeout(() => box.classList.remove("flash"), 1200);
       }
       last = round;
-      if (onRound) onRound(round);
+      if (onRound) onRound(round, running);
     });
   };
   open();
@@ -125,16 +141,21 @@ export function live(onRound) {
   });
 }
 
-// loadLive loads a page at once and again at each new round, refresh
-// being its load (made with coalesce) and shown the round whose data the
-// page shows. The first load does not wait for the event stream, whose
+// loadLive loads a page at once and again at each new round, or when a
+// league run starts or stops, refresh being its load (made with
+// coalesce) and shown the round whose data the page shows. The first load does not wait for the event stream, whose
 // first event, which may come before that load is done, reloads only if
 // the load missed its round.
 export function loadLive(refresh, shown) {
   const first = refresh();
-  live(async (round) => {
+  let running = null;
+  live(async (round, now) => {
     await first;
-    if (round !== shown()) refresh();
+    // A league run that starts or stops changes what the page says of
+    // the league before any round does.
+    const moved = running !== null && now !== running;
+    running = now;
+    if (round !== shown() || moved) refresh();
   });
 }
 
@@ -181,6 +202,10 @@ const roundAxis = {
 // eloAxis is a chart's y axis.
 const eloAxis = { label: "Elo (random = 0)", size: 56, stroke: textColor, grid: { stroke: gridColor }, ticks: { stroke: gridColor } };
 
+// shareAxis is the right-hand y axis of a chart that also draws shares
+// of optimal moves (scale "%"), in percent.
+export const shareAxis = { scale: "%", side: 1, label: "optimal moves (%)", size: 50, stroke: shareColor, grid: { show: false }, ticks: { stroke: gridColor }, values: (u, ticks) => ticks.map((v) => `${v}%`) };
+
 // legendValue formats a series' value in a chart's legend: at the cursor,
 // or at the newest round while the cursor is elsewhere.
 export function legendValue(format) {
@@ -200,15 +225,17 @@ function chartSize(box, height) {
 // high, as wide as the box and following its width. opts holds the
 // series (1 the line, 2 and 3 the low and high ends of its 95% interval,
 // which draw the band only, and have no row in the legend) and the
-// bands; destroy it before it leaves the page.
+// bands, and axes after the rounds' and Elo's; destroy it before it
+// leaves the page.
 export function newChart(box, height, opts, data) {
+  const { axes = [], ...rest } = opts;
   const chart = new uPlot(
     {
       ...chartSize(box, height),
       scales: { x: { time: false } },
-      axes: [roundAxis, eloAxis],
+      axes: [roundAxis, eloAxis, ...axes],
       cursor: { drag: { x: true, y: false } },
-      ...opts,
+      ...rest,
     },
     data,
     box,

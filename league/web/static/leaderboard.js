@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, shareColor, shareAxis, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -25,10 +25,35 @@ const chartHeight = 270;
 let zoom = null;
 let log = false;
 
+// listing is the view of the table: its order, its filters and its page
+// (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
+const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0 };
+
+// listingQuery is listing as /api/leaderboard's query.
+function listingQuery() {
+  const q = new URLSearchParams({ limit: listing.limit });
+  if (listing.sort !== "elo") q.set("sort", listing.sort);
+  if (listing.order !== "desc") q.set("order", listing.order);
+  if (listing.q) q.set("q", listing.q);
+  if (listing.class) q.set("class", listing.class);
+  if (listing.min > 0) q.set("min_games", listing.min);
+  if (listing.offset > 0) q.set("offset", listing.offset);
+  return q;
+}
+
 // The view is kept in the address, to be shared: ?rounds=A-B|lastN,
-// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked).
+// log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked),
+// and the table's sort, order, q, class, min_games, offset and limit
+// (the rows of a page, 20 unless said).
 function readURL() {
   const q = new URLSearchParams(location.search);
+  listing.sort = q.get("sort") || "elo";
+  listing.order = q.get("order") === "asc" ? "asc" : "desc";
+  listing.q = q.get("q") || "";
+  listing.class = q.get("class") || "";
+  listing.min = Math.max(0, Number(q.get("min_games")) || 0);
+  listing.offset = Math.max(0, Number(q.get("offset")) || 0);
+  listing.limit = Math.min(1000, Math.max(1, Number(q.get("limit")) || 20));
   const r = q.get("rounds") || "";
   let m;
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
@@ -47,6 +72,7 @@ function writeURL() {
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
+  for (const [k, v] of listingQuery()) if (k !== "limit" || listing.limit !== 20) q.set(k, v);
   const search = q.toString();
   history.replaceState(null, "", search ? `?${search}` : location.pathname);
   for (const b of document.querySelectorAll("#range [data-range]")) {
@@ -95,13 +121,15 @@ async function loadCurve() {
 const refresh = coalesce(async () => {
   // The first load asks for the best's history at once, not after the
   // best: one wait instead of two.
-  const [board, progress, best, latest, bestHistory] = await Promise.all([
-    api("/api/leaderboard?limit=20"),
+  const [board, progress, best, latest, bestHistory, health] = await Promise.all([
+    api(`/api/leaderboard?${listingQuery()}`),
     loadCurve(),
     api("/api/agents/best").catch(() => null), // a league without networks has none
     api("/api/agents/latest").catch(() => null),
     followBest && bestID === null ? api("/api/agents/best/history").catch(() => null) : null,
+    api("/api/health"),
   ]);
+  showHealth(health);
   followTheBest(best);
   const history = (id) =>
     bestHistory && bestHistory.agent.id === id
@@ -114,6 +142,42 @@ const refresh = coalesce(async () => {
   draw(progress, histories);
   shownRound = board.round;
 });
+
+// The league's health: whether a league run is at work, when the last
+// round finished (kept up to date between rounds), its pace, and since
+// when the best is the best.
+let lastRound = null;
+
+function showHealth(h) {
+  lastRound = h.last_round ? new Date(h.last_round) : null;
+  const box = document.getElementById("health");
+  box.dataset.running = h.running;
+  const parts = [
+    el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
+    el("span", { id: "h-ago" }),
+  ];
+  if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
+  if (h.best) {
+    const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)} or before`;
+    parts.push(el("span", { id: "h-best", title: "ttt serve notes when the best changes while it runs; the league does not store it" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
+  }
+  box.replaceChildren(...parts);
+  ago();
+}
+
+// ago says how long ago the last round finished.
+function ago() {
+  const box = document.getElementById("h-ago");
+  if (!box) return;
+  if (!lastRound) {
+    box.textContent = "no round yet";
+    return;
+  }
+  const s = Math.max(0, (Date.now() - lastRound) / 1000);
+  const text = s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+  box.replaceChildren("last round ", el("b", { text }), " ago");
+}
+setInterval(ago, 1000);
 
 function tiles(board, progress, best, latest) {
   document.getElementById("t-rounds").textContent = fmt.int(board.round);
@@ -131,33 +195,72 @@ function tiles(board, progress, best, latest) {
     }
     value.replaceChildren(el("a", { href: agentURL(a.id), text: a.name }));
     const st = a.standing;
-    sub.textContent = `${a.class}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
+    const verdict = a.class || (a.shares ? `${fmt.pctOf(a.shares.all.pct)} optimal` : "not checked");
+    sub.textContent = `${verdict}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
   };
   agentTile("best", best);
   agentTile("latest", latest);
 }
 
+// checkColumns are the columns of the leaderboard that say what a check
+// found, by game: tic-tac-toe's exhaustive check per side, Connect Four's
+// position set overall and by phase.
+const checkColumns = {
+  tictactoe: {
+    about: "class, lines lost and optimal moves per side from the exhaustive check (ttt verify)",
+    heads: ["X lost", "X opt", "O lost", "O opt"],
+    cells(a) {
+      const side = (v) => (v ? [`${v.lost}/${v.lines}`, `${v.optimal_pct.toFixed(1)}%`] : ["–", "–"]);
+      return [...side(a.verify && a.verify.x), ...side(a.verify && a.verify.o)];
+    },
+  },
+  connect4: {
+    about: "the share of a fixed set of solved positions where its move keeps the value, overall and by phase (early up to 14 stones, middle up to 22, late after)",
+    heads: ["Optimal", "Early", "Middle", "Late"],
+    cells(a) {
+      const sh = a.shares;
+      return sh ? [sh.all, sh.early, sh.middle, sh.late].map((x) => fmt.pctOf(x.pct)) : ["–", "–", "–", "–"];
+    },
+  },
+};
+
 function table(board) {
-  document.getElementById("shown").textContent =
-    board.agents.length < board.rated ? `the ${board.agents.length} best of ${fmt.int(board.rated)}` : "";
+  const check = checkColumns[board.game];
+  document.getElementById("board-about").textContent = check.about;
+  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => (th.textContent = check.heads[k]));
+  const filtered = board.matched < board.rated;
+  const first = board.offset + 1;
+  const last = board.offset + board.agents.length;
+  document.getElementById("shown").textContent = !board.agents.length
+    ? filtered ? `none of ${fmt.int(board.rated)} matches` : ""
+    : board.agents.length < board.matched || filtered
+      ? `${fmt.int(first)}–${fmt.int(last)} of ${fmt.int(board.matched)}${filtered ? ` (of ${fmt.int(board.rated)} rated)` : ""}`
+      : "";
+  document.getElementById("prev").disabled = board.offset === 0;
+  document.getElementById("next").disabled = last >= board.matched;
+  document.getElementById("class-filter").hidden = board.game !== "tictactoe";
+  // The check's columns sort where a column of the store stands for
+  // them: Connect Four's share.
+  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => {
+    if (board.game === "connect4" && k === 0) th.dataset.sort = "share";
+  });
+  for (const th of document.querySelectorAll("#leaderboard th[data-sort]")) {
+    th.setAttribute("aria-sort", th.dataset.sort === listing.sort ? (listing.order === "asc" ? "ascending" : "descending") : "none");
+  }
   tbody.replaceChildren(
     ...board.agents.map((a) => {
       const f = followed.get(a.id);
-      const side = (v) =>
-        v ? [el("td", { class: "num", text: `${v.lost}/${v.lines}` }), el("td", { class: "num", text: `${v.optimal_pct.toFixed(1)}%` })]
-          : [el("td", { class: "num muted", text: "–" }), el("td", { class: "num muted", text: "–" })];
       return el(
         "tr",
         { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
         el("td", { class: "num", text: a.rank }),
         el("td", { class: "agent" }, el("a", { href: agentURL(a.id), text: a.name }), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null),
-        el("td", {}, badge(a.class)),
+        el("td", {}, badge(a.class, a.shares)),
         el("td", { class: "num", text: fmt.elo(a.elo) }),
         el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
         el("td", { class: "num", text: fmt.int(a.games) }),
         el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
-        side(a.verify && a.verify.x),
-        side(a.verify && a.verify.o),
+        check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
         el(
           "td",
           {},
@@ -220,6 +323,22 @@ function draw(progress, histories) {
     { label: "lo", stroke: "transparent", points: { show: false } },
     { label: "hi", stroke: "transparent", points: { show: false } },
   ];
+  // A game measured on a position set: each snapshot's share of optimal
+  // moves there, on a scale of its own, with the built-in players' and
+  // random's (the floor) flat.
+  const shares = pts.some((p) => p.share != null);
+  if (shares) {
+    data.push(pts.map((p) => p.share ?? null));
+    series.push({ label: "optimal moves", scale: "%", stroke: shareColor, width: 1.5, points: { show: xs.length <= 80, size: 3 }, value: legendValue((v) => fmt.pctOf(v)) });
+    const flat = (label, v) => {
+      data.push(xs.map(() => v));
+      series.push({ label, scale: "%", stroke: shareColor, width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
+    };
+    for (const r of progress.references) {
+      if (r.share != null) flat(`${r.name}'s optimal moves`, r.share);
+    }
+    if (progress.floor != null) flat("random's optimal moves", progress.floor);
+  }
   [...followed.values()].forEach((f, k) => {
     f.name = histories[k].agent.name; // unknown for an agent from the address
     data.push(carry(histories[k].rows, xs));
@@ -272,7 +391,8 @@ function draw(progress, histories) {
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
       // is clipped to the chart.
-      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: fitRatings } },
+      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: (u) => fitRatings(u, "y", 10) }, "%": { range: fitShares } },
+      axes: shares ? [shareAxis] : [],
       hooks: {
         // A range the user drags, or sets, is kept; a double click (the
         // whole run) forgets it.
@@ -309,17 +429,18 @@ function draw(progress, histories) {
 // applying is true while the page itself sets the chart's data.
 let applying = false;
 
-// fitRatings is the y range of the chart: the ratings of the curve, the
-// agents followed and the references in the rounds in view, with a
-// margin, leaving the intervals out.
-function fitRatings(u) {
+// fitRatings is the range of the chart's scale (y, Elo): the ratings of
+// the curve, the agents followed and the references in the rounds in
+// view, with a margin of at least minPad, leaving the intervals out. A
+// chart with shares fits their scale, "%", the same way.
+function fitRatings(u, scale, minPad) {
   const xs = u.data[0];
   const x0 = u.scales.x.min ?? xs[0];
   const x1 = u.scales.x.max ?? xs[xs.length - 1];
   let min = Infinity;
   let max = -Infinity;
   u.data.forEach((ys, si) => {
-    if (si === 0 || si === 2 || si === 3) return;
+    if (si === 0 || si === 2 || si === 3 || (u.series[si].scale ?? "y") !== scale) return;
     ys.forEach((y, k) => {
       if (y == null || xs[k] < x0 || xs[k] > x1) return;
       if (y < min) min = y;
@@ -327,8 +448,15 @@ function fitRatings(u) {
     });
   });
   if (min === Infinity) return [0, 1];
-  const pad = Math.max(10, 0.08 * (max - min));
+  const pad = Math.max(minPad, 0.08 * (max - min));
   return [min - pad, max + pad];
+}
+
+// fitShares is the range of the shares' scale: the shares in view, with
+// a margin, within 0-100%.
+function fitShares(u) {
+  const [lo, hi] = fitRatings(u, "%", 2);
+  return [Math.max(0, lo), Math.min(100, hi)];
 }
 
 // The range buttons: the newest rounds (following each new one), the
@@ -348,6 +476,40 @@ document.getElementById("log").addEventListener("click", () => {
   refresh();
 });
 
+// The table's controls: each sets the listing, back to its first page,
+// and reads the table again.
+function relist(change) {
+  change();
+  writeURL();
+  refresh();
+}
+document.querySelector("#leaderboard thead").addEventListener("click", (e) => {
+  const th = e.target.closest("th[data-sort]");
+  if (!th) return;
+  relist(() => {
+    // The same column again turns the order round; a new one starts
+    // from the top (names from A).
+    listing.order = th.dataset.sort === listing.sort ? (listing.order === "desc" ? "asc" : "desc") : th.dataset.sort === "name" ? "asc" : "desc";
+    listing.sort = th.dataset.sort;
+    listing.offset = 0;
+  });
+});
+const search = document.getElementById("search");
+let typing = null;
+search.addEventListener("input", () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => relist(() => ((listing.q = search.value.trim()), (listing.offset = 0))), 250);
+});
+const classFilter = document.getElementById("class-filter");
+classFilter.addEventListener("change", () => relist(() => ((listing.class = classFilter.value), (listing.offset = 0))));
+const minGames = document.getElementById("min-games");
+minGames.addEventListener("change", () => relist(() => ((listing.min = Math.max(0, Math.floor(Number(minGames.value)) || 0)), (listing.offset = 0))));
+document.getElementById("prev").addEventListener("click", () => relist(() => (listing.offset = Math.max(0, listing.offset - listing.limit))));
+document.getElementById("next").addEventListener("click", () => relist(() => (listing.offset += listing.limit)));
+
 readURL();
+search.value = listing.q;
+classFilter.value = listing.class;
+minGames.value = listing.min || "";
 writeURL();
 loadLive(refresh, () => shownRound);

@@ -1,52 +1,163 @@
 // The play page: a game against any stored agent, from either side. The
 // server is stateless: each of the agent's moves is one request with the
-// squares played so far (/api/agents/ID/move?moves=...), and its answer
+// moves played so far (/api/agents/ID/move?moves=...), and its answer
 // says how the game stands after that move.
 import { api, el, fmt, badge, agentURL, playURL, pathRef, live, showError } from "./common.js";
 
-// size is the board's squares a side: the page draws the board from it.
-const size = 3;
-const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+// A view draws one game's board, and knows of its rules what the page
+// needs: where a move lands, and whether the human's move ended the game
+// (after the agent's, the server says). Moves are kept as the API writes
+// them, as people type them: a square 0-8, a column 1-7.
+const views = {
+  tictactoe: {
+    name: "square",
+    count: 9, // the moves there are: one thought each, in order
+    label: (k) => String(k), // the k-th move, as typed
+    lines: [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]],
+    // marks is the board after moves: each square's mark or "".
+    marks(moves) {
+      const b = Array(9).fill("");
+      moves.forEach((m, i) => (b[Number(m)] = i % 2 === 0 ? "X" : "O"));
+      return b;
+    },
+    build(play) {
+      this.cells = [];
+      for (let sq = 0; sq < 9; sq++) {
+        const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(String(sq)) }, el("span", { class: "n" }), el("span"));
+        cell.disabled = true; // until the agent is known and the game begins
+        this.cells.push(cell);
+      }
+      boardBox.className = "board";
+      boardBox.replaceChildren(...this.cells);
+    },
+    won(b) {
+      return this.lines.find((l) => b[l[0]] && b[l[0]] === b[l[1]] && b[l[1]] === b[l[2]]);
+    },
+    render(moves, open) {
+      const b = this.marks(moves);
+      const won = this.won(b) || [];
+      const last = Number(moves[moves.length - 1]);
+      this.cells.forEach((cell, sq) => {
+        cell.className = `cell ${b[sq] || "free"}${sq === last ? " last" : ""}${won.includes(sq) ? " won" : ""}`;
+        cell.firstChild.textContent = b[sq] ? "" : sq;
+        cell.lastChild.textContent = b[sq];
+        cell.disabled = !open || !!b[sq];
+      });
+    },
+    legal(moves, m) {
+      return !this.marks(moves)[Number(m)];
+    },
+    result(moves) {
+      const b = this.marks(moves);
+      const won = this.won(b);
+      return won ? `${b[won[0]]} wins` : b.every((c) => c) ? "tie" : "ongoing";
+    },
+    // taken is what the agent's thoughts show of the move k that cannot
+    // be played, null where it shows its number.
+    taken(moves, k) {
+      return this.marks(moves)[k] || null;
+    },
+  },
+
+  // Connect Four: seven columns of six cells; a stone drops to the lowest
+  // free cell of the column clicked.
+  connect4: {
+    name: "column",
+    count: 7,
+    label: (k) => String(k + 1),
+    width: 7,
+    height: 6,
+    // grid is the board after moves: grid[col][row], row 0 the bottom,
+    // each cell's mark or "", with where each move landed.
+    grid(moves) {
+      const g = Array.from({ length: this.width }, () => []);
+      const landed = [];
+      moves.forEach((m, i) => {
+        const col = Number(m) - 1;
+        landed.push([col, g[col].length]);
+        g[col].push(i % 2 === 0 ? "X" : "O");
+      });
+      return { g, landed };
+    },
+    build(play) {
+      this.columns = [];
+      for (let col = 0; col < this.width; col++) {
+        const discs = [];
+        for (let row = this.height - 1; row >= 0; row--) discs.push(el("span", { class: "disc", "data-row": row }));
+        const column = el("button", { class: "column", "data-col": col + 1, title: `column ${col + 1}`, onclick: () => play(String(col + 1)) }, ...discs, el("span", { class: "n", text: col + 1 }));
+        column.disabled = true;
+        this.columns.push(column);
+      }
+      boardBox.className = "board c4";
+      boardBox.replaceChildren(...this.columns);
+    },
+    // four is the four in a row through the cell (col, row), if its
+    // mark has one: the cells to show as won.
+    four(g, col, row) {
+      const mark = g[col][row];
+      for (const [dc, dr] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+        const line = [[col, row]];
+        for (const s of [1, -1]) {
+          for (let k = 1; ; k++) {
+            const c = col + s * k * dc;
+            const r = row + s * k * dr;
+            if (c < 0 || c >= this.width || g[c][r] !== mark) break;
+            line.push([c, r]);
+          }
+        }
+        if (line.length >= 4) return line;
+      }
+      return null;
+    },
+    render(moves, open) {
+      const { g, landed } = this.grid(moves);
+      const last = landed[landed.length - 1];
+      const won = last ? this.four(g, ...last) || [] : [];
+      this.columns.forEach((column, col) => {
+        for (const disc of column.querySelectorAll(".disc")) {
+          const row = Number(disc.dataset.row);
+          const mark = g[col][row] || "";
+          const isLast = last && last[0] === col && last[1] === row;
+          disc.className = `disc ${mark}${isLast ? " last" : ""}${won.some(([c, r]) => c === col && r === row) ? " won" : ""}`;
+          // The stone falls from the top of its column.
+          disc.style.setProperty("--fall", `${this.height - row}`);
+        }
+        column.disabled = !open || g[col].length === this.height;
+      });
+    },
+    legal(moves, m) {
+      return this.grid(moves).g[Number(m) - 1].length < this.height;
+    },
+    result(moves) {
+      const { g, landed } = this.grid(moves);
+      const last = landed[landed.length - 1];
+      if (last && this.four(g, ...last)) return `${g[last[0]][last[1]]} wins`;
+      return moves.length === this.width * this.height ? "tie" : "ongoing";
+    },
+    taken(moves, k) {
+      return this.grid(moves).g[k].length === this.height ? "full" : null;
+    },
+  },
+};
 
 const params = new URLSearchParams(location.search);
 const human = (params.get("as") || "X").toUpperCase() === "O" ? "O" : "X";
 const boardBox = document.getElementById("board");
 const status = document.getElementById("status");
 
+let view = null; // the view of the agent's game
 let agent = null; // the opponent, resolved once: "best" stays one agent for the session
 let moves = [];
-let cells = [];
 let over = false;
 let busy = false;
 const tally = { win: 0, tie: 0, loss: 0 };
-
-// position is the board after moves: each square's mark or "".
-function position() {
-  const b = Array(9).fill("");
-  moves.forEach((sq, i) => (b[sq] = i % 2 === 0 ? "X" : "O"));
-  return b;
-}
-
-// line is the three in a row on b, if there is one: the squares to show
-// as won.
-function line(b) {
-  return lines.find((l) => b[l[0]] && b[l[0]] === b[l[1]] && b[l[1]] === b[l[2]]);
-}
 
 function toMove() {
   return moves.length % 2 === 0 ? "X" : "O";
 }
 
 function render() {
-  const b = position();
-  const won = line(b) || [];
-  const last = moves[moves.length - 1];
-  cells.forEach((cell, sq) => {
-    cell.className = `cell ${b[sq] || "free"}${sq === last ? " last" : ""}${won.includes(sq) ? " won" : ""}`;
-    cell.firstChild.textContent = b[sq] ? "" : sq;
-    cell.lastChild.textContent = b[sq];
-    cell.disabled = over || busy || !!b[sq] || toMove() !== human;
-  });
+  view.render(moves, !over && !busy && toMove() === human);
   boardBox.dataset.over = over;
   boardBox.dataset.moves = moves.join(",");
   document.getElementById("moves").textContent = moves.length ? `moves: ${moves.join(" ")}` : "";
@@ -72,22 +183,32 @@ function say(text, failed = false, ...more) {
   status.replaceChildren(text, ...more);
 }
 
-// think shows what the agent thought of each square, its choice outlined.
+// think shows what the agent thought of each move, its choice outlined.
 function think(ans, before) {
-  const what = agent.kind === "perfect" ? "the game value of each move for it" : agent.kind === "random" ? "the chance of each square" : "its move probabilities";
-  document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${ans.square}; ${what}:`;
-  document.getElementById("thoughts").replaceChildren(
-    ...before.map((mark, sq) => {
-      if (mark) return el("div", { class: "thought taken", text: mark });
-      const chosen = sq === ans.square ? " chosen" : "";
-      if (ans.values) {
-        const v = ans.values[sq];
-        return el("div", { class: `thought ${v}${chosen}`, "data-sq": sq, text: v });
-      }
-      const p = ans.probabilities[sq];
-      return el("div", { class: `thought${chosen}`, "data-sq": sq, text: fmt.pct(p) }, el("span", { class: "bar", style: `width:${Math.min(100, 100 * p)}%` }));
-    }),
-  );
+  const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${view.name}` : ans.probabilities ? "its move probabilities" : null;
+  document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${view.name} ${ans.move}${what ? `; ${what}:` : "."}`;
+  if (!what) {
+    document.getElementById("thoughts").replaceChildren(); // a player that searches shows nothing
+    return;
+  }
+  const cells = [];
+  for (let k = 0; k < view.count; k++) {
+    const move = view.label(k);
+    const taken = view.taken(before, k);
+    if (taken) {
+      cells.push(el("div", { class: "thought taken", text: taken }));
+      continue;
+    }
+    const chosen = move === ans.move ? " chosen" : "";
+    if (ans.values) {
+      const v = ans.values[k];
+      cells.push(el("div", { class: `thought ${v}${chosen}`, "data-move": move, text: v }));
+      continue;
+    }
+    const p = ans.probabilities[k];
+    cells.push(el("div", { class: `thought${chosen}`, "data-move": move, text: fmt.pct(p) }, el("span", { class: "bar", style: `width:${Math.min(100, 100 * p)}%` })));
+  }
+  document.getElementById("thoughts").replaceChildren(...cells);
 }
 
 // agentMove asks the agent for its move, and plays it. If the request
@@ -97,7 +218,7 @@ async function agentMove() {
   render();
   status.classList.remove("over");
   say(`${agent.name} is thinking…`);
-  const before = position();
+  const before = moves.slice();
   let ans;
   try {
     ans = await api(`/api/agents/${agent.id}/move?moves=${moves.join(",")}`);
@@ -108,19 +229,18 @@ async function agentMove() {
     return;
   }
   busy = false;
-  moves.push(ans.square);
+  moves.push(ans.move);
   think(ans, before);
   if (!finish(ans.result)) say("Your move.");
   render();
 }
 
-async function play(sq) {
-  if (!agent || over || busy || position()[sq] || toMove() !== human) return;
-  moves.push(sq);
+async function play(m) {
+  if (!agent || over || busy || toMove() !== human || !view.legal(moves, m)) return;
+  moves.push(m);
   // The server says how the game stands after the agent's moves; after
   // the human's, only the human can have won, or filled the board.
-  const b = position();
-  if (finish(line(b) ? `${human} wins` : b.every((c) => c) ? "tie" : "ongoing")) {
+  if (finish(view.result(moves))) {
     render();
     return;
   }
@@ -151,37 +271,34 @@ async function opponents() {
   if (!list.some((a) => a.id === agent.id)) list.unshift(agent);
   if (!list.some((a) => a.kind === "random")) list.push(...board.agents.filter((a) => a.kind === "random"));
   pick.replaceChildren(
-    ...list.map((a) => el("option", { value: a.id, selected: a.id === agent.id, text: `${a.name}${a.class ? ` (${a.class})` : ""}` })),
+    ...list.map((a) => el("option", { value: a.id, selected: a.id === agent.id, text: `${a.name}${a.class ? ` (${a.class})` : a.shares ? ` (${a.shares.all.pct.toFixed(1)}% opt)` : ""}` })),
   );
   pick.onchange = () => (location.href = playURL(pick.value, human));
 }
 
 async function main() {
-  for (let sq = 0; sq < size * size; sq++) {
-    const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(sq) }, el("span", { class: "n" }), el("span"));
-    cell.disabled = true; // until the agent is known and the game begins
-    cells.push(cell);
-  }
-  boardBox.style.setProperty("--n", size);
-  document.getElementById("thoughts").style.setProperty("--n", size);
-  boardBox.replaceChildren(...cells);
   for (const side of ["X", "O"]) {
     const b = document.getElementById(`side-${side.toLowerCase()}`);
     b.setAttribute("aria-pressed", side === human);
     b.onclick = () => (location.href = playURL(agent ? agent.id : pathRef(), side));
   }
-  document.getElementById("new").onclick = () => !busy && newGame();
+  document.getElementById("new").onclick = () => agent && !busy && newGame();
   try {
     agent = await api(`/api/agents/${encodeURIComponent(pathRef())}`);
   } catch (err) {
     showError(err);
     return;
   }
+  view = views[agent.game];
+  view.build(play);
+  boardBox.dataset.game = agent.game;
+  document.getElementById("thoughts").classList.toggle("c4", agent.game === "connect4");
+  document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a network's move probabilities, perfect's game value of each move, random's chance of each ${view.name}; its choice outlined`;
   document.title = `Play ${agent.name} · ttt`;
   const link = document.getElementById("opponent");
   link.textContent = agent.name;
   link.href = agentURL(agent.id);
-  document.getElementById("class").replaceChildren(badge(agent.class));
+  document.getElementById("class").replaceChildren(badge(agent.class, agent.shares));
   opponents().catch(showError);
   newGame();
 }

@@ -1,0 +1,131 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/league"
+	"ttt/store"
+)
+
+// compareCommand is `ttt compare`: two agents side by side.
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "compare",
+		Usage: "compare two agents: their games against each other, their ratings, the positions where they move differently",
+		UsageText: `ttt compare [options] AGENT AGENT
+
+   ttt compare best latest
+   ttt compare checkpoint-120 perfect | less
+
+   AGENT is an id, a name, best or latest. It prints the first agent's
+   record against the second, the difference of their ratings with its
+   95% interval and the score it expects of the first, and then every
+   position where they move differently, with the value of each move: in
+   tic-tac-toe every position where a move is due, in Connect Four the
+   position set of the share of optimal moves. Random and the MCTS
+   players draw their moves, and have none to compare. Only reads the
+   database.`,
+		Flags: []cli.Flag{dbFlag()},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, "AGENT", "AGENT"); err != nil {
+				return err
+			}
+			db, err := openLeague(c, false)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			var a, b *store.Agent
+			var record game.Record
+			var met bool
+			err = db.View(c.Context, func(v *store.View) (err error) {
+				if a, err = v.Agent(c.Args().Get(0)); err != nil {
+					return err
+				}
+				if b, err = v.Agent(c.Args().Get(1)); err != nil {
+					return err
+				}
+				record, met, err = league.HeadToHead(v, a.ID, b.ID)
+				return err
+			})
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("%w (see ttt checkpoints)", err)
+			}
+			if err != nil {
+				return err
+			}
+			if a.ID == b.ID {
+				return usage(c.Command, "%s and %s are one agent, %s (%d): name two", c.Args().Get(0), c.Args().Get(1), a.Name, a.ID)
+			}
+			kit := agents.KitFor(db.Game())
+			cmp := league.Compare(a, b, record, met)
+			if err := cmp.Moves(c.Context, kit); err != nil {
+				return err
+			}
+			writeComparison(c.App.Writer, kit, cmp)
+			return nil
+		},
+	}
+}
+
+// writeComparison prints cmp: the figures, then each position where the
+// agents move differently, drawn as the game draws it.
+func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison) {
+	a, b := cmp.A.Name, cmp.B.Name
+	fmt.Fprintf(w, "%s against %s\n", a, b)
+	if cmp.Met {
+		fmt.Fprintf(w, "head to head:  %s in %d games, a score of %.3f for %s\n", cmp.Record, cmp.Record.Games(), cmp.Record.Score(), a)
+	} else {
+		fmt.Fprintf(w, "head to head:  they have not played each other\n")
+	}
+	rating := func(ag *store.Agent) string {
+		if ag.Standing == nil {
+			return ag.Name + " not rated yet"
+		}
+		s := ag.Standing
+		return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, s.Elo, s.Lo, s.Hi)
+	}
+	fmt.Fprintf(w, "Elo:           %s, %s\n", rating(cmp.A), rating(cmp.B))
+	if cmp.Rated {
+		fmt.Fprintf(w, "difference:    %+.1f (95%%: %+.1f to %+.1f), an expected score of %.3f for %s\n", cmp.Diff, cmp.Lo, cmp.Hi, cmp.Expected, a)
+	}
+	if cmp.Compared == 0 {
+		fmt.Fprintf(w, "moves:         not compared: random and the MCTS players draw their moves\n")
+		return
+	}
+	where := "every position where a move is due"
+	if kit.Positions != nil {
+		where = "the position set"
+	}
+	keptA, keptB := 0, 0
+	for _, d := range cmp.Differences {
+		best := max(d.AValue, d.BValue)
+		if d.AValue == best {
+			keptA++
+		}
+		if d.BValue == best {
+			keptB++
+		}
+	}
+	fmt.Fprintf(w, "moves:         different in %d of %d positions (%s)\n", len(cmp.Differences), cmp.Compared, where)
+	if len(cmp.Differences) > 0 {
+		fmt.Fprintf(w, "               the move of the higher value: %s's in %d, %s's in %d (both where they are equal)\n", a, keptA, b, keptB)
+	}
+	for _, d := range cmp.Differences {
+		fmt.Fprintln(w)
+		rows := strings.Split(kit.Format(d.Position), "\n")
+		side := kit.ToMove(d.Position)
+		rows[0] += fmt.Sprintf("   %s to move: %s plays %s (%s), %s plays %s (%s)", side,
+			a, kit.FormatMove(d.A), d.AValue, b, kit.FormatMove(d.B), d.BValue)
+		for _, r := range rows {
+			fmt.Fprintln(w, r)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package commands_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/nn"
+	"ttt/league/commands/clitest"
+	"ttt/store"
+)
+
+// ttt compare of two networks of a tic-tac-toe league: their record as
+// the league stored it, and every position where their moves differ,
+// counted here over the solved game's positions.
+func TestCompare(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
+	out := p.OK(t, "compare", "3", "5", "--db", "league.db")
+
+	db, err := store.OpenRead(t.Context(), "league.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	a, err := db.Agent(t.Context(), "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.Agent(t.Context(), "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := db.PairRecords(t.Context(), [][2]int64{{5, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The league stores the newer agent's record: agent 3's is reversed.
+	rec := records[[2]int64{5, 3}].Reversed()
+	if want := fmt.Sprintf("head to head:  %s in %d games", rec, rec.Games()); !strings.Contains(out, want) {
+		t.Errorf("ttt compare 3 5 says\n%s\nwant %q", out, want)
+	}
+	diff := a.Standing.Elo - b.Standing.Elo
+	if want := fmt.Sprintf("difference:    %+.1f (95%%: ", diff); !strings.Contains(out, want) {
+		t.Errorf("ttt compare 3 5 says\n%s\nwant %q", out, want)
+	}
+
+	// Every position where a move is due, and those where they differ.
+	pa, pb := &nn.Player{Net: a.Net}, &nn.Player{Net: b.Net}
+	due, differ := 0, map[string]bool{}
+	for _, pos := range tictactoe.Solve().Positions() {
+		if pos.Result() != game.Ongoing {
+			continue
+		}
+		due++
+		if ma, mb := pa.Move(pos.Position()), pb.Move(pos.Position()); ma != mb {
+			differ[pos.String()+fmt.Sprintf(" %d %d", ma, mb)] = true
+		}
+	}
+	if want := fmt.Sprintf("moves:         different in %d of %d positions", len(differ), due); !strings.Contains(out, want) {
+		t.Errorf("ttt compare 3 5 says\n%.600s\nwant %q", out, want)
+	}
+	// Each position printed: its three rows, the first with the moves.
+	listed := regexp.MustCompile(`(?m)^(\S{3})   [XO] to move: checkpoint-3 plays (\d) \(\w+\), checkpoint-5 plays (\d) \(\w+\)\n(\S{3})\n(\S{3})$`).FindAllStringSubmatch(out, -1)
+	if len(listed) != len(differ) {
+		t.Errorf("ttt compare 3 5 lists %d positions; they differ in %d", len(listed), len(differ))
+	}
+	for _, m := range listed {
+		key := m[1] + "\n" + m[4] + "\n" + m[5] + " " + m[2] + " " + m[3]
+		if !differ[key] {
+			t.Errorf("ttt compare 3 5 lists %q, where they do not move so", key)
+		}
+	}
+
+	p.Usage(t, "compare: needs AGENT", "compare", "3", "--db", "league.db")
+	p.Usage(t, "3 and checkpoint-3 are one agent", "compare", "3", "checkpoint-3", "--db", "league.db")
+	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "compare", "3", "nobody", "--db", "league.db")
+	if out := p.OK(t, "compare", "best", "random", "--db", "league.db"); !strings.Contains(out, "moves:         not compared: random and the MCTS players draw their moves") {
+		t.Errorf("ttt compare best random says\n%s", out)
+	}
+}

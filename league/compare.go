@@ -1,0 +1,151 @@
+package league
+
+import (
+	"context"
+	"math"
+	"math/bits"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/nn"
+	"ttt/store"
+)
+
+// Comparison is what ttt compare and serve's compare page say of two
+// agents of one league: how they fared against each other, what their
+// ratings say of that, and where their play differs.
+type Comparison struct {
+	A, B *store.Agent
+	// Met: A and B have played; Record is then A's games against B.
+	Met    bool
+	Record game.Record
+	// Rated: both have a rating; Diff is then A's Elo minus B's, within
+	// [Lo, Hi] at 95%, and Expected A's expected score against B (a draw
+	// half a win) by the ratings' model.
+	Rated        bool
+	Diff, Lo, Hi float64
+	Expected     float64
+	// Compared is how many positions the moves were compared in: every
+	// position where a move is due in a game whose positions are all
+	// solved (tic-tac-toe), else the game's position set. 0 when either
+	// agent draws its moves at random, and has no fixed move to compare.
+	Compared int
+	// Differences are the compared positions where A and B move
+	// differently, in the order of the walk or of the set.
+	Differences []Difference
+}
+
+// Difference is a position where two agents move differently, with the
+// exact value of each move for the side to move.
+type Difference struct {
+	Position       game.Position
+	A, B           int
+	AValue, BValue game.Value
+}
+
+// Compare compares the ratings of agents a and b; record is a's games
+// against b, met whether they have played. Moves compares their moves.
+func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
+	c := &Comparison{A: a, B: b, Met: met, Record: record}
+	if a.Standing != nil && b.Standing != nil {
+		c.Rated = true
+		c.Diff = a.Standing.Elo - b.Standing.Elo
+		// The two ratings' standard errors, from their 95% intervals,
+		// added as if independent: the fit's covariance between two
+		// agents is not stored, and for agents that are not each other's
+		// main opponents it is small.
+		se := func(r store.Rating) float64 { return (r.Hi - r.Lo) / (2 * 1.96) }
+		half := 1.96 * math.Hypot(se(a.Standing.Rating), se(b.Standing.Rating))
+		c.Lo, c.Hi = c.Diff-half, c.Diff+half
+		c.Expected = 1 / (1 + math.Pow(10, -c.Diff/400))
+	}
+	return c
+}
+
+// Moves compares the moves of c's agents (as store.DB.Agent reads them,
+// with their networks), of a league of kit's game, where both are
+// deterministic: it sets c.Compared and c.Differences. It stops with
+// ctx's error.
+func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
+	pa, pb := Deterministic(kit, c.A), Deterministic(kit, c.B)
+	if pa == nil || pb == nil {
+		return nil
+	}
+	// differ counts p, where A moves ma and B mb, and keeps it if they
+	// differ, with the values of their moves.
+	differ := func(p game.Position, ma, mb int, values func() (map[int]game.Value, error)) error {
+		c.Compared++
+		if ma == mb {
+			return nil
+		}
+		v, err := values()
+		if err != nil {
+			return err
+		}
+		c.Differences = append(c.Differences, Difference{Position: p, A: ma, B: mb, AValue: v[ma], BValue: v[mb]})
+		return nil
+	}
+	if kit.Positions != nil {
+		for _, s := range kit.Positions() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			differ(s.Position, pa.Move(s.Position), pb.Move(s.Position), func() (map[int]game.Value, error) { return s.Values, nil })
+		}
+		return nil
+	}
+	// Every position where a move is due, each once, in the order a
+	// walk of the game tree from the start first reaches it; the values
+	// of the moves where they differ, from the game's solver.
+	seen := map[game.Position]bool{}
+	var walk func(p game.Position) error
+	walk = func(p game.Position) error {
+		if seen[p] || kit.Result(p) != game.Ongoing {
+			return nil
+		}
+		seen[p] = true
+		err := differ(p, pa.Move(p), pb.Move(p), func() (map[int]game.Value, error) {
+			outcomes, err := kit.Analyze(ctx, p)
+			values := map[int]game.Value{}
+			for m, o := range outcomes {
+				values[m] = o.Value
+			}
+			return values, err
+		})
+		if err != nil {
+			return err
+		}
+		for legal := kit.Legal(p); legal != 0; legal &= legal - 1 {
+			if err := walk(kit.Play(p, bits.TrailingZeros64(legal))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(kit.Start())
+}
+
+// Deterministic returns the player of a stored agent of kit's game whose
+// move in a position is always the same (a network, playing greedily,
+// or a built-in player that draws nothing), or nil for random and the
+// MCTS players, which draw their moves.
+func Deterministic(kit *agents.Kit, a *store.Agent) game.Player {
+	if a.Net != nil {
+		return &nn.Player{Net: a.Net}
+	}
+	if b, ok := kit.Builtin(a.Name); ok && !b.Random {
+		return b.New(nil)
+	}
+	return nil
+}
+
+// HeadToHead reads in v agent a's games against agent b, and whether
+// they have played: one look-up of the pair's row.
+func HeadToHead(v *store.View, a, b int64) (game.Record, bool, error) {
+	// The first of a's opponents from b on is b, if they have played.
+	list, err := v.Opponents(a, b-1, 1)
+	if err != nil || len(list) == 0 || list[0].ID != b {
+		return game.Record{}, false, err
+	}
+	return list[0].Record, true, nil
+}

@@ -1,0 +1,169 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ttt/agents/game/connect4"
+	"ttt/agents/nn"
+	"ttt/store"
+)
+
+// c4Flags make a small Connect Four league of a few rounds.
+var c4Flags = []string{"--game", "connect4", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3"}
+
+// The API on a Connect Four league: the move endpoint plays its agents
+// on moves given as columns 1-7, the agents and the leaderboard carry the
+// position set's figures, and the learning curve each snapshot's share.
+func TestConnectFourAPI(t *testing.T) {
+	_, path := newLeague(t, 3, c4Flags...)
+	_, url := serve(t, path)
+	db, err := store.OpenRead(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	best, err := db.Agent(t.Context(), "best")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("move", func(t *testing.T) {
+		type answer struct {
+			Agent         struct{ Name string }
+			Board, Move   string
+			ToMove        string `json:"to_move"`
+			Probabilities []float32
+			Values        []*string
+			After, Result string
+		}
+		for _, moves := range []string{"", "4", "44", "4433", "444444", "112233"} {
+			b, err := connect4.Parse(moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := strings.Join(strings.Split(moves, ""), ",")
+			var byGet, posted answer
+			getJSON(t, url+"api/agents/best/move?moves="+list, &byGet)
+			status, body, _ := send(t, http.MethodPost, url+"api/agents/best/move", strings.NewReader(`{"moves": [`+list+`]}`))
+			if status != http.StatusOK || json.Unmarshal(body, &posted) != nil {
+				t.Fatalf("POST %s: %d %s", moves, status, body)
+			}
+			if !slices.Equal(byGet.Probabilities, posted.Probabilities) || byGet.Move != posted.Move {
+				t.Errorf("%s: moves= %+v, POST %+v", moves, byGet, posted)
+			}
+			var pass nn.Pass
+			best.Net.Forward(b.Position(), &pass)
+			col := best.Net.Greedy(b.Position(), &pass)
+			after := b.Play(col)
+			if byGet.Move != strconv.Itoa(col+1) || !slices.Equal(byGet.Probabilities, pass.Probs[:7]) || byGet.Values != nil ||
+				byGet.Board != moves || byGet.After != moves+strconv.Itoa(col+1) || byGet.ToMove != connect4.Game.ToMove(b.Position()).String() ||
+				byGet.Result != connect4.Game.Result(after.Position()).String() {
+				t.Errorf("best after %q: %+v; want column %d, probabilities %v", moves, byGet, col+1, pass.Probs[:7])
+			}
+
+			var tactician answer
+			getJSON(t, url+"api/agents/tactician/move?moves="+list, &tactician)
+			if want := strconv.Itoa(connect4.Tactician(b) + 1); tactician.Move != want || tactician.Probabilities != nil {
+				t.Errorf("the tactician after %q: %+v, want column %s", moves, tactician, want)
+			}
+			var random answer
+			getJSON(t, url+"api/agents/random/move?moves="+list, &random)
+			if c, err := strconv.Atoi(random.Move); err != nil || c < 1 || c > 7 || !b.CanPlay(c-1) || len(random.Probabilities) != 7 {
+				t.Errorf("random after %q: %+v", moves, random)
+			}
+			for k, p := range random.Probabilities {
+				if want := float32(0); b.CanPlay(k) && p != 1/float32(connect4.Width-full(b)) || !b.CanPlay(k) && p != want {
+					t.Errorf("random after %q: column %d has chance %v", moves, k+1, p)
+				}
+			}
+			for _, name := range []string{"mcts-100", "solver"} {
+				var a answer
+				getJSON(t, url+"api/agents/"+name+"/move?moves="+list, &a)
+				if c, err := strconv.Atoi(a.Move); err != nil || c < 1 || c > 7 || !b.CanPlay(c-1) {
+					t.Errorf("%s after %q: %+v", name, moves, a)
+				}
+			}
+		}
+	})
+
+	t.Run("refused", func(t *testing.T) {
+		for _, c := range []struct{ query, want string }{
+			{"moves=8", "move 1 (X on 8): column 8 is off the board (1-7)"},
+			{"moves=0", "column 0 is off the board"},
+			{"moves=4,x", `"x" is not a column number (1-7)`},
+			{"moves=4,4,4,4,4,4,4", "move 7 (X on 4): column 4 is full"},
+			{"moves=4,3,4,3,4,3,4", `board "4343434": the game is over (X wins)`},
+			{"moves=4,3,4,3,4,3,4,3", "move 8 (O on 3): the game is over"},
+			{"board=4453", "Connect Four takes no board: give its moves, moves=4,4,3"},
+		} {
+			status, body, _ := get(t, url+"api/agents/best/move?"+c.query)
+			var e struct{ Message string }
+			json.Unmarshal(body, &e)
+			if status != http.StatusBadRequest || !strings.Contains(e.Message, c.want) {
+				t.Errorf("%s: %d %s; want 400 and %q", c.query, status, body, c.want)
+			}
+		}
+	})
+
+	t.Run("figures", func(t *testing.T) {
+		var agent struct {
+			Game                    string
+			Inputs, Hidden, Outputs int
+			Shares                  struct {
+				All struct{ Optimal, Positions int }
+			}
+			Floor struct{ All float64 }
+		}
+		getJSON(t, url+"api/agents/best", &agent)
+		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != 7 || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
+			agent.Shares.All.Positions != best.Shares.All.Positions || agent.Floor.All < 30 || agent.Floor.All > 50 {
+			t.Errorf("best: %+v; want its shares %+v", agent, best.Shares.All)
+		}
+		var board struct {
+			Game   string
+			Agents []struct {
+				Name   string
+				Kind   string
+				Shares *struct{ All struct{ Pct float64 } }
+			}
+		}
+		getJSON(t, url+"api/leaderboard", &board)
+		for _, a := range board.Agents {
+			if (a.Kind == "checkpoint" || a.Kind == "tactician") != (a.Shares != nil) {
+				t.Errorf("the leaderboard's %s (%s) has shares %v", a.Name, a.Kind, a.Shares)
+			}
+		}
+		var progress struct {
+			Points []struct {
+				Agent int64
+				Share *float64
+			}
+			Floor *float64
+		}
+		getJSON(t, url+"api/progress", &progress)
+		shares, err := db.Shares(t.Context(), []int64{progress.Points[len(progress.Points)-1].Agent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := progress.Points[len(progress.Points)-1]
+		if len(progress.Points) != 3 || last.Share == nil || *last.Share != 100*shares[last.Agent].Share() || progress.Floor == nil {
+			t.Errorf("the learning curve's points %+v, floor %v", progress.Points, progress.Floor)
+		}
+	})
+}
+
+// full is the number of full columns of b.
+func full(b connect4.Board) int {
+	n := 0
+	for c := range connect4.Width {
+		if !b.CanPlay(c) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,149 @@
+package web
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"ttt/agents"
+	"ttt/agents/verify"
+	"ttt/league"
+	"ttt/league/pgn"
+	"ttt/store"
+)
+
+// The downloads: what a page shows, whole, as files to take away. Each
+// is read in one store.View, like the API's answers, and sent as an
+// attachment.
+
+// attach sets the headers of a download named name.
+func attach(w http.ResponseWriter, contentType, name string) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("Cache-Control", "no-store")
+}
+
+// writeCSV sends rows, the header first, as the CSV file name.
+func writeCSV(w http.ResponseWriter, name string, rows [][]string) {
+	attach(w, "text/csv; charset=utf-8", name)
+	cw := csv.NewWriter(w)
+	cw.WriteAll(rows) // a write error is the client's
+}
+
+// num formats a rating or a score for a CSV file: as many digits as the
+// float needs, as ttt ratings --format csv writes them.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// curveCSV answers GET /api/progress.csv: the learning curve as CSV, a
+// row for every round that made a snapshot (not thinned, unlike
+// /api/progress), with its snapshot's share of optimal moves where the
+// game has a position set.
+func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
+	kit := agents.KitFor(s.db.Game())
+	var (
+		curve  []store.Rating
+		shares map[int64]verify.Score
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if curve, _, err = v.CurveAfter(0, math.MaxInt); err != nil {
+			return err
+		}
+		if kit.Positions == nil {
+			return nil
+		}
+		ids := make([]int64, len(curve))
+		for i, c := range curve {
+			ids[i] = c.Agent
+		}
+		shares, err = v.Shares(ids)
+		return err
+	})
+	if !ok {
+		return
+	}
+	head := []string{"round", "agent", "elo", "lo", "hi"}
+	if kit.Positions != nil {
+		head = append(head, "optimal_pct")
+	}
+	rows := [][]string{head}
+	for _, c := range curve {
+		row := []string{strconv.FormatInt(c.Round, 10), strconv.FormatInt(c.Agent, 10), num(c.Elo), num(c.Lo), num(c.Hi)}
+		if kit.Positions != nil {
+			pct := ""
+			if sc, ok := shares[c.Agent]; ok {
+				pct = num(100 * sc.Share())
+			}
+			row = append(row, pct)
+		}
+		rows = append(rows, row)
+	}
+	writeCSV(w, "learning-curve.csv", rows)
+}
+
+// opponentsCSV answers GET /api/agents/{ref}/opponents.csv: the agent's
+// record against every opponent it has played, by id, as CSV.
+func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request) {
+	var (
+		agent store.AgentName
+		list  []store.Opponent
+	)
+	ok := s.view(w, r, func(v *store.View) (err error) {
+		if agent, err = v.Name(r.PathValue("ref")); err != nil {
+			return err
+		}
+		list, err = v.Opponents(agent.ID, 0, math.MaxInt)
+		return err
+	})
+	if !ok {
+		return
+	}
+	rows := [][]string{{"id", "name", "kind", "games", "wins", "draws", "losses", "score"}}
+	for _, o := range list {
+		rec := o.Record
+		rows = append(rows, []string{strconv.FormatInt(o.ID, 10), o.Name, string(o.Kind), strconv.Itoa(rec.Games()),
+			strconv.Itoa(rec.Wins), strconv.Itoa(rec.Draws), strconv.Itoa(rec.Losses), num(rec.Score())})
+	}
+	writeCSV(w, agent.Name+"-opponents.csv", rows)
+}
+
+// gamesPGN answers GET /api/agents/{ref}/games.pgn: the agent's games,
+// replayed from the stored matches as ttt games export --agent writes
+// them. It streams, a match at a time, for as long as it takes (perfect
+// has played every snapshot of a league); a replay that fails midway
+// breaks the connection, so that no browser keeps a file cut short as
+// if it were whole.
+func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request) {
+	var agent store.AgentName
+	if !s.view(w, r, func(v *store.View) (err error) {
+		agent, err = v.Name(r.PathValue("ref"))
+		return err
+	}) {
+		return
+	}
+	// The whole answer may take longer than the server's write timeout.
+	rc := http.NewResponseController(w)
+	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		s.fail(w, r, err)
+		return
+	}
+	attach(w, "application/x-chess-pgn", agent.Name+".pgn")
+	pw := pgn.NewWriter(w, "ttt serve", s.db.Game())
+	err := league.Games(r.Context(), s.db, store.MatchFilter{Agent: agent.ID}, func(g league.Game) error {
+		return pw.Write(pgn.Game{Round: g.Round, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves})
+	})
+	if err == nil {
+		err = pw.Flush()
+	}
+	if err != nil {
+		if s.errLog != nil && r.Context().Err() == nil {
+			s.errLog.Printf("%s %s: %v", r.Method, r.URL.Path, fmt.Errorf("replaying the games: %w", err))
+		}
+		panic(http.ErrAbortHandler)
+	}
+}

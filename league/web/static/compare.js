@@ -1,0 +1,175 @@
+// The compare page: two agents side by side, their games against each
+// other, their ratings on one chart, and the positions where they move
+// differently (/api/compare/A/B).
+import { api, el, fmt, badge, agentURL, coalesce, loadLive, newChart, showError, colors, legendValue } from "./common.js";
+
+const parts = location.pathname.split("/");
+const refs = [decodeURIComponent(parts[2] || ""), decodeURIComponent(parts[3] || "")];
+const chartBox = document.getElementById("chart");
+let chart = null;
+let ids = null; // the agents, resolved at the first load: best stays one agent for the page
+let shownRound = null;
+
+// page is how many positions the page shows at first, and more adds.
+const page = 60;
+let differences = [];
+let shown = 0;
+
+// landing returns the cell, [row, column] of rows (the top row first),
+// where move lands: a square 0-8 in tic-tac-toe, a column 1-7 in Connect
+// Four, where the stone falls to the lowest free cell.
+const landing = {
+  tictactoe: (rows, move) => [Math.floor(Number(move) / 3), Number(move) % 3],
+  connect4: (rows, move) => {
+    const col = Number(move) - 1;
+    let row = rows.length - 1;
+    while (row > 0 && rows[row][col] !== ".") row--;
+    return [row, col];
+  },
+};
+let game = null;
+
+const refresh = coalesce(async () => {
+  const first = ids === null;
+  const path = first ? refs.map(encodeURIComponent).join("/") : ids.join("/");
+  const c = await api(`/api/compare/${path}${first ? "" : "?positions=0"}`);
+  ids = [c.a.id, c.b.id];
+  const [ha, hb] = await Promise.all(ids.map((id) => api(`/api/agents/${id}/history`)));
+  game = c.game;
+  document.title = `${c.a.name} vs ${c.b.name} · ttt`;
+  header(c);
+  tiles(c);
+  if (first) positions(c);
+  draw(c, ha, hb);
+  shownRound = c.newest_round;
+});
+
+function header(c) {
+  for (const [k, a] of [["a", c.a], ["b", c.b]]) {
+    const link = document.getElementById(`name-${k}`);
+    link.textContent = a.name;
+    link.href = agentURL(a.id);
+    document.getElementById(`class-${k}`).replaceChildren(badge(a.class, a.shares));
+  }
+  document.getElementById("swap").href = `/compare/${c.b.id}/${c.a.id}`;
+}
+
+function tiles(c) {
+  const set = (id, value, sub) => {
+    document.getElementById(`t-${id}`).textContent = value;
+    document.getElementById(`t-${id}-sub`).textContent = sub;
+  };
+  const r = c.record;
+  set("record", r ? fmt.record(r.wins, r.draws, r.losses) : "never met", r ? `W/D/L of ${c.a.name} in ${fmt.int(r.wins + r.draws + r.losses)} games, a score of ${c.score.toFixed(3)}` : "the league has not paired them");
+  const d = c.diff;
+  set("diff", d ? `${d.elo >= 0 ? "+" : ""}${fmt.elo(d.elo)}` : "–", d ? `95% ${fmt.interval(d.lo, d.hi)}` : "both must be rated");
+  set("expected", c.expected != null ? c.expected.toFixed(3) : "–", c.expected != null ? `for ${c.a.name}, by the ratings${r ? `; played ${c.score.toFixed(3)}` : ""}` : "");
+}
+
+// positions shows the first positions where they move differently.
+function positions(c) {
+  differences = c.differences || [];
+  shown = 0;
+  const where = c.game === "tictactoe" ? "every position where a move is due" : "the position set of the share of optimal moves";
+  if (!c.compared) {
+    document.getElementById("t-differ").textContent = "–";
+    document.getElementById("t-differ-sub").textContent = "random and the MCTS players draw their moves";
+    document.getElementById("positions-about").textContent = "only players that always make the same move can be compared";
+    return;
+  }
+  document.getElementById("t-differ").textContent = fmt.int(differences.length);
+  document.getElementById("t-differ-sub").textContent = `of ${fmt.int(c.compared)} positions: ${where}`;
+  document.getElementById("positions-about").textContent = `in ${where}: each agent's move, ringed in its colour, and its exact value for the side to move`;
+  let better = [0, 0];
+  const rank = { win: 2, draw: 1, loss: 0 };
+  for (const d of differences) {
+    const top = Math.max(rank[d.a.value], rank[d.b.value]);
+    if (rank[d.a.value] === top) better[0]++;
+    if (rank[d.b.value] === top) better[1]++;
+  }
+  document.getElementById("positions-summary").textContent = differences.length
+    ? `The move of the higher value: ${c.a.name}'s in ${fmt.int(better[0])}, ${c.b.name}'s in ${fmt.int(better[1])} (both where they are equal).`
+    : "They make the same move everywhere.";
+  document.getElementById("positions").replaceChildren();
+  more(c);
+  document.getElementById("more").onclick = () => more(c);
+}
+
+// more adds the next page of positions.
+function more(c) {
+  const next = differences.slice(shown, shown + page);
+  document.getElementById("positions").append(...next.map((d) => position(c, d)));
+  shown += next.length;
+  document.getElementById("positions-shown").textContent = shown < differences.length ? `${fmt.int(shown)} of ${fmt.int(differences.length)}` : "";
+  const button = document.getElementById("more");
+  button.hidden = shown >= differences.length;
+  button.textContent = `${fmt.int(Math.min(page, differences.length - shown))} more`;
+}
+
+// position draws one position: its board, each agent's move ringed.
+function position(c, d) {
+  const rows = d.rows.filter((r) => /^[XO.]+$/.test(r));
+  const at = (move) => landing[c.game](rows, move);
+  const [ra, ca] = at(d.a.move);
+  const [rb, cb] = at(d.b.move);
+  const cells = [];
+  rows.forEach((row, r) =>
+    [...row].forEach((mark, col) => {
+      let cls = `mini-cell ${mark === "." ? "" : mark}`;
+      if (r === ra && col === ca) cls += " a";
+      if (r === rb && col === cb) cls += " b";
+      cells.push(el("span", { class: cls, text: c.game === "tictactoe" && mark !== "." ? mark : null }));
+    }),
+  );
+  const board = el("div", { class: `mini ${c.game}` }, ...cells);
+  board.style.setProperty("--cols", rows[0].length);
+  const say = (name, m, k) => el("div", { class: `says ${k}` }, el("span", { class: "swatch" }), `${name}: ${m.move} `, el("span", { class: `value ${m.value}`, text: m.value }));
+  return el("div", { class: "position", "data-a": d.a.move, "data-b": d.b.move }, board, el("div", { class: "muted", text: `${d.to_move} to move` }), say(c.a.name, d.a, "a"), say(c.b.name, d.b, "b"));
+}
+
+// carry puts a stored history on the rounds xs: at each round the last
+// row at or before it, none before the first.
+function carry(rows, xs, key) {
+  const out = new Array(xs.length).fill(null);
+  let i = -1;
+  xs.forEach((x, k) => {
+    while (i + 1 < rows.length && rows[i + 1].round <= x) i++;
+    if (i >= 0) out[k] = rows[i][key];
+  });
+  return out;
+}
+
+// draw charts both histories as steps, up to the newest round.
+function draw(c, ha, hb) {
+  const xs = [...new Set([...ha.rows, ...hb.rows].map((r) => r.round).concat(ha.rows.length || hb.rows.length ? [c.newest_round] : []))].sort((x, y) => x - y);
+  chartBox.dataset.points = xs.length;
+  if (!xs.length) {
+    chart?.destroy();
+    chart = null;
+    chartBox.replaceChildren(el("p", { class: "muted", text: "neither is rated yet" }));
+    return;
+  }
+  const data = [xs];
+  for (const h of [ha, hb]) data.push(carry(h.rows, xs, "elo"), carry(h.rows, xs, "lo"), carry(h.rows, xs, "hi"));
+  if (chart) {
+    chart.setData(data);
+    chart.setLegend({ idx: chart.cursor.idx });
+    return;
+  }
+  chartBox.replaceChildren();
+  const steps = uPlot.paths.stepped({ align: 1 });
+  const line = (name, color, lo) => [
+    { label: name, stroke: color, width: 2, paths: steps, points: { show: false }, value: legendValue((v, i) => `${v.toFixed(1)} ${fmt.interval(chart.data[lo][i], chart.data[lo + 1][i])}`) },
+    { label: "lo", stroke: "transparent", paths: steps, points: { show: false } },
+    { label: "hi", stroke: "transparent", paths: steps, points: { show: false } },
+  ];
+  chart = newChart(chartBox, 260, {
+    series: [{ label: "round", value: legendValue(fmt.int) }, ...line(c.a.name, colors[1], 2), ...line(c.b.name, colors[3], 5)],
+    bands: [{ series: [3, 2], fill: "rgba(0, 114, 178, 0.12)" }, { series: [6, 5], fill: "rgba(213, 94, 0, 0.12)" }],
+  }, data);
+  const rows = chart.root.querySelectorAll(".u-legend .u-series");
+  rows[5].style.display = rows[6].style.display = "none";
+  window.tttChart = chart; // for the browser test
+}
+
+loadLive(() => refresh().catch(showError), () => shownRound);
