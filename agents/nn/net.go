@@ -50,7 +50,11 @@ type Net struct {
 // would suit ReLU better; the original's choice trains well enough here
 // and keeps its numbers comparable.)
 func New(g game.Game, hidden int, rng *rand.Rand) *Net {
-	n := alloc(g, hidden)
+	return initial(alloc(g, hidden, g.Moves()), rng)
+}
+
+// initial draws n's weights and biases uniformly from [-0.5, 0.5).
+func initial(n *Net, rng *rand.Rand) *Net {
 	for _, p := range [][]float32{n.WIH, n.WHO, n.BH, n.BO} {
 		for i := range p {
 			p[i] = rng.Float32() - 0.5
@@ -60,8 +64,8 @@ func New(g game.Game, hidden int, rng *rand.Rand) *Net {
 }
 
 // alloc returns a zero network with one backing array for all parameters.
-func alloc(g game.Game, hidden int) *Net {
-	in, out := g.Inputs(), g.Moves()
+func alloc(g game.Game, hidden, out int) *Net {
+	in := g.Inputs()
 	all := make([]float32, Params(in, hidden, out))
 	n := &Net{Game: g, Inputs: in, Outputs: out, Hidden: hidden}
 	n.WIH, all = all[:in*hidden], all[in*hidden:]
@@ -78,7 +82,7 @@ func Params(inputs, hidden, outputs int) int {
 
 // Clone returns a deep copy of n: a frozen snapshot of a learning net.
 func (n *Net) Clone() *Net {
-	c := alloc(n.Game, n.Hidden)
+	c := alloc(n.Game, n.Hidden, n.Outputs)
 	copy(c.WIH, n.WIH)
 	copy(c.WHO, n.WHO)
 	copy(c.BH, n.BH)
@@ -203,8 +207,13 @@ type Player struct {
 	pass Pass
 }
 
-// Move implements game.Player.
+// Move implements game.Player: a policy net's most probable move, a
+// value net's best afterstate.
 func (pl *Player) Move(pos game.Position) int {
+	if pl.Net.IsValue() {
+		m, _ := pl.Net.Afterstates(pos, &pl.pass, nil)
+		return m
+	}
 	pl.Net.Forward(pos, &pl.pass)
 	return pl.Net.Greedy(pos, &pl.pass)
 }
