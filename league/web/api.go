@@ -649,15 +649,18 @@ type moveAnswer struct {
 	Board  string    `json:"board"`
 	ToMove string    `json:"to_move"`
 	Square int       `json:"square"`
-	// Probabilities: a network's softmax over all nine squares (as ttt-rl
+	// Probabilities: a policy network's softmax over all nine squares (as ttt-rl
 	// shows it, so a little may go to taken squares); random's chance of
 	// each square. Absent for perfect.
 	Probabilities *[9]float32 `json:"probabilities,omitempty"`
 	// Values: perfect's game value of each empty square for itself (win,
 	// draw or loss), null for a taken one. Absent for the others.
 	Values *[9]*string `json:"values,omitempty"`
-	After  string      `json:"after"`  // the board after the move
-	Result string      `json:"result"` // after the move: ongoing, X wins, O wins or tie
+	// Expected: a value net's expected score (1 a win, 1/2 a tie) after
+	// each square it may play, 0 for a taken one. Absent for the others.
+	Expected *[9]float32 `json:"expected,omitempty"`
+	After    string      `json:"after"`  // the board after the move
+	Result   string      `json:"result"` // after the move: ongoing, X wins, O wins or tie
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -711,6 +714,13 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		out.Square = tictactoe.Perfect().Move(b.Position())
 	default:
 		var p nn.Pass
+		if a.Net.IsValue() {
+			values := make([]float32, 9)
+			out.Square, _ = a.Net.Afterstates(b.Position(), &p, values)
+			expected := [9]float32(values)
+			out.Expected = &expected
+			break
+		}
 		a.Net.Forward(b.Position(), &p)
 		probs := [9]float32(p.Probs)
 		out.Probabilities = &probs
