@@ -37,6 +37,7 @@ func (c Config) settings() map[string]string {
 		"drill":           f(c.Drill),
 		"ladder":          f(c.Ladder),
 		"lr":              f(c.LR),
+		"lr-decay":        strconv.Itoa(c.LRDecay),
 		"epsilon":         f(c.Epsilon.Start),
 		"epsilon-end":     f(c.Epsilon.End),
 		"epsilon-games":   strconv.Itoa(c.Epsilon.Games),
@@ -75,6 +76,8 @@ func (c *Config) set(name, value string) error {
 		f(&c.Ladder)
 	case "lr":
 		f(&c.LR)
+	case "lr-decay":
+		i(&c.LRDecay)
 	case "epsilon":
 		f(&c.Epsilon.Start)
 	case "epsilon-end":

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 
 	"ttt/agents/nn"
 )
@@ -12,6 +13,7 @@ type Learning struct {
 	Method      string // MethodPolicy or MethodTDLambda
 	Hidden      int
 	LR          float64
+	LRDecay     int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)
 	Epsilon     Schedule
 	Temperature float64 // a policy learner's
 	Lambda      float64 // a TD(λ) learner's
@@ -28,10 +30,24 @@ func (l Learning) Validate() error {
 		return fmt.Errorf("--hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
 	case !(l.LR > 0 && l.LR <= 10):
 		return fmt.Errorf("--lr must be within (0, 10] (got %g)", l.LR)
+	case l.LRDecay < 0:
+		return fmt.Errorf("--lr-decay must not be negative (got %d)", l.LRDecay)
 	case !(l.Temperature > 0 && l.Temperature <= 100):
 		return fmt.Errorf("--temperature must be within (0, 100] (got %g)", l.Temperature)
 	}
 	return l.Epsilon.Validate()
+}
+
+// At returns the learning for the learner's training game g (counted
+// from 0): its learning rate falls as 1/sqrt(1 + g/LRDecay), the
+// schedule under which stochastic updates average out their noise while
+// still moving far enough to learn (the sum of the rates grows without
+// bound, the sum of their squares more slowly).
+func (l Learning) At(g int64) Learning {
+	if l.LRDecay > 0 {
+		l.LR /= math.Sqrt(1 + float64(g)/float64(l.LRDecay))
+	}
+	return l
 }
 
 // Exploration defaults. Sampling at the net's own temperature (1) makes

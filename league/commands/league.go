@@ -69,6 +69,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
 			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
+			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
 			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
 		}, learningFlags(leagueDefaults.Learning, "")...),
 		Action: func(c *cli.Context) error {
@@ -90,6 +91,7 @@ func leagueRunCommand() *cli.Command {
 				Ladder:        c.Float64("ladder"),
 				Learning:      learning(c),
 			}
+			cfg.LRDecay = c.Int("lr-decay")
 			kit, err := leagueKit(c)
 			if err != nil {
 				return err
