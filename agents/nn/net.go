@@ -1,7 +1,8 @@
-// Package nn is the policy network of ttt and its learning rule: one
-// hidden ReLU layer, a softmax over the moves of the game, float32
-// throughout, trained by the reward-scaled cross-entropy rule of antirez's
-// ttt-rl.
+// Package nn is the network of ttt: one hidden ReLU layer, float32
+// throughout. A policy net has a softmax over the moves of the game and
+// learns by the reward-scaled cross-entropy rule of antirez's ttt-rl
+// (learn.go); a value net has one sigmoid output, what a position is
+// worth, and moves to the position it values most (value.go).
 //
 // The network's inputs are its game's encoding of a position (two inputs
 // per cell, one for each side's stone, and a last input that is 1 when X
@@ -28,8 +29,8 @@ const (
 	MaxHidden     = 4096
 )
 
-// Net is a network's parameters for one game. The layout is the one of
-// ttt-rl's ttt_nn.bin: WIH[i*Hidden+j] joins input i to hidden unit j,
+// Net is a network's parameters for one game, a policy net or a value net
+// (one output). The layout is the one of ttt-rl's ttt_nn.bin: WIH[i*Hidden+j] joins input i to hidden unit j,
 // and WHO[j*Outputs+k] joins hidden unit j to output k.
 //
 // A Net is read-only during Forward, so frozen nets can be shared by
@@ -37,7 +38,7 @@ const (
 type Net struct {
 	Game    game.Game
 	Inputs  int // Game.Inputs()
-	Outputs int // Game.Moves()
+	Outputs int // Game.Moves(), or 1 for a value net
 	Hidden  int
 	WIH     []float32 // Inputs x Hidden
 	WHO     []float32 // Hidden x Outputs
