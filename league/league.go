@@ -59,31 +59,37 @@ type Config struct {
 // up to 6, and three tenths were no faster.
 //
 // Connect Four has no exploiter and no drills (they need every position
-// solved): the learner plays itself 40% of the time, the tactician 20%,
-// random the rest, in rounds of 5,000 games,
-// about as long as tic-tac-toe's rounds, at 1% of ttt-rl's learning rate:
-// at ttt-rl's the rule collapses there to one column for every position
-// within a minute, and at 10% and 3% of it the weights of the hidden
-// layer grew past what a forward pass can add up within ten minutes of a
-// league (a position sets some 40 of Connect Four's 85 inputs where
-// tic-tac-toe's sets at most 10, so that a step moves the hidden layer
-// four times as far), sampling its moves at temperature 1 with a
-// tenth of them random all along: Connect Four's self-play needs the
-// variety that tic-tac-toe's near-greedy sampling does without.
+// solved), and its learner is a value net learning by TD(λ) in
+// self-play, TD-Gammon's method: ttt-rl's rule there learns where to play
+// but not tactics, stays below the tactician (the one-ply player that
+// wins at once if it can and blocks if it must) and, at any learning rate
+// that learns within the hour, its hidden weights grow until they
+// overflow (README, "Connect Four"). The value net plays the tactician
+// even within a minute: it tries every move, a move that wins ends the
+// game and is worth exactly a win, and it learns within a few thousand
+// games that a position where the opponent can win is lost. It plays
+// itself only, moving at random a tenth of the time all along (there is
+// no dice to show it other positions, as in backgammon): in our runs
+// games against the tactician made its share of optimal moves rise more
+// slowly. Its learning rate falls as 1/sqrt(1 + games/1,000,000), so
+// that after a fast first hour its updates average out their noise.
+// Rounds of 20,000 games, a few seconds.
 func Default(kit *agents.Kit) Config {
 	if kit.Exploiter == nil {
 		return Config{
-			GamesPerRound: 5000,
+			GamesPerRound: 20000,
 			Seed:          1,
 			Openings:      2,
 			Opponents:     32,
-			SelfPlay:      0.4,
-			Ladder:        0.2,
+			SelfPlay:      1,
 			Learning: train.Learning{
+				Method:      train.MethodTDLambda,
 				Hidden:      nn.DefaultHidden,
-				LR:          0.001,
+				LR:          0.01,
+				LRDecay:     1000000,
 				Epsilon:     train.Schedule{Start: 0.1, End: 0.1, Games: 20000},
 				Temperature: 1,
+				Lambda:      train.DefaultLambda,
 			},
 		}
 	}
@@ -96,10 +102,12 @@ func Default(kit *agents.Kit) Config {
 		Exploit:       0.3,
 		Drill:         0.2,
 		Learning: train.Learning{
+			Method:      train.MethodPolicy,
 			Hidden:      nn.DefaultHidden,
 			LR:          nn.DefaultLR,
 			Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
 			Temperature: train.DefaultTemperature,
+			Lambda:      train.DefaultLambda,
 		},
 	}
 }

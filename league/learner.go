@@ -9,6 +9,7 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/nn"
+	"ttt/agents/train"
 )
 
 // learner is what a league must keep between rounds to go on exactly as
@@ -22,17 +23,22 @@ type learner struct {
 }
 
 // newLearner starts a learner from seed.
-func newLearner(g game.Game, hidden int, seed uint64) *learner {
+func newLearner(g game.Game, l train.Learning, seed uint64) *learner {
 	pcg := rand.NewPCG(seed, 0x6c6561677565) // "league"
 	rng := rand.New(pcg)
-	return &learner{net: nn.New(g, hidden, rng), pcg: pcg, rng: rng}
+	return &learner{net: train.NewNet(g, l, rng), pcg: pcg, rng: rng}
 }
 
 // stateMagic starts a stored learner state, versioned so that a future
-// ttt can read an older one.
-var stateMagic = []byte("ttt-learner-1\n")
+// ttt can read an older one: version 1 held a policy net, of a size its
+// weights tell; version 2 says the net's shape.
+var (
+	stateMagic1 = []byte("ttt-learner-1\n")
+	stateMagic  = []byte("ttt-learner-2\n")
+)
 
-// marshal encodes the learner: magic, games, generator state, weights.
+// marshal encodes the learner: magic, games, generator state, the net's
+// hidden units and outputs, weights.
 func (l *learner) marshal() ([]byte, error) {
 	pcg, err := l.pcg.MarshalBinary()
 	if err != nil {
@@ -42,6 +48,8 @@ func (l *learner) marshal() ([]byte, error) {
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(l.games))
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(pcg)))
 	buf = append(buf, pcg...)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(l.net.Hidden))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(l.net.Outputs))
 	return append(buf, l.net.Bytes()...), nil
 }
 
@@ -49,6 +57,10 @@ func (l *learner) marshal() ([]byte, error) {
 func unmarshalLearner(g game.Game, data []byte) (*learner, error) {
 	bad := func(why string) error { return fmt.Errorf("stored learner state: %s", why) }
 	rest, ok := bytes.CutPrefix(data, stateMagic)
+	shaped := ok
+	if !ok {
+		rest, ok = bytes.CutPrefix(data, stateMagic1)
+	}
 	if !ok {
 		return nil, bad("unknown format")
 	}
@@ -66,7 +78,17 @@ func unmarshalLearner(g game.Game, data []byte) (*learner, error) {
 		return nil, errors.Join(bad("generator"), err)
 	}
 	l.rng = rand.New(l.pcg)
-	net, err := nn.Parse(g, rest[n:], g.Inputs())
+	rest = rest[n:]
+	shape := nn.Shape{Inputs: g.Inputs(), Outputs: g.Moves()}
+	if shaped {
+		if len(rest) < 8 {
+			return nil, bad("truncated")
+		}
+		shape.Hidden = int(binary.LittleEndian.Uint32(rest))
+		shape.Outputs = int(binary.LittleEndian.Uint32(rest[4:]))
+		rest = rest[8:]
+	}
+	net, err := nn.Parse(g, rest, shape)
 	if err != nil {
 		return nil, errors.Join(bad("network"), err)
 	}

@@ -148,7 +148,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	round, state, err := db.LastRound(ctx)
 	switch {
 	case errors.Is(err, store.ErrNoRounds):
-		lg.learner = newLearner(kit.Game, cfg.Hidden, cfg.Seed)
+		lg.learner = newLearner(kit.Game, cfg.Learning, cfg.Seed)
 	case err != nil:
 		return nil, err
 	case state == nil:

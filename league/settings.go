@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"ttt/agents"
+	"ttt/agents/train"
 	"ttt/store"
 )
 
@@ -25,6 +26,7 @@ func (c Config) settings() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return map[string]string{
 		"seed":            strconv.FormatUint(c.Seed, 10),
+		"learner":         c.Method,
 		"hidden":          strconv.Itoa(c.Hidden),
 		"games-per-round": strconv.Itoa(c.GamesPerRound),
 		"openings":        strconv.Itoa(c.Openings),
@@ -35,10 +37,12 @@ func (c Config) settings() map[string]string {
 		"drill":           f(c.Drill),
 		"ladder":          f(c.Ladder),
 		"lr":              f(c.LR),
+		"lr-decay":        strconv.Itoa(c.LRDecay),
 		"epsilon":         f(c.Epsilon.Start),
 		"epsilon-end":     f(c.Epsilon.End),
 		"epsilon-games":   strconv.Itoa(c.Epsilon.Games),
 		"temperature":     f(c.Temperature),
+		"lambda":          f(c.Lambda),
 	}
 }
 
@@ -50,6 +54,8 @@ func (c *Config) set(name, value string) error {
 	switch name {
 	case "seed":
 		c.Seed, err = strconv.ParseUint(value, 10, 64)
+	case "learner":
+		c.Method = value
 	case "hidden":
 		i(&c.Hidden)
 	case "games-per-round":
@@ -70,6 +76,8 @@ func (c *Config) set(name, value string) error {
 		f(&c.Ladder)
 	case "lr":
 		f(&c.LR)
+	case "lr-decay":
+		i(&c.LRDecay)
 	case "epsilon":
 		f(&c.Epsilon.Start)
 	case "epsilon-end":
@@ -78,6 +86,8 @@ func (c *Config) set(name, value string) error {
 		i(&c.Epsilon.Games)
 	case "temperature":
 		f(&c.Temperature)
+	case "lambda":
+		f(&c.Lambda)
 	default:
 		return fmt.Errorf("unknown setting %q", name)
 	}
@@ -89,11 +99,14 @@ func (c *Config) set(name, value string) error {
 // otherwise (given reports whether the user gave a setting, by name, as
 // ttt league run's flag); for a new league, cfg. It also returns the
 // given settings that differ from the league's. A league goes on with its
-// learner as it is, so another --hidden is refused.
+// learner as it is, so another --hidden or --learner is refused.
 func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name string) bool) (Config, []Change, error) {
 	stored, err := db.Settings(ctx)
 	if err != nil {
 		return cfg, nil, err
+	}
+	if _, ok := stored["learner"]; len(stored) > 0 && !ok {
+		stored["learner"] = train.MethodPolicy // the only learner of leagues older than the setting
 	}
 	now := cfg.settings()
 	var changes []Change
@@ -107,6 +120,8 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 			}
 		case name == "hidden":
 			return cfg, nil, fmt.Errorf("--hidden %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", now[name], was)
+		case name == "learner":
+			return cfg, nil, fmt.Errorf("--learner %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", now[name], was)
 		default:
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
 		}

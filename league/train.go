@@ -61,7 +61,8 @@ import (
 // like any greedy player it would teach one game per side. It only
 // defends in drills, which start where the learner goes wrong.
 func (lg *league) train(ctx context.Context, round int64, progress func(int64, int, int)) error {
-	l := train.NewLearner(lg.learner.net, float32(lg.cfg.LR), lg.cfg.Temperature, lg.learner.rng)
+	// The learning rate of the whole round is the one of its first game.
+	l := train.New(lg.learner.net, lg.cfg.Learning.At(lg.learner.games), lg.learner.rng)
 	var ids []int64
 	var cum []float64 // cumulative PFSP weights of the nets ids
 	total := 0.0

@@ -352,7 +352,7 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	if err := checkBlob(weights, sum); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): weights: %w", a.ID, a.Name, err)
 	}
-	if a.Net, err = nn.Parse(g, weights, g.Inputs()); err != nil {
+	if a.Net, err = nn.Parse(g, weights, nn.Shape{Inputs: g.Inputs(), Hidden: a.Hidden}); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
 	}
 	return a, nil
@@ -433,7 +433,7 @@ func (db *DB) Count(ctx context.Context) (n int, err error) {
 // schema 1) has none in the map: the caller computes it from the net.
 func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 	tables := make(map[int64][]byte, len(ids))
-	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, blob []byte) (err error) {
+	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ int, blob []byte) (err error) {
 		if tables[id], err = inflate(blob); err != nil {
 			return fmt.Errorf("%w: %v", ErrChecksum, err)
 		}
@@ -446,8 +446,8 @@ func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) 
 // checksums.
 func (db *DB) Nets(ctx context.Context, ids []int64) (map[int64]*nn.Net, error) {
 	nets := make(map[int64]*nn.Net, len(ids))
-	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, blob []byte) (err error) {
-		nets[id], err = nn.Parse(db.game, blob, db.game.Inputs())
+	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, hidden int, blob []byte) (err error) {
+		nets[id], err = nn.Parse(db.game, blob, nn.Shape{Inputs: db.game.Inputs(), Hidden: hidden})
 		return err
 	})
 	return nets, err
@@ -456,10 +456,11 @@ func (db *DB) Nets(ctx context.Context, ids []int64) (map[int64]*nn.Net, error) 
 // blobs reads the blob column (moves or weights) of the agents ids, checks
 // each against its checksum (column_crc) and hands it to each; an agent
 // with none (random, perfect, or a schema-1 agent's moves) is skipped.
-// Errors name the agent and the blob as what.
-func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, blob []byte) error) error {
+// each also gets the agent's hidden size, which a weight file leaves to
+// its reader. Errors name the agent and the blob as what.
+func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, hidden int, blob []byte) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc FROM agents WHERE id = ?")
+		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc, coalesce(hidden, 0) FROM agents WHERE id = ?")
 		if err != nil {
 			return err
 		}
@@ -467,7 +468,8 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 		for _, id := range ids {
 			var blob []byte
 			var sum sql.Null[int64]
-			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum); err != nil {
+			var hidden int
+			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum, &hidden); err != nil {
 				return fmt.Errorf("agent %d: %w", id, err)
 			}
 			if blob == nil {
@@ -476,7 +478,7 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 			if err := checkBlob(blob, sum); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
-			if err := each(id, blob); err != nil {
+			if err := each(id, hidden, blob); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
 		}

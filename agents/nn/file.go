@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"ttt/agents/game"
 )
@@ -52,18 +53,27 @@ func encode(parts ...[]float32) []byte {
 	return buf
 }
 
-// ErrAmbiguous is returned by Parse when a file's size fits a network
-// with and without the side input; the caller must say which.
-var ErrAmbiguous = errors.New("the file size fits a network with and without the side input: say which with --inputs")
+// ErrAmbiguous is returned by Parse when a file's size fits more than one
+// network of its game; the caller must say which.
+var ErrAmbiguous = errors.New("the file size fits more than one network")
 
-// Parse reads a plain weight file of a network for g, with g's inputs or
-// one fewer (no side input; inputs = 0 infers which from the size), and
-// infers the hidden size. A file without the side input becomes a net
-// whose side-input weights are zero: it plays both sides as the file
-// would. Parse refuses an empty file, a size that fits no network, NaN
-// and Inf values, and weights large enough to overflow a forward pass
-// (Validate).
-func Parse(g game.Game, data []byte, inputs int) (*Net, error) {
+// Shape is what a plain weight file does not say of its network: its
+// numbers of inputs (the game's, or one fewer without the side input),
+// hidden units and outputs (one per move for a policy net, one for a
+// value net). Zero is not known.
+type Shape struct{ Inputs, Hidden, Outputs int }
+
+// Parse reads a plain weight file of a network for g, of the shape want
+// where it says, inferring the rest from the file's size. A file without
+// the side input becomes a net whose side-input weights are zero: it
+// plays both sides as the file would. Parse refuses an empty file, a size
+// that fits no network, NaN and Inf values, and weights large enough to
+// overflow a forward pass (Validate). A size that fits networks with and
+// without the side input is refused (ErrAmbiguous); one that fits a
+// policy net and a value net (a 19-20-9 net has as many weights as a
+// 19-28-1) is read as the policy net, ttt-rl's file, unless want says
+// otherwise.
+func Parse(g game.Game, data []byte, want Shape) (*Net, error) {
 	if len(data) == 0 {
 		return nil, errors.New("the file is empty")
 	}
@@ -71,46 +81,56 @@ func Parse(g game.Game, data []byte, inputs int) (*Net, error) {
 		return nil, fmt.Errorf("%d bytes is not a whole number of float32 values", len(data))
 	}
 	floats := len(data) / 4
-	full, out := g.Inputs(), g.Moves()
-	// A file holds inputs*H + outputs*H + H + outputs floats.
-	hiddenFor := func(in int) (int, bool) {
-		h := (floats - out) / (in + out + 1)
-		return h, h >= 1 && h <= MaxHidden && Params(in, h, out) == floats
-	}
-	layout := func(in int) string {
-		return fmt.Sprintf("a %s file holds 4*(%d*H + %d*H + %d) bytes", g.Title(), in, out+1, out)
-	}
-	var hidden int
-	switch inputs {
-	case 0:
-		hFolded, okFolded := hiddenFor(full - 1)
-		hFull, okFull := hiddenFor(full)
-		switch {
-		case okFolded && okFull:
-			return nil, ErrAmbiguous
-		case okFolded:
-			inputs, hidden = full-1, hFolded
-		case okFull:
-			inputs, hidden = full, hFull
-		default:
-			return nil, fmt.Errorf("%d bytes fits no network with %d or %d inputs (%s)", len(data), full-1, full, layout(full))
+	full := g.Inputs()
+	ins, outs := []int{full - 1, full}, []int{g.Moves(), 1}
+	if want.Inputs != 0 {
+		if want.Inputs != full-1 && want.Inputs != full {
+			return nil, fmt.Errorf("inputs must be %d or %d, not %d", full-1, full, want.Inputs)
 		}
-	case full - 1, full:
-		h, ok := hiddenFor(inputs)
-		if !ok {
-			return nil, fmt.Errorf("%d bytes fits no network with %d inputs (%s)", len(data), inputs, layout(inputs))
-		}
-		hidden = h
-	default:
-		return nil, fmt.Errorf("inputs must be %d or %d, not %d", full-1, full, inputs)
+		ins = []int{want.Inputs}
 	}
+	if want.Outputs != 0 {
+		if want.Outputs != g.Moves() && want.Outputs != 1 {
+			return nil, fmt.Errorf("outputs must be %d or 1, not %d", g.Moves(), want.Outputs)
+		}
+		outs = []int{want.Outputs}
+	}
+	// A file holds inputs*H + H*outputs + H + outputs floats.
+	var fits []Shape
+	for _, in := range ins {
+		for _, out := range outs {
+			h := want.Hidden
+			if h == 0 {
+				h = (floats - out) / (in + out + 1)
+			}
+			if h >= 1 && h <= MaxHidden && Params(in, h, out) == floats {
+				fits = append(fits, Shape{in, h, out})
+			}
+		}
+	}
+	// A size that fits a policy net is the policy net's.
+	if policy := slices.DeleteFunc(slices.Clone(fits), func(s Shape) bool { return s.Outputs == 1 }); len(policy) > 0 {
+		fits = policy
+	}
+	switch {
+	case len(fits) == 0:
+		in := fmt.Sprint(ins[0])
+		if len(ins) == 2 {
+			in = fmt.Sprintf("%d or %d", ins[0], ins[1])
+		}
+		return nil, fmt.Errorf("%d bytes fits no network with %s inputs (a %s file holds 4*(inputs*H + %d*H + %d) bytes for a policy net, 4*(inputs*H + 2*H + 1) for a value net)",
+			len(data), in, g.Title(), g.Moves()+1, g.Moves())
+	case len(fits) > 1:
+		return nil, fmt.Errorf("%w: with and without the side input (say which with --inputs)", ErrAmbiguous)
+	}
+	shape := fits[0]
 
 	vals := make([]float32, floats)
 	for i := range vals {
 		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
-	n := alloc(g, hidden)
-	rest := vals[copy(n.WIH[:inputs*hidden], vals):] // a file without the side input leaves its row zero
+	n := alloc(g, shape.Hidden, shape.Outputs)
+	rest := vals[copy(n.WIH[:shape.Inputs*shape.Hidden], vals):] // a file without the side input leaves its row zero
 	rest = rest[copy(n.WHO, rest):]
 	rest = rest[copy(n.BH, rest):]
 	copy(n.BO, rest)

@@ -21,7 +21,7 @@ func TestWeightFileRoundTrip(t *testing.T) {
 		if got, want := len(data), 4*(19*hidden+10*hidden+9); got != want {
 			t.Fatalf("hidden %d: %d bytes, want %d", hidden, got, want)
 		}
-		back, err := nn.Parse(tictactoe.Game, data, 0)
+		back, err := nn.Parse(tictactoe.Game, data, nn.Shape{Inputs: 0})
 		if err != nil {
 			t.Fatalf("hidden %d: %v", hidden, err)
 		}
@@ -50,7 +50,7 @@ func TestFoldedFile(t *testing.T) {
 		if got, want := len(data), 11236; got != want {
 			t.Fatalf("%s: folded file has %d bytes, want %d (ttt-rl's size)", side, got, want)
 		}
-		folded, err := nn.Parse(tictactoe.Game, data, 0)
+		folded, err := nn.Parse(tictactoe.Game, data, nn.Shape{Inputs: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,18 +100,23 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		{"inputs 20", good, 20},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := nn.Parse(tictactoe.Game, tt.data, tt.inputs); err == nil {
+			if _, err := nn.Parse(tictactoe.Game, tt.data, nn.Shape{Inputs: tt.inputs}); err == nil {
 				t.Error("accepted")
 			}
 		})
 	}
-	if _, err := nn.Parse(tictactoe.Game, ambiguous, 0); !errors.Is(err, nn.ErrAmbiguous) {
+	if _, err := nn.Parse(tictactoe.Game, ambiguous, nn.Shape{Inputs: 0}); !errors.Is(err, nn.ErrAmbiguous) {
 		t.Errorf("ambiguous size: %v, want ErrAmbiguous", err)
 	}
+	// The same size fits a value net of 18 inputs and 41 hidden units:
+	// without a word, it is the policy net.
 	for _, in := range []int{18, 19} {
-		if _, err := nn.Parse(tictactoe.Game, ambiguous, in); err != nil {
+		if n, err := nn.Parse(tictactoe.Game, ambiguous, nn.Shape{Inputs: in}); err != nil || n.IsValue() {
 			t.Errorf("ambiguous size with inputs %d: %v", in, err)
 		}
+	}
+	if n, err := nn.Parse(tictactoe.Game, ambiguous, nn.Shape{Inputs: 18, Outputs: 1}); err != nil || !n.IsValue() || n.Hidden != 41 {
+		t.Errorf("read as a value net: %v", err)
 	}
 }
 
@@ -120,7 +125,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(newNet(3, 1).FoldedBytes(game.O), 18)
 	f.Add([]byte{1, 2, 3}, 19)
 	f.Fuzz(func(t *testing.T, data []byte, inputs int) {
-		n, err := nn.Parse(tictactoe.Game, data, inputs)
+		n, err := nn.Parse(tictactoe.Game, data, nn.Shape{Inputs: inputs})
 		if err != nil {
 			return
 		}
@@ -137,7 +142,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("probabilities %v", p.Probs)
 			}
 		}
-		again, err := nn.Parse(tictactoe.Game, n.Bytes(), 19)
+		again, err := nn.Parse(tictactoe.Game, n.Bytes(), nn.Shape{Inputs: 19})
 		if err != nil || !bytes.Equal(again.Bytes(), n.Bytes()) {
 			t.Fatalf("re-parse: %v", err)
 		}
@@ -182,7 +187,7 @@ func TestParseRefusesOverflowingWeights(t *testing.T) {
 	if _, ok := finiteEverywhere(huge); ok {
 		t.Fatal("the test net does not overflow")
 	}
-	_, err := nn.Parse(tictactoe.Game, huge.Bytes(), 0)
+	_, err := nn.Parse(tictactoe.Game, huge.Bytes(), nn.Shape{})
 	if err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("all weights 3e38: %v, want a refusal", err)
 	}
@@ -192,7 +197,7 @@ func TestParseRefusesOverflowingWeights(t *testing.T) {
 	for i := range n.WHO {
 		n.WHO[i] = 1e36
 	}
-	if _, err := nn.Parse(tictactoe.Game, n.Bytes(), 0); err == nil {
+	if _, err := nn.Parse(tictactoe.Game, n.Bytes(), nn.Shape{}); err == nil {
 		t.Error("output weights 1e36: accepted")
 	}
 }

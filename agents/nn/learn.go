@@ -98,15 +98,24 @@ func (n *Net) LearnMove(pos game.Position, move, ply, plies int, result game.Res
 // 0), and only the inputs that were on have input weights to update.
 func (n *Net) Step(pos game.Position, target []float32, lr, scale float32, p *Pass) {
 	n.Forward(pos, p)
-	H, out := n.Hidden, n.Outputs
-	h := p.hidden[:H]
 
-	// STEP 1: output errors, and hidden errors through the weights as
-	// they were before this step.
-	dOut := p.dOut[:out]
+	// STEP 1: output errors; backprop takes the rest.
+	dOut := p.dOut[:n.Outputs]
 	for k := range dOut {
 		dOut[k] = (p.Probs[k] - target[k]) * scale
 	}
+	n.backprop(p, lr)
+}
+
+// backprop takes one gradient step from the errors at the outputs in
+// p.dOut, for the forward pass in p.
+func (n *Net) backprop(p *Pass, lr float32) {
+	H, out := n.Hidden, n.Outputs
+	h := p.hidden[:H]
+	dOut := p.dOut[:out]
+
+	// STEP 1: hidden errors through the weights as they were before this
+	// step.
 	dHidden := p.grad[:0]
 	for _, j := range p.active {
 		w := n.WHO[int(j)*out:][:out]

@@ -1,7 +1,8 @@
-// Package nn is the policy network of ttt and its learning rule: one
-// hidden ReLU layer, a softmax over the moves of the game, float32
-// throughout, trained by the reward-scaled cross-entropy rule of antirez's
-// ttt-rl.
+// Package nn is the network of ttt: one hidden ReLU layer, float32
+// throughout. A policy net has a softmax over the moves of the game and
+// learns by the reward-scaled cross-entropy rule of antirez's ttt-rl
+// (learn.go); a value net has one sigmoid output, what a position is
+// worth, and moves to the position it values most (value.go).
 //
 // The network's inputs are its game's encoding of a position (two inputs
 // per cell, one for each side's stone, and a last input that is 1 when X
@@ -28,8 +29,8 @@ const (
 	MaxHidden     = 4096
 )
 
-// Net is a network's parameters for one game. The layout is the one of
-// ttt-rl's ttt_nn.bin: WIH[i*Hidden+j] joins input i to hidden unit j,
+// Net is a network's parameters for one game, a policy net or a value net
+// (one output). The layout is the one of ttt-rl's ttt_nn.bin: WIH[i*Hidden+j] joins input i to hidden unit j,
 // and WHO[j*Outputs+k] joins hidden unit j to output k.
 //
 // A Net is read-only during Forward, so frozen nets can be shared by
@@ -37,7 +38,7 @@ const (
 type Net struct {
 	Game    game.Game
 	Inputs  int // Game.Inputs()
-	Outputs int // Game.Moves()
+	Outputs int // Game.Moves(), or 1 for a value net
 	Hidden  int
 	WIH     []float32 // Inputs x Hidden
 	WHO     []float32 // Hidden x Outputs
@@ -50,7 +51,11 @@ type Net struct {
 // would suit ReLU better; the original's choice trains well enough here
 // and keeps its numbers comparable.)
 func New(g game.Game, hidden int, rng *rand.Rand) *Net {
-	n := alloc(g, hidden)
+	return initial(alloc(g, hidden, g.Moves()), rng)
+}
+
+// initial draws n's weights and biases uniformly from [-0.5, 0.5).
+func initial(n *Net, rng *rand.Rand) *Net {
 	for _, p := range [][]float32{n.WIH, n.WHO, n.BH, n.BO} {
 		for i := range p {
 			p[i] = rng.Float32() - 0.5
@@ -60,8 +65,8 @@ func New(g game.Game, hidden int, rng *rand.Rand) *Net {
 }
 
 // alloc returns a zero network with one backing array for all parameters.
-func alloc(g game.Game, hidden int) *Net {
-	in, out := g.Inputs(), g.Moves()
+func alloc(g game.Game, hidden, out int) *Net {
+	in := g.Inputs()
 	all := make([]float32, Params(in, hidden, out))
 	n := &Net{Game: g, Inputs: in, Outputs: out, Hidden: hidden}
 	n.WIH, all = all[:in*hidden], all[in*hidden:]
@@ -78,7 +83,7 @@ func Params(inputs, hidden, outputs int) int {
 
 // Clone returns a deep copy of n: a frozen snapshot of a learning net.
 func (n *Net) Clone() *Net {
-	c := alloc(n.Game, n.Hidden)
+	c := alloc(n.Game, n.Hidden, n.Outputs)
 	copy(c.WIH, n.WIH)
 	copy(c.WHO, n.WHO)
 	copy(c.BH, n.BH)
@@ -203,8 +208,13 @@ type Player struct {
 	pass Pass
 }
 
-// Move implements game.Player.
+// Move implements game.Player: a policy net's most probable move, a
+// value net's best afterstate.
 func (pl *Player) Move(pos game.Position) int {
+	if pl.Net.IsValue() {
+		m, _ := pl.Net.Afterstates(pos, &pl.pass, nil)
+		return m
+	}
 	pl.Net.Forward(pos, &pl.pass)
 	return pl.Net.Greedy(pos, &pl.pass)
 }

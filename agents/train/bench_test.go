@@ -15,7 +15,7 @@ import (
 // learner's sampled moves and the learning step after the game.
 func BenchmarkGame(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	l := train.NewLearner(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, 1, rng)
+	l := train.NewPolicy(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, 1, rng)
 	opp := game.Random{Game: tictactoe.Game, Rand: rng}
 	g := 0
 	for b.Loop() {

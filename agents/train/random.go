@@ -22,6 +22,8 @@ type Config struct {
 // games, where the command line does not say otherwise.
 func Default(games int) Config {
 	return Config{Games: games, Seed: 1, Learning: Learning{
+		Method:      MethodPolicy,
+		Lambda:      DefaultLambda,
 		Hidden:      nn.DefaultHidden,
 		LR:          nn.DefaultLR,
 		Epsilon:     Schedule{Start: DefaultEpsilon, End: 0, Games: games / 2},
@@ -62,8 +64,8 @@ func AgainstRandom(ctx context.Context, cfg Config, report func(Progress)) (*nn.
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7474742d726c)) // "ttt-rl"
-	net := nn.New(tictactoe.Game, cfg.Hidden, rng)
-	l := NewLearner(net, float32(cfg.LR), cfg.Temperature, rng)
+	net := NewNet(tictactoe.Game, cfg.Learning, rng)
+	l := New(net, cfg.Learning, rng)
 	opp := game.Random{Game: tictactoe.Game, Rand: rng}
 	var window game.Record
 	for g := range cfg.Games {

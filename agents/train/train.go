@@ -11,10 +11,48 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learner is a network that learns from every game it plays. Its moves are
-// sampled by epsilon-softmax (nn.Net.Sample); after each game it applies
-// nn.Net.Learn. It is not safe for concurrent use.
-type Learner struct {
+// Learner is a network that learns from every game it plays.
+type Learner interface {
+	// Play plays one game as side against opp, exploring at rate
+	// epsilon, and learns from it. A nil opp means the learner plays
+	// itself, and both sides learn.
+	Play(side game.Side, opp game.Player, epsilon float64) game.Result
+	// Greedy returns the learner's move in p as a frozen snapshot of it
+	// would play it.
+	Greedy(p game.Position) int
+	// Drill plays one game from start, where the learner is to move,
+	// against opp, with a first move other than avoid, and learns what
+	// that move is worth.
+	Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result
+}
+
+// Methods of learning, as --learner names them.
+const (
+	MethodPolicy   = "policy"
+	MethodTDLambda = "tdlambda"
+)
+
+// New returns a learner of method l.Method for net, a policy net for
+// MethodPolicy and a value net for MethodTDLambda, drawing from rng.
+func New(net *nn.Net, l Learning, rng *rand.Rand) Learner {
+	if l.Method == MethodTDLambda {
+		return NewTD(net, float32(l.LR), float32(l.Lambda), rng)
+	}
+	return NewPolicy(net, float32(l.LR), l.Temperature, rng)
+}
+
+// NewNet returns a new network for method l.Method, with l.Hidden units.
+func NewNet(g game.Game, l Learning, rng *rand.Rand) *nn.Net {
+	if l.Method == MethodTDLambda {
+		return nn.NewValue(g, l.Hidden, rng)
+	}
+	return nn.New(g, l.Hidden, rng)
+}
+
+// Policy is ttt-rl's learner: a policy net whose moves are sampled by
+// epsilon-softmax (nn.Net.Sample), and which applies nn.Net.Learn after
+// each game. It is not safe for concurrent use.
+type Policy struct {
 	Net         *nn.Net
 	LR          float32
 	Temperature float64
@@ -24,16 +62,17 @@ type Learner struct {
 	moves []int
 }
 
-// NewLearner returns a learner for net that draws its samples from rng.
-func NewLearner(net *nn.Net, lr float32, temperature float64, rng *rand.Rand) *Learner {
-	return &Learner{Net: net, LR: lr, Temperature: temperature, Rand: rng, moves: make([]int, 0, net.Game.MaxPlies())}
+// NewPolicy returns a policy learner for net that draws its samples from
+// rng.
+func NewPolicy(net *nn.Net, lr float32, temperature float64, rng *rand.Rand) *Policy {
+	return &Policy{Net: net, LR: lr, Temperature: temperature, Rand: rng, moves: make([]int, 0, net.Game.MaxPlies())}
 }
 
 // Play plays one game with the learner as side against opp, then learns
 // from the learner's moves. A nil opp means the learner plays itself: it
 // samples the moves of both sides and learns from both, so one game
 // teaches what to repeat and what to avoid.
-func (l *Learner) Play(side game.Side, opp game.Player, epsilon float64) game.Result {
+func (l *Policy) Play(side game.Side, opp game.Player, epsilon float64) game.Result {
 	g := l.Net.Game
 	p := g.Start()
 	l.moves = l.moves[:0]
@@ -58,7 +97,7 @@ func (l *Learner) Play(side game.Side, opp game.Player, epsilon float64) game.Re
 
 // Greedy returns the learner's greedy move in p: the move evaluation and
 // play would make, and a frozen snapshot makes.
-func (l *Learner) Greedy(p game.Position) int {
+func (l *Policy) Greedy(p game.Position) int {
 	l.Net.Forward(p, &l.pass)
 	return l.Net.Greedy(p, &l.pass)
 }
@@ -76,15 +115,10 @@ func (l *Learner) Greedy(p game.Position) int {
 // of a game for its result, and after a random first move the learner's
 // later moves may be good moves in a game that was already lost, or
 // already won.
-func (l *Learner) Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result {
+func (l *Policy) Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result {
 	g := l.Net.Game
 	side := g.ToMove(start)
-	others := g.Legal(start) &^ (1 << avoid)
-	k := l.Rand.IntN(bits.OnesCount64(others))
-	for ; k > 0; k-- {
-		others &= others - 1 // drop the lowest other move
-	}
-	first := bits.TrailingZeros64(others)
+	first := otherMove(g, start, avoid, l.Rand)
 	p := g.Play(start, first)
 	for g.Result(p) == game.Ongoing {
 		var m int
@@ -98,4 +132,14 @@ func (l *Learner) Drill(start game.Position, avoid int, opp game.Player, epsilon
 	}
 	l.Net.LearnMove(start, first, g.Plies(start), g.Plies(p), g.Result(p), l.LR, &l.pass)
 	return g.Result(p)
+}
+
+// otherMove returns a uniformly random legal move of p other than avoid,
+// a drill's first move.
+func otherMove(g game.Game, p game.Position, avoid int, rng *rand.Rand) int {
+	others := g.Legal(p) &^ (1 << avoid)
+	for k := rng.IntN(bits.OnesCount64(others)); k > 0; k-- {
+		others &= others - 1 // drop the lowest other move
+	}
+	return bits.TrailingZeros64(others)
 }

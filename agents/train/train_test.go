@@ -141,7 +141,7 @@ func (f *firstSeen) Move(p game.Position) int {
 func TestDrillTriesTheOtherMoves(t *testing.T) {
 	start, _ := tictactoe.ParseBoard("X...O....") // X to move, 7 empty squares
 	rng := rand.New(rand.NewPCG(1, 2))
-	l := train.NewLearner(nn.New(tictactoe.Game, 10, rng), 0, 1, rng) // lr 0: nothing changes
+	l := train.NewPolicy(nn.New(tictactoe.Game, 10, rng), 0, 1, rng) // lr 0: nothing changes
 	opp := &firstSeen{}
 	const avoid, drills = 8, 6000
 	count := map[int]int{}
@@ -178,7 +178,7 @@ func TestDrillTeachesTheWin(t *testing.T) {
 	}
 	const win = 2
 	rng := rand.New(rand.NewPCG(3, 4))
-	l := train.NewLearner(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
+	l := train.NewPolicy(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
 	const block = 5
 	var p nn.Pass
 	for range 50 {

@@ -48,7 +48,7 @@ func TestEndToEnd(t *testing.T) {
 	// Export: 19 inputs, and 18 folded for O in ttt-rl's size.
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "full.bin")
 	full := p.File(t, "full.bin")
-	net, err := nn.Parse(tictactoe.Game, full, 19)
+	net, err := nn.Parse(tictactoe.Game, full, nn.Shape{Inputs: 19})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,10 @@ func TestConnectFourLeague(t *testing.T) {
 	p.Refused(t, "--game tictactoe: the league in league.db plays Connect Four", "league", "run", "--game", "tictactoe", "--rounds", "1")
 	p.Refused(t, "--exploit and --drill need a game whose every position is solved, and Connect Four is not", "league", "run", "--exploit", "0.2", "--rounds", "1")
 	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "200") // resumes as Connect Four
+	p.Refused(t, "--learner policy: this league's learner is tdlambda", "league", "run", "--learner", "policy", "--rounds", "1")
+	if show := p.OK(t, "show", "latest"); !strings.Contains(show, "85-16-1") {
+		t.Errorf("show latest: not a value net of 85 inputs, 16 hidden units:\n%s", show)
+	}
 
 	board := p.OK(t, "ratings", "--format", "csv")
 	for _, want := range []string{"optimal_pct", "tactician", "random", "checkpoint-"} {
@@ -79,4 +83,26 @@ func TestAnalyzeConnectFour(t *testing.T) {
 	}
 	p.Refused(t, "move 7 (4): column 4 cannot be played", "analyze", "--game", "connect4", "4444444")
 	p.Refused(t, `"8" is not a column`, "analyze", "--game", "connect4", "48")
+}
+
+// Either learner learns either game: ttt-rl's policy net in Connect Four,
+// the value net in tic-tac-toe, each kept across a resume.
+func TestLearners(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, "league", "run", "--game", "connect4", "--db", "policy.db", "--learner", "policy", "--rounds", "1", "--games-per-round", "200", "--hidden", "16", "--opponents", "8")
+	p.OK(t, "league", "run", "--db", "policy.db", "--rounds", "1")
+	if show := p.OK(t, "show", "--db", "policy.db", "latest"); !strings.Contains(show, "85-16-7") {
+		t.Errorf("show latest: not a policy net of 85 inputs, 16 hidden units:\n%s", show)
+	}
+	p.OK(t, "league", "run", "--db", "td.db", "--learner", "tdlambda", "--rounds", "2", "--games-per-round", "2000", "--hidden", "32")
+	if show := p.OK(t, "show", "--db", "td.db", "latest"); !strings.Contains(show, "19-32-1") {
+		t.Errorf("show latest: not a value net of 19 inputs, 32 hidden units:\n%s", show)
+	}
+	p.OK(t, "export", "--db", "td.db", "-o", "td.bin")
+	// verify exits 1 for a beatable net; the two must say the same.
+	stored, _, code1 := p.Run(t, "verify", "--db", "td.db", "latest")
+	file, _, code2 := p.Run(t, "verify", "--db", "td.db", "td.bin")
+	if stored != file || code1 != code2 || !strings.Contains(stored, "optimal moves") {
+		t.Errorf("verify of the stored value net and of its file differ:\n%s\n%s", stored, file)
+	}
 }

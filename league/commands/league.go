@@ -49,8 +49,9 @@ func leagueRunCommand() *cli.Command {
    those nearest to it in rating), updates the ratings and commits it all
    at once. A new league plays the game --game names, and keeps it;
    Connect Four leagues have their own defaults for the settings not
-   given (5,000 games a round, --lr 0.001, --temperature 1, --epsilon 0.1
-   all along, --ladder 0.2, no exploiter or drills).
+   given (--learner tdlambda: a value net learning by TD(λ) in self-play,
+   --lr 0.01 with --lr-decay 1000000, --epsilon 0.1 all along, no
+   exploiter or drills).
    Ctrl-C abandons the round under way; nothing committed is lost, and the
    next run goes on from the last committed round, with the settings the
    league was started with unless a flag says otherwise. One league run at
@@ -69,6 +70,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
 			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
+			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
 			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
 		}, learningFlags(leagueDefaults.Learning, "")...),
 		Action: func(c *cli.Context) error {
@@ -90,6 +92,7 @@ func leagueRunCommand() *cli.Command {
 				Ladder:        c.Float64("ladder"),
 				Learning:      learning(c),
 			}
+			cfg.LRDecay = c.Int("lr-decay")
 			kit, err := leagueKit(c)
 			if err != nil {
 				return err

@@ -118,8 +118,17 @@ func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
 	}
 	switch b, builtin := kit.Builtin(a.Name); {
 	case a.Net != nil:
-		r.about = "its move probabilities"
 		var pass nn.Pass
+		if a.Net.IsValue() {
+			r.about = "what it expects to score after each " + kit.MoveName()
+			values := make([]float32, kit.Moves())
+			r.think = func(p game.Position) (int, []string) {
+				m, _ := a.Net.Afterstates(p, &pass, values)
+				return m, cells(p, func(m int) string { return percent(values[m]) })
+			}
+			break
+		}
+		r.about = "its move probabilities"
 		r.think = func(p game.Position) (int, []string) {
 			a.Net.Forward(p, &pass)
 			return a.Net.Greedy(p, &pass), cells(p, func(m int) string { return percent(pass.Probs[m]) })

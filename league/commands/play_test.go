@@ -74,7 +74,7 @@ func unbeatableNet(t *testing.T) *nn.Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := nn.Parse(tictactoe.Game, data, tictactoe.Inputs)
+	net, err := nn.Parse(tictactoe.Game, data, nn.Shape{Inputs: tictactoe.Inputs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,11 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
 	if a.Net != nil {
-		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs))
+		kind := "a policy net"
+		if a.Net.IsValue() {
+			kind = "a value net"
+		}
+		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters, %s\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs), kind)
 	} else {
 		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
 	}

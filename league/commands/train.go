@@ -122,13 +122,15 @@ var trainDefaults = train.Default(150000)
 // and league run, with the defaults of the one or the other.
 func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "learner", Value: d.Method, Usage: "how the network learns: policy (ttt-rl's rule: a policy net, reinforced by the game's result) or tdlambda (a value net moving to the best afterstate, learning by TD(λ))"},
 		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
 		floatFlag("lr", d.LR, "learning rate"),
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
 		floatFlag("epsilon", d.Epsilon.Start, "exploration rate at the start: the chance of a uniformly random move"),
 		floatFlag("epsilon-end", d.Epsilon.End, "exploration rate after the decay"),
 		&cli.IntFlag{Name: "epsilon-games", Value: d.Epsilon.Games, Usage: "training games over which epsilon decays linearly", DefaultText: decayDefault},
-		floatFlag("temperature", d.Temperature, "softmax temperature of sampled moves (lower is greedier)"),
+		floatFlag("temperature", d.Temperature, "softmax temperature of sampled moves (lower is greedier; policy learner)"),
+		floatFlag("lambda", d.Lambda, "λ of TD(λ): 0 learns from the next position only, 1 from the result only (tdlambda learner)"),
 	}
 }
 
@@ -162,10 +164,12 @@ func workersFlag() cli.Flag {
 // learning reads the flags of learningFlags.
 func learning(c *cli.Context) train.Learning {
 	return train.Learning{
+		Method:      c.String("learner"),
 		Hidden:      c.Int("hidden"),
 		LR:          c.Float64("lr"),
 		Epsilon:     train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
 		Temperature: c.Float64("temperature"),
+		Lambda:      c.Float64("lambda"),
 	}
 }
 

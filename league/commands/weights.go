@@ -48,7 +48,7 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	if int64(len(data)) > maxWeightFile(g) { // it grew since
 		return nil, tooLarge(g, path)
 	}
-	net, err := nn.Parse(g, data, inputs)
+	net, err := nn.Parse(g, data, nn.Shape{Inputs: inputs})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -793,7 +793,7 @@ type moveAnswer struct {
 	Board  string    `json:"board"` // in the game's notation (see notations)
 	ToMove string    `json:"to_move"`
 	Move   string    `json:"move"`
-	// Probabilities: a network's softmax over all the moves (as ttt-rl
+	// Probabilities: a policy network's softmax over all the moves (as ttt-rl
 	// shows it, so a little may go to moves that cannot be played);
 	// random's chance of each move. Absent for the other built-in
 	// players.
@@ -801,8 +801,12 @@ type moveAnswer struct {
 	// Values: perfect's game value of each move for itself (win, draw or
 	// loss), null for one that cannot be played. Absent for the others.
 	Values []*string `json:"values,omitempty"`
-	After  string    `json:"after"`  // the board after the move
-	Result string    `json:"result"` // after the move: ongoing, X wins, O wins or tie
+	// Expected: a value net's expected score (1 a win, 1/2 a tie, 0 a
+	// loss) after each move it may play, 0 for one it cannot. Absent for
+	// the others.
+	Expected []float32 `json:"expected,omitempty"`
+	After    string    `json:"after"`  // the board after the move
+	Result   string    `json:"result"` // after the move: ongoing, X wins, O wins or tie
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -836,6 +840,10 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	legal := kit.Legal(p)
 	var m int
 	switch b, builtin := kit.Builtin(a.Name); {
+	case a.Net != nil && a.Net.IsValue():
+		var pass nn.Pass
+		out.Expected = make([]float32, kit.Moves())
+		m, _ = a.Net.Afterstates(p, &pass, out.Expected)
 	case a.Net != nil:
 		var pass nn.Pass
 		a.Net.Forward(p, &pass)
