@@ -38,6 +38,7 @@ func TestConnectFourAPI(t *testing.T) {
 			Board, Move   string
 			ToMove        string `json:"to_move"`
 			Probabilities []float32
+			Expected      []float32
 			Values        []*string
 			After, Result string
 		}
@@ -53,17 +54,28 @@ func TestConnectFourAPI(t *testing.T) {
 			if status != http.StatusOK || json.Unmarshal(body, &posted) != nil {
 				t.Fatalf("POST %s: %d %s", moves, status, body)
 			}
-			if !slices.Equal(byGet.Probabilities, posted.Probabilities) || byGet.Move != posted.Move {
+			if !slices.Equal(byGet.Probabilities, posted.Probabilities) || !slices.Equal(byGet.Expected, posted.Expected) || byGet.Move != posted.Move {
 				t.Errorf("%s: moves= %+v, POST %+v", moves, byGet, posted)
 			}
+			// A league's learner is a value net by default in Connect Four:
+			// its expected score after each column, a policy net's
+			// probabilities.
 			var pass nn.Pass
-			best.Net.Forward(b.Position(), &pass)
-			col := best.Net.Greedy(b.Position(), &pass)
+			var col int
+			var want, got []float32
+			if best.Net.IsValue() {
+				want, got = make([]float32, 7), byGet.Expected
+				col, _ = best.Net.Afterstates(b.Position(), &pass, want)
+			} else {
+				best.Net.Forward(b.Position(), &pass)
+				col = best.Net.Greedy(b.Position(), &pass)
+				want, got = pass.Probs[:7], byGet.Probabilities
+			}
 			after := b.Play(col)
-			if byGet.Move != strconv.Itoa(col+1) || !slices.Equal(byGet.Probabilities, pass.Probs[:7]) || byGet.Values != nil ||
+			if byGet.Move != strconv.Itoa(col+1) || !slices.Equal(got, want) || byGet.Values != nil ||
 				byGet.Board != moves || byGet.After != moves+strconv.Itoa(col+1) || byGet.ToMove != connect4.Game.ToMove(b.Position()).String() ||
 				byGet.Result != connect4.Game.Result(after.Position()).String() {
-				t.Errorf("best after %q: %+v; want column %d, probabilities %v", moves, byGet, col+1, pass.Probs[:7])
+				t.Errorf("best after %q: %+v; want column %d, %v", moves, byGet, col+1, want)
 			}
 
 			var tactician answer
@@ -120,7 +132,7 @@ func TestConnectFourAPI(t *testing.T) {
 			Floor struct{ All float64 }
 		}
 		getJSON(t, url+"api/agents/best", &agent)
-		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != 7 || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
+		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != best.Net.Outputs || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
 			agent.Shares.All.Positions != best.Shares.All.Positions || agent.Floor.All < 30 || agent.Floor.All > 50 {
 			t.Errorf("best: %+v; want its shares %+v", agent, best.Shares.All)
 		}
