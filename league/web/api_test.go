@@ -707,6 +707,17 @@ func nextEvent(t testing.TB, r *bufio.Reader) int64 {
 	}
 }
 
+// roundAfter returns the round of the next event of r that names a round
+// after last: events also say when a league run starts or stops.
+func roundAfter(t testing.TB, r *bufio.Reader, last int64) int64 {
+	t.Helper()
+	for {
+		if round := nextEvent(t, r); round > last {
+			return round
+		}
+	}
+}
+
 // same checks that got has want's fields, with want's values.
 func same(t testing.TB, what string, got, want map[string]any) {
 	t.Helper()
