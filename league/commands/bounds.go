@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -48,14 +47,14 @@ func checkBounds(c *cli.Context) error {
 			v = x
 		case time.Duration:
 			if x > maxDuration {
-				return fmt.Errorf("--%s must be at most %v (got %v)", name, maxDuration, x)
+				return usage(c.Command, "--%s must be at most %v (got %v)", name, maxDuration, x)
 			}
 			continue
 		default:
 			continue
 		}
 		if bound, ok := upperBounds[name]; ok && v > bound {
-			return fmt.Errorf("--%s must be at most %d (got %d)", name, bound, v)
+			return usage(c.Command, "--%s must be at most %d (got %d)", name, bound, v)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func TestFlagValues(t *testing.T) {
 					args = append(strings.Fields(cmd), "--"+name, v, "--rounds", "1")
 				}
 				_, errOut, code := p.Run(t, args...)
-				if code != 1 || !regexp.MustCompile(`^ttt: --`+name+` must be a finite number \(got [+-]?(NaN|Inf)\)\n$`).MatchString(errOut) {
+				if code != 2 || !regexp.MustCompile(`^ttt: `+cmd+`: --`+name+` must be a finite number \(got [+-]?(NaN|Inf)\) \(see ttt `+cmd+` --help\)\n$`).MatchString(errOut) {
 					t.Errorf("ttt %s: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
 				}
 			}
@@ -364,11 +365,11 @@ func TestWeightFileLimits(t *testing.T) {
 func TestLeagueRunStops(t *testing.T) {
 	p := clitest.New(t)
 	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
-		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; got != want {
+		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; !strings.HasSuffix(got, "\n"+want) {
 		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
 	}
 	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:] // after the line that says what the run goes on with
 	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
 	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
 		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
@@ -381,9 +382,6 @@ func TestLeagueRunStops(t *testing.T) {
 	// either way the last line says so and counts the rounds.
 	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ms")...)
 	played := strings.Count(out, "\nround ")
-	if strings.HasPrefix(out, "round ") {
-		played++
-	}
 	want := "stopped: --duration 1ms ran out before a round could start; the league holds 3 committed rounds"
 	if played > 0 {
 		plural := "s"
@@ -469,16 +467,22 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A resumed league goes on with the settings it was started with; the
-// flags given that differ are said, one line each, and another --hidden,
-// which its learner cannot take, is refused.
+// A run says first whether it makes a league or resumes one, where, at
+// which round and with which settings. A resumed league goes on with the
+// settings it was started with; the flags given that differ are said, one
+// line each, and a flag that does not go with them (another --hidden,
+// which its learner cannot take, or shares that add up to more than 1)
+// is refused as a wrong command line, without a word of going on with it.
 func TestResumeSettings(t *testing.T) {
 	p := clitest.New(t)
-	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
-	// No flags: the stored ones, silently; the learner keeps its 12 units.
-	out := p.OK(t, "league", "run", "--rounds", "1")
-	if !strings.HasPrefix(out, "round 2 ") {
-		t.Errorf("a resumed run without flags said:\n%s", out)
+	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
+	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
+		t.Errorf("a new league's run said:\n%s\nwant it to begin %q", out, want)
+	}
+	// No flags: the stored ones; the learner keeps its 12 units.
+	out = p.OK(t, "league", "run", "--rounds", "1")
+	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
+		t.Errorf("a resumed run without flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	var train int
@@ -487,15 +491,20 @@ func TestResumeSettings(t *testing.T) {
 	}
 	db.Close()
 	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
-	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.HasPrefix(out, want) {
+	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.Contains(out, " --lr 0.05 ") || !strings.Contains(out, "\n"+want) {
 		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
+	p.Usage(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
 	// A flag that does not go with the stored settings: the exploiter's
-	// 0.3 and drills' 0.2, with self-play 0.6, add up to more than 1.
-	p.Refused(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
+	// 0.3 and drills' 0.2, with self-play 0.6 or the exploiter's 0.9, add
+	// up to more than 1.
+	p.Usage(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
 		"league", "run", "--rounds", "1", "--self-play", "0.6")
+	p.Usage(t, "add up to more than 1 (0.2 + 0.9 + 0 + 0.2)", "league", "run", "--rounds", "1", "--exploit", "0.9")
+	if out, _, _ := p.Run(t, "league", "run", "--rounds", "1", "--exploit", "0.9"); out != "" {
+		t.Errorf("a refused --exploit 0.9 said on stdout:\n%s", out)
+	}
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Error("the refused runs changed the league")
 	}
@@ -637,8 +646,8 @@ func TestOutputLinksAndJournals(t *testing.T) {
 	} {
 		p.Refused(t, c.want, "export", "-o", c.out)
 	}
-	p.Refused(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
-	p.Refused(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
+	p.Usage(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
+	p.Usage(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
@@ -691,5 +700,35 @@ func TestRoundsFinish(t *testing.T) {
 	}
 	if rounds[0].Kind != store.LeagueRound || rounds[1].Kind == store.LeagueRound {
 		t.Errorf("rounds of kinds %s and %s, want a league round and a round-robin", rounds[0].Kind, rounds[1].Kind)
+	}
+}
+
+// ttt --version says which commit a development build was made from, as
+// go build records it in a git checkout, and whether its files differed.
+func TestVersionRevision(t *testing.T) {
+	setting := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: setting(
+			"vcs.revision", "e069bb5a1b2c3d4e5f60718293a4b5c6d7e8f901", "vcs.time", "2026-11-25T09:45:00Z", "vcs.modified", "false")},
+			"devel e069bb5a1b2c 2026-11-25T09:45:00Z"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: setting(
+			"vcs.revision", "e069bb5a1b2c3d4e5f60718293a4b5c6d7e8f901", "vcs.modified", "true")},
+			"devel e069bb5a1b2c (modified)"},
+	} {
+		if got := commands.VersionOf(c.info); got != c.want {
+			t.Errorf("version of %+v: %q, want %q", c.info, got, c.want)
+		}
 	}
 }

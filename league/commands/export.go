@@ -26,7 +26,7 @@ func exportCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			write, err := weightWriter(c.String("side"))
+			write, err := weightWriter(c)
 			if err != nil {
 				return err
 			}

@@ -33,10 +33,27 @@ var ErrQuit = errQuit
 // plotted series.
 var SeriesColors, CurveColor, ReferenceColor = seriesColors, curveColor, referenceColor
 
+// VersionOf is the version a build with info prints.
+var VersionOf = versionOf
+
 // FloatFlags lists the float flags of every command, by the command's
 // words on the command line ("league run").
 func FloatFlags() map[string][]string {
 	flags := map[string][]string{}
+	for name, cmdFlags := range CommandFlags() {
+		for _, f := range cmdFlags {
+			if _, ok := f.(*cli.Float64Flag); ok {
+				flags[name] = append(flags[name], f.Names()[0])
+			}
+		}
+	}
+	return flags
+}
+
+// CommandFlags lists every command, by its words on the command line
+// ("league run"), with its flags.
+func CommandFlags() map[string][]cli.Flag {
+	flags := map[string][]cli.Flag{}
 	var walk func(path string, cmds []*cli.Command)
 	walk = func(path string, cmds []*cli.Command) {
 		for _, c := range cmds {
@@ -44,11 +61,7 @@ func FloatFlags() map[string][]string {
 			if path != "" {
 				name = path + " " + c.Name
 			}
-			for _, f := range c.Flags {
-				if _, ok := f.(*cli.Float64Flag); ok {
-					flags[name] = append(flags[name], f.Names()[0])
-				}
-			}
+			flags[name] = c.Flags
 			walk(name, c.Subcommands)
 		}
 	}

@@ -56,13 +56,13 @@ func gamesExportCommand() *cli.Command {
 			}
 			out := c.String("pgn")
 			if out == "" {
-				return fmt.Errorf("say where the games go: --pgn FILE, or --pgn - for standard output")
+				return usage(c.Command, "say where the games go: --pgn FILE, or --pgn - for standard output")
 			}
 			var f store.MatchFilter
 			if r := c.String("rounds"); r != "" {
 				var err error
 				if f.First, f.Last, err = parseRounds(r); err != nil {
-					return err
+					return usage(c.Command, "%v", err)
 				}
 			}
 			dbPath := c.String(dbFlagName)

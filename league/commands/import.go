@@ -38,13 +38,19 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			net, err := readWeightFile(kit.Game, path, c.Int("inputs"))
+			inputs, err := inputsFlag(c, kit.Game)
 			if err != nil {
 				return err
 			}
 			name := c.String("name")
 			if name == "" {
 				name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+			} else if err := store.CheckName(name); err != nil {
+				return usage(c.Command, "--name: %v", err)
+			}
+			net, err := readWeightFile(kit.Game, path, inputs)
+			if err != nil {
+				return err
 			}
 			db, err := openLeague(c, true)
 			if err != nil {

@@ -109,7 +109,7 @@ func leagueRunCommand() *cli.Command {
 				}
 			}
 			if err := given.ValidateFor(kit); err != nil {
-				return err
+				return usage(c.Command, "%v", err)
 			}
 			db, err := openLeague(c, true)
 			if errors.Is(err, context.Canceled) {
@@ -125,20 +125,55 @@ func leagueRunCommand() *cli.Command {
 			if err := db.Lock(); err != nil {
 				return err
 			}
+			stored, err := db.Settings(c.Context)
+			if err != nil {
+				return err
+			}
 			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
+			if _, ok := errors.AsType[league.SettingError](err); ok {
+				return usage(c.Command, "%v", err)
+			}
 			if err != nil && !errors.Is(err, context.Canceled) {
 				return err // Ctrl-C here stops the run below, as it stops a round
 			}
+			// A setting is refused before anything is said of it: a run
+			// never says it goes on with a value it then refuses. With
+			// none given, the fault is the stored settings' (an edited
+			// file), not the command line's.
+			if err := cfg.Validate(); err != nil {
+				if len(changes) > 0 {
+					return usage(c.Command, "%v", err)
+				}
+				return err
+			}
+			if err := sayStart(c, db, len(stored) == 0, cfg); err != nil {
+				return err
+			}
 			for _, ch := range changes {
 				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s; it goes on with %[2]s\n", ch.Name, ch.Now, ch.Was)
-			}
-			if err := cfg.Validate(); err != nil {
-				return err
 			}
 			defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
 			return runLeague(c, db, cfg)
 		},
 	}
+}
+
+// sayStart writes a run's first line: whether it starts a league or
+// resumes one (at which round), where, and with which settings. A league
+// is new until a run stored its settings or a round (a league of an
+// older ttt has rounds and no settings).
+func sayStart(c *cli.Context, db *store.DB, noSettings bool, cfg league.Config) error {
+	title := db.Game().Title()
+	last, err := db.NewestRound(c.Context)
+	if err != nil {
+		return err
+	}
+	if noSettings && last == 0 {
+		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, c.String(dbFlagName), cfg.Flags())
+		return nil
+	}
+	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, c.String(dbFlagName), last, cfg.Flags())
+	return nil
 }
 
 // runLeague plays the league's rounds, a line for each, and a line at the
@@ -181,7 +216,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %d committed rounds", c.String(dbFlagName), err, last)
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", c.String(dbFlagName), err, plural(int(last), "committed round"))
 	case cfg.Rounds > 0 && played == cfg.Rounds:
 		why = fmt.Sprintf("%s played (--rounds)", plural(played, "round"))
 	case played == 0:
@@ -189,7 +224,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 	default:
 		why = fmt.Sprintf("%s played in --duration %v", plural(played, "round"), cfg.Duration)
 	}
-	fmt.Fprintf(w, "stopped: %s; the league holds %d committed rounds (run again to go on)\n", why, last)
+	fmt.Fprintf(w, "stopped: %s; the league holds %s (run again to go on)\n", why, plural(int(last), "committed round"))
 	return nil
 }
 

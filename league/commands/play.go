@@ -54,7 +54,7 @@ func playCommand() *cli.Command {
 			}
 			human, err := game.ParseSide(c.String("as"))
 			if err != nil {
-				return fmt.Errorf("--as: %w", err)
+				return usage(c.Command, "--as: %v", err)
 			}
 			kit, a, err := opponent(c, c.String("checkpoint"))
 			if err != nil {

@@ -203,7 +203,7 @@ func TestPlayScripted(t *testing.T) {
 		t.Errorf("no probability grid %q in:\n%s", want, out)
 	}
 
-	p.Refused(t, "--as: side must be X or O", "play", "--as", "Z")
+	p.Usage(t, "--as: side must be X or O", "play", "--as", "Z")
 	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "play", "--checkpoint", "nobody")
 	p.Usage(t, `play: takes no arguments, got "4"`, "play", "4")
 	p.Refused(t, "no league database at nowhere.db", "play", "--db", "nowhere.db")

@@ -41,7 +41,7 @@ func ratingsCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
 			if limit < 1 {
-				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
 			}
 			if c.Bool("all") {
 				limit = 0

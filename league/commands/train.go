@@ -42,11 +42,11 @@ func trainCommand() *cli.Command {
 			toLeague := c.IsSet(dbFlagName)
 			switch {
 			case out == "" && !toLeague:
-				return fmt.Errorf("say where the net goes: -o FILE and/or --db FILE")
+				return usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
 			case out == "-":
-				return fmt.Errorf("-o -: train prints its progress on standard output; write the net to a file")
+				return usage(c.Command, "-o -: train prints its progress on standard output; write the net to a file")
 			}
-			write, err := weightWriter(c.String("side"))
+			write, err := weightWriter(c)
 			if err != nil {
 				return err
 			}
@@ -55,7 +55,7 @@ func trainCommand() *cli.Command {
 				cfg.Epsilon.Games = cfg.Games / 2
 			}
 			if err := cfg.Validate(); err != nil {
-				return err
+				return usage(c.Command, "%v", err)
 			}
 			// Both destinations are opened before training: a path that
 			// cannot be written fails now, not after the games.
@@ -135,11 +135,11 @@ func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 // floatFlag is a flag whose value is a real number: NaN and the
 // infinities, which strconv reads as floats, are refused before any
 // range check could let them through (NaN fails every comparison).
-func floatFlag(name string, value float64, usage string) cli.Flag {
-	return &cli.Float64Flag{Name: name, Value: value, Usage: usage,
-		Action: func(_ *cli.Context, v float64) error {
+func floatFlag(name string, value float64, help string) cli.Flag {
+	return &cli.Float64Flag{Name: name, Value: value, Usage: help,
+		Action: func(c *cli.Context, v float64) error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("--%s must be a finite number (got %v)", name, v)
+				return usage(c.Command, "--%s must be a finite number (got %v)", name, v)
 			}
 			return nil
 		},
@@ -150,9 +150,9 @@ func floatFlag(name string, value float64, usage string) cli.Flag {
 // the default, for every core).
 func workersFlag() cli.Flag {
 	return &cli.IntFlag{Name: "workers", Usage: "concurrent workers playing the games", DefaultText: "all cores",
-		Action: func(_ *cli.Context, n int) error {
+		Action: func(c *cli.Context, n int) error {
 			if n < 1 {
-				return fmt.Errorf("--workers must be at least 1 (got %d)", n)
+				return usage(c.Command, "--workers must be at least 1 (got %d)", n)
 			}
 			return nil
 		},

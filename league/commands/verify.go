@@ -46,12 +46,12 @@ func verifyCommand() *cli.Command {
 			if s := c.String("side"); s != "" {
 				side, err := game.ParseSide(s)
 				if err != nil {
-					return fmt.Errorf("--side: %w", err)
+					return usage(c.Command, "--side: %v", err)
 				}
 				sides = []game.Side{side}
 			}
 			if c.Int("games") < 0 {
-				return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
+				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
 			net, err := netToVerify(c, c.Args().First())
 			if err != nil {
@@ -91,7 +91,11 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 		if err != nil {
 			return nil, err
 		}
-		return readWeightFile(kit.Game, arg, c.Int("inputs"))
+		inputs, err := inputsFlag(c, kit.Game)
+		if err != nil {
+			return nil, err
+		}
+		return readWeightFile(kit.Game, arg, inputs)
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
@@ -124,7 +128,7 @@ func verifySampled(c *cli.Context, kit *agents.Kit, net *nn.Net) error {
 	against := c.StringSlice("against")
 	for _, name := range against {
 		if _, ok := kit.Builtin(name); !ok {
-			return fmt.Errorf("--against %s: %s has no such built-in player", name, kit.Title())
+			return usage(c.Command, "--against %s: %s has no such built-in player", name, kit.Title())
 		}
 	}
 	return league.Ladder(c.Context, kit, net, against, league.MaxPlies, c.Uint64("seed"), func(name string, asX, asO game.Record) {

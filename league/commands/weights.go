@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/urfave/cli/v2"
+
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
@@ -55,6 +57,16 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	return net, nil
 }
 
+// inputsFlag is --inputs of a command that reads a weight file of g: 0
+// (the size decides), or g's inputs with or without the side input.
+func inputsFlag(c *cli.Context, g game.Game) (int, error) {
+	n := c.Int("inputs")
+	if n != 0 && n != g.Inputs() && n != g.Inputs()-1 {
+		return 0, usage(c.Command, "--inputs must be %d or %d, not %d", g.Inputs()-1, g.Inputs(), n)
+	}
+	return n, nil
+}
+
 // checkWeightFile refuses a file that cannot be a weight file for its
 // type or its size.
 func checkWeightFile(g game.Game, path string, info fs.FileInfo) error {
@@ -86,14 +98,15 @@ func tooLarge(g game.Game, path string) error {
 }
 
 // weightWriter returns how a net becomes a plain weight file: 19 inputs,
-// or 18 folded for a side when side is "X" or "O".
-func weightWriter(side string) (func(*nn.Net) []byte, error) {
+// or 18 folded for the side that c's --side names, "X" or "O".
+func weightWriter(c *cli.Context) (func(*nn.Net) []byte, error) {
+	side := c.String("side")
 	if side == "" {
 		return (*nn.Net).Bytes, nil
 	}
 	s, err := game.ParseSide(side)
 	if err != nil {
-		return nil, fmt.Errorf("--side: %w", err)
+		return nil, usage(c.Command, "--side: %v", err)
 	}
 	return func(n *nn.Net) []byte { return n.FoldedBytes(s) }, nil
 }
