@@ -291,10 +291,11 @@ func TestOutputFiles(t *testing.T) {
 		t.Error("train --db new.db -o new.db, refused, left new.db")
 	}
 
-	// Any other file may be replaced, and the success line says so.
+	// Any other file may be replaced, and the success line says so
+	// (export, a file of another size with --force: TestExportLayouts).
 	p.Write(t, "notes.txt", []byte("notes\n"))
 	for _, c := range []struct{ args []string }{
-		{[]string{"export", "-o", "notes.txt"}},
+		{[]string{"export", "-o", "notes.txt", "--force"}},
 		{append(train, "-o", "notes.txt")},
 		{[]string{"games", "export", "--pgn", "notes.txt"}},
 	} {
@@ -730,5 +731,45 @@ func TestVersionRevision(t *testing.T) {
 		if got := commands.VersionOf(c.info); got != c.want {
 			t.Errorf("version of %+v: %q, want %q", c.info, got, c.want)
 		}
+	}
+}
+
+// export without -o names its file after the agent and its inputs, never
+// ttt-rl's ttt_nn.bin; it replaces a file of another layout only with
+// --force. verify of a file without the side input asks which side it
+// plays, and checks that side when told.
+func TestExportLayouts(t *testing.T) {
+	p := smallLeague(t)
+	if out := p.OK(t, "export", "--checkpoint", "3"); !strings.Contains(out, "written to checkpoint-3-19in.bin (") {
+		t.Errorf("export said %q", out)
+	}
+	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "O"); !strings.Contains(out, "written to checkpoint-3-O-18in.bin (") {
+		t.Errorf("export --side O said %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir, "ttt_nn.bin")); err == nil {
+		t.Error("export wrote ttt_nn.bin")
+	}
+
+	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "ttt_nn.bin")
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this export writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
+		"export", "--checkpoint", "3", "-o", "ttt_nn.bin")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+	// The same layout is replaced, and said to be.
+	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("export of the same layout said %q", out)
+	}
+	if out := p.OK(t, "export", "--checkpoint", "3", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("export --force said %q", out)
+	}
+
+	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "o.bin")
+	p.Usage(t, "verify: o.bin has 18 inputs, no side input: it plays one side, which the file does not say; give --side X or --side O", "verify", "o.bin")
+	byFile, _, _ := p.Run(t, "verify", "o.bin", "--side", "O")
+	byID, _, _ := p.Run(t, "verify", "3", "--side", "O")
+	if !strings.HasPrefix(byFile, "O: ") || byFile != byID {
+		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
 	}
 }

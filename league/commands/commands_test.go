@@ -52,7 +52,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.OK(t, "export", "--side", "O")
+	p.OK(t, "export", "--side", "O", "-o", "ttt_nn.bin")
 	folded := p.File(t, "ttt_nn.bin")
 	if got, want := len(folded), 11236; got != want {
 		t.Errorf("export --side O wrote %d bytes, want %d", got, want)

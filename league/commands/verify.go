@@ -53,12 +53,19 @@ func verifyCommand() *cli.Command {
 			if c.Int("games") < 0 {
 				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
-			net, err := netToVerify(c, c.Args().First())
+			net, oneSide, err := netToVerify(c, c.Args().First())
 			if err != nil {
 				return err
 			}
 			if kit := agents.KitFor(net.Game); kit.Compile == nil {
 				return verifySampled(c, kit, net)
+			}
+			// A file without the side input plays the side it was
+			// folded for, which it does not record: checked as the other
+			// side, it loses, a false alarm.
+			if oneSide && !c.IsSet("side") {
+				return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
+					c.Args().First(), net.Inputs-1)
 			}
 			table := tictactoe.NewTable(&nn.Player{Net: net})
 			w := c.App.Writer
@@ -81,21 +88,27 @@ func verifyCommand() *cli.Command {
 }
 
 // netToVerify reads the network arg names: the file at arg when there is
-// one, else the agent arg names in the league.
-func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
+// one, else the agent arg names in the league; oneSide is true of a file
+// without the side input.
+func netToVerify(c *cli.Context, arg string) (net *nn.Net, oneSide bool, err error) {
 	// Whatever is at arg but a directory is read as a weight file, which
 	// refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
 	if err == nil && !info.IsDir() {
 		kit, err := leagueKit(c)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		inputs, err := inputsFlag(c, kit.Game)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return readWeightFile(kit.Game, arg, inputs)
+		net, err := readWeightFile(kit.Game, arg, inputs)
+		if err != nil {
+			return nil, false, err
+		}
+		g := kit.Game
+		return net, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
@@ -103,9 +116,9 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 		if info != nil {
 			what = arg + " is a directory"
 		}
-		return nil, fmt.Errorf("%s, and %w", what, err)
+		return nil, false, fmt.Errorf("%s, and %w", what, err)
 	}
-	return a.Net, nil
+	return a.Net, false, nil
 }
 
 // verifySampled is ttt verify for a game too large to try every line
