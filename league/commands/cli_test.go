@@ -773,3 +773,31 @@ func TestExportLayouts(t *testing.T) {
 		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
 	}
 }
+
+// ttt league show says what a league is: its game, the settings a run
+// goes on with (those the run's first line said), its rounds, best and
+// size.
+func TestLeagueShow(t *testing.T) {
+	p := clitest.New(t)
+	run := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2", "--opponents", "6")...)
+	_, settings, _ := strings.Cut(strings.SplitN(run, "\n", 2)[0], ", with ")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(p.OK(t, "league", "show", "--format", "json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(p.Dir, "league.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 4.0 || got["latest"] != "checkpoint-4" ||
+		got["best"] == nil || got["settings"] != settings || !strings.Contains(settings, "--opponents 6 ") || got["bytes"].(float64) < float64(info.Size()) {
+		t.Errorf("league show --format json: %v; the run began %q", got, settings)
+	}
+	table := p.OK(t, "league", "show")
+	for _, want := range []string{"game:        tictactoe\n", "rounds:      2\n", "settings:    " + settings + "\n", "best:        checkpoint-"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("league show lacks %q:\n%s", want, table)
+		}
+	}
+	p.Refused(t, "no league database at none.db", "league", "show", "--db", "none.db")
+}

@@ -25,6 +25,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		"league":          {`league: unknown command "walk"`, []string{"league", "walk"}},
 		"league run":      {`league run: takes no arguments, got "x"`, []string{"league", "run", "x"}},
+		"league show":     {`league show: takes no arguments, got "x"`, []string{"league", "show", "x"}},
 		"ratings":         {`ratings: unknown command "x"`, []string{"ratings", "x"}},
 		"ratings history": {`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
 		"ratings plot":    {"ratings plot: say where the plot goes: -o FILE.svg or -o FILE.png", []string{"ratings", "plot"}},

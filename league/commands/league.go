@@ -19,13 +19,14 @@ import (
 // leagueDefaults are league run's settings where no flag says otherwise.
 var leagueDefaults = league.Default(agents.TicTacToe)
 
-// leagueCommand is `ttt league`, whose one subcommand runs the league.
+// leagueCommand is `ttt league`, whose subcommands run the league and
+// describe it.
 func leagueCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "league",
-		Usage:       "run the self-play league",
-		UsageText:   "ttt league run [options]",
-		Subcommands: []*cli.Command{leagueRunCommand()},
+		Usage:       "run the self-play league, or describe it",
+		UsageText:   "ttt league run|show [options]",
+		Subcommands: []*cli.Command{leagueRunCommand(), leagueShowCommand()},
 		Action:      showSubcommands,
 	}
 }
