@@ -25,6 +25,7 @@ var upperBounds = map[string]int64{
 	"limit":           1_000_000,
 	"top":             1000,
 	"sample":          1_000_000_000,
+	"patience":        1_000_000_000,
 }
 
 // maxDuration bounds --duration: ten years.

@@ -801,3 +801,35 @@ func TestLeagueShow(t *testing.T) {
 	}
 	p.Refused(t, "no league database at none.db", "league", "show", "--db", "none.db")
 }
+
+// A run stops once the best is unbeatable or perfect (--until), or once
+// no snapshot of the run has become the best for --patience rounds, and
+// says so; --quiet prints only the rounds whose snapshot becomes the
+// best.
+func TestStopConditions(t *testing.T) {
+	p := clitest.New(t)
+	unbeatableNet(t)
+	p.OK(t, "import", unbeatableFile, "--name", "solid")
+	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--until", "unbeatable", "--rounds", "50")...)
+	class := csvRows(t, p.OK(t, "show", "solid", "--format", "csv"))[0]["class"]
+	if want := "stopped: the best, solid, is " + class + " (--until unbeatable); the league holds 1 committed round (run again to go on)\n"; !strings.HasSuffix(out, "\n"+want) {
+		t.Errorf("league run --until unbeatable said:\n%s\nwant it to end %q", out, want)
+	}
+	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--patience", "2", "--rounds", "50", "--quiet")...)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if want := "stopped: no snapshot of the last 2 rounds became the best, solid (--patience 2); the league holds 3 committed rounds (run again to go on)"; len(lines) != 2 ||
+		!strings.HasPrefix(lines[0], "resuming the tic-tac-toe league in league.db after round 1, ") || lines[1] != want {
+		t.Errorf("league run --patience 2 --quiet said:\n%s\nwant its first line and %q", out, want)
+	}
+
+	// Quiet, a new league's first snapshot is its best: its line shows.
+	q := clitest.New(t)
+	out = q.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--quiet")...)
+	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-3 ") {
+		t.Errorf("league run --rounds 1 --quiet said:\n%s", out)
+	}
+
+	q.Usage(t, `league run: --until must be perfect or unbeatable (got "soon")`, clitest.LeagueRun(bounded, "--until", "soon")...)
+	q.Usage(t, "league run: --patience must not be negative (got -1)", clitest.LeagueRun(bounded, "--patience", "-1")...)
+	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
+}
