@@ -322,7 +322,9 @@ func setUp(ctx context.Context, tx *sql.Tx, s Setup) error {
 // rating, then the newest; the latest network while none is rated. Latest
 // is the newest network. It returns ErrNotFound for an unknown id or
 // name, ErrNoCheckpoints for best or latest in a league without networks,
-// and ErrChecksum for a network whose stored weights are damaged.
+// and ErrChecksum for a network whose stored weights are damaged; for a
+// checkpoint that ttt prune thinned out, the agent without its Net and
+// ErrPruned.
 func (db *DB) Agent(ctx context.Context, ref string) (a *Agent, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		a, err = findAgent(ctx, tx, db.game, ref)
@@ -351,6 +353,9 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	}
 	if err := checkBlob(weights, sum); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): weights: %w", a.ID, a.Name, err)
+	}
+	if len(weights) == 0 {
+		return a, fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, ErrPruned)
 	}
 	if a.Net, err = nn.Parse(g, weights, g.Inputs()); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)

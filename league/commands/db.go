@@ -82,10 +82,19 @@ func storedAgent(c *cli.Context, ref string) (*store.Agent, error) {
 // when there is none.
 func lookup(c *cli.Context, db *store.DB, ref string) (*store.Agent, error) {
 	a, err := db.Agent(c.Context, ref)
-	if errors.Is(err, store.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
+	case errors.Is(err, store.ErrPruned):
+		return a, nil // its record is whole; commands that need its net say so
 	}
 	return a, err
+}
+
+// errPruned is the error of a command that needs the network of a, a
+// checkpoint that ttt prune thinned out.
+func errPruned(a *store.Agent) error {
+	return fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, store.ErrPruned)
 }
 
 // storedNet returns the stored network that ref (an id, a name, best or
@@ -94,6 +103,9 @@ func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
 	a, err := storedAgent(c, ref)
 	if err != nil {
 		return nil, err
+	}
+	if a.Net == nil && a.Kind.IsNetwork() {
+		return nil, errPruned(a)
 	}
 	if a.Net == nil {
 		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network", a.ID, a.Name, a.Kind)

@@ -42,6 +42,7 @@ func TestExitCodes(t *testing.T) {
 		"games export":    {"games export: say where the games go: --pgn FILE", []string{"games", "export"}},
 		"roundrobin":      {"roundrobin: name two agents or more", []string{"roundrobin", "best"}},
 		"check":           {`check: takes no arguments, got "x"`, []string{"check", "x"}},
+		"prune":           {`prune: takes no arguments, got "x"`, []string{"prune", "x"}},
 		"upgrade":         {`upgrade: takes no arguments, got "x"`, []string{"upgrade", "x"}},
 		"serve":           {`serve: takes no arguments, got "x"`, []string{"serve", "x"}},
 		"help":            {`unknown command "nosuch"`, []string{"help", "nosuch"}},

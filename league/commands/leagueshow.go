@@ -3,7 +3,6 @@ package commands
 import (
 	"errors"
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -93,12 +92,7 @@ func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
 	}
-	var size int64
-	for _, name := range []string{path, path + "-wal"} {
-		if info, err := os.Stat(name); err == nil {
-			size += info.Size()
-		}
-	}
+	size := fileSize(path)
 	return listing{
 		object:  true,
 		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},

@@ -83,6 +83,9 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 	}
 	defer db.Close()
 	a, err := lookup(c, db, ref)
+	if err == nil && a.Net == nil && a.Kind.IsNetwork() {
+		return nil, nil, errPruned(a)
+	}
 	kit := agents.KitFor(db.Game())
 	if errors.Is(err, store.ErrNoCheckpoints) {
 		var names []string

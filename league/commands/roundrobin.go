@@ -91,7 +91,7 @@ func roundrobinCommand() *cli.Command {
 func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 	var agents []*store.Agent
 	for _, id := range ids {
-		a, err := db.Agent(c.Context, fmt.Sprint(id))
+		a, err := lookup(c, db, fmt.Sprint(id))
 		if err != nil {
 			return err
 		}

@@ -77,6 +77,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			gamesCommand(),
 			roundrobinCommand(),
 			checkCommand(),
+			pruneCommand(),
 			upgradeCommand(),
 			serveCommand(),
 			helpCommand(),

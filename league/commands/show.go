@@ -48,7 +48,7 @@ func showCommand() *cli.Command {
 			}
 			var parent *store.Agent
 			if a.ParentID != 0 {
-				if parent, err = db.Agent(c.Context, strconv.FormatInt(a.ParentID, 10)); err != nil {
+				if parent, err = lookup(c, db, strconv.FormatInt(a.ParentID, 10)); err != nil {
 					return err
 				}
 			}
@@ -74,6 +74,8 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
 	if a.Net != nil {
 		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs))
+	} else if a.Kind.IsNetwork() {
+		fmt.Fprintf(w, "network:\t%d hidden units, its weights dropped by ttt prune (its record, ratings and games remain)\n", a.Hidden)
 	} else {
 		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
 	}
