@@ -17,7 +17,7 @@ import (
 // does on a pipe: the human's lines come from in and are echoed to out.
 // Random's moves come from a generator seeded with seed.
 func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (game.Record, error) {
-	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human)
+	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human, false)
 }
 
 // ParseMove reads a line typed at the move prompt of a tic-tac-toe game

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -78,6 +80,15 @@ func verifyCommand() *cli.Command {
 					return fmt.Errorf("verify stopped: %w", err)
 				}
 				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)), sampled)
+				if line := verify.ShortestLoss(table, side); line != nil {
+					// The opponent's moves are every other one, X's first.
+					var yours []string
+					for i := int(side.Other()); i < len(line); i += 2 {
+						yours = append(yours, strconv.Itoa(line[i]))
+					}
+					fmt.Fprintf(w, "%s: beaten in %d moves by %s (X first); in ttt play --as %s, type %s\n",
+						side, len(line), strings.Trim(fmt.Sprint(line), "[]"), side.Other(), strings.Join(yours, " "))
+				}
 			}
 			if !unbeatable {
 				return errBeatable
