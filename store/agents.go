@@ -442,6 +442,23 @@ func (db *DB) Count(ctx context.Context) (n int, err error) {
 	return n, err
 }
 
+// SameNet returns the first stored network whose weights are net's, by
+// id, and false when none is. Its checksum narrows the search to the
+// rare rows that share it.
+func (db *DB) SameNet(ctx context.Context, net *nn.Net) (a AgentName, found bool, err error) {
+	weights := net.Bytes()
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, "SELECT id, name, kind FROM agents WHERE weights_crc = ? AND weights = ? ORDER BY id LIMIT 1",
+			int64(crc32.Checksum(weights, crc)), weights).Scan(&a.ID, &a.Name, &a.Kind)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	return a, found, err
+}
+
 // Moves returns the stored move tables of the networks ids, by id, after
 // checking their checksums. A network stored without one (an agent of
 // schema 1) has none in the map: the caller computes it from the net.

@@ -833,3 +833,44 @@ func TestStopConditions(t *testing.T) {
 	q.Usage(t, "league run: --patience must not be negative (got -1)", clitest.LeagueRun(bounded, "--patience", "-1")...)
 	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
 }
+
+// The smaller points a new user tripped on: train's help shows no
+// database it does not use; importing a network stored already says so;
+// the PGN Date tag is the day of the game's round; ratings history
+// without --agent lists a page of rows, and says where the rest are.
+func TestSmallerPoints(t *testing.T) {
+	p := smallLeague(t)
+	help := p.OK(t, "train", "--help")
+	if i := strings.Index(help, "--db FILE"); i < 0 || strings.Contains(strings.SplitN(help[i:], "\n", 2)[0], "default") {
+		t.Errorf("train --help shows a default database:\n%s", help)
+	}
+
+	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 3 (checkpoint-3), stored already: both play in the league\n") {
+		t.Errorf("import of a stored network said:\n%s", out)
+	}
+	p.Write(t, "other.bin", weakNet().Bytes())
+	if out := p.OK(t, "import", "other.bin"); strings.Contains(out, "the same network") {
+		t.Errorf("import of a new network said:\n%s", out)
+	}
+
+	pgn := p.OK(t, "games", "export", "--pgn", "-", "--rounds", "1")
+	finished := csvRows(t, p.OK(t, "rounds", "--format", "csv"))[0]["finished"]
+	day, err := time.Parse(time.RFC3339, finished)
+	if err != nil {
+		t.Fatalf("rounds: finished %q: %v", finished, err)
+	}
+	want := fmt.Sprintf("[Date %q]\n", day.UTC().Format("2006.01.02"))
+	if n, games := strings.Count(pgn, want), strings.Count(pgn, "[Date "); n == 0 || n != games {
+		t.Errorf("%d of %d games of round 1 have %q:\n%.400s", n, games, want, pgn)
+	}
+
+	all := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--all"))
+	page := p.OK(t, "ratings", "history", "--limit", "2")
+	if lines := strings.Split(strings.TrimSuffix(page, "\n"), "\n"); len(all) <= 2 || len(lines) != 4 ||
+		lines[3] != "(the first 2 stored rows: --limit N, --all, or --agent for one agent's)" {
+		t.Errorf("ratings history --limit 2 (of %d rows) said:\n%s", len(all), page)
+	}
+	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--limit", "2")); len(rows) != 2 || rows[1]["elo"] != all[1]["elo"] {
+		t.Errorf("ratings history --format csv --limit 2: %v", rows)
+	}
+}

@@ -114,7 +114,7 @@ func gamesExportCommand() *cli.Command {
 					matches, last = matches+1, pair
 					bar.set(int64(matches))
 				}
-				if err := pw.Write(pgn.Game{Round: g.Round, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
+				if err := pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
 					return cannotWrite(err)
 				}
 				return nil

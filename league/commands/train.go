@@ -32,7 +32,9 @@ func trainCommand() *cli.Command {
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
 			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
-			dbFlag(),
+			// Not dbFlag(): train uses no database unless told, so it
+			// shows no default.
+			&cli.StringFlag{Name: dbFlagName, EnvVars: []string{"TTT_DB"}, Usage: "store the net in the league database `FILE` too"},
 		}, learningFlags(trainDefaults.Learning, "half of --games")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
