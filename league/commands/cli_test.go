@@ -874,3 +874,23 @@ func TestSmallerPoints(t *testing.T) {
 		t.Errorf("ratings history --format csv --limit 2: %v", rows)
 	}
 }
+
+// A checkpoint's two numbers, its agent id (in its name) and the round
+// that made it, are both said where show describes it; verify takes a
+// stored network by --checkpoint, as export and play do.
+func TestNumbering(t *testing.T) {
+	p := smallLeague(t)
+	if out := p.OK(t, "show", "checkpoint-3"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 3)\n") {
+		t.Errorf("show checkpoint-3:\n%s", out)
+	}
+	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
+		t.Errorf("show perfect:\n%s", out)
+	}
+	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-3", "--games", "10")
+	byArg, _, codeArg := p.Run(t, "verify", "3", "--games", "10")
+	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {
+		t.Errorf("verify --checkpoint checkpoint-3 said %q (exit %d); verify 3 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
+	}
+	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "3", "net.bin")
+	p.Refused(t, `no such agent: "net.bin"`, "verify", "--checkpoint", "net.bin")
+}

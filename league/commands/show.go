@@ -70,7 +70,13 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	} else {
 		fmt.Fprintf(w, "parent:\tnone\n")
 	}
-	fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
+	// Two numbers a user meets: the agent's id, which its name carries,
+	// and the round that made it (its generation, in CSV and JSON).
+	if a.Generation > 0 {
+		fmt.Fprintf(w, "round:\t%d, the league round that made it (agent %d)\n", a.Generation, a.ID)
+	} else {
+		fmt.Fprintf(w, "round:\tnone: not made by a league round\n")
+	}
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
 	if a.Net != nil {
 		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs))

@@ -27,11 +27,14 @@ func verifyCommand() *cli.Command {
 		Name:  "verify",
 		Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
 		UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
+   ttt verify [options] --checkpoint ID|NAME|best|latest
 
    ttt verify n.bin
    ttt verify ttt_nn.bin --side O
-   ttt verify best                  # a network stored in the league`,
+   ttt verify best                  # a network stored in the league
+   ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it`,
 		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "checkpoint", Usage: "a stored network, `ID|NAME|best|latest`, as export and play take it"},
 			&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
 			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 			&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
@@ -41,8 +44,14 @@ func verifyCommand() *cli.Command {
 			gameFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
-				return err
+			ref := c.String("checkpoint")
+			if ref == "" {
+				if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
+					return err
+				}
+				ref = c.Args().First()
+			} else if err := checkArgs(c); err != nil {
+				return usage(c.Command, "takes --checkpoint or an argument, not both")
 			}
 			sides := []game.Side{game.X, game.O}
 			if s := c.String("side"); s != "" {
@@ -55,7 +64,7 @@ func verifyCommand() *cli.Command {
 			if c.Int("games") < 0 {
 				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
-			net, oneSide, err := netToVerify(c, c.Args().First())
+			net, oneSide, err := netToVerify(c, ref, c.IsSet("checkpoint"))
 			if err != nil {
 				return err
 			}
@@ -67,7 +76,7 @@ func verifyCommand() *cli.Command {
 			// side, it loses, a false alarm.
 			if oneSide && !c.IsSet("side") {
 				return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
-					c.Args().First(), net.Inputs-1)
+					ref, net.Inputs-1)
 			}
 			table := tictactoe.NewTable(&nn.Player{Net: net})
 			w := c.App.Writer
@@ -99,9 +108,16 @@ func verifyCommand() *cli.Command {
 }
 
 // netToVerify reads the network arg names: the file at arg when there is
-// one, else the agent arg names in the league; oneSide is true of a file
-// without the side input.
-func netToVerify(c *cli.Context, arg string) (net *nn.Net, oneSide bool, err error) {
+// one (and arg is not a --checkpoint), else the agent arg names in the
+// league; oneSide is true of a file without the side input.
+func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide bool, err error) {
+	if stored {
+		a, err := storedNet(c, arg)
+		if err != nil {
+			return nil, false, err
+		}
+		return a.Net, false, nil
+	}
 	// Whatever is at arg but a directory is read as a weight file, which
 	// refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
