@@ -286,10 +286,10 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 			return true
 		},
 	})
-	if err == nil {
-		err = bestErr
-	}
 	bar.finish()
+	if err == nil && bestErr != nil {
+		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", c.String(dbFlagName), last, bestErr, plural(int(last), "committed round"))
+	}
 	var why string
 	switch {
 	case errors.Is(err, context.Canceled):
