@@ -662,7 +662,7 @@ func TestOutputLinksAndJournals(t *testing.T) {
 	// Through a link: the file it names is replaced, the link stays.
 	p.Write(t, "target.bin", []byte("old"))
 	link("target.bin", "link.bin")
-	if out := p.OK(t, "export", "-o", "link.bin"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
+	if out := p.OK(t, "export", "-o", "link.bin", "--force"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
 		t.Errorf("export -o link.bin said %q", out)
 	}
 	if info, err := os.Lstat(filepath.Join(p.Dir, "link.bin")); err != nil || info.Mode()&os.ModeSymlink == 0 {
