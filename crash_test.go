@@ -112,7 +112,9 @@ type running struct {
 // start starts ttt with args.
 func start(t *testing.T, p clitest.TTT, args ...string) *running {
 	t.Helper()
-	return &running{Background: p.Start(t, args...)}
+	// Its first line says which league it makes or resumes: the round
+	// lines follow.
+	return &running{Background: p.Start(t, args...), next: 1}
 }
 
 // roundLineRE reads the round of a round line of ttt league run.
