@@ -129,6 +129,11 @@ func gamesExportCommand() *cli.Command {
 			if file == nil {
 				return nil
 			}
+			// Ctrl-C or a hang-up after the last game still ends the
+			// export without a file, as one during the games does.
+			if err := c.Context.Err(); err != nil {
+				return fmt.Errorf("games export stopped: %w; %s was not written", err, out)
+			}
 			// The games are in the temporary file: commit puts it in place.
 			if err := file.commit(nil); err != nil {
 				return err
