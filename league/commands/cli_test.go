@@ -296,7 +296,7 @@ func TestOutputFiles(t *testing.T) {
 	p.Write(t, "notes.txt", []byte("notes\n"))
 	for _, c := range []struct{ args []string }{
 		{[]string{"export", "-o", "notes.txt", "--force"}},
-		{append(train, "-o", "notes.txt")},
+		{append(train, "-o", "notes.txt", "--force")},
 		{[]string{"games", "export", "--pgn", "notes.txt"}},
 	} {
 		first := p.OK(t, c.args...)
@@ -735,8 +735,8 @@ func TestVersionRevision(t *testing.T) {
 }
 
 // export without -o names its file after the agent and its inputs, never
-// ttt-rl's ttt_nn.bin; it replaces a file of another layout only with
-// --force. verify of a file without the side input asks which side it
+// ttt-rl's ttt_nn.bin; it and train -o replace a file of another layout
+// only with --force. verify of a file without the side input asks which side it
 // plays, and checks that side when told.
 func TestExportLayouts(t *testing.T) {
 	p := smallLeague(t)
@@ -752,7 +752,7 @@ func TestExportLayouts(t *testing.T) {
 
 	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "ttt_nn.bin")
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this export writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
+	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
 		"export", "--checkpoint", "3", "-o", "ttt_nn.bin")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
@@ -763,6 +763,16 @@ func TestExportLayouts(t *testing.T) {
 	}
 	if out := p.OK(t, "export", "--checkpoint", "3", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
 		t.Errorf("export --force said %q", out)
+	}
+	// train -o alike, before it trains.
+	before = clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1892 bytes, and this writes 11236 (18 inputs, 100 hidden units), another layout",
+		"train", "--games", "10", "--side", "O", "-o", "ttt_nn.bin")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("a refused train -o changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+	if out := p.OK(t, "train", "--games", "10", "--hidden", "16", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("train -o of the same layout said %q", out)
 	}
 
 	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "o.bin")

@@ -64,12 +64,8 @@ func exportCommand() *cli.Command {
 				return err
 			}
 			defer file.abort()
-			// A file of another size is a net of another layout, which
-			// a program that reads the name expects: ttt_nn.bin of 18
-			// inputs replaced by one of 19 loads as garbage.
-			if old := file.replaces; old != nil && old.Size() != int64(len(data)) && !c.Bool("force") {
-				return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this export writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
-					out, old.Size(), len(data), inputs, a.Net.Hidden)
+			if err := checkLayout(c, file, a.Net.Game, inputs, a.Net.Hidden); err != nil {
+				return err
 			}
 			if err := file.commit(data); err != nil {
 				return err

@@ -32,6 +32,7 @@ func trainCommand() *cli.Command {
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
 			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
+			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
 			// Not dbFlag(): train uses no database unless told, so it
 			// shows no default.
 			&cli.StringFlag{Name: dbFlagName, EnvVars: []string{"TTT_DB"}, Usage: "store the net in the league database `FILE` too"},
@@ -67,6 +68,13 @@ func trainCommand() *cli.Command {
 					return err
 				}
 				defer file.abort()
+				inputs := agents.TicTacToe.Game.Inputs()
+				if c.String("side") != "" {
+					inputs-- // the side input, folded
+				}
+				if err := checkLayout(c, file, agents.TicTacToe.Game, inputs, cfg.Hidden); err != nil {
+					return err
+				}
 			}
 			var db *store.DB
 			if toLeague {

@@ -57,6 +57,20 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	return net, nil
 }
 
+// checkLayout refuses, unless c's --force says otherwise, to replace a
+// file of another size than the weight file of inputs inputs and hidden
+// units for g that a command is about to write: a file of another size is
+// a net of another layout, and a program that reads the name (ttt-rl's
+// play program reads ttt_nn.bin) would load the new one as garbage.
+func checkLayout(c *cli.Context, file *outputFile, g game.Game, inputs, hidden int) error {
+	size := int64(4 * nn.Params(inputs, hidden, g.Moves()))
+	if old := file.replaces; old == nil || old.Size() == size || c.Bool("force") {
+		return nil
+	}
+	return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
+		file.path, file.replaces.Size(), size, inputs, hidden)
+}
+
 // inputsFlag is --inputs of a command that reads a weight file of g: 0
 // (the size decides), or g's inputs with or without the side input.
 func inputsFlag(c *cli.Context, g game.Game) (int, error) {
