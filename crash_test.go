@@ -65,8 +65,10 @@ func TestKillAtAnyMoment(t *testing.T) {
 	// Finish the league, then play the same rounds without a stop.
 	const more = 2
 	out := p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(more)}, flags...)...)
-	if want := fmt.Sprintf("round %d ", last+1); !strings.HasPrefix(out, want) {
-		t.Errorf("the run after the last kill began %.40q, want %q", out, want)
+	// Its first line says where it resumes; its first round follows.
+	if want := fmt.Sprintf("after round %d, with ", last); !strings.HasPrefix(out, "resuming the ") || !strings.Contains(out, want+"--drill") ||
+		!strings.Contains(out, fmt.Sprintf("\nround %d ", last+1)) {
+		t.Errorf("the run after the last kill began %.200q, want it to resume %q, then round %d", out, want, last+1)
 	}
 	total := last + more
 	if got := checkLeague(t, path, last); got != total {
@@ -110,7 +112,9 @@ type running struct {
 // start starts ttt with args.
 func start(t *testing.T, p clitest.TTT, args ...string) *running {
 	t.Helper()
-	return &running{Background: p.Start(t, args...)}
+	// Its first line says which league it makes or resumes: the round
+	// lines follow.
+	return &running{Background: p.Start(t, args...), next: 1}
 }
 
 // roundLineRE reads the round of a round line of ttt league run.

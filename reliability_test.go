@@ -71,7 +71,7 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 			if got, want := lastRound(t, p), int64(2+i); got != want {
 				t.Errorf("last round %d after %v, want %d", got, sig, want)
 			}
-			if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", 3+i)) {
+			if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, fmt.Sprintf("\nround %d ", 3+i)) {
 				t.Errorf("the run after %v said:\n%s", sig, out)
 			}
 		})
@@ -118,7 +118,7 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 		t.Errorf("SIGKILL: exit %d", code)
 	}
 	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
-	if !strings.HasPrefix(out, "round 3 ") {
+	if !strings.Contains(out, "\nround 3 ") {
 		t.Errorf("the run after a SIGKILL said:\n%s", out)
 	}
 }
@@ -148,14 +148,14 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 
 	// It stops by itself at its next commit.
 	stdout, stderr, code := run.Wait(t)
-	if code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed rounds\n" {
+	if code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed round\n" {
 		t.Errorf("the league after the rename: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
 	checkIntact(t, p, 1)
-	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, "round 2 ") {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, "\nround 2 ") {
 		t.Errorf("the run after the rename said:\n%s", out)
 	}
 	p.OK(t, "check")
@@ -232,11 +232,11 @@ func testFileSizeLimit(t *testing.T, p clitest.TTT) {
 	stdout, stderr, code := clitest.Execute(t, cmd)
 	committed := clitest.LastReported(stdout)
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "file size limit") ||
-		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed rounds", committed)) {
+		!strings.Contains(stderr, fmt.Sprintf("the league holds %d committed round", committed)) {
 		t.Fatalf("under ulimit -f: exit %d, stderr %q (last round line %d)", code, stderr, committed)
 	}
 	checkIntact(t, p, committed)
-	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.HasPrefix(out, fmt.Sprintf("round %d ", committed+1)) {
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, fmt.Sprintf("\nround %d ", committed+1)) {
 		t.Errorf("the run after the limit said:\n%s", out)
 	}
 }

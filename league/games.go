@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -23,6 +24,7 @@ type Game struct {
 	Opening      int
 	Result       game.Result
 	Round        int64
+	Date         time.Time // when its round was committed; zero where the league did not record it (schema 1)
 }
 
 // ErrNotReproduced: a stored match, replayed, gave another record than
@@ -66,8 +68,22 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 		return a.Name, nil
 	}
 
+	// The date of a round, read once for its matches, which come in a
+	// row: a league plays a round's matches together.
+	var dated int64
+	var date time.Time
 	var games []Game // one match's, reused
 	return db.Matches(ctx, f, func(m store.Match) error {
+		if m.Round != dated {
+			rounds, err := db.Rounds(ctx, m.Round, m.Round)
+			if err != nil {
+				return err
+			}
+			dated, date = m.Round, time.Time{}
+			if len(rounds) == 1 {
+				date = rounds[0].Finished
+			}
+		}
 		players, err := cons.get(ctx, []int64{m.A, m.B})
 		if err != nil {
 			return fmt.Errorf("round %d: %w", m.Round, err)
@@ -86,7 +102,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 		}
 		games = games[:0]
 		rec := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
-			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round}
+			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
 			}

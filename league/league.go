@@ -174,6 +174,9 @@ type Hooks struct {
 	Loading  func(done, total int)              // while a league's results load
 	Training func(round int64, done, total int) // every 1,000 training games
 	Round    func(Report)                       // after each committed round
+	// Stop, after Round, ends the run when it returns true: a stop
+	// condition of the caller's, such as a perfect best.
+	Stop func(Report) bool
 }
 
 // Run plays rounds on db until cfg.Rounds are done, cfg.Duration has
@@ -201,21 +204,26 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
 			break
 		}
-		if err := lg.round(ctx, hooks, start); err != nil {
+		r, err := lg.round(ctx, hooks, start)
+		if err != nil {
 			return lg.lastRound, err
+		}
+		if hooks.Stop != nil && hooks.Stop(r) {
+			break
 		}
 	}
 	return lg.lastRound, nil
 }
 
-// round plays one league round: train, snapshot, evaluate, rate, commit.
-func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error {
+// round plays one league round: train, snapshot, evaluate, rate, commit,
+// and reports it.
+func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Report, error) {
 	begun := time.Now()
 	number := lg.lastRound + 1
 
 	// STEP 1: train the learner against opponents drawn from the league.
 	if err := lg.train(ctx, number, hooks.Training); err != nil {
-		return err
+		return Report{}, err
 	}
 	trained := time.Since(begun)
 
@@ -230,7 +238,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	// add up (a learning rate too high for its game) would be stored as a
 	// network that no command can read back: the run stops here instead.
 	if err := snapshot.Net.Validate(); err != nil {
-		return fmt.Errorf("round %d: the learner has diverged (try a lower --lr): %w", number, err)
+		return Report{}, fmt.Errorf("round %d: the learner has diverged (try a lower --lr): %w", number, err)
 	}
 	player, con := describe(lg.kit, snapshot)
 
@@ -242,12 +250,12 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	evalStart := time.Now()
 	newcomers, err := lg.newcomers(ctx)
 	if err != nil {
-		return err
+		return Report{}, err
 	}
 	entrants := append([]entrant{{id: 0, contestant: con, parent: lg.parent}}, newcomers...)
 	matches, err := lg.evaluate(ctx, number, entrants)
 	if err != nil {
-		return err
+		return Report{}, err
 	}
 	evalTime := time.Since(evalStart)
 
@@ -256,13 +264,13 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 	// more than store.HistoryStep.
 	fit, err := lg.rate(matches)
 	if err != nil {
-		return err
+		return Report{}, err
 	}
 
 	// STEP 5: commit it all at once.
 	state, err := lg.learner.marshal()
 	if err != nil {
-		return err
+		return Report{}, err
 	}
 	r := &store.Round{Kind: store.LeagueRound, Started: begun, Snapshot: snapshot, Learner: state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
@@ -270,22 +278,23 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) error
 			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
 	r.Finished = time.Now()
 	if err := lg.db.CommitRound(ctx, r); err != nil {
-		return err
+		return Report{}, err
 	}
 
 	// The round is in: the league in memory follows, even if ctx is done
 	// by now.
 	if err := lg.committed(context.WithoutCancel(ctx), r); err != nil {
-		return err
+		return Report{}, err
 	}
 	lg.snapshotPlayer = player
 	lg.checkpoint()
+	rating, _ := lg.ratings.Rating(snapshot.ID)
+	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
+		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start)}
 	if hooks.Round != nil {
-		rating, _ := lg.ratings.Rating(snapshot.ID)
-		hooks.Round(Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
-			TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start)})
+		hooks.Round(report)
 	}
-	return nil
+	return report, nil
 }
 
 // Describe fills in the facts the league keeps of the network a.Net, which

@@ -71,7 +71,7 @@ func BenchmarkNight(b *testing.B) {
 			hooks := Hooks{Round: func(r Report) { beyond = append(beyond, r.Elapsed-r.TrainTime) }}
 			b.ResetTimer()
 			for b.Loop() {
-				if err := lg.round(ctx, hooks, time.Now()); err != nil {
+				if _, err := lg.round(ctx, hooks, time.Now()); err != nil {
 					b.Fatal(err)
 				}
 			}

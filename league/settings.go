@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"ttt/agents"
 	"ttt/agents/train"
@@ -119,14 +120,34 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
 			}
 		case name == "hidden":
-			return cfg, nil, fmt.Errorf("--hidden %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", now[name], was)
+			return cfg, nil, SettingError(fmt.Sprintf("--hidden %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", now[name], was))
 		case name == "learner":
-			return cfg, nil, fmt.Errorf("--learner %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", now[name], was)
+			return cfg, nil, SettingError(fmt.Sprintf("--learner %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", now[name], was))
 		default:
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
 		}
 	}
 	return cfg, changes, nil
+}
+
+// SettingError is a setting given to a resumed league that the league
+// refuses: the command line is at fault, not the league.
+type SettingError string
+
+func (e SettingError) Error() string { return string(e) }
+
+// Flags writes c's settings as ttt league run's flags, in the order of
+// their names: what a run goes on with, to see or to type again.
+func (c Config) Flags() string {
+	settings := c.settings()
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "--%s %s", name, settings[name])
+	}
+	return b.String()
 }
 
 // keepSettings stores the settings a league starts with, if it has none

@@ -322,7 +322,9 @@ func setUp(ctx context.Context, tx *sql.Tx, s Setup) error {
 // newest); the latest network while none is rated. Latest
 // is the newest network. It returns ErrNotFound for an unknown id or
 // name, ErrNoCheckpoints for best or latest in a league without networks,
-// and ErrChecksum for a network whose stored weights are damaged.
+// and ErrChecksum for a network whose stored weights are damaged; for a
+// checkpoint that ttt prune thinned out, the agent without its Net and
+// ErrPruned.
 func (db *DB) Agent(ctx context.Context, ref string) (a *Agent, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		a, err = findAgent(ctx, tx, db.game, ref)
@@ -351,6 +353,9 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	}
 	if err := checkBlob(weights, sum); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): weights: %w", a.ID, a.Name, err)
+	}
+	if len(weights) == 0 {
+		return a, fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, ErrPruned)
 	}
 	if a.Net, err = nn.Parse(g, weights, nn.Shape{Inputs: g.Inputs(), Hidden: a.Hidden}); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
@@ -426,6 +431,23 @@ func (db *DB) Count(ctx context.Context) (n int, err error) {
 		return tx.QueryRowContext(ctx, "SELECT count(*) FROM agents").Scan(&n)
 	})
 	return n, err
+}
+
+// SameNet returns the first stored network whose weights are net's, by
+// id, and false when none is. Its checksum narrows the search to the
+// rare rows that share it.
+func (db *DB) SameNet(ctx context.Context, net *nn.Net) (a AgentName, found bool, err error) {
+	weights := net.Bytes()
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, "SELECT id, name, kind FROM agents WHERE weights_crc = ? AND weights = ? ORDER BY id LIMIT 1",
+			int64(crc32.Checksum(weights, crc)), weights).Scan(&a.ID, &a.Name, &a.Kind)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	return a, found, err
 }
 
 // Moves returns the stored move tables of the networks ids, by id, after

@@ -43,7 +43,7 @@ func analyzeCommand() *cli.Command {
 			}
 			kit, err := agents.KitOf(c.String(gameFlagName))
 			if err != nil {
-				return fmt.Errorf("--game: %w", err)
+				return usage(c.Command, "--game: %v", err)
 			}
 			p, err := parseMoves(kit, c.Args().First())
 			if err != nil {

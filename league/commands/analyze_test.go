@@ -40,5 +40,5 @@ func TestAnalyzeTicTacToe(t *testing.T) {
 	}
 	p.Refused(t, `moves "44": move 2 (4): square 4 cannot be played`, "analyze", "44")
 	p.Refused(t, "the game is over", "analyze", "01234567")
-	p.Refused(t, `unknown game "chess"`, "analyze", "--game", "chess", "4")
+	p.Usage(t, `unknown game "chess"`, "analyze", "--game", "chess", "4")
 }

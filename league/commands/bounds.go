@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -26,6 +25,7 @@ var upperBounds = map[string]int64{
 	"limit":           1_000_000,
 	"top":             1000,
 	"sample":          1_000_000_000,
+	"patience":        1_000_000_000,
 }
 
 // maxDuration bounds --duration: ten years.
@@ -48,14 +48,14 @@ func checkBounds(c *cli.Context) error {
 			v = x
 		case time.Duration:
 			if x > maxDuration {
-				return fmt.Errorf("--%s must be at most %v (got %v)", name, maxDuration, x)
+				return usage(c.Command, "--%s must be at most %v (got %v)", name, maxDuration, x)
 			}
 			continue
 		default:
 			continue
 		}
 		if bound, ok := upperBounds[name]; ok && v > bound {
-			return fmt.Errorf("--%s must be at most %d (got %d)", name, bound, v)
+			return usage(c.Command, "--%s must be at most %d (got %d)", name, bound, v)
 		}
 	}
 	return nil

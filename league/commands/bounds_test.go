@@ -36,7 +36,7 @@ func TestFlagBounds(t *testing.T) {
 	} {
 		for _, q := range []clitest.TTT{p, fresh} {
 			before := clitest.Snapshot(t, q.Dir)
-			q.Refused(t, c.want, c.args...)
+			q.Usage(t, c.want, c.args...)
 			if after := clitest.Snapshot(t, q.Dir); after != before {
 				t.Errorf("ttt %v changed the directory:\nbefore %s\nafter  %s", c.args, before, after)
 			}

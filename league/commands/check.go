@@ -38,7 +38,7 @@ func checkCommand() *cli.Command {
 				return err
 			}
 			if c.Int("sample") < 1 {
-				return fmt.Errorf("--sample must be at least 1 (got %d)", c.Int("sample"))
+				return usage(c.Command, "--sample must be at least 1 (got %d)", c.Int("sample"))
 			}
 			db, err := openLeague(c, false)
 			if err != nil {

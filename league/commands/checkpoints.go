@@ -32,9 +32,9 @@ func checkpointsCommand() *cli.Command {
 			limit, after := c.Int("limit"), c.Int64("after")
 			switch {
 			case limit < 1:
-				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
 			case c.IsSet("after") && after < 0:
-				return fmt.Errorf("--after must be an agent id, 0 or more (got %d)", after)
+				return usage(c.Command, "--after must be an agent id, 0 or more (got %d)", after)
 			}
 			db, err := openForListing(c)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func TestFlagValues(t *testing.T) {
 					args = append(strings.Fields(cmd), "--"+name, v, "--rounds", "1")
 				}
 				_, errOut, code := p.Run(t, args...)
-				if code != 1 || !regexp.MustCompile(`^ttt: --`+name+` must be a finite number \(got [+-]?(NaN|Inf)\)\n$`).MatchString(errOut) {
+				if code != 2 || !regexp.MustCompile(`^ttt: `+cmd+`: --`+name+` must be a finite number \(got [+-]?(NaN|Inf)\) \(see ttt `+cmd+` --help\)\n$`).MatchString(errOut) {
 					t.Errorf("ttt %s: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
 				}
 			}
@@ -290,11 +291,12 @@ func TestOutputFiles(t *testing.T) {
 		t.Error("train --db new.db -o new.db, refused, left new.db")
 	}
 
-	// Any other file may be replaced, and the success line says so.
+	// Any other file may be replaced, and the success line says so
+	// (export, a file of another size with --force: TestExportLayouts).
 	p.Write(t, "notes.txt", []byte("notes\n"))
 	for _, c := range []struct{ args []string }{
-		{[]string{"export", "-o", "notes.txt"}},
-		{append(train, "-o", "notes.txt")},
+		{[]string{"export", "-o", "notes.txt", "--force"}},
+		{append(train, "-o", "notes.txt", "--force")},
 		{[]string{"games", "export", "--pgn", "notes.txt"}},
 	} {
 		first := p.OK(t, c.args...)
@@ -364,11 +366,11 @@ func TestWeightFileLimits(t *testing.T) {
 func TestLeagueRunStops(t *testing.T) {
 	p := clitest.New(t)
 	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
-		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; got != want {
+		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; !strings.HasSuffix(got, "\n"+want) {
 		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
 	}
 	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:] // after the line that says what the run goes on with
 	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
 	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
 		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
@@ -381,9 +383,6 @@ func TestLeagueRunStops(t *testing.T) {
 	// either way the last line says so and counts the rounds.
 	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ms")...)
 	played := strings.Count(out, "\nround ")
-	if strings.HasPrefix(out, "round ") {
-		played++
-	}
 	want := "stopped: --duration 1ms ran out before a round could start; the league holds 3 committed rounds"
 	if played > 0 {
 		plural := "s"
@@ -469,16 +468,22 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A resumed league goes on with the settings it was started with; the
-// flags given that differ are said, one line each, and another --hidden,
-// which its learner cannot take, is refused.
+// A run says first whether it makes a league or resumes one, where, at
+// which round and with which settings. A resumed league goes on with the
+// settings it was started with; the flags given that differ are said, one
+// line each, and a flag that does not go with them (another --hidden,
+// which its learner cannot take, or shares that add up to more than 1)
+// is refused as a wrong command line, without a word of going on with it.
 func TestResumeSettings(t *testing.T) {
 	p := clitest.New(t)
-	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
-	// No flags: the stored ones, silently; the learner keeps its 12 units.
-	out := p.OK(t, "league", "run", "--rounds", "1")
-	if !strings.HasPrefix(out, "round 2 ") {
-		t.Errorf("a resumed run without flags said:\n%s", out)
+	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
+	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
+		t.Errorf("a new league's run said:\n%s\nwant it to begin %q", out, want)
+	}
+	// No flags: the stored ones; the learner keeps its 12 units.
+	out = p.OK(t, "league", "run", "--rounds", "1")
+	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
+		t.Errorf("a resumed run without flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	var train int
@@ -487,15 +492,20 @@ func TestResumeSettings(t *testing.T) {
 	}
 	db.Close()
 	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
-	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.HasPrefix(out, want) {
+	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.Contains(out, " --lr 0.05 ") || !strings.Contains(out, "\n"+want) {
 		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
+	p.Usage(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
 	// A flag that does not go with the stored settings: the exploiter's
-	// 0.3 and drills' 0.2, with self-play 0.6, add up to more than 1.
-	p.Refused(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
+	// 0.3 and drills' 0.2, with self-play 0.6 or the exploiter's 0.9, add
+	// up to more than 1.
+	p.Usage(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
 		"league", "run", "--rounds", "1", "--self-play", "0.6")
+	p.Usage(t, "add up to more than 1 (0.2 + 0.9 + 0 + 0.2)", "league", "run", "--rounds", "1", "--exploit", "0.9")
+	if out, _, _ := p.Run(t, "league", "run", "--rounds", "1", "--exploit", "0.9"); out != "" {
+		t.Errorf("a refused --exploit 0.9 said on stdout:\n%s", out)
+	}
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Error("the refused runs changed the league")
 	}
@@ -637,8 +647,8 @@ func TestOutputLinksAndJournals(t *testing.T) {
 	} {
 		p.Refused(t, c.want, "export", "-o", c.out)
 	}
-	p.Refused(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
-	p.Refused(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
+	p.Usage(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
+	p.Usage(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
@@ -652,7 +662,7 @@ func TestOutputLinksAndJournals(t *testing.T) {
 	// Through a link: the file it names is replaced, the link stays.
 	p.Write(t, "target.bin", []byte("old"))
 	link("target.bin", "link.bin")
-	if out := p.OK(t, "export", "-o", "link.bin"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
+	if out := p.OK(t, "export", "-o", "link.bin", "--force"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
 		t.Errorf("export -o link.bin said %q", out)
 	}
 	if info, err := os.Lstat(filepath.Join(p.Dir, "link.bin")); err != nil || info.Mode()&os.ModeSymlink == 0 {
@@ -692,4 +702,205 @@ func TestRoundsFinish(t *testing.T) {
 	if rounds[0].Kind != store.LeagueRound || rounds[1].Kind == store.LeagueRound {
 		t.Errorf("rounds of kinds %s and %s, want a league round and a round-robin", rounds[0].Kind, rounds[1].Kind)
 	}
+}
+
+// ttt --version says which commit a development build was made from, as
+// go build records it in a git checkout, and whether its files differed.
+func TestVersionRevision(t *testing.T) {
+	setting := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: setting(
+			"vcs.revision", "e069bb5a1b2c3d4e5f60718293a4b5c6d7e8f901", "vcs.time", "2026-11-25T09:45:00Z", "vcs.modified", "false")},
+			"devel e069bb5a1b2c 2026-11-25T09:45:00Z"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: setting(
+			"vcs.revision", "e069bb5a1b2c3d4e5f60718293a4b5c6d7e8f901", "vcs.modified", "true")},
+			"devel e069bb5a1b2c (modified)"},
+	} {
+		if got := commands.VersionOf(c.info); got != c.want {
+			t.Errorf("version of %+v: %q, want %q", c.info, got, c.want)
+		}
+	}
+}
+
+// export without -o names its file after the agent and its inputs, never
+// ttt-rl's ttt_nn.bin; it and train -o replace a file of another layout
+// only with --force. verify of a file without the side input asks which side it
+// plays, and checks that side when told.
+func TestExportLayouts(t *testing.T) {
+	p := smallLeague(t)
+	if out := p.OK(t, "export", "--checkpoint", "3"); !strings.Contains(out, "written to checkpoint-3-19in.bin (") {
+		t.Errorf("export said %q", out)
+	}
+	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "O"); !strings.Contains(out, "written to checkpoint-3-O-18in.bin (") {
+		t.Errorf("export --side O said %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir, "ttt_nn.bin")); err == nil {
+		t.Error("export wrote ttt_nn.bin")
+	}
+
+	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "ttt_nn.bin")
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
+		"export", "--checkpoint", "3", "-o", "ttt_nn.bin")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+	// The same layout is replaced, and said to be.
+	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("export of the same layout said %q", out)
+	}
+	if out := p.OK(t, "export", "--checkpoint", "3", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("export --force said %q", out)
+	}
+	// train -o alike, before it trains.
+	before = clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1892 bytes, and this writes 11236 (18 inputs, 100 hidden units), another layout",
+		"train", "--games", "10", "--side", "O", "-o", "ttt_nn.bin")
+	if after := clitest.Snapshot(t, p.Dir); after != before {
+		t.Errorf("a refused train -o changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+	if out := p.OK(t, "train", "--games", "10", "--hidden", "16", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+		t.Errorf("train -o of the same layout said %q", out)
+	}
+
+	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "o.bin")
+	p.Usage(t, "verify: o.bin has 18 inputs, no side input: it plays one side, which the file does not say; give --side X or --side O", "verify", "o.bin")
+	byFile, _, _ := p.Run(t, "verify", "o.bin", "--side", "O")
+	byID, _, _ := p.Run(t, "verify", "3", "--side", "O")
+	if !strings.HasPrefix(byFile, "O: ") || byFile != byID {
+		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
+	}
+}
+
+// ttt league show says what a league is: its game, the settings a run
+// goes on with (those the run's first line said), its rounds, best and
+// size.
+func TestLeagueShow(t *testing.T) {
+	p := clitest.New(t)
+	run := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2", "--opponents", "6")...)
+	_, settings, _ := strings.Cut(strings.SplitN(run, "\n", 2)[0], ", with ")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(p.OK(t, "league", "show", "--format", "json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(p.Dir, "league.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 4.0 || got["latest"] != "checkpoint-4" ||
+		got["best"] == nil || got["settings"] != settings || !strings.Contains(settings, "--opponents 6 ") || got["bytes"].(float64) < float64(info.Size()) {
+		t.Errorf("league show --format json: %v; the run began %q", got, settings)
+	}
+	table := p.OK(t, "league", "show")
+	for _, want := range []string{"game:        tictactoe\n", "rounds:      2\n", "settings:    " + settings + "\n", "best:        checkpoint-"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("league show lacks %q:\n%s", want, table)
+		}
+	}
+	p.Refused(t, "no league database at none.db", "league", "show", "--db", "none.db")
+}
+
+// A run stops once the best is unbeatable or perfect (--until), or once
+// no snapshot of the run has become the best for --patience rounds, and
+// says so; --quiet prints only the rounds whose snapshot becomes the
+// best.
+func TestStopConditions(t *testing.T) {
+	p := clitest.New(t)
+	unbeatableNet(t)
+	p.OK(t, "import", unbeatableFile, "--name", "solid")
+	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--until", "unbeatable", "--rounds", "50")...)
+	class := csvRows(t, p.OK(t, "show", "solid", "--format", "csv"))[0]["class"]
+	if want := "stopped: the best, solid, is " + class + " (--until unbeatable); the league holds 1 committed round (run again to go on)\n"; !strings.HasSuffix(out, "\n"+want) {
+		t.Errorf("league run --until unbeatable said:\n%s\nwant it to end %q", out, want)
+	}
+	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--patience", "2", "--rounds", "50", "--quiet")...)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if want := "stopped: no snapshot of the last 2 rounds became the best, solid (--patience 2); the league holds 3 committed rounds (run again to go on)"; len(lines) != 2 ||
+		!strings.HasPrefix(lines[0], "resuming the tic-tac-toe league in league.db after round 1, ") || lines[1] != want {
+		t.Errorf("league run --patience 2 --quiet said:\n%s\nwant its first line and %q", out, want)
+	}
+
+	// Quiet, a new league's first snapshot is its best: its line shows.
+	q := clitest.New(t)
+	out = q.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--quiet")...)
+	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-3 ") {
+		t.Errorf("league run --rounds 1 --quiet said:\n%s", out)
+	}
+
+	q.Usage(t, `league run: --until must be perfect or unbeatable (got "soon")`, clitest.LeagueRun(bounded, "--until", "soon")...)
+	q.Usage(t, "league run: --patience must not be negative (got -1)", clitest.LeagueRun(bounded, "--patience", "-1")...)
+	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
+}
+
+// The smaller points a new user tripped on: train's help shows no
+// database it does not use; importing a network stored already says so;
+// the PGN Date tag is the day of the game's round; ratings history
+// without --agent lists a page of rows, and says where the rest are.
+func TestSmallerPoints(t *testing.T) {
+	p := smallLeague(t)
+	help := p.OK(t, "train", "--help")
+	if i := strings.Index(help, "--db FILE"); i < 0 || strings.Contains(strings.SplitN(help[i:], "\n", 2)[0], "default") {
+		t.Errorf("train --help shows a default database:\n%s", help)
+	}
+
+	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 3 (checkpoint-3), stored already: both play in the league\n") {
+		t.Errorf("import of a stored network said:\n%s", out)
+	}
+	p.Write(t, "other.bin", weakNet().Bytes())
+	if out := p.OK(t, "import", "other.bin"); strings.Contains(out, "the same network") {
+		t.Errorf("import of a new network said:\n%s", out)
+	}
+
+	pgn := p.OK(t, "games", "export", "--pgn", "-", "--rounds", "1")
+	finished := csvRows(t, p.OK(t, "rounds", "--format", "csv"))[0]["finished"]
+	day, err := time.Parse(time.RFC3339, finished)
+	if err != nil {
+		t.Fatalf("rounds: finished %q: %v", finished, err)
+	}
+	want := fmt.Sprintf("[Date %q]\n", day.UTC().Format("2006.01.02"))
+	if n, games := strings.Count(pgn, want), strings.Count(pgn, "[Date "); n == 0 || n != games {
+		t.Errorf("%d of %d games of round 1 have %q:\n%.400s", n, games, want, pgn)
+	}
+
+	all := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--all"))
+	page := p.OK(t, "ratings", "history", "--limit", "2")
+	if lines := strings.Split(strings.TrimSuffix(page, "\n"), "\n"); len(all) <= 2 || len(lines) != 4 ||
+		lines[3] != "(the first 2 stored rows: --limit N, --all, or --agent for one agent's)" {
+		t.Errorf("ratings history --limit 2 (of %d rows) said:\n%s", len(all), page)
+	}
+	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--limit", "2")); len(rows) != 2 || rows[1]["elo"] != all[1]["elo"] {
+		t.Errorf("ratings history --format csv --limit 2: %v", rows)
+	}
+}
+
+// A checkpoint's two numbers, its agent id (in its name) and the round
+// that made it, are both said where show describes it; verify takes a
+// stored network by --checkpoint, as export and play do.
+func TestNumbering(t *testing.T) {
+	p := smallLeague(t)
+	if out := p.OK(t, "show", "checkpoint-3"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 3)\n") {
+		t.Errorf("show checkpoint-3:\n%s", out)
+	}
+	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
+		t.Errorf("show perfect:\n%s", out)
+	}
+	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-3", "--games", "10")
+	byArg, _, codeArg := p.Run(t, "verify", "3", "--games", "10")
+	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {
+		t.Errorf("verify --checkpoint checkpoint-3 said %q (exit %d); verify 3 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
+	}
+	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "3", "net.bin")
+	p.Refused(t, `no such agent: "net.bin"`, "verify", "--checkpoint", "net.bin")
 }

@@ -19,8 +19,8 @@ func TestConnectFourLeague(t *testing.T) {
 	if got := strings.Count(out, "optimal "); got != 3 {
 		t.Errorf("league run: %d round lines with the optimal share, want 3:\n%s", got, out)
 	}
-	p.Refused(t, "--game tictactoe: the league in league.db plays Connect Four", "league", "run", "--game", "tictactoe", "--rounds", "1")
-	p.Refused(t, "--exploit and --drill need a game whose every position is solved, and Connect Four is not", "league", "run", "--exploit", "0.2", "--rounds", "1")
+	p.Usage(t, "--game tictactoe: the league in league.db plays Connect Four", "league", "run", "--game", "tictactoe", "--rounds", "1")
+	p.Usage(t, "--exploit and --drill need a game whose every position is solved, and Connect Four is not", "league", "run", "--exploit", "0.2", "--rounds", "1")
 	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "200") // resumes as Connect Four
 	p.Refused(t, "--learner policy: this league's learner is tdlambda", "league", "run", "--learner", "policy", "--rounds", "1")
 	if show := p.OK(t, "show", "latest"); !strings.Contains(show, "85-16-1") {
@@ -39,7 +39,7 @@ func TestConnectFourLeague(t *testing.T) {
 
 	p.OK(t, "export", "-o", "c4best.bin")
 	p.OK(t, "import", "--db", "other.db", "--game", "connect4", "c4best.bin")
-	p.Refused(t, "--game tictactoe: the league in other.db plays Connect Four", "import", "--db", "other.db", "--game", "tictactoe", "c4best.bin")
+	p.Usage(t, "--game tictactoe: the league in other.db plays Connect Four", "import", "--db", "other.db", "--game", "tictactoe", "c4best.bin")
 	stored := p.OK(t, "verify", "--against", "tactician,mcts-100", "best")
 	file := p.OK(t, "verify", "--against", "tactician,mcts-100", "--db", filepath.Join(p.Dir, "other.db"), "c4best.bin")
 	if first := strings.SplitN(stored, "\n", 2)[0]; first != strings.SplitN(file, "\n", 2)[0] || !strings.HasPrefix(first, "network: optimal moves") {

@@ -35,7 +35,7 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 	if path == "" {
 		// An empty TTT_DB is more likely a mistake than a wish for a
 		// database in the current directory under no name.
-		return nil, errors.New("--db (or TTT_DB) names no file")
+		return nil, usage(c.Command, "--db (or TTT_DB) names no file")
 	}
 	if create {
 		// The writers upgrade an older league as ttt upgrade does, and
@@ -46,7 +46,7 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 		if name := c.String(gameFlagName); name != "" {
 			var err error
 			if kit, err = agents.KitOf(name); err != nil {
-				return nil, fmt.Errorf("--game: %w", err)
+				return nil, usage(c.Command, "--game: %v", err)
 			}
 		}
 		db, err := store.Open(c.Context, path, func() store.Setup { return league.Setup(kit) })
@@ -55,7 +55,7 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 		}
 		if c.IsSet(gameFlagName) && db.Game() != kit.Game {
 			db.Close()
-			return nil, fmt.Errorf("--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), path, db.Game().Title())
+			return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), path, db.Game().Title())
 		}
 		sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
 		return db, nil
@@ -82,10 +82,19 @@ func storedAgent(c *cli.Context, ref string) (*store.Agent, error) {
 // when there is none.
 func lookup(c *cli.Context, db *store.DB, ref string) (*store.Agent, error) {
 	a, err := db.Agent(c.Context, ref)
-	if errors.Is(err, store.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
+	case errors.Is(err, store.ErrPruned):
+		return a, nil // its record is whole; commands that need its net say so
 	}
 	return a, err
+}
+
+// errPruned is the error of a command that needs the network of a, a
+// checkpoint that ttt prune thinned out.
+func errPruned(a *store.Agent) error {
+	return fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, store.ErrPruned)
 }
 
 // storedNet returns the stored network that ref (an id, a name, best or
@@ -94,6 +103,9 @@ func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
 	a, err := storedAgent(c, ref)
 	if err != nil {
 		return nil, err
+	}
+	if a.Net == nil && a.Kind.IsNetwork() {
+		return nil, errPruned(a)
 	}
 	if a.Net == nil {
 		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network", a.ID, a.Name, a.Kind)
@@ -110,14 +122,14 @@ func leagueKit(c *cli.Context) (*agents.Kit, error) {
 	if name := c.String(gameFlagName); name != "" {
 		var err error
 		if kit, err = agents.KitOf(name); err != nil {
-			return nil, fmt.Errorf("--game: %w", err)
+			return nil, usage(c.Command, "--game: %v", err)
 		}
 	}
 	if _, err := os.Stat(c.String(dbFlagName)); err == nil {
 		if db, err := store.OpenRead(c.Context, c.String(dbFlagName)); err == nil {
 			defer db.Close()
 			if c.IsSet(gameFlagName) && db.Game() != kit.Game {
-				return nil, fmt.Errorf("--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), c.String(dbFlagName), db.Game().Title())
+				return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), c.String(dbFlagName), db.Game().Title())
 			}
 			return agents.KitFor(db.Game()), nil
 		}

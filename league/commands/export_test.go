@@ -17,7 +17,7 @@ import (
 // does on a pipe: the human's lines come from in and are echoed to out.
 // Random's moves come from a generator seeded with seed.
 func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (game.Record, error) {
-	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human)
+	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human, false)
 }
 
 // ParseMove reads a line typed at the move prompt of a tic-tac-toe game
@@ -33,10 +33,27 @@ var ErrQuit = errQuit
 // plotted series.
 var SeriesColors, CurveColor, ReferenceColor = seriesColors, curveColor, referenceColor
 
+// VersionOf is the version a build with info prints.
+var VersionOf = versionOf
+
 // FloatFlags lists the float flags of every command, by the command's
 // words on the command line ("league run").
 func FloatFlags() map[string][]string {
 	flags := map[string][]string{}
+	for name, cmdFlags := range CommandFlags() {
+		for _, f := range cmdFlags {
+			if _, ok := f.(*cli.Float64Flag); ok {
+				flags[name] = append(flags[name], f.Names()[0])
+			}
+		}
+	}
+	return flags
+}
+
+// CommandFlags lists every command, by its words on the command line
+// ("league run"), with its flags.
+func CommandFlags() map[string][]cli.Flag {
+	flags := map[string][]cli.Flag{}
 	var walk func(path string, cmds []*cli.Command)
 	walk = func(path string, cmds []*cli.Command) {
 		for _, c := range cmds {
@@ -44,11 +61,7 @@ func FloatFlags() map[string][]string {
 			if path != "" {
 				name = path + " " + c.Name
 			}
-			for _, f := range c.Flags {
-				if _, ok := f.(*cli.Float64Flag); ok {
-					flags[name] = append(flags[name], f.Names()[0])
-				}
-			}
+			flags[name] = c.Flags
 			walk(name, c.Subcommands)
 		}
 	}

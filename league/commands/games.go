@@ -56,13 +56,13 @@ func gamesExportCommand() *cli.Command {
 			}
 			out := c.String("pgn")
 			if out == "" {
-				return fmt.Errorf("say where the games go: --pgn FILE, or --pgn - for standard output")
+				return usage(c.Command, "say where the games go: --pgn FILE, or --pgn - for standard output")
 			}
 			var f store.MatchFilter
 			if r := c.String("rounds"); r != "" {
 				var err error
 				if f.First, f.Last, err = parseRounds(r); err != nil {
-					return err
+					return usage(c.Command, "%v", err)
 				}
 			}
 			dbPath := c.String(dbFlagName)
@@ -114,7 +114,7 @@ func gamesExportCommand() *cli.Command {
 					matches, last = matches+1, pair
 					bar.set(int64(matches))
 				}
-				if err := pw.Write(pgn.Game{Round: g.Round, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
+				if err := pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
 					return cannotWrite(err)
 				}
 				return nil
@@ -128,6 +128,11 @@ func gamesExportCommand() *cli.Command {
 			}
 			if file == nil {
 				return nil
+			}
+			// Ctrl-C or a hang-up after the last game still ends the
+			// export without a file, as one during the games does.
+			if err := c.Context.Err(); err != nil {
+				return fmt.Errorf("games export stopped: %w; %s was not written", err, out)
 			}
 			// The games are in the temporary file: commit puts it in place.
 			if err := file.commit(nil); err != nil {

@@ -38,19 +38,29 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			net, err := readWeightFile(kit.Game, path, c.Int("inputs"))
+			inputs, err := inputsFlag(c, kit.Game)
 			if err != nil {
 				return err
 			}
 			name := c.String("name")
 			if name == "" {
 				name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+			} else if err := store.CheckName(name); err != nil {
+				return usage(c.Command, "--name: %v", err)
+			}
+			net, err := readWeightFile(kit.Game, path, inputs)
+			if err != nil {
+				return err
 			}
 			db, err := openLeague(c, true)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			same, seen, err := db.SameNet(c.Context, net)
+			if err != nil {
+				return err
+			}
 			a := league.Describe(kit, &store.Agent{Kind: store.Imported, Name: name, Net: net})
 			err = db.AddAgent(c.Context, a)
 			if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
@@ -64,6 +74,11 @@ func importCommand() *cli.Command {
 				path, a.ID, a.Name, net.Inputs, a.Hidden, net.Outputs)
 			for i, r := range a.Verify {
 				fmt.Fprintf(w, "%s; vs random %s\n", r, oddsText(a.VsRandom[i]))
+			}
+			if seen {
+				// Allowed, as a copy under another name may be meant;
+				// but both play in the league, and their games count twice.
+				fmt.Fprintf(w, "the same network as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
 			}
 			return nil
 		},

@@ -19,13 +19,14 @@ import (
 // leagueDefaults are league run's settings where no flag says otherwise.
 var leagueDefaults = league.Default(agents.TicTacToe)
 
-// leagueCommand is `ttt league`, whose one subcommand runs the league.
+// leagueCommand is `ttt league`, whose subcommands run the league and
+// describe it.
 func leagueCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "league",
-		Usage:       "run the self-play league",
-		UsageText:   "ttt league run [options]",
-		Subcommands: []*cli.Command{leagueRunCommand()},
+		Usage:       "run the self-play league, or describe it",
+		UsageText:   "ttt league run|show [options]",
+		Subcommands: []*cli.Command{leagueRunCommand(), leagueShowCommand()},
 		Action:      showSubcommands,
 	}
 }
@@ -62,6 +63,9 @@ func leagueRunCommand() *cli.Command {
 			gameFlag(),
 			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
 			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
+			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
+			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
@@ -97,6 +101,10 @@ func leagueRunCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			stop, err := stopFlags(c, kit)
+			if err != nil {
+				return err
+			}
 			cfg = cfg.ForGame(kit, c.IsSet)
 			// Before the database is touched: every flag in range, and the
 			// shares adding up to 1 at most. Where a league may exist
@@ -112,7 +120,7 @@ func leagueRunCommand() *cli.Command {
 				}
 			}
 			if err := given.ValidateFor(kit); err != nil {
-				return err
+				return usage(c.Command, "%v", err)
 			}
 			db, err := openLeague(c, true)
 			if errors.Is(err, context.Canceled) {
@@ -128,29 +136,100 @@ func leagueRunCommand() *cli.Command {
 			if err := db.Lock(); err != nil {
 				return err
 			}
+			stored, err := db.Settings(c.Context)
+			if err != nil {
+				return err
+			}
 			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
+			if _, ok := errors.AsType[league.SettingError](err); ok {
+				return usage(c.Command, "%v", err)
+			}
 			if err != nil && !errors.Is(err, context.Canceled) {
 				return err // Ctrl-C here stops the run below, as it stops a round
+			}
+			// A setting is refused before anything is said of it: a run
+			// never says it goes on with a value it then refuses. With
+			// none given, the fault is the stored settings' (an edited
+			// file), not the command line's.
+			if err := cfg.Validate(); err != nil {
+				if len(changes) > 0 {
+					return usage(c.Command, "%v", err)
+				}
+				return err
+			}
+			if err := sayStart(c, db, len(stored) == 0, cfg); err != nil {
+				return err
 			}
 			for _, ch := range changes {
 				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s; it goes on with %[2]s\n", ch.Name, ch.Now, ch.Was)
 			}
-			if err := cfg.Validate(); err != nil {
-				return err
-			}
 			defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
-			return runLeague(c, db, cfg)
+			return runLeague(c, db, cfg, stop)
 		},
 	}
 }
 
-// runLeague plays the league's rounds, a line for each, and a line at the
-// end that says why the run stopped and what the league holds.
-func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
+// sayStart writes a run's first line: whether it starts a league or
+// resumes one (at which round), where, and with which settings. A league
+// is new until a run stored its settings or a round (a league of an
+// older ttt has rounds and no settings).
+func sayStart(c *cli.Context, db *store.DB, noSettings bool, cfg league.Config) error {
+	title := db.Game().Title()
+	last, err := db.NewestRound(c.Context)
+	if err != nil {
+		return err
+	}
+	if noSettings && last == 0 {
+		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, c.String(dbFlagName), cfg.Flags())
+		return nil
+	}
+	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, c.String(dbFlagName), last, cfg.Flags())
+	return nil
+}
+
+// stopConditions are the run's conditions to stop on besides --rounds
+// and --duration (--until, --patience), and --quiet.
+type stopConditions struct {
+	until    verify.Class // the class the best must reach; 0 (beatable): none
+	patience int64
+	quiet    bool
+}
+
+// stopFlags reads the stop conditions of a run of kit's game.
+func stopFlags(c *cli.Context, kit *agents.Kit) (stopConditions, error) {
+	s := stopConditions{patience: int64(c.Int("patience")), quiet: c.Bool("quiet")}
+	switch u := c.String("until"); {
+	case u == "":
+	case kit.Compile == nil:
+		return s, usage(c.Command, "--until %s: %s has no exhaustive check; stop with --patience", u, kit.Title())
+	case u == "perfect":
+		s.until = verify.Perfect
+	case u == "unbeatable":
+		s.until = verify.Unbeatable
+	default:
+		return s, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
+	}
+	if s.patience < 0 {
+		return s, usage(c.Command, "--patience must not be negative (got %d)", s.patience)
+	}
+	return s, nil
+}
+
+// runLeague plays the league's rounds, a line for each (with --quiet,
+// for each round whose snapshot becomes the best), and a line at the end
+// that says why the run stopped and what the league holds.
+func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditions) error {
 	w := c.App.Writer
 	var bar progress
 	var barRound int64 // the round the bar shows
 	played := 0
+	var (
+		first     int64        // this run's first round
+		best      *store.Agent // the best after the latest round, read where a condition or --quiet needs it
+		bestErr   error
+		stoppedBy string // the condition that ended the run; "" for none
+	)
+	watch := stop.until != verify.Beatable || stop.patience > 0 || stop.quiet
 	last, err := league.Run(c.Context, db, cfg, league.Hooks{
 		Loading: func(done, total int) {
 			if bar.bar == nil {
@@ -161,7 +240,12 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 		Training: func(round int64, done, total int) {
 			if round != barRound {
 				bar.finish()
-				bar, barRound = newProgress(c, int64(total), fmt.Sprintf("round %d: training", round), "games"), round
+				what := fmt.Sprintf("round %d: training", round)
+				if stop.quiet && best != nil {
+					// The one line a quiet run rewrites on a terminal.
+					what = fmt.Sprintf("round %d: training; best %s (%s, Elo %s)", round, best.Name, best.Verdict(), eloText(best))
+				}
+				bar, barRound = newProgress(c, int64(total), what, "games"), round
 			}
 			bar.set(int64(done))
 		},
@@ -169,6 +253,17 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 			bar.finish()
 			bar = progress{}
 			played++
+			if first == 0 {
+				first = r.Round
+			}
+			if watch {
+				// The round is committed: its reading is not cancelled
+				// with the run.
+				best, bestErr = db.Agent(context.WithoutCancel(c.Context), store.Best)
+			}
+			if stop.quiet && (best == nil || best.ID != r.Snapshot.ID) {
+				return
+			}
 			fit := ""
 			if r.Fit.Pending > 0 {
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
@@ -177,14 +272,35 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 				r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
 		},
+		Stop: func(r league.Report) bool {
+			switch {
+			case !watch:
+				return false
+			case bestErr != nil:
+				return true
+			case stop.until != verify.Beatable && best.Verify != nil && best.Class >= stop.until:
+				stoppedBy = fmt.Sprintf("the best, %s, is %s (--until %s)", best.Name, best.Class, stop.until)
+			case stop.patience > 0 && r.Round-max(int64(best.Generation), first-1) >= stop.patience:
+				stoppedBy = fmt.Sprintf("no snapshot of the last %s became the best, %s (--patience %d)",
+					plural(int(stop.patience), "round"), best.Name, stop.patience)
+			default:
+				return false
+			}
+			return true
+		},
 	})
 	bar.finish()
+	if err == nil && bestErr != nil {
+		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", c.String(dbFlagName), last, bestErr, plural(int(last), "committed round"))
+	}
 	var why string
 	switch {
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %d committed rounds", c.String(dbFlagName), err, last)
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", c.String(dbFlagName), err, plural(int(last), "committed round"))
+	case stoppedBy != "":
+		why = stoppedBy
 	case cfg.Rounds > 0 && played == cfg.Rounds:
 		why = fmt.Sprintf("%s played (--rounds)", plural(played, "round"))
 	case played == 0:
@@ -192,7 +308,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config) error {
 	default:
 		why = fmt.Sprintf("%s played in --duration %v", plural(played, "round"), cfg.Duration)
 	}
-	fmt.Fprintf(w, "stopped: %s; the league holds %d committed rounds (run again to go on)\n", why, last)
+	fmt.Fprintf(w, "stopped: %s; the league holds %s (run again to go on)\n", why, plural(int(last), "committed round"))
 	return nil
 }
 

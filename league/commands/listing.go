@@ -31,7 +31,7 @@ func checkFormat(c *cli.Context) error {
 	case "table", "csv", "json":
 		return nil
 	default:
-		return fmt.Errorf("--format must be table, csv or json (got %q)", f)
+		return usage(c.Command, "--format must be table, csv or json (got %q)", f)
 	}
 }
 

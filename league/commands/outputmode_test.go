@@ -38,7 +38,7 @@ func TestOutputModes(t *testing.T) {
 
 	const nobody = 65534
 	for _, args := range [][]string{
-		{"export", "-o", "old.bin"},
+		{"export", "--force", "-o", "old.bin"}, // a text file, not a weight file
 		{"games", "export", "--pgn", "old.pgn"},
 	} {
 		name := args[len(args)-1]

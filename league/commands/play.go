@@ -46,6 +46,7 @@ func playCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest|random|perfect`"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
+			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -54,7 +55,7 @@ func playCommand() *cli.Command {
 			}
 			human, err := game.ParseSide(c.String("as"))
 			if err != nil {
-				return fmt.Errorf("--as: %w", err)
+				return usage(c.Command, "--as: %v", err)
 			}
 			kit, a, err := opponent(c, c.String("checkpoint"))
 			if err != nil {
@@ -68,7 +69,7 @@ func playCommand() *cli.Command {
 			// transcript.
 			f, _ := c.App.Reader.(*os.File)
 			echo := f == nil || !isTerminal(f)
-			_, err = playGames(c.Context, c.App.Reader, c.App.Writer, echo, r, human)
+			_, err = playGames(c.Context, c.App.Reader, c.App.Writer, echo, r, human, c.Bool("hint"))
 			return err
 		},
 	}
@@ -83,6 +84,9 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 	}
 	defer db.Close()
 	a, err := lookup(c, db, ref)
+	if err == nil && a.Net == nil && a.Kind.IsNetwork() {
+		return nil, nil, errPruned(a)
+	}
 	kit := agents.KitFor(db.Game())
 	if errors.Is(err, store.ErrNoCheckpoints) {
 		var names []string
@@ -166,6 +170,7 @@ type session struct {
 	in    *lines
 	out   io.Writer
 	echo  bool // show each line read after its prompt
+	hint  bool // show the value of each of the human's moves
 	rival rival
 	view  view
 	human game.Side
@@ -175,10 +180,10 @@ type session struct {
 // r until the human quits (q, or n when asked to play again), the input
 // ends or ctx is cancelled; all three end the session cleanly. It returns
 // the human's record over the finished games.
-func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side) (game.Record, error) {
+func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side, hint bool) (game.Record, error) {
 	lines := readLines(in)
 	defer lines.stop()
-	s := &session{ctx: ctx, in: lines, out: out, echo: echo, rival: r, view: views[r.kit.Name()], human: human}
+	s := &session{ctx: ctx, in: lines, out: out, echo: echo, hint: hint, rival: r, view: views[r.kit.Name()], human: human}
 	var tally game.Record
 	first := "you move first"
 	if human == game.O {
@@ -238,6 +243,11 @@ func (s *session) game() (game.Result, error) {
 		if kit.ToMove(p) == s.human {
 			fmt.Fprintln(s.out)
 			v.board(s.out, p)
+			if s.hint {
+				if err := s.showHint(p); err != nil {
+					return 0, err
+				}
+			}
 			m, err := s.humanMove(p)
 			if err != nil {
 				return 0, err
@@ -257,6 +267,26 @@ func (s *session) game() (game.Result, error) {
 	fmt.Fprintln(s.out)
 	v.board(s.out, p)
 	return kit.Result(p), nil
+}
+
+// showHint writes the exact value of each of the human's moves in p, with
+// the plies to the end of a won or lost game, that move included.
+func (s *session) showHint(p game.Position) error {
+	kit := s.rival.kit
+	outcomes, err := kit.Analyze(s.ctx, p)
+	if err != nil {
+		return err
+	}
+	cells := make([]string, kit.Moves())
+	for m, o := range outcomes {
+		cells[m] = o.Value.String()
+		if o.Value != game.Draw {
+			cells[m] += " " + strconv.Itoa(o.Plies)
+		}
+	}
+	fmt.Fprintln(s.out, "The value of each move for you (with perfect play after it):")
+	s.view.grid(s.out, p, cells, -1)
+	return nil
 }
 
 // humanMove asks for a move until the human types a legal one or quits.

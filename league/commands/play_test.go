@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,7 +205,7 @@ func TestPlayScripted(t *testing.T) {
 		t.Errorf("no probability grid %q in:\n%s", want, out)
 	}
 
-	p.Refused(t, "--as: side must be X or O", "play", "--as", "Z")
+	p.Usage(t, "--as: side must be X or O", "play", "--as", "Z")
 	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "play", "--checkpoint", "nobody")
 	p.Usage(t, `play: takes no arguments, got "4"`, "play", "4")
 	p.Refused(t, "no league database at nowhere.db", "play", "--db", "nowhere.db")
@@ -289,4 +291,70 @@ func FuzzPlayInput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// For each side a network can be beaten on, verify prints a shortest
+// line that beats it, and the moves to type in ttt play to beat it: they
+// do.
+func TestVerifyShowsTheLineThatBeatsIt(t *testing.T) {
+	p := clitest.New(t)
+	weak := tictactoe.NewTable(&nn.Player{Net: weakNet()})
+	p.Write(t, "weak.bin", weakNet().Bytes())
+	p.OK(t, "import", "--name", "weak", "weak.bin")
+	out, _, code := p.Run(t, "verify", "weak.bin", "--games", "10")
+	if code != 1 {
+		t.Fatalf("verify weak.bin: exit %d\n%s", code, out)
+	}
+	line := regexp.MustCompile(`(?m)^([XO]): beaten in (\d+) moves by ([0-8 ]+) \(X first\); in ttt play --as ([XO]), type ([0-8 ]+)$`)
+	found := line.FindAllStringSubmatch(out, -1)
+	if len(found) != 2 {
+		t.Fatalf("verify weak.bin said:\n%s\nwant a beating line for X and O", out)
+	}
+	for _, m := range found {
+		side, human := game.X, game.O
+		if m[1] == "O" {
+			side, human = game.O, game.X
+		}
+		// No shorter line beats it: every game of a human as the other
+		// side that wins lasts as long at least.
+		shortest := 10
+		humanLines(weak, human, func(moves []int, r game.Result) {
+			if r == game.Win(human) {
+				shortest = min(shortest, 2*len(moves)-1+int(human)) // the human's last move wins
+			}
+		})
+		if n, _ := strconv.Atoi(m[2]); n != shortest || len(strings.Fields(m[3])) != n || m[4] != human.String() {
+			t.Errorf("%s: %q; the shortest win of a human as %s lasts %d moves", side, m[0], human, shortest)
+		}
+		script := strings.ReplaceAll(m[5], " ", "\n") + "\nn\n"
+		if got, _, code := p.RunInput(t, script, "play", "--checkpoint", "weak", "--as", m[4]); code != 0 || !strings.Contains(got, "You win!") {
+			t.Errorf("play --as %s typing %s:\n%s", m[4], m[5], got)
+		}
+	}
+	if out := p.OK(t, "verify", unbeatableFile, "--games", "10"); strings.Contains(out, "beaten in") {
+		t.Errorf("verify of an unbeatable net said:\n%s", out)
+	}
+}
+
+// play --hint shows before each of the human's moves the exact value of
+// every move for the human, and in how many moves a won or lost game
+// ends.
+func TestPlayHint(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "100", "--hidden", "4") // a league to play in
+	out, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "perfect", "--hint")
+	want := "The value of each move for you (with perfect play after it):\n" +
+		"    draw     draw     draw\n    draw     draw     draw\n    draw     draw     draw\nYour move (0-8, q quits): 4\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("play --hint said:\n%s\nwant %q", out, want)
+	}
+	// As O after perfect's corner, only the centre draws; every other
+	// move loses, X's win coming on the sixth move from O's.
+	out, _, _ = p.RunInput(t, "q\n", "play", "--checkpoint", "perfect", "--as", "O", "--hint")
+	if want := "\n     X     loss 6   loss 6\n  loss 6     draw   loss 6\n  loss 6   loss 6   loss 6\n"; !strings.Contains(out, want) {
+		t.Errorf("play --as O --hint after X on 0:\n%s\nwant %q", out, want)
+	}
+	if got, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "perfect"); strings.Contains(got, "The value of each move") {
+		t.Errorf("play without --hint showed values:\n%s", got)
+	}
 }

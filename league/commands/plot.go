@@ -52,14 +52,14 @@ func ratingsPlotCommand() *cli.Command {
 			format := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
 			switch {
 			case out == "":
-				return fmt.Errorf("say where the plot goes: -o FILE.svg or -o FILE.png")
+				return usage(c.Command, "say where the plot goes: -o FILE.svg or -o FILE.png")
 			case out == "-":
-				return fmt.Errorf("-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output")
+				return usage(c.Command, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output")
 			case format != "svg" && format != "png":
-				return fmt.Errorf("-o %s: the file must end in .svg or .png", out)
+				return usage(c.Command, "-o %s: the file must end in .svg or .png", out)
 			}
 			if c.Int("top") < 0 {
-				return fmt.Errorf("--top must not be negative (got %d)", c.Int("top"))
+				return usage(c.Command, "--top must not be negative (got %d)", c.Int("top"))
 			}
 			series, optimal, rounds, err := plotSeries(c, c.Int("top"))
 			if err != nil {

@@ -92,9 +92,9 @@ func TestRatingsPlot(t *testing.T) {
 	p.OK(t, append(league, "--rounds", "1")...)
 
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
-	p.Refused(t, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
-	p.Refused(t, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
+	p.Usage(t, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
+	p.Usage(t, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
+	p.Usage(t, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
 	p.Refused(t, "cannot write", "ratings", "plot", "-o", filepath.Join("no", "such", "dir", "elo.svg"))
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("refused plots changed the directory:\nbefore %s\nafter  %s", before, after)

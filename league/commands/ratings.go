@@ -42,7 +42,7 @@ func ratingsCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
 			if limit < 1 {
-				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
 			}
 			if c.Bool("all") {
 				limit = 0
@@ -208,12 +208,22 @@ func ratingsHistoryCommand() *cli.Command {
    With --agent, the agent's rating after every round from the one that
    first rated it, each round's being its last stored row (STORED says
    which rounds stored one): never more than half an Elo from the rating
-   the league held after that round. Without, every stored row, by agent.`,
+   the league held after that round. Without, the stored rows, by agent,
+   the first --limit of them (a night's league stores millions).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "the agent: `ID|NAME|best|latest`"},
+			&cli.IntFlag{Name: "limit", Value: 1000, Usage: "without --agent: list the first `N` stored rows"},
+			&cli.BoolFlag{Name: "all", Usage: "without --agent: list every stored row"},
 			formatFlag(), dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
+			limit := c.Int("limit")
+			if limit < 1 {
+				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
+			}
+			if c.Bool("all") {
+				limit = 0
+			}
 			db, err := openForListing(c)
 			if err != nil {
 				return err
@@ -223,14 +233,25 @@ func ratingsHistoryCommand() *cli.Command {
 			ref := c.String("agent")
 			if ref == "" {
 				l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
+				more := false
 				err := db.AllHistory(c.Context, func(r store.Rating, name string) error {
+					if limit > 0 && len(l.rows) == limit {
+						more = true
+						return errStopListing
+					}
 					l.rows = append(l.rows, []any{r.Round, r.Agent, name, r.Elo, r.Lo, r.Hi, r.Games})
 					return nil
 				})
-				if err != nil {
+				if err != nil && !errors.Is(err, errStopListing) {
 					return err
 				}
-				return l.write(c.App.Writer, format)
+				if err := l.write(c.App.Writer, format); err != nil {
+					return err
+				}
+				if more && format == "table" {
+					fmt.Fprintf(c.App.Writer, "(the first %d stored rows: --limit N, --all, or --agent for one agent's)\n", limit)
+				}
+				return nil
 			}
 			a, err := lookup(c, db, ref)
 			if err != nil {
@@ -258,6 +279,10 @@ func ratingsHistoryCommand() *cli.Command {
 		},
 	}
 }
+
+// errStopListing ends a listing's walk over the rows once it has as many
+// as it shows.
+var errStopListing = errors.New("enough rows")
 
 // sampledLeaderboard is the leaderboard of a game whose players are
 // measured on a set of solved positions (Connect Four): the share of

@@ -47,7 +47,7 @@ func roundrobinCommand() *cli.Command {
 			cfg := league.Default(agents.TicTacToe)
 			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
 			if err := cfg.Validate(); err != nil {
-				return err
+				return usage(c.Command, "%v", err)
 			}
 			db, err := openLeague(c, true)
 			if err != nil {
@@ -67,7 +67,7 @@ func roundrobinCommand() *cli.Command {
 				}
 			}
 			if len(agents) < 2 {
-				return fmt.Errorf("%s name one agent: a round-robin needs two or more", strings.Join(c.Args().Slice(), ", "))
+				return usage(c.Command, "%s name one agent: a round-robin needs two or more", strings.Join(c.Args().Slice(), ", "))
 			}
 			if err := db.Lock(); err != nil {
 				return err
@@ -91,7 +91,7 @@ func roundrobinCommand() *cli.Command {
 func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 	var agents []*store.Agent
 	for _, id := range ids {
-		a, err := db.Agent(c.Context, fmt.Sprint(id))
+		a, err := lookup(c, db, fmt.Sprint(id))
 		if err != nil {
 			return err
 		}

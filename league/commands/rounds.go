@@ -38,7 +38,7 @@ func roundsCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
 			if limit < 1 {
-				return fmt.Errorf("--limit must be at least 1 (got %d)", limit)
+				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
 			}
 			db, err := openForListing(c)
 			if err != nil {

@@ -78,6 +78,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			roundrobinCommand(),
 			compareCommand(),
 			checkCommand(),
+			pruneCommand(),
 			upgradeCommand(),
 			serveCommand(),
 			helpCommand(),
@@ -109,13 +110,39 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return app
 }
 
-// version is the main module's version when the build recorded one (go
-// install of a tagged version), and "devel" otherwise.
+// version is the version of this build (see versionOf).
 func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
+	info, _ := debug.ReadBuildInfo()
+	return versionOf(info)
+}
+
+// versionOf is the main module's version when the build recorded one (go
+// install of a tagged version), and otherwise "devel" with the commit it
+// was built from, when go build recorded one (a build in a git checkout):
+// a bug report then says which code ran.
+func versionOf(info *debug.BuildInfo) string {
+	if info == nil {
+		return "devel"
 	}
-	return "devel"
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	vcs := map[string]string{}
+	for _, s := range info.Settings {
+		vcs[s.Key] = s.Value
+	}
+	rev := vcs["vcs.revision"]
+	if rev == "" {
+		return "devel"
+	}
+	v := "devel " + rev[:min(len(rev), 12)]
+	if t := vcs["vcs.time"]; t != "" {
+		v += " " + t
+	}
+	if vcs["vcs.modified"] == "true" {
+		v += " (modified)"
+	}
+	return v
 }
 
 // helpCommand is `ttt help [COMMAND [SUBCOMMAND]]`, which runs the

@@ -48,7 +48,7 @@ func showCommand() *cli.Command {
 			}
 			var parent *store.Agent
 			if a.ParentID != 0 {
-				if parent, err = db.Agent(c.Context, strconv.FormatInt(a.ParentID, 10)); err != nil {
+				if parent, err = lookup(c, db, strconv.FormatInt(a.ParentID, 10)); err != nil {
 					return err
 				}
 			}
@@ -70,7 +70,13 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	} else {
 		fmt.Fprintf(w, "parent:\tnone\n")
 	}
-	fmt.Fprintf(w, "generation:\t%d\n", a.Generation)
+	// Two numbers a user meets: the agent's id, which its name carries,
+	// and the round that made it (its generation, in CSV and JSON).
+	if a.Generation > 0 {
+		fmt.Fprintf(w, "round:\t%d, the league round that made it (agent %d)\n", a.Generation, a.ID)
+	} else {
+		fmt.Fprintf(w, "round:\tnone: not made by a league round\n")
+	}
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
 	if a.Net != nil {
 		kind := "a policy net"
@@ -78,6 +84,8 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 			kind = "a value net"
 		}
 		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters, %s\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs), kind)
+	} else if a.Kind.IsNetwork() {
+		fmt.Fprintf(w, "network:\t%d hidden units, its weights dropped by ttt prune (its record, ratings and games remain)\n", a.Hidden)
 	} else {
 		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
 	}

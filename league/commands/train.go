@@ -32,7 +32,10 @@ func trainCommand() *cli.Command {
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
 			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
-			dbFlag(),
+			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
+			// Not dbFlag(): train uses no database unless told, so it
+			// shows no default.
+			&cli.StringFlag{Name: dbFlagName, EnvVars: []string{"TTT_DB"}, Usage: "store the net in the league database `FILE` too"},
 		}, learningFlags(trainDefaults.Learning, "half of --games")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
@@ -42,11 +45,11 @@ func trainCommand() *cli.Command {
 			toLeague := c.IsSet(dbFlagName)
 			switch {
 			case out == "" && !toLeague:
-				return fmt.Errorf("say where the net goes: -o FILE and/or --db FILE")
+				return usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
 			case out == "-":
-				return fmt.Errorf("-o -: train prints its progress on standard output; write the net to a file")
+				return usage(c.Command, "-o -: train prints its progress on standard output; write the net to a file")
 			}
-			write, err := weightWriter(c.String("side"))
+			write, err := weightWriter(c)
 			if err != nil {
 				return err
 			}
@@ -55,7 +58,7 @@ func trainCommand() *cli.Command {
 				cfg.Epsilon.Games = cfg.Games / 2
 			}
 			if err := cfg.Validate(); err != nil {
-				return err
+				return usage(c.Command, "%v", err)
 			}
 			// Both destinations are opened before training: a path that
 			// cannot be written fails now, not after the games.
@@ -65,6 +68,13 @@ func trainCommand() *cli.Command {
 					return err
 				}
 				defer file.abort()
+				inputs := agents.TicTacToe.Game.Inputs()
+				if c.String("side") != "" {
+					inputs-- // the side input, folded
+				}
+				if err := checkLayout(c, file, agents.TicTacToe.Game, inputs, cfg.Hidden); err != nil {
+					return err
+				}
 			}
 			var db *store.DB
 			if toLeague {
@@ -137,11 +147,11 @@ func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 // floatFlag is a flag whose value is a real number: NaN and the
 // infinities, which strconv reads as floats, are refused before any
 // range check could let them through (NaN fails every comparison).
-func floatFlag(name string, value float64, usage string) cli.Flag {
-	return &cli.Float64Flag{Name: name, Value: value, Usage: usage,
-		Action: func(_ *cli.Context, v float64) error {
+func floatFlag(name string, value float64, help string) cli.Flag {
+	return &cli.Float64Flag{Name: name, Value: value, Usage: help,
+		Action: func(c *cli.Context, v float64) error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("--%s must be a finite number (got %v)", name, v)
+				return usage(c.Command, "--%s must be a finite number (got %v)", name, v)
 			}
 			return nil
 		},
@@ -152,9 +162,9 @@ func floatFlag(name string, value float64, usage string) cli.Flag {
 // the default, for every core).
 func workersFlag() cli.Flag {
 	return &cli.IntFlag{Name: "workers", Usage: "concurrent workers playing the games", DefaultText: "all cores",
-		Action: func(_ *cli.Context, n int) error {
+		Action: func(c *cli.Context, n int) error {
 			if n < 1 {
-				return fmt.Errorf("--workers must be at least 1 (got %d)", n)
+				return usage(c.Command, "--workers must be at least 1 (got %d)", n)
 			}
 			return nil
 		},

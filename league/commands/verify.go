@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,11 +27,14 @@ func verifyCommand() *cli.Command {
 		Name:  "verify",
 		Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
 		UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
+   ttt verify [options] --checkpoint ID|NAME|best|latest
 
    ttt verify n.bin
    ttt verify ttt_nn.bin --side O
-   ttt verify best                  # a network stored in the league`,
+   ttt verify best                  # a network stored in the league
+   ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it`,
 		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "checkpoint", Usage: "a stored network, `ID|NAME|best|latest`, as export and play take it"},
 			&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
 			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 			&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
@@ -39,26 +44,39 @@ func verifyCommand() *cli.Command {
 			gameFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
-				return err
+			ref := c.String("checkpoint")
+			if ref == "" {
+				if err := checkArgs(c, "FILE|ID|NAME|best|latest"); err != nil {
+					return err
+				}
+				ref = c.Args().First()
+			} else if err := checkArgs(c); err != nil {
+				return usage(c.Command, "takes --checkpoint or an argument, not both")
 			}
 			sides := []game.Side{game.X, game.O}
 			if s := c.String("side"); s != "" {
 				side, err := game.ParseSide(s)
 				if err != nil {
-					return fmt.Errorf("--side: %w", err)
+					return usage(c.Command, "--side: %v", err)
 				}
 				sides = []game.Side{side}
 			}
 			if c.Int("games") < 0 {
-				return fmt.Errorf("--games must not be negative (got %d)", c.Int("games"))
+				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
-			net, err := netToVerify(c, c.Args().First())
+			net, oneSide, err := netToVerify(c, ref, c.IsSet("checkpoint"))
 			if err != nil {
 				return err
 			}
 			if kit := agents.KitFor(net.Game); kit.Compile == nil {
 				return verifySampled(c, kit, net)
+			}
+			// A file without the side input plays the side it was
+			// folded for, which it does not record: checked as the other
+			// side, it loses, a false alarm.
+			if oneSide && !c.IsSet("side") {
+				return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
+					ref, net.Inputs-1)
 			}
 			table := tictactoe.NewTable(&nn.Player{Net: net})
 			w := c.App.Writer
@@ -71,6 +89,15 @@ func verifyCommand() *cli.Command {
 					return fmt.Errorf("verify stopped: %w", err)
 				}
 				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)), sampled)
+				if line := verify.ShortestLoss(table, side); line != nil {
+					// The opponent's moves are every other one, X's first.
+					var yours []string
+					for i := int(side.Other()); i < len(line); i += 2 {
+						yours = append(yours, strconv.Itoa(line[i]))
+					}
+					fmt.Fprintf(w, "%s: beaten in %d moves by %s (X first); in ttt play --as %s, type %s\n",
+						side, len(line), strings.Trim(fmt.Sprint(line), "[]"), side.Other(), strings.Join(yours, " "))
+				}
 			}
 			if !unbeatable {
 				return errBeatable
@@ -81,17 +108,34 @@ func verifyCommand() *cli.Command {
 }
 
 // netToVerify reads the network arg names: the file at arg when there is
-// one, else the agent arg names in the league.
-func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
+// one (and arg is not a --checkpoint), else the agent arg names in the
+// league; oneSide is true of a file without the side input.
+func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide bool, err error) {
+	if stored {
+		a, err := storedNet(c, arg)
+		if err != nil {
+			return nil, false, err
+		}
+		return a.Net, false, nil
+	}
 	// Whatever is at arg but a directory is read as a weight file, which
 	// refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
 	if err == nil && !info.IsDir() {
 		kit, err := leagueKit(c)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return readWeightFile(kit.Game, arg, c.Int("inputs"))
+		inputs, err := inputsFlag(c, kit.Game)
+		if err != nil {
+			return nil, false, err
+		}
+		net, err := readWeightFile(kit.Game, arg, inputs)
+		if err != nil {
+			return nil, false, err
+		}
+		g := kit.Game
+		return net, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
@@ -99,9 +143,9 @@ func netToVerify(c *cli.Context, arg string) (*nn.Net, error) {
 		if info != nil {
 			what = arg + " is a directory"
 		}
-		return nil, fmt.Errorf("%s, and %w", what, err)
+		return nil, false, fmt.Errorf("%s, and %w", what, err)
 	}
-	return a.Net, nil
+	return a.Net, false, nil
 }
 
 // verifySampled is ttt verify for a game too large to try every line
@@ -124,7 +168,7 @@ func verifySampled(c *cli.Context, kit *agents.Kit, net *nn.Net) error {
 	against := c.StringSlice("against")
 	for _, name := range against {
 		if _, ok := kit.Builtin(name); !ok {
-			return fmt.Errorf("--against %s: %s has no such built-in player", name, kit.Title())
+			return usage(c.Command, "--against %s: %s has no such built-in player", name, kit.Title())
 		}
 	}
 	return league.Ladder(c.Context, kit, net, against, league.MaxPlies, c.Uint64("seed"), func(name string, asX, asO game.Record) {

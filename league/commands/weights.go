@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/urfave/cli/v2"
+
 	"ttt/agents/game"
 	"ttt/agents/nn"
 )
@@ -55,6 +57,30 @@ func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
 	return net, nil
 }
 
+// checkLayout refuses, unless c's --force says otherwise, to replace a
+// file of another size than the weight file of inputs inputs and hidden
+// units for g that a command is about to write: a file of another size is
+// a net of another layout, and a program that reads the name (ttt-rl's
+// play program reads ttt_nn.bin) would load the new one as garbage.
+func checkLayout(c *cli.Context, file *outputFile, g game.Game, inputs, hidden int) error {
+	size := int64(4 * nn.Params(inputs, hidden, g.Moves()))
+	if old := file.replaces; old == nil || old.Size() == size || c.Bool("force") {
+		return nil
+	}
+	return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
+		file.path, file.replaces.Size(), size, inputs, hidden)
+}
+
+// inputsFlag is --inputs of a command that reads a weight file of g: 0
+// (the size decides), or g's inputs with or without the side input.
+func inputsFlag(c *cli.Context, g game.Game) (int, error) {
+	n := c.Int("inputs")
+	if n != 0 && n != g.Inputs() && n != g.Inputs()-1 {
+		return 0, usage(c.Command, "--inputs must be %d or %d, not %d", g.Inputs()-1, g.Inputs(), n)
+	}
+	return n, nil
+}
+
 // checkWeightFile refuses a file that cannot be a weight file for its
 // type or its size.
 func checkWeightFile(g game.Game, path string, info fs.FileInfo) error {
@@ -86,14 +112,15 @@ func tooLarge(g game.Game, path string) error {
 }
 
 // weightWriter returns how a net becomes a plain weight file: 19 inputs,
-// or 18 folded for a side when side is "X" or "O".
-func weightWriter(side string) (func(*nn.Net) []byte, error) {
+// or 18 folded for the side that c's --side names, "X" or "O".
+func weightWriter(c *cli.Context) (func(*nn.Net) []byte, error) {
+	side := c.String("side")
 	if side == "" {
 		return (*nn.Net).Bytes, nil
 	}
 	s, err := game.ParseSide(side)
 	if err != nil {
-		return nil, fmt.Errorf("--side: %w", err)
+		return nil, usage(c.Command, "--side: %v", err)
 	}
 	return func(n *nn.Net) []byte { return n.FoldedBytes(s) }, nil
 }

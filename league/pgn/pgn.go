@@ -1,6 +1,7 @@
 // Package pgn writes the games of ttt in Portable Game Notation, the
 // chess format that rating programs such as Ordo and BayesElo read: the
-// seven-tag roster (Event, Site, Date, Round, White, Black, Result) with
+// seven-tag roster (Event, Site, Date, Round, White, Black, Result; the
+// date is the day, in UTC, the game's round was committed) with
 // X (the first player) as White and O as Black, the game's name in a Game
 // tag, the moves played in a Moves tag (tic-tac-toe's squares 0-8,
 // Connect Four's columns 1-7), and a movetext of the result token alone,
@@ -8,7 +9,7 @@
 //
 //	[Event "ttt league"]
 //	[Site "league.db"]
-//	[Date "????.??.??"]
+//	[Date "2026.11.25"]
 //	[Round "3"]
 //	[White "checkpoint-5"]
 //	[Black "random"]
@@ -33,6 +34,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,7 +47,8 @@ const Event = "ttt league"
 // Game is what a PGN game records of a game.
 type Game struct {
 	Round        int64
-	White, Black string // the X and O players
+	Date         time.Time // the day it was played; zero for unknown
+	White, Black string    // the X and O players
 	Result       game.Result
 	Moves        []int // the moves in the order played, X first
 }
@@ -74,7 +77,13 @@ func (w *Writer) Write(g Game) error {
 	b := w.buf[:0]
 	b = append(b, "[Event \""+Event+"\"]\n[Site "...)
 	b = append(b, w.site...)
-	b = append(b, "]\n[Date \"????.??.??\"]\n[Round \""...)
+	b = append(b, "]\n[Date \""...)
+	if g.Date.IsZero() {
+		b = append(b, "????.??.??"...)
+	} else {
+		b = g.Date.UTC().AppendFormat(b, "2006.01.02")
+	}
+	b = append(b, "\"]\n[Round \""...)
 	b = strconv.AppendInt(b, g.Round, 10)
 	b = append(b, "\"]\n[White "...)
 	b = append(b, quote(g.White)...)

@@ -75,12 +75,15 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 }
 
 // fail answers an error of the store: 404 for an agent that is not
-// there, 503 when the database is busy, and 500, logged, for the rest,
-// which are the database's failures rather than the request's.
+// there, 410 for a checkpoint whose weights ttt prune dropped, 503 when
+// the database is busy, and 500, logged, for the rest, which are the
+// database's failures rather than the request's.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoCheckpoints):
 		writeError(w, http.StatusNotFound, "%v", err)
+	case errors.Is(err, store.ErrPruned):
+		writeError(w, http.StatusGone, "%v", err)
 	case errors.Is(err, store.ErrBusy):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 	case r.Context().Err() != nil:

@@ -356,7 +356,7 @@ func TestAPI(t *testing.T) {
 		for _, side := range []string{"", "X", "O"} {
 			var best struct{ Name string }
 			getJSON(t, url+"api/agents/best", &best)
-			args := []string{"export", "--db", "league.db", "--checkpoint", "best", "-o", "out/best.bin"}
+			args := []string{"export", "--db", "league.db", "--checkpoint", "best", "-o", "out/best.bin", "--force"} // each side's file over the last
 			query, name := "", best.Name+".bin"
 			if side != "" {
 				args = append(args, "--side", side)

@@ -1,0 +1,101 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/agents"
+	"ttt/league"
+	"ttt/store"
+)
+
+// leagueShowCommand is `ttt league show`: what a league is, in one
+// screen, where `ttt league run` would go on from.
+func leagueShowCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "describe the league: its game, settings, rounds, best and size",
+		UsageText: `ttt league show [options]
+
+   ttt league show
+   ttt league show --db c4.db --format json
+
+   The settings are those a run without flags goes on with, as league
+   run's flags; the size is the database file's with its -wal file.`,
+		Flags: []cli.Flag{formatFlag(), dbFlag()},
+		Action: func(c *cli.Context) error {
+			db, err := openForListing(c)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			l, err := leagueListing(c, db)
+			if err != nil {
+				return err
+			}
+			if format := c.String(formatFlagName); format != "table" {
+				return l.write(c.App.Writer, format)
+			}
+			w := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+			for i, col := range l.columns {
+				switch cell := l.rows[0][i].(type) {
+				case nil:
+					fmt.Fprintf(w, "%s:\t-\n", col)
+				case float64:
+					fmt.Fprintf(w, "%s:\t%.1f\n", col, cell)
+				default:
+					fmt.Fprintf(w, "%s:\t%v\n", col, cell)
+				}
+			}
+			return w.Flush()
+		},
+	}
+}
+
+// leagueListing is what league show says of db's league, as one row.
+func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
+	path := c.String(dbFlagName)
+	rounds, err := db.NewestRound(c.Context)
+	if err != nil {
+		return listing{}, err
+	}
+	n, err := db.Count(c.Context)
+	if err != nil {
+		return listing{}, err
+	}
+	stored, err := db.Settings(c.Context)
+	if err != nil {
+		return listing{}, err
+	}
+	settings := "none yet: a league run stores them as it starts"
+	if len(stored) > 0 {
+		cfg, _, err := league.Resume(c.Context, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
+		if err != nil {
+			return listing{}, err
+		}
+		settings = cfg.Flags()
+	}
+	var best, latest, class, elo any
+	if a, err := db.Agent(c.Context, store.Best); err == nil {
+		best, class = a.Name, a.Verdict()
+		if a.Standing != nil {
+			elo = a.Standing.Elo
+		}
+	} else if !errors.Is(err, store.ErrNoCheckpoints) {
+		return listing{}, err
+	}
+	if a, err := db.Agent(c.Context, store.Latest); err == nil {
+		latest = a.Name
+	} else if !errors.Is(err, store.ErrNoCheckpoints) {
+		return listing{}, err
+	}
+	size := fileSize(path)
+	return listing{
+		object:  true,
+		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},
+		rows:    [][]any{{path, db.Game().Name(), rounds, n, latest, best, class, elo, size, settings}},
+	}, nil
+}

@@ -1,0 +1,113 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"ttt/store"
+)
+
+// pruneCommand is `ttt prune`: a night's league made lighter by dropping
+// the weights of the checkpoints nobody will export or play.
+func pruneCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "prune",
+		Usage: "drop the weights of all but the best, the newest and every Nth round's checkpoints; ratings, records and games stay",
+		UsageText: `ttt prune [options]
+
+   ttt prune                          # keep the 10 best, the newest, one every 100 rounds
+   ttt prune --best 3 --every 0
+
+   A tic-tac-toe checkpoint is 11.6 KB of weights (100 hidden units) and
+   about 4 KB of everything else: its move table, its matches, its
+   rating history. Pruning drops the weights of the checkpoints it does
+   not keep, and nothing else: every rating, record, history row and
+   move table stays, so the ratings do not move, games export replays
+   every game, and the league goes on playing pruned checkpoints by their
+   move tables. A pruned checkpoint cannot be exported, verified or
+   played (ttt show says it is pruned). Networks imported or trained by
+   ttt train are kept, and Connect Four's checkpoints, which the league
+   plays by their weights. The file is then compacted (SQLite's VACUUM),
+   which needs as much free disk space again. Not while a league runs on
+   the file.`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "best", Value: 10, Usage: "keep the weights of this many best networks (the best rule of ttt ratings)"},
+			&cli.IntFlag{Name: "every", Value: 100, Usage: "keep the checkpoint of every round that this divides (0: none)"},
+			dbFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c); err != nil {
+				return err
+			}
+			keepBest, every := c.Int("best"), c.Int("every")
+			if keepBest < 1 {
+				return usage(c.Command, "--best must be at least 1 (got %d): the best is always kept", keepBest)
+			}
+			if every < 0 {
+				return usage(c.Command, "--every must not be negative (got %d)", every)
+			}
+			path := c.String(dbFlagName)
+			// A missing file is refused as the readers refuse it, never
+			// made into an empty league to prune.
+			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
+			}
+			before := fileSize(path)
+			db, err := openLeague(c, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := db.Lock(); err != nil {
+				return err
+			}
+			best, err := db.Best(c.Context, keepBest)
+			if err != nil {
+				return err
+			}
+			keep := make([]int64, 0, len(best)+1)
+			for _, a := range best {
+				keep = append(keep, a.ID)
+			}
+			// The newest, the learner's parent, keeps its net: its name
+			// is latest, and a resumed league starts from it.
+			switch latest, err := db.Agent(c.Context, store.Latest); {
+			case err == nil:
+				keep = append(keep, latest.ID)
+			case !errors.Is(err, store.ErrNoCheckpoints):
+				return err
+			}
+			n, bytes, err := db.Prune(c.Context, keep, every)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				if err := db.Vacuum(c.Context); err != nil {
+					return err
+				}
+			}
+			if err := db.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now\n",
+				plural(n, "checkpoint"), float64(bytes)/1e6, path, float64(before)/1e6, float64(fileSize(path))/1e6)
+			return nil
+		},
+	}
+}
+
+// fileSize is the size of a league's file with its -wal file, 0 where
+// they are not.
+func fileSize(path string) int64 {
+	var size int64
+	for _, name := range []string{path, path + "-wal"} {
+		if info, err := os.Stat(name); err == nil {
+			size += info.Size()
+		}
+	}
+	return size
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrPruned: the agent is a checkpoint whose weights ttt prune dropped.
+// Its record, ratings, history, facts and move table remain, so the
+// league still rates it, plays it and replays its games; only what needs
+// the network itself (export, verify, play) cannot use it.
+var ErrPruned = errors.New("its weights were dropped by ttt prune; its record, ratings and games remain")
+
+// Pruning keeps a pruned checkpoint's row as it is, with weights of
+// length 0: the schema asks every network for its weights (its checks
+// predate pruning), and a table rebuilt to relax them would copy every
+// blob of a night's league. An empty blob has a checksum of 0.
+
+// Prune drops the weights of every tic-tac-toe checkpoint but those
+// keep names and those of the rounds that every divides (none when every
+// is 0), in one transaction, and returns how many it dropped and their
+// bytes. Only checkpoints with a move table are pruned: the league plays
+// and replays them by it. Connect Four's checkpoints, which have none,
+// keep their weights.
+func (db *DB) Prune(ctx context.Context, keep []int64, every int) (pruned int, bytes int64, err error) {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, db.secondLook(ctx, translate(err), false)
+	}
+	defer tx.Rollback()
+	where := "kind = 'checkpoint' AND moves IS NOT NULL AND length(weights) > 0"
+	args := make([]any, 0, len(keep)+1)
+	if len(keep) > 0 {
+		where += " AND id NOT IN (?" + strings.Repeat(", ?", len(keep)-1) + ")"
+		for _, id := range keep {
+			args = append(args, id)
+		}
+	}
+	if every > 0 {
+		where += " AND generation % ? != 0"
+		args = append(args, every)
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(weights)), 0) FROM agents WHERE "+where, args...).Scan(&pruned, &bytes); err != nil {
+		return 0, 0, db.secondLook(ctx, translate(err), false)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE agents SET weights = x'', weights_crc = 0 WHERE "+where, args...); err != nil {
+		return 0, 0, db.secondLook(ctx, translate(err), false)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, 0, db.secondLook(ctx, translate(err), false)
+	}
+	return pruned, bytes, nil
+}
+
+// Vacuum rewrites the database file without its free pages, which
+// pruning leaves (SQLite reuses them for new rows, but never gives them
+// back to the file system by itself). It needs as much free space again
+// as the file, and the league lock (Lock).
+func (db *DB) Vacuum(ctx context.Context) error {
+	if _, err := db.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return fmt.Errorf("compacting the file: %w", db.secondLook(ctx, translate(err), false))
+	}
+	return nil
+}
