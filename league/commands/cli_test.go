@@ -477,12 +477,12 @@ func TestRatingsWidth(t *testing.T) {
 func TestResumeSettings(t *testing.T) {
 	p := clitest.New(t)
 	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
-	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
+	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
 		t.Errorf("a new league's run said:\n%s\nwant it to begin %q", out, want)
 	}
 	// No flags: the stored ones; the learner keeps its 12 units.
 	out = p.OK(t, "league", "run", "--rounds", "1")
-	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lr 0.1 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
+	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
 		t.Errorf("a resumed run without flags said:\n%s\nwant it to begin %q", out, want)
 	}
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))

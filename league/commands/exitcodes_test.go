@@ -41,6 +41,7 @@ func TestExitCodes(t *testing.T) {
 		"games":           {`games: unknown command "x"`, []string{"games", "x"}},
 		"games export":    {"games export: say where the games go: --pgn FILE", []string{"games", "export"}},
 		"roundrobin":      {"roundrobin: name two agents or more", []string{"roundrobin", "best"}},
+		"compare":         {"compare: needs AGENT", []string{"compare", "best"}},
 		"check":           {`check: takes no arguments, got "x"`, []string{"check", "x"}},
 		"prune":           {`prune: takes no arguments, got "x"`, []string{"prune", "x"}},
 		"upgrade":         {`upgrade: takes no arguments, got "x"`, []string{"upgrade", "x"}},
