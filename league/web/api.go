@@ -220,6 +220,19 @@ type shareJSON struct {
 	Pct       float64 `json:"pct"`
 }
 
+// curveShares reads the position-set shares of the agents of curve, by
+// agent; none for a game without a position set.
+func curveShares(v *store.View, kit *agents.Kit, curve []store.Rating) (map[int64]verify.Score, error) {
+	if kit.Positions == nil {
+		return nil, nil
+	}
+	ids := make([]int64, len(curve))
+	for i, c := range curve {
+		ids[i] = c.Agent
+	}
+	return v.Shares(ids)
+}
+
 // sharesJSON is the position-set check (Connect Four's): the share of
 // optimal moves overall and by phase of the game.
 type sharesJSON struct {
@@ -704,14 +717,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 			}
 			refs = append(refs, a)
 		}
-		if kit.Positions == nil {
-			return nil
-		}
-		ids := make([]int64, len(curve))
-		for i, c := range curve {
-			ids[i] = c.Agent
-		}
-		shares, err = v.Shares(ids)
+		shares, err = curveShares(v, kit, curve)
 		return err
 	})
 	if !ok {

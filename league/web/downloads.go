@@ -54,14 +54,7 @@ func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
 		if curve, _, err = v.CurveAfter(0, math.MaxInt); err != nil {
 			return err
 		}
-		if kit.Positions == nil {
-			return nil
-		}
-		ids := make([]int64, len(curve))
-		for i, c := range curve {
-			ids[i] = c.Agent
-		}
-		shares, err = v.Shares(ids)
+		shares, err = curveShares(v, kit, curve)
 		return err
 	})
 	if !ok {
