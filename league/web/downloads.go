@@ -128,7 +128,7 @@ func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request) {
 	attach(w, "application/x-chess-pgn", agent.Name+".pgn")
 	pw := pgn.NewWriter(w, "ttt serve", s.db.Game())
 	err := league.Games(r.Context(), s.db, store.MatchFilter{Agent: agent.ID}, func(g league.Game) error {
-		return pw.Write(pgn.Game{Round: g.Round, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves})
+		return pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves})
 	})
 	if err == nil {
 		err = pw.Flush()
