@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"ttt/agents/game"
@@ -86,4 +85,12 @@ func (n *Net) LearnValue(pos game.Position, target, lr float32, p *Pass) {
 	n.backprop(p, lr)
 }
 
-func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }
+// sigmoid is 1/(1+e^-x), through exp32 of a number that is never
+// positive: the value net's output, computed for every move tried.
+func sigmoid(x float32) float32 {
+	if x >= 0 {
+		return 1 / (1 + exp32(-x))
+	}
+	e := exp32(x)
+	return e / (1 + e)
+}
