@@ -51,12 +51,12 @@ func testReaderWithoutWrite(t *testing.T, p clitest.TTT) {
 		}
 		return a.Name
 	}
-	if got := latest(); got != "checkpoint-4" {
-		t.Fatalf("the reader's latest agent is %s, want checkpoint-4", got)
+	if got := latest(); got != "checkpoint-7" {
+		t.Fatalf("the reader's latest agent is %s, want checkpoint-7", got)
 	}
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
-	if got := latest(); got != "checkpoint-7" {
-		t.Errorf("after the owner's three more rounds, the reader's latest agent is %s, want checkpoint-7", got)
+	if got := latest(); got != "checkpoint-10" {
+		t.Errorf("after the owner's three more rounds, the reader's latest agent is %s, want checkpoint-10", got)
 	}
 	nobody.OK(t, "check")
 	if out := nobody.OK(t, "games", "export", "--pgn", "-"); strings.Count(out, "[Result ") < 10 {

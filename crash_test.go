@@ -194,22 +194,27 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 		}
 	}
 
-	// Agents: random, perfect, then one snapshot per round and no other.
-	var got []string
+	// Agents: the built-in players, then one snapshot per round and no
+	// other.
+	var got, want []string
 	for _, a := range list {
 		got = append(got, fmt.Sprintf("%d %s %d", a.ID, a.Kind, a.Generation))
 	}
-	want := []string{"1 random 0", "2 perfect 0"}
+	builtins := int64(len(agents.TicTacToe.Builtins))
+	for i, b := range agents.TicTacToe.Builtins {
+		want = append(want, fmt.Sprintf("%d %s 0", i+1, b.Kind))
+	}
 	for r := int64(1); r <= n; r++ {
-		want = append(want, fmt.Sprintf("%d checkpoint %d", r+2, r))
+		want = append(want, fmt.Sprintf("%d checkpoint %d", r+builtins, r))
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%d rounds, but agents (id kind generation) %q", n, got)
 	}
 
-	// Matches: each round's snapshot (agent round+2) against a whole pool
-	// of older agents, random, perfect and its parent among them, in that
-	// round; no pair twice.
+	// Matches: each round's snapshot (agent round+builtins) against a
+	// whole pool of older networks, random, perfect, its parent and one or
+	// two rungs of the MCTS ladder among them, in that round; no pair
+	// twice.
 	type pair struct{ a, b int64 }
 	seen := map[pair]bool{}
 	pools := map[int64][]int64{}
@@ -218,16 +223,22 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 			t.Fatalf("match %d-%d played twice", m.A, m.B)
 		}
 		seen[pair{m.A, m.B}] = true
-		if m.A != m.Round+2 || m.B >= m.A {
+		if m.A != m.Round+builtins || m.B >= m.A {
 			t.Fatalf("match %d-%d in round %d: not the round's snapshot against an older agent", m.A, m.B, m.Round)
 		}
 		pools[m.Round] = append(pools[m.Round], m.B)
 	}
 	for r := int64(1); r <= n; r++ {
 		pool := pools[r]
-		if want := min(r+1, opponents); int64(len(pool)) != want || !slices.Contains(pool, 1) || !slices.Contains(pool, 2) ||
-			(r > 1 && !slices.Contains(pool, r+1)) {
-			t.Fatalf("round %d: pool %v, want %d agents with random, perfect and the parent", r, pool, want)
+		rungs := int64(0)
+		for _, b := range pool {
+			if b > 2 && b <= builtins {
+				rungs++
+			}
+		}
+		if want := min(r+1+rungs, opponents); int64(len(pool)) != want || rungs < 1 || rungs > 2 || !slices.Contains(pool, 1) ||
+			!slices.Contains(pool, 2) || (r > 1 && !slices.Contains(pool, r+builtins-1)) {
+			t.Fatalf("round %d: pool %v, want %d agents with random, perfect, the parent and one or two rungs", r, pool, want)
 		}
 	}
 	if len(pools) != int(n) {

@@ -265,7 +265,7 @@ func faultCases() []faultCase {
 		{
 			name:   "Roundrobin",
 			setup:  threeRounds,
-			args:   []string{"roundrobin", "3", "4", "5", "random", "perfect"},
+			args:   []string{"roundrobin", "6", "7", "8", "random", "perfect"},
 			files:  leagueFiles,
 			result: standing,
 		},
@@ -273,7 +273,7 @@ func faultCases() []faultCase {
 			name: "Import",
 			setup: func(t *testing.T, p clitest.TTT) {
 				oneRound(t, p)
-				p.OK(t, "export", "--checkpoint", "3", "-o", "net.bin")
+				p.OK(t, "export", "--checkpoint", "6", "-o", "net.bin")
 			},
 			args:   []string{"import", "--name", "copy", "net.bin"},
 			files:  leagueFiles,

@@ -24,17 +24,17 @@ func TestCraftedRatings(t *testing.T) {
 		check       []string // lines ttt check must print
 		paths       []string // answered 500
 	}{
-		{"StandingInf", "UPDATE standings SET elo = 9e999 WHERE agent_id = 4",
-			[]string{"agent 4 (checkpoint-4): its standing's rating is not a finite number", "agent 4 (checkpoint-4): its standing is not its last history row"},
-			[]string{"/api/agents/4", "/api/leaderboard"}},
-		{"HistoryNaN", "UPDATE history SET lo = 'NaN' WHERE agent_id = 3",
-			[]string{"agent 3 (checkpoint-3): a rating in its history is not a finite number"},
-			[]string{"/api/agents/3/history"}},
+		{"StandingInf", "UPDATE standings SET elo = 9e999 WHERE agent_id = 7",
+			[]string{"agent 7 (checkpoint-7): its standing's rating is not a finite number", "agent 7 (checkpoint-7): its standing is not its last history row"},
+			[]string{"/api/agents/7", "/api/leaderboard"}},
+		{"HistoryNaN", "UPDATE history SET lo = 'NaN' WHERE agent_id = 6",
+			[]string{"agent 6 (checkpoint-6): a rating in its history is not a finite number"},
+			[]string{"/api/agents/6/history"}},
 		{"RoundInf", "UPDATE rounds SET hi = -9e999 WHERE id = 2",
 			[]string{"round 2: the rating of its snapshot is not a finite number"},
 			[]string{"/api/progress"}},
-		{"Unrated", "DELETE FROM standings WHERE agent_id = 3",
-			[]string{"agent 3 (checkpoint-3): it has a rating history but no standing", "agent 3 (checkpoint-3): it has played but is not rated"},
+		{"Unrated", "DELETE FROM standings WHERE agent_id = 6",
+			[]string{"agent 6 (checkpoint-6): it has a rating history but no standing", "agent 6 (checkpoint-6): it has played but is not rated"},
 			nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

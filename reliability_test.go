@@ -106,7 +106,7 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 		asNobody(t, p).OK(t, "checkpoints")
 	}
 	for _, args := range [][]string{
-		{"ratings"}, {"ratings", "history"}, {"rounds"}, {"checkpoints"}, {"show", "3"},
+		{"ratings"}, {"ratings", "history"}, {"rounds"}, {"checkpoints"}, {"show", "6"},
 		{"export", "--checkpoint", "best", "-o", "best.bin"},
 		{"import", "--name", "copy", "net.bin"},
 		{"train", "--games", "100", "--hidden", "8", "--db", "league.db"},
@@ -200,13 +200,13 @@ func testReadOnly(t *testing.T) {
 			before := clitest.Snapshot(t, p.Dir)
 			for _, args := range [][]string{
 				{"checkpoints"}, {"ratings"}, {"ratings", "history"}, {"rounds"}, {"show", "latest"},
-				{"export", "--checkpoint", "3", "-o", filepath.Join(out, c.name+".bin")},
+				{"export", "--checkpoint", "6", "-o", filepath.Join(out, c.name+".bin")},
 			} {
 				if got := p.OK(t, args...); got == "" {
 					t.Errorf("ttt %s printed nothing", strings.Join(args, " "))
 				}
 			}
-			if stdout, _, _ := p.Run(t, "verify", "3"); !strings.Contains(stdout, "X: ") {
+			if stdout, _, _ := p.Run(t, "verify", "6"); !strings.Contains(stdout, "X: ") {
 				t.Errorf("verify 3 on a read-only database said %q", stdout)
 			}
 			p.Refused(t, "league.db: the database is read-only", clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
@@ -340,12 +340,12 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	for _, q := range []string{
 		`INSERT INTO agents (id, kind, name, generation, hidden, created_at, class, weights, weights_crc)
-			WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 904)
+			WITH RECURSIVE n(i) AS (SELECT 8 UNION ALL SELECT i + 1 FROM n WHERE i < 907)
 			SELECT i, 'imported', 'bulk' || i, 0, 1, '2026-11-23T00:00:00Z', 0, zeroblob(152), 0 FROM n`,
 		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
 			WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 399999)
-			SELECT 2, 5 + i % 900 + 2 + (i / 900), 3 + i % 900, 2, 0, 50, 44, 50 FROM n
-			WHERE 5 + i % 900 + 2 + (i / 900) <= 904`,
+			SELECT 2, 8 + i % 900 + 2 + (i / 900), 6 + i % 900, 2, 0, 50, 44, 50 FROM n
+			WHERE 8 + i % 900 + 2 + (i / 900) <= 907`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)

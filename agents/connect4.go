@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 
@@ -49,13 +48,6 @@ var ConnectFour = &Kit{
 
 // tactician is connect4.Tactician as a player.
 var tactician = game.PlayerFunc(func(p game.Position) int { return connect4.Tactician(connect4.FromPosition(p)) })
-
-// mctsBuiltin is the MCTS player of g at playouts a move, named
-// mcts-PLAYOUTS.
-func mctsBuiltin(g game.Game, playouts int) Builtin {
-	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Random: true,
-		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
-}
 
 // solverBudget is the nodes the solver player searches for each move's
 // value, a couple of milliseconds: from about 18 stones on most positions

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -35,6 +36,13 @@ type node struct {
 	untried  uint64  // legal moves not yet expanded
 	visits   float64 // playouts through this node
 	score    float64 // their points for the side that played move: 1 a win, 1/2 a draw
+}
+
+// mctsBuiltin is the MCTS player of g at playouts a move, named
+// mcts-PLAYOUTS.
+func mctsBuiltin(g game.Game, playouts int) Builtin {
+	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Random: true,
+		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
 }
 
 // explore is UCB1's exploration constant, sqrt(2) for rewards in [0, 1]:

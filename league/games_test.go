@@ -46,7 +46,7 @@ func matches(t *testing.T, db *store.DB, f store.MatchFilter) []store.Match {
 func TestGamesReplayTheStoredMatches(t *testing.T) {
 	_, db := smallLeague(t, 12)
 	ctx := context.Background()
-	for _, f := range []store.MatchFilter{{}, {Agent: 5}, {First: 3, Last: 4}} {
+	for _, f := range []store.MatchFilter{{}, {Agent: builtins + 3}, {First: 3, Last: 4}} {
 		list := matches(t, db, f)
 		// Each match's games come in a row: 2 per opening, 144 with two
 		// plies; they add up to its record from its newer agent's side.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -36,6 +37,11 @@ type stored struct {
 	fits      map[int64]float64
 	weights   map[int64][]byte
 }
+
+// builtins is the number of a tic-tac-toe league's built-in players,
+// the agents before its first snapshot: the snapshot of round N is agent
+// builtins+N.
+var builtins = int64(len(agents.TicTacToe.Builtins))
 
 // open opens the database at path, closed when the test ends, making a
 // tic-tac-toe league there if there is none.
@@ -158,8 +164,9 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 }
 
 // Each snapshot plays a pool of at most cfg.Opponents, with random,
-// perfect and its parent in it, and no pair plays twice; a league younger
-// than its pools plays everyone.
+// perfect, its parent and one or two rungs of the MCTS ladder in it, and
+// no pair plays twice; a league younger than its pools plays every
+// network.
 func TestPools(t *testing.T) {
 	cfg := small()
 	cfg.Rounds = 30
@@ -175,21 +182,19 @@ func TestPools(t *testing.T) {
 		pools[m.A] = append(pools[m.A], m.B)
 	}
 	for round := int64(1); round <= 30; round++ {
-		snap := round + 2 // random and perfect are 1 and 2
+		snap := round + builtins // random and perfect are 1 and 2, the ladder the rest
 		pool := pools[snap]
-		has := func(id int64) bool {
-			for _, b := range pool {
-				if b == id {
-					return true
-				}
+		rungs := 0
+		for _, b := range pool {
+			if b > 2 && b <= builtins {
+				rungs++
 			}
-			return false
 		}
-		members := snap - 1
-		if want := min(members, int64(cfg.Opponents)); int64(len(pool)) != want {
-			t.Errorf("round %d: a pool of %d, want %d", round, len(pool), want)
+		// the networks before it, random and perfect, and the rungs
+		if want := min(round-1+2+int64(rungs), int64(cfg.Opponents)); int64(len(pool)) != want || rungs < 1 || rungs > 2 {
+			t.Errorf("round %d: a pool of %d with %d rungs, want %d with one or two", round, len(pool), rungs, want)
 		}
-		if !has(1) || !has(2) || (round > 1 && !has(snap-1)) {
+		if !slices.Contains(pool, 1) || !slices.Contains(pool, 2) || (round > 1 && !slices.Contains(pool, snap-1)) {
 			t.Errorf("round %d: pool %v lacks random, perfect or the parent", round, pool)
 		}
 	}
@@ -330,7 +335,7 @@ func TestCancelAbandonsTheRound(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || last != 1 || rounds != 1 {
 		t.Errorf("after cancel in round 2: last %d, %d rounds reported, err %v", last, rounds, err)
 	}
-	if all, _ := db.Count(context.Background()); all != 3 {
-		t.Errorf("%d agents after one round, want random, perfect and one snapshot", all)
+	if all, _ := db.Count(context.Background()); int64(all) != builtins+1 {
+		t.Errorf("%d agents after one round, want the built-in players and one snapshot", all)
 	}
 }

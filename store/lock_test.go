@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"ttt/agents"
-	"ttt/league"
 	"ttt/store"
 )
 
@@ -86,7 +84,7 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Errorf("Agents on a read-only database: %d agents, %v", len(list), err)
 	}
 	ro.Close()
-	if _, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) }); !errors.Is(err, store.ErrReadOnly) {
+	if _, err := store.Open(ctx, path, twoBuiltins); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Open of a read-only file: got %v, want ErrReadOnly", err)
 	}
 	if got := files(t, dir); got != "league.db" {

@@ -28,11 +28,20 @@ import (
 	"ttt/store"
 )
 
+// twoBuiltins is what a tic-tac-toe league started with before it had an
+// MCTS ladder, random and perfect, so that the store's tests know the ids
+// of the agents they add: the first is 3.
+func twoBuiltins() store.Setup {
+	kit := *agents.TicTacToe
+	kit.Builtins = kit.Builtins[:2]
+	return league.Setup(&kit)
+}
+
 // mustOpen opens (or creates) the database at path and closes it when the
 // test ends.
 func mustOpen(tb testing.TB, path string) *store.DB {
 	tb.Helper()
-	db, err := store.Open(context.Background(), path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+	db, err := store.Open(context.Background(), path, twoBuiltins)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -321,7 +330,7 @@ func TestOpen(t *testing.T) {
 	})
 
 	t.Run("ErrCannotOpen", func(t *testing.T) {
-		_, err := store.Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })
+		_, err := store.Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "league.db"), twoBuiltins)
 		if !errors.Is(err, store.ErrCannotOpen) {
 			t.Errorf("got %v, want ErrCannotOpen", err)
 		}
@@ -386,7 +395,7 @@ func TestInterruptedCreation(t *testing.T) {
 					writeFile(t, path, nil)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), delay)
-				db, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+				db, err := store.Open(ctx, path, twoBuiltins)
 				cancel()
 				if err == nil {
 					db.Close()
@@ -459,7 +468,7 @@ func TestOpenReadNeverWrites(t *testing.T) {
 // openWrite opens the league at path for writing, making a tic-tac-toe
 // league there if there is none.
 func openWrite(ctx context.Context, path string) (*store.DB, error) {
-	return store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+	return store.Open(ctx, path, twoBuiltins)
 }
 
 // Two ttt creating the same new league at once: the one whose creation

@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/league"
 	"ttt/store"
 )
 
@@ -88,7 +86,7 @@ func TestOpenReadIsQueryOnly(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "league.db")
-	writer, err := store.Open(ctx, path, func() store.Setup { return league.Setup(agents.TicTacToe) })
+	writer, err := store.Open(ctx, path, twoBuiltins)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@ import (
 // 10: --after 100 for the next page...)", and negative numbers at
 // --after 9223372036854775807).
 func TestCheckpointsPastTheEnd(t *testing.T) {
-	p := smallLeague(t) // agents 1 to 3
-	for _, after := range []string{"3", "100", "9223372036854775807"} {
+	p := smallLeague(t) // agents 1 to 6
+	for _, after := range []string{"6", "100", "9223372036854775807"} {
 		out := p.OK(t, "checkpoints", "--after", after)
-		want := "(no agents after " + after + ": the league's 3 end at agent 3; --after 0 from the first, --all for every one)\n"
+		want := "(no agents after " + after + ": the league's 6 end at agent 6; --after 0 from the first, --all for every one)\n"
 		if !strings.HasSuffix(out, want) || strings.Contains(out, "-9") {
 			t.Errorf("checkpoints --after %s:\n%s\nwant it to end with %q", after, out, want)
 		}
@@ -35,8 +35,9 @@ func TestCheckpointsPastTheEnd(t *testing.T) {
 		after = next
 	}
 	want := []string{
-		"(agents 1 to 2 of 3: --after 2 for the next page, --all for every one)",
-		"(agents 3 to 3 of 3: --after 0 from the first, --all for every one)",
+		"(agents 1 to 2 of 6: --after 2 for the next page, --all for every one)",
+		"(agents 3 to 4 of 6: --after 4 for the next page, --all for every one)",
+		"(agents 5 to 6 of 6: --after 0 from the first, --all for every one)",
 	}
 	if strings.Join(hints, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the hints, page by page:\n%s\nwant\n%s", strings.Join(hints, "\n"), strings.Join(want, "\n"))

@@ -27,12 +27,12 @@ import (
 )
 
 // smallLeague is a league of one quick round in a new directory, with
-// its latest checkpoint (agent 3) exported as net.bin.
+// its latest checkpoint (agent 6) exported as net.bin.
 func smallLeague(t *testing.T) clitest.TTT {
 	t.Helper()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
-	p.OK(t, "export", "--checkpoint", "3", "-o", "net.bin")
+	p.OK(t, "export", "--checkpoint", "6", "-o", "net.bin")
 	return p
 }
 
@@ -41,11 +41,11 @@ func smallLeague(t *testing.T) clitest.TTT {
 func TestFlagsAfterArguments(t *testing.T) {
 	p := smallLeague(t)
 
-	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 4 (from-c)") {
+	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 7 (from-c)") {
 		t.Errorf("import net.bin --name from-c said:\n%s", out)
 	}
 	// A flag's value that looks like an argument stays the flag's.
-	if out := p.OK(t, "import", "net.bin", "--name", "net.bin"); !strings.Contains(out, "stored as agent 5 (net.bin)") {
+	if out := p.OK(t, "import", "net.bin", "--name", "net.bin"); !strings.Contains(out, "stored as agent 8 (net.bin)") {
 		t.Errorf("import net.bin --name net.bin said:\n%s", out)
 	}
 
@@ -61,10 +61,10 @@ func TestFlagsAfterArguments(t *testing.T) {
 	if err := json.Unmarshal([]byte(p.OK(t, "show", "best", "--format", "json")), &agent); err != nil || agent["name"] == nil {
 		t.Errorf("show best --format json: %v, %v", agent, err)
 	}
-	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--agent", "3")); len(rows) != 1 || rows[0]["agent"] != "checkpoint-3" {
-		t.Errorf("ratings history --format csv --agent 3: %v", rows)
+	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--agent", "6")); len(rows) != 1 || rows[0]["agent"] != "checkpoint-6" {
+		t.Errorf("ratings history --format csv --agent 6: %v", rows)
 	}
-	if out := p.OK(t, "export", "-o", "again.bin", "--checkpoint", "from-c"); !strings.Contains(out, "Agent 4 (from-c) written to again.bin") {
+	if out := p.OK(t, "export", "-o", "again.bin", "--checkpoint", "from-c"); !strings.Contains(out, "Agent 7 (from-c) written to again.bin") {
 		t.Errorf("export -o again.bin --checkpoint from-c said %q", out)
 	}
 
@@ -414,12 +414,12 @@ func TestRatingsWidth(t *testing.T) {
 		p.Write(t, "n.bin", nn.New(tictactoe.Game, 8, rng).Bytes())
 		p.OK(t, "import", "n.bin", "--name", name)
 	}
-	p.OK(t, clitest.LeagueRun(bounded, "--openings", "1")...) // random, perfect, 17 imports, a checkpoint
+	p.OK(t, clitest.LeagueRun(bounded, "--openings", "1")...) // the built-in players, 17 imports, a checkpoint
 
 	table := p.OK(t, "ratings")
 	lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
-	if len(lines) != 22 || !strings.HasPrefix(lines[21], "best: ") {
-		t.Fatalf("ratings has %d lines, want a header, 20 agents and the best:\n%s", len(lines), table)
+	if len(lines) != 23 || !strings.HasPrefix(lines[21], "(the 20 best of ") || !strings.HasPrefix(lines[22], "best: ") {
+		t.Fatalf("ratings has %d lines, want a header, 20 agents, the hint for more and the best:\n%s", len(lines), table)
 	}
 	for _, l := range lines {
 		if n := utf8.RuneCountInString(l); n > 100 {
@@ -442,7 +442,7 @@ func TestRatingsWidth(t *testing.T) {
 		j := jsonRows[i]
 		for _, side := range []string{"x", "o"} {
 			worst, lost, lines, opt := row[side+"_worst"], row[side+"_lost"], row[side+"_lines"], row[side+"_optimal_pct"]
-			if row["agent"] == "random" {
+			if row["agent"] == "random" || strings.HasPrefix(row["agent"], "mcts-") {
 				if worst+lost+lines+opt != "" || j[side+"_worst"] != nil || j[side+"_lost"] != nil || j[side+"_lines"] != nil || j[side+"_optimal_pct"] != nil {
 					t.Errorf("random has verify figures: %v, %v", row, j)
 				}
@@ -463,7 +463,7 @@ func TestRatingsWidth(t *testing.T) {
 			}
 		}
 	}
-	if !names[long] || !names["perfect"] || !names["random"] || !names["checkpoint-20"] {
+	if !names[long] || !names["perfect"] || !names["random"] || !names["checkpoint-23"] {
 		t.Errorf("csv agents: %v", names)
 	}
 }
@@ -683,7 +683,7 @@ func TestRoundsFinish(t *testing.T) {
 	p := clitest.New(t)
 	start := time.Now().Add(-time.Second) // the store keeps UTC text: allow for rounding
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
-	p.OK(t, "roundrobin", "random", "perfect", "3")
+	p.OK(t, "roundrobin", "random", "perfect", "6")
 	end := time.Now().Add(time.Second)
 	db, err := store.OpenRead(t.Context(), filepath.Join(p.Dir, "league.db"))
 	if err != nil {
@@ -740,28 +740,28 @@ func TestVersionRevision(t *testing.T) {
 // plays, and checks that side when told.
 func TestExportLayouts(t *testing.T) {
 	p := smallLeague(t)
-	if out := p.OK(t, "export", "--checkpoint", "3"); !strings.Contains(out, "written to checkpoint-3-19in.bin (") {
+	if out := p.OK(t, "export", "--checkpoint", "6"); !strings.Contains(out, "written to checkpoint-6-19in.bin (") {
 		t.Errorf("export said %q", out)
 	}
-	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "O"); !strings.Contains(out, "written to checkpoint-3-O-18in.bin (") {
+	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "O"); !strings.Contains(out, "written to checkpoint-6-O-18in.bin (") {
 		t.Errorf("export --side O said %q", out)
 	}
 	if _, err := os.Stat(filepath.Join(p.Dir, "ttt_nn.bin")); err == nil {
 		t.Error("export wrote ttt_nn.bin")
 	}
 
-	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "ttt_nn.bin")
+	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "ttt_nn.bin")
 	before := clitest.Snapshot(t, p.Dir)
 	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
-		"export", "--checkpoint", "3", "-o", "ttt_nn.bin")
+		"export", "--checkpoint", "6", "-o", "ttt_nn.bin")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 	// The same layout is replaced, and said to be.
-	if out := p.OK(t, "export", "--checkpoint", "3", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
 		t.Errorf("export of the same layout said %q", out)
 	}
-	if out := p.OK(t, "export", "--checkpoint", "3", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
+	if out := p.OK(t, "export", "--checkpoint", "6", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
 		t.Errorf("export --force said %q", out)
 	}
 	// train -o alike, before it trains.
@@ -775,10 +775,10 @@ func TestExportLayouts(t *testing.T) {
 		t.Errorf("train -o of the same layout said %q", out)
 	}
 
-	p.OK(t, "export", "--checkpoint", "3", "--side", "O", "-o", "o.bin")
+	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "o.bin")
 	p.Usage(t, "verify: o.bin has 18 inputs, no side input: it plays one side, which the file does not say; give --side X or --side O", "verify", "o.bin")
 	byFile, _, _ := p.Run(t, "verify", "o.bin", "--side", "O")
-	byID, _, _ := p.Run(t, "verify", "3", "--side", "O")
+	byID, _, _ := p.Run(t, "verify", "6", "--side", "O")
 	if !strings.HasPrefix(byFile, "O: ") || byFile != byID {
 		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
 	}
@@ -799,7 +799,7 @@ func TestLeagueShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 4.0 || got["latest"] != "checkpoint-4" ||
+	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 7.0 || got["latest"] != "checkpoint-7" ||
 		got["best"] == nil || got["settings"] != settings || !strings.Contains(settings, "--opponents 6 ") || got["bytes"].(float64) < float64(info.Size()) {
 		t.Errorf("league show --format json: %v; the run began %q", got, settings)
 	}
@@ -835,7 +835,7 @@ func TestStopConditions(t *testing.T) {
 	// Quiet, a new league's first snapshot is its best: its line shows.
 	q := clitest.New(t)
 	out = q.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--quiet")...)
-	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-3 ") {
+	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-6 ") {
 		t.Errorf("league run --rounds 1 --quiet said:\n%s", out)
 	}
 
@@ -855,7 +855,7 @@ func TestSmallerPoints(t *testing.T) {
 		t.Errorf("train --help shows a default database:\n%s", help)
 	}
 
-	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 3 (checkpoint-3), stored already: both play in the league\n") {
+	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 6 (checkpoint-6), stored already: both play in the league\n") {
 		t.Errorf("import of a stored network said:\n%s", out)
 	}
 	p.Write(t, "other.bin", weakNet().Bytes())
@@ -890,17 +890,17 @@ func TestSmallerPoints(t *testing.T) {
 // stored network by --checkpoint, as export and play do.
 func TestNumbering(t *testing.T) {
 	p := smallLeague(t)
-	if out := p.OK(t, "show", "checkpoint-3"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 3)\n") {
-		t.Errorf("show checkpoint-3:\n%s", out)
+	if out := p.OK(t, "show", "checkpoint-6"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 6)\n") {
+		t.Errorf("show checkpoint-6:\n%s", out)
 	}
 	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
 		t.Errorf("show perfect:\n%s", out)
 	}
-	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-3", "--games", "10")
-	byArg, _, codeArg := p.Run(t, "verify", "3", "--games", "10")
+	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-6", "--games", "10")
+	byArg, _, codeArg := p.Run(t, "verify", "6", "--games", "10")
 	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {
-		t.Errorf("verify --checkpoint checkpoint-3 said %q (exit %d); verify 3 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
+		t.Errorf("verify --checkpoint checkpoint-6 said %q (exit %d); verify 6 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
 	}
-	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "3", "net.bin")
+	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "6", "net.bin")
 	p.Refused(t, `no such agent: "net.bin"`, "verify", "--checkpoint", "net.bin")
 }

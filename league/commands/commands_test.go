@@ -28,7 +28,7 @@ func TestEndToEnd(t *testing.T) {
 	p := clitest.New(t)
 
 	// Train ttt-rl's way straight into a new league.
-	if out := p.OK(t, "train", "--games", "2000", "--db", "league.db"); !strings.Contains(out, "stored as agent 3 (baseline-3)") {
+	if out := p.OK(t, "train", "--games", "2000", "--db", "league.db"); !strings.Contains(out, "stored as agent 6 (baseline-6)") {
 		t.Errorf("train --db said:\n%s", out)
 	}
 	rows, err := csv.NewReader(strings.NewReader(p.OK(t, "checkpoints", "--format", "csv"))).ReadAll()
@@ -39,7 +39,10 @@ func TestEndToEnd(t *testing.T) {
 		{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"},
 		{"1", "random", "random", "0", "0", "", "", ""},
 		{"2", "perfect", "perfect", "0", "0", "", "", "perfect"},
-		{"3", "baseline", "baseline-3", "0", "2000", "100", "", "beatable"},
+		{"3", "mcts", "mcts-10", "0", "0", "", "", ""},
+		{"4", "mcts", "mcts-100", "0", "0", "", "", ""},
+		{"5", "mcts", "mcts-1000", "0", "0", "", "", ""},
+		{"6", "baseline", "baseline-6", "0", "2000", "100", "", "beatable"},
 	}
 	if got, want := strings.Join(flatten(rows), ","), strings.Join(flatten(want), ","); got != want {
 		t.Errorf("checkpoints --format csv:\n got %s\nwant %s", got, want)
@@ -62,7 +65,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// Import and export again: the same bytes.
-	if out := p.OK(t, "import", "--name", "copy", "full.bin"); !strings.Contains(out, "agent 4 (copy)") {
+	if out := p.OK(t, "import", "--name", "copy", "full.bin"); !strings.Contains(out, "agent 7 (copy)") {
 		t.Errorf("import said:\n%s", out)
 	}
 	p.OK(t, "export", "--checkpoint", "copy", "-o", "copy.bin")
@@ -71,7 +74,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// verify ID checks the stored net as verify FILE checks the file.
-	byID, _, codeID := p.Run(t, "verify", "3")
+	byID, _, codeID := p.Run(t, "verify", "6")
 	byFile, _, codeFile := p.Run(t, "verify", "full.bin")
 	if byID != byFile || codeID != codeFile || !strings.Contains(byID, "O: ") {
 		t.Errorf("verify 3 (exit %d):\n%s\nverify full.bin (exit %d):\n%s", codeID, byID, codeFile, byFile)
@@ -206,7 +209,7 @@ func TestBadInput(t *testing.T) {
 		{"--hidden must be within 1..", clitest.LeagueRun(bounded, "--hidden", "100000")},
 		{"--games must not be negative", []string{"verify", "--games", "-1", "3"}},
 		{"import: --inputs must be 18 or 19, not 20", []string{"import", "--inputs", "20", "net.bin"}},
-		{`bad agent name "checkpoint-15": names of the form kind-number are the league's own`, []string{"import", "--name", "checkpoint-15", "net.bin"}},
+		{`bad agent name "checkpoint-18": names of the form kind-number are the league's own`, []string{"import", "--name", "checkpoint-18", "net.bin"}},
 		{`bad agent name "+3": it would read as an id`, []string{"import", "--name", "+3", "net.bin"}},
 		{`bad agent name "-5": it would read as an id`, []string{"import", "--name=-5", "net.bin"}},
 		{`bad agent name "--net": it would read as a flag`, []string{"import", "--name=--net", "net.bin"}},
@@ -284,7 +287,7 @@ func TestRunConcurrently(t *testing.T) {
 	cmds := map[string][]string{
 		"ratings":     {"ratings", "--db", db, "--format", "csv"},
 		"checkpoints": {"checkpoints", "--db", db},
-		"show":        {"show", "3", "--db", db},
+		"show":        {"show", "6", "--db", db},
 		"history":     {"ratings", "history", "--db", db},
 		"version":     {"--version"},
 		"help":        {"help", "league", "run"},
@@ -431,15 +434,15 @@ func TestCheck(t *testing.T) {
 		damage func()
 		want   string
 	}{
-		{func() { flip("weights", 5) }, "agent 5 (checkpoint-5): its weights: damaged: its checksum does not match"},
-		{func() { flip("moves", 4) }, "agent 4 (checkpoint-4): its move table: damaged: its checksum does not match"},
+		{func() { flip("weights", 8) }, "agent 8 (checkpoint-8): its weights: damaged: its checksum does not match"},
+		{func() { flip("moves", 7) }, "agent 7 (checkpoint-7): its move table: damaged: its checksum does not match"},
 		{func() {
 			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
-			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 6 AND b = 1"); err != nil {
+			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 9 AND b = 1"); err != nil {
 				t.Fatal(err)
 			}
-		}, "round 4, match 6 v 1: replays as"},
+		}, "round 4, match 9 v 1: replays as"},
 	} {
 		p.Write(t, "league.db", healthy)
 		c.damage()

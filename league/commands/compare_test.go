@@ -19,33 +19,33 @@ import (
 func TestCompare(t *testing.T) {
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
-	out := p.OK(t, "compare", "3", "5", "--db", "league.db")
+	out := p.OK(t, "compare", "6", "8", "--db", "league.db")
 
 	db, err := store.OpenRead(t.Context(), "league.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	a, err := db.Agent(t.Context(), "3")
+	a, err := db.Agent(t.Context(), "6")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := db.Agent(t.Context(), "5")
+	b, err := db.Agent(t.Context(), "8")
 	if err != nil {
 		t.Fatal(err)
 	}
-	records, err := db.PairRecords(t.Context(), [][2]int64{{5, 3}})
+	records, err := db.PairRecords(t.Context(), [][2]int64{{8, 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The league stores the newer agent's record: agent 3's is reversed.
-	rec := records[[2]int64{5, 3}].Reversed()
+	// The league stores the newer agent's record: agent 6's is reversed.
+	rec := records[[2]int64{8, 6}].Reversed()
 	if want := fmt.Sprintf("head to head:  %s in %d games", rec, rec.Games()); !strings.Contains(out, want) {
-		t.Errorf("ttt compare 3 5 says\n%s\nwant %q", out, want)
+		t.Errorf("ttt compare 6 8 says\n%s\nwant %q", out, want)
 	}
 	diff := a.Standing.Elo - b.Standing.Elo
 	if want := fmt.Sprintf("difference:    %+.1f (95%%: ", diff); !strings.Contains(out, want) {
-		t.Errorf("ttt compare 3 5 says\n%s\nwant %q", out, want)
+		t.Errorf("ttt compare 6 8 says\n%s\nwant %q", out, want)
 	}
 
 	// Every position where a move is due, and those where they differ.
@@ -61,10 +61,10 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	if want := fmt.Sprintf("moves:         different in %d of %d positions", len(differ), due); !strings.Contains(out, want) {
-		t.Errorf("ttt compare 3 5 says\n%.600s\nwant %q", out, want)
+		t.Errorf("ttt compare 6 8 says\n%.600s\nwant %q", out, want)
 	}
 	// Each position printed: its three rows, the first with the moves.
-	listed := regexp.MustCompile(`(?m)^(\S{3})   [XO] to move: checkpoint-3 plays (\d) \(\w+\), checkpoint-5 plays (\d) \(\w+\)\n(\S{3})\n(\S{3})$`).FindAllStringSubmatch(out, -1)
+	listed := regexp.MustCompile(`(?m)^(\S{3})   [XO] to move: checkpoint-6 plays (\d) \(\w+\), checkpoint-8 plays (\d) \(\w+\)\n(\S{3})\n(\S{3})$`).FindAllStringSubmatch(out, -1)
 	if len(listed) != len(differ) {
 		t.Errorf("ttt compare 3 5 lists %d positions; they differ in %d", len(listed), len(differ))
 	}
@@ -75,9 +75,9 @@ func TestCompare(t *testing.T) {
 		}
 	}
 
-	p.Usage(t, "compare: needs AGENT", "compare", "3", "--db", "league.db")
-	p.Usage(t, "3 and checkpoint-3 are one agent", "compare", "3", "checkpoint-3", "--db", "league.db")
-	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "compare", "3", "nobody", "--db", "league.db")
+	p.Usage(t, "compare: needs AGENT", "compare", "6", "--db", "league.db")
+	p.Usage(t, "6 and checkpoint-6 are one agent", "compare", "6", "checkpoint-6", "--db", "league.db")
+	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "compare", "6", "nobody", "--db", "league.db")
 	if out := p.OK(t, "compare", "best", "random", "--db", "league.db"); !strings.Contains(out, "moves:         not compared: random and the MCTS players draw their moves") {
 		t.Errorf("ttt compare best random says\n%s", out)
 	}

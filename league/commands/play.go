@@ -9,7 +9,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -90,10 +89,10 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 	kit := agents.KitFor(db.Game())
 	if errors.Is(err, store.ErrNoCheckpoints) {
 		var names []string
-		for _, b := range slices.Backward(kit.Builtins) {
+		for _, b := range kit.Builtins {
 			names = append(names, b.Name)
 		}
-		return nil, nil, fmt.Errorf("%w: play --checkpoint %s, or train one first", err, strings.Join(names, " or "))
+		return nil, nil, fmt.Errorf("%w: play a built-in player (--checkpoint %s), or train one first", err, strings.Join(names, ", "))
 	}
 	return kit, a, err
 }

@@ -214,7 +214,7 @@ func TestPlayScripted(t *testing.T) {
 		t.Fatal(err)
 	}
 	empty.Close()
-	p.Refused(t, "no checkpoints yet: play --checkpoint perfect or random", "play", "--db", "empty.db")
+	p.Refused(t, "no checkpoints yet: play a built-in player (--checkpoint random, perfect, mcts-10, mcts-100, mcts-1000), or train one first", "play", "--db", "empty.db")
 }
 
 // TestNoHumanLineBeatsUnbeatable plays every line of human moves, on both

@@ -62,7 +62,7 @@ func parseSVG(data []byte) (svgDoc, error) {
 }
 
 // legendEntry is a legend's entry for perfect, "perfect (389)", or for a
-// network, "checkpoint-30 (239.7), perfect": its name, and its class
+// network, "checkpoint-33 (239.7), perfect": its name, and its class
 // after a comma.
 var legendEntry = regexp.MustCompile(`^(\S+) \(-?[\d.]+\)(, (?:beatable|unbeatable|perfect))?$`)
 
@@ -100,7 +100,7 @@ func TestRatingsPlot(t *testing.T) {
 		t.Errorf("refused plots changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 
-	if got, want := p.OK(t, "ratings", "plot", "-o", "elo.svg"), "the learning curve of 5 rounds and 5 agents drawn in elo.svg\n"; got != want {
+	if got, want := p.OK(t, "ratings", "plot", "-o", "elo.svg"), "the learning curve of 5 rounds and 6 agents drawn in elo.svg\n"; got != want {
 		t.Errorf("ratings plot said %q, want %q", got, want)
 	}
 	data := p.File(t, "elo.svg")

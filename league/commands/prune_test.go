@@ -41,16 +41,16 @@ func TestPrune(t *testing.T) {
 	p.OK(t, "check", "--sample", "1")
 	p.OK(t, "export", "--checkpoint", best, "-o", "best.bin")
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "latest.bin")
-	p.OK(t, "export", "--checkpoint", "checkpoint-12", "-o", "round10.bin") // the snapshot of round 10
-	if out := p.OK(t, "show", "checkpoint-3"); !strings.Contains(out, "its weights dropped by ttt prune") || !strings.Contains(out, "Elo:") {
+	p.OK(t, "export", "--checkpoint", "checkpoint-15", "-o", "round10.bin") // the snapshot of round 10
+	if out := p.OK(t, "show", "checkpoint-6"); !strings.Contains(out, "its weights dropped by ttt prune") || !strings.Contains(out, "Elo:") {
 		t.Errorf("show of a pruned checkpoint:\n%s", out)
 	}
 	for _, args := range [][]string{
-		{"export", "--checkpoint", "checkpoint-3", "-o", "x.bin"},
-		{"verify", "checkpoint-3"},
-		{"play", "--checkpoint", "checkpoint-3"},
+		{"export", "--checkpoint", "checkpoint-6", "-o", "x.bin"},
+		{"verify", "checkpoint-6"},
+		{"play", "--checkpoint", "checkpoint-6"},
 	} {
-		p.Refused(t, "agent 3 (checkpoint-3): its weights were dropped by ttt prune; its record, ratings and games remain", args...)
+		p.Refused(t, "agent 6 (checkpoint-6): its weights were dropped by ttt prune; its record, ratings and games remain", args...)
 	}
 	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...); !strings.Contains(out, "\nround 14 ") {
 		t.Errorf("the league after pruning said:\n%s", out)

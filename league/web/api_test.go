@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
@@ -103,7 +105,7 @@ func TestAPI(t *testing.T) {
 	})
 
 	t.Run("agent", func(t *testing.T) {
-		for _, ref := range []string{"best", "latest", "5", "checkpoint-4", "perfect", "random", "baseline-9"} {
+		for _, ref := range []string{"best", "latest", "8", "checkpoint-7", "perfect", "random", "baseline-12"} {
 			var cli map[string]any
 			p.OKJSON(t, &cli, "show", ref, "--db", "league.db", "--format", "json")
 			var got map[string]any
@@ -145,7 +147,7 @@ func TestAPI(t *testing.T) {
 			Rows      []row
 			NextAfter *int64 `json:"next_after"`
 		}
-		for _, ref := range []string{"best", "perfect", "random", "3", "checkpoint-5", "latest", "baseline-9"} {
+		for _, ref := range []string{"best", "perfect", "random", "6", "checkpoint-8", "latest", "baseline-12"} {
 			a, err := db.Agent(t.Context(), ref)
 			if err != nil {
 				t.Fatal(err)
@@ -224,7 +226,7 @@ func TestAPI(t *testing.T) {
 	t.Run("history", func(t *testing.T) {
 		var all []map[string]any
 		p.OKJSON(t, &all, "ratings", "history", "--db", "league.db", "--format", "json")
-		for _, ref := range []string{"best", "4", "perfect", "random"} {
+		for _, ref := range []string{"best", "7", "perfect", "random"} {
 			var got struct {
 				Agent       struct{ ID float64 }
 				NewestRound int64 `json:"newest_round"`
@@ -287,7 +289,7 @@ func TestAPI(t *testing.T) {
 	t.Run("history of an unrated agent", func(t *testing.T) {
 		for _, query := range []string{"", "?per=round"} {
 			var got map[string]any
-			getJSON(t, url+"api/agents/baseline-9/history"+query, &got)
+			getJSON(t, url+"api/agents/baseline-12/history"+query, &got)
 			if rows, ok := got["rows"].([]any); !ok || len(rows) != 0 || got["next_from"] != nil {
 				t.Errorf("%s: %v, want no rows", query, got)
 			}
@@ -342,13 +344,23 @@ func TestAPI(t *testing.T) {
 		if status, body, _ := get(t, url+"api/progress?after=-1"); status != 400 {
 			t.Errorf("progress?after=-1: %d %s; want 400", status, body)
 		}
-		perfect, err := db.Agent(t.Context(), "perfect")
-		if err != nil {
-			t.Fatal(err)
+		// The references are the rated built-in players, at their ratings.
+		want := map[string]float64{}
+		for _, b := range agents.TicTacToe.Builtins {
+			a, err := db.Agent(t.Context(), b.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Standing != nil {
+				want[a.Name] = a.Standing.Elo
+			}
 		}
-		if len(got.References) != 2 || got.References[0].Name != "perfect" || got.References[0].Elo != perfect.Standing.Elo ||
-			got.References[1].Name != "random" || got.References[1].Elo != 0 {
-			t.Errorf("references %+v; perfect is at %v", got.References, perfect.Standing.Elo)
+		refs := map[string]float64{}
+		for _, r := range got.References {
+			refs[r.Name] = r.Elo
+		}
+		if !maps.Equal(refs, want) || want["random"] != 0 || len(want) < 3 {
+			t.Errorf("references %+v; the rated built-in players are %v", got.References, want)
 		}
 	})
 
@@ -508,14 +520,14 @@ func TestAPI(t *testing.T) {
 
 	t.Run("compare", func(t *testing.T) {
 		// The API's figures are ttt compare's.
-		out := p.OK(t, "compare", "3", "best", "--db", "league.db")
+		out := p.OK(t, "compare", "6", "best", "--db", "league.db")
 		var c struct {
 			Record      struct{ Wins, Draws, Losses int }
 			Diff        struct{ Elo, Lo, Hi float64 }
 			Compared    int
 			Differences []struct{ A, B struct{ Move, Value string } }
 		}
-		getJSON(t, url+"api/compare/3/best", &c)
+		getJSON(t, url+"api/compare/6/best", &c)
 		r := c.Record
 		for _, want := range []string{
 			fmt.Sprintf("head to head:  W/D/L %d/%d/%d", r.Wins, r.Draws, r.Losses),
@@ -523,7 +535,7 @@ func TestAPI(t *testing.T) {
 			fmt.Sprintf("different in %d of %d positions", len(c.Differences), c.Compared),
 		} {
 			if !strings.Contains(out, want) {
-				t.Errorf("ttt compare 3 best says\n%.500s\nthe API %q", out, want)
+				t.Errorf("ttt compare 6 best says\n%.500s\nthe API %q", out, want)
 			}
 		}
 		var figures struct {
@@ -567,7 +579,7 @@ func TestAPI(t *testing.T) {
 		for path, ct := range map[string]string{
 			"":                                      "text/html; charset=utf-8",
 			"agents/best":                           "text/html; charset=utf-8",
-			"agents/checkpoint-4":                   "text/html; charset=utf-8",
+			"agents/checkpoint-7":                   "text/html; charset=utf-8",
 			"play/5":                                "text/html; charset=utf-8",
 			"static/style.css":                      "text/css; charset=utf-8",
 			"static/leaderboard.js":                 "text/javascript; charset=utf-8",
