@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"ttt/agents/game"
 	"ttt/league/elo"
 	"ttt/store"
 )
@@ -106,11 +107,15 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				}
 				p := list[i]
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(offset+i))
-				rec := lg.match.play(p.ca, p.cb, lg.cfg.Openings, seed, nil)
+				sides := lg.match.play(p.ca, p.cb, lg.cfg.Openings, seed, nil)
 				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}
-				results[i] = store.Match{A: p.a, B: p.b, Plies: lg.cfg.Openings, Seed: seed, Record: rec}
+				m := store.Match{A: p.a, B: p.b, Plies: lg.cfg.Openings, Seed: seed, Record: sides[game.X].Plus(sides[game.O])}
+				if _, builtin := lg.contestants.builtins[p.b]; builtin {
+					m.First = &sides[game.X] // a result against a fixed player, by side
+				}
+				results[i] = m
 			}
 			return nil
 		})

@@ -101,14 +101,14 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 				m.Round, nameA, nameB, m.Plies, MaxPlies)
 		}
 		games = games[:0]
-		rec := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
+		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
 			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
 			}
 			games = append(games, g)
 		})
-		if rec != m.Record {
+		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
 			return fmt.Errorf("round %d: match %s v %s replays as %d/%d/%d, stored as %d/%d/%d: %w",
 				m.Round, nameA, nameB, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses, ErrNotReproduced)
 		}
@@ -148,7 +148,10 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 		replayed++
 		if m.Plies < 0 || m.Plies > MaxPlies {
 			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxPlies))
-		} else if rec := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil); rec != m.Record {
+			return nil
+		}
+		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil)
+		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
 			found(fmt.Sprintf("round %d, match %d v %d: replays as %d/%d/%d, stored as %d/%d/%d",
 				m.Round, m.A, m.B, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses))
 		}

@@ -218,3 +218,57 @@ func TestMatchFilters(t *testing.T) {
 		}
 	}
 }
+
+// A match against a built-in player keeps its record by side, and the
+// games it replays to give the same split: for every snapshot, each
+// built-in player it met, as X and as O. Matches between networks keep
+// no split.
+func TestSidesAgainstTheBuiltins(t *testing.T) {
+	_, db := smallLeague(t, 8)
+	ctx := context.Background()
+	names, err := db.Builtins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for snap := builtins + 1; snap <= builtins+8; snap++ {
+		var opponents []store.Opponent
+		if err := db.View(ctx, func(v *store.View) (err error) {
+			opponents, err = v.Opponents(snap, 0, 1000)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// The replayed games, from the snapshot's side, by opponent and
+		// by the side it played.
+		replayed := map[int64]*[2]game.Record{}
+		err := league.Games(ctx, db, store.MatchFilter{Agent: snap}, func(g league.Game) error {
+			side, opp := game.X, g.O
+			if g.O == snap {
+				side, opp = game.O, g.X
+			}
+			if replayed[opp] == nil {
+				replayed[opp] = &[2]game.Record{}
+			}
+			replayed[opp][side].Add(g.Result, side)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range opponents {
+			_, builtin := names[o.ID]
+			switch {
+			case builtin != (o.First != nil):
+				t.Errorf("agent %d v %s: a split %v, want one against a built-in player only", snap, o.Name, o.First)
+			case builtin && (*o.First != replayed[o.ID][game.X] || o.Second() != replayed[o.ID][game.O]):
+				t.Errorf("agent %d v %s: stored as X %v, as O %v; the games replay as %v and %v", snap, o.Name, *o.First, o.Second(), replayed[o.ID][game.X], replayed[o.ID][game.O])
+			case builtin:
+				checked++
+			}
+		}
+	}
+	if checked < 8*3 {
+		t.Errorf("%d splits checked, want random, perfect and a rung for each of 8 snapshots", checked)
+	}
+}

@@ -16,6 +16,8 @@ package league
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"ttt/agents"
@@ -167,6 +169,16 @@ type Report struct {
 	EvalTime   time.Duration
 	Fit        elo.Settled // what the rating fit did
 	Elapsed    time.Duration
+	// Builtins are the snapshot's results this round against the
+	// built-in players it met, by side, in the order of their ids.
+	Builtins []Sides
+}
+
+// Sides is an agent's record against one opponent, in the games it moved
+// first and in those it moved second.
+type Sides struct {
+	Opponent      string
+	First, Second game.Record
 }
 
 // Hooks are how Run tells its caller what happens; any may be nil.
@@ -291,6 +303,14 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	rating, _ := lg.ratings.Rating(snapshot.ID)
 	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
 		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start)}
+	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
+		for _, m := range r.Matches {
+			if m.A == snapshot.ID && m.B == id && m.First != nil {
+				report.Builtins = append(report.Builtins, Sides{Opponent: lg.contestants.builtins[id].Name,
+					First: *m.First, Second: m.Record.Minus(*m.First)})
+			}
+		}
+	}
 	if hooks.Round != nil {
 		hooks.Round(report)
 	}

@@ -53,13 +53,12 @@ func newMatch(g game.Game) *match {
 // play plays a against b over every opening of plies moves, each once
 // with a as X and once as O, in that order. Players that draw on a
 // generator get one seeded with (seed, game number), so every game can be
-// replayed on its own. It returns a's record, and hands each game to
-// record when record is not nil: its moves in order, the opening
-// included, whether a played X, and how it ended.
-func (m *match) play(a, b contestant, plies int, seed uint64, record func(moves []int, aIsX bool, r game.Result)) game.Record {
+// replayed on its own. It returns a's record by side, as X and as O, and
+// hands each game to record when record is not nil: its moves in order,
+// the opening included, whether a played X, and how it ended.
+func (m *match) play(a, b contestant, plies int, seed uint64, record func(moves []int, aIsX bool, r game.Result)) (sides [2]game.Record) {
 	var pcg rand.PCG
 	rng := rand.New(&pcg)
-	var rec game.Record
 	for i, start := range m.starts[plies] {
 		for colour := range 2 {
 			x, o := a, b
@@ -74,13 +73,13 @@ func (m *match) play(a, b contestant, plies int, seed uint64, record func(moves 
 				moves = append(make([]int, 0, m.game.MaxPlies()), m.openings[plies][i]...)
 			}
 			res, moves := m.playGame(start, x.player(rng), o.player(rng), moves)
-			rec.Add(res, game.Side(colour))
+			sides[colour].Add(res, game.Side(colour))
 			if record != nil {
 				record(moves, colour == 0, res)
 			}
 		}
 	}
-	return rec
+	return sides
 }
 
 // playGame plays on from p, x moving for X and o for O, and returns how
@@ -118,16 +117,8 @@ func Ladder(ctx context.Context, kit *agents.Kit, net *nn.Net, names []string, p
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var asX, asO game.Record
-		m.play(netContestant(net), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)),
-			func(_ []int, netIsX bool, r game.Result) {
-				if netIsX {
-					asX.Add(r, game.X)
-				} else {
-					asO.Add(r, game.O)
-				}
-			})
-		each(b.Name, asX, asO)
+		sides := m.play(netContestant(net), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)), nil)
+		each(b.Name, sides[game.X], sides[game.O])
 	}
 	return nil
 }

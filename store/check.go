@@ -16,7 +16,8 @@ import (
 // Check looks for damage in the database and hands what it finds, one
 // line each, to found: SQLite's integrity check (pages, indexes), the
 // foreign-key check, the checksum of every stored blob, which SQLite
-// cannot see into, and the ratings (see checkRatings). It returns the
+// cannot see into, the records by side, and the ratings (see
+// checkRatings). It returns the
 // number of blobs it checked, and an error only when it cannot go on
 // reading.
 func (db *DB) Check(ctx context.Context, found func(string)) (blobs int, err error) {
@@ -102,7 +103,25 @@ func (db *DB) Check(ctx context.Context, found func(string)) (blobs int, err err
 			blobs++
 		}
 
-		// STEP 3: the standings and the history.
+		// STEP 3: the matches' records by side, each a part of its match:
+		// half its games (one of each opening's two), none counted twice.
+		rows, err = tx.QueryContext(ctx, `SELECT s.a, s.b FROM sides s JOIN matches m ON m.a = s.a AND m.b = s.b
+			WHERE s.wins > m.wins OR s.draws > m.draws OR s.losses > m.losses
+				OR 2 * (s.wins + s.draws + s.losses) != m.wins + m.draws + m.losses`)
+		if err != nil {
+			return err
+		}
+		var a, b int64
+		err = scanEach(ctx, rows, []any{&a, &b}, func() error {
+			found(fmt.Sprintf("match %d v %d: its record as X is not a part of its record", a, b))
+			return nil
+		})
+		rows.Close()
+		if err != nil {
+			return err
+		}
+
+		// STEP 4: the standings and the history.
 		return checkRatings(ctx, tx, found)
 	})
 	return blobs, err

@@ -32,6 +32,11 @@ type Match struct {
 	Plies int
 	Seed  uint64
 	game.Record
+	// First is A's record in the games it moved first, where the league
+	// keeps it: in a match against a built-in player, which is always B
+	// (the built-in players have the first ids). Nil elsewhere, and in
+	// what Results and Matches read.
+	First *game.Record
 }
 
 // Round is what a round adds, all in one transaction: the snapshot of the
@@ -144,11 +149,21 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 		return err
 	}
 	defer match.Close()
+	side, err := tx.PrepareContext(ctx, "INSERT INTO sides (a, b, wins, draws, losses) VALUES (?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer side.Close()
 	for i := range r.Matches {
 		m := &r.Matches[i]
 		m.Round, m.A, m.B = r.ID, id(m.A), id(m.B)
 		if _, err := match.ExecContext(ctx, r.ID, m.A, m.B, m.Plies, int64(m.Seed), m.Wins, m.Draws, m.Losses); err != nil {
 			return fmt.Errorf("match %d-%d: %w", m.A, m.B, err)
+		}
+		if f := m.First; f != nil {
+			if _, err := side.ExecContext(ctx, m.A, m.B, f.Wins, f.Draws, f.Losses); err != nil {
+				return fmt.Errorf("match %d-%d, by side: %w", m.A, m.B, err)
+			}
 		}
 	}
 

@@ -182,11 +182,18 @@ func (v *View) CurveAfter(after int64, limit int) (curve []Rating, newest int64,
 }
 
 // Opponent is an agent's record against one of its opponents, from the
-// agent's side: Record.Wins are the games the agent won.
+// agent's side: Record.Wins are the games the agent won. First is its
+// record in the games it moved first, where the league keeps it (a match
+// with a built-in player, see Match.First), nil elsewhere.
 type Opponent struct {
 	AgentName
 	Record game.Record
+	First  *game.Record
 }
+
+// Second is o's record in the games the agent moved second, where First
+// is known.
+func (o Opponent) Second() game.Record { return o.Record.Minus(*o.First) }
 
 // Opponents returns up to limit of agent's opponents with ids above
 // after, in id order, each with agent's record against it. A pair's
@@ -196,30 +203,50 @@ type Opponent struct {
 // matches_by_b, their records reversed: two range scans that stop at
 // limit rows, however many opponents agent has (perfect plays every
 // snapshot: 100,000 of them in a league of a night). A page goes on from
-// the last id of the page before.
+// the last id of the page before. The built-in players, which have the
+// first ids, are the first page of a network's opponents.
 func (v *View) Opponents(agent, after int64, limit int) ([]Opponent, error) {
 	// CROSS JOIN keeps matches the outer loop, read in key order with
-	// LIMIT; SQLite might otherwise walk the agents and look each up.
-	scans := []string{
-		`SELECT g.id, g.name, g.kind, m.wins, m.draws, m.losses FROM matches m CROSS JOIN agents g ON g.id = m.b
-			WHERE m.a = ? AND m.b > ? ORDER BY m.b LIMIT ?`,
-		`SELECT g.id, g.name, g.kind, m.losses, m.draws, m.wins FROM matches m CROSS JOIN agents g ON g.id = m.a
-			WHERE m.b = ? AND m.a > ? ORDER BY m.a LIMIT ?`,
+	// LIMIT; SQLite might otherwise walk the agents and look each up. The
+	// sides row, where there is one, is A's record moving first.
+	scans := []struct {
+		query string
+		asB   bool
+	}{
+		{`SELECT g.id, g.name, g.kind, m.wins, m.draws, m.losses, s.wins, s.draws, s.losses
+			FROM matches m CROSS JOIN agents g ON g.id = m.b LEFT JOIN sides s ON s.a = m.a AND s.b = m.b
+			WHERE m.a = ? AND m.b > ? ORDER BY m.b LIMIT ?`, false},
+		{`SELECT g.id, g.name, g.kind, m.wins, m.draws, m.losses, s.wins, s.draws, s.losses
+			FROM matches m CROSS JOIN agents g ON g.id = m.a LEFT JOIN sides s ON s.a = m.a AND s.b = m.b
+			WHERE m.b = ? AND m.a > ? ORDER BY m.a LIMIT ?`, true},
 	}
 	list := []Opponent{}
-	for _, q := range scans {
+	for _, scan := range scans {
 		if len(list) >= limit {
 			break
 		}
-		rows, err := v.tx.QueryContext(v.ctx, q, agent, after, limit-len(list))
+		rows, err := v.tx.QueryContext(v.ctx, scan.query, agent, after, limit-len(list))
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			var o Opponent
-			if err := rows.Scan(&o.ID, &o.Name, &o.Kind, &o.Record.Wins, &o.Record.Draws, &o.Record.Losses); err != nil {
+			var first [3]sql.Null[int64]
+			if err := rows.Scan(&o.ID, &o.Name, &o.Kind, &o.Record.Wins, &o.Record.Draws, &o.Record.Losses,
+				&first[0], &first[1], &first[2]); err != nil {
 				rows.Close()
 				return nil, err
+			}
+			if first[0].Valid {
+				o.First = &game.Record{Wins: int(first[0].V), Draws: int(first[1].V), Losses: int(first[2].V)}
+			}
+			if scan.asB {
+				// Rows of the newer agent: the agent moved first where A
+				// moved second.
+				if o.First != nil {
+					*o.First = o.Record.Minus(*o.First).Reversed()
+				}
+				o.Record = o.Record.Reversed()
 			}
 			list = append(list, o)
 		}
@@ -229,6 +256,24 @@ func (v *View) Opponents(agent, after int64, limit int) ([]Opponent, error) {
 		}
 	}
 	return list, nil
+}
+
+// Sides returns agent's records by side against the built-in players,
+// where the league kept them (see Match.First), in the order of their
+// ids. The built-in players have the first ids (at most 32 of them, as
+// Builtins reads them), so they are the first of a network's opponents.
+func (v *View) Sides(agent int64) ([]Opponent, error) {
+	list, err := v.Opponents(agent, 0, 32)
+	if err != nil {
+		return nil, err
+	}
+	var out []Opponent
+	for _, o := range list {
+		if o.First != nil && !o.Kind.IsNetwork() {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // OpponentCount returns how many opponents agent has played: a count of

@@ -38,6 +38,11 @@ func (rec Record) Plus(other Record) Record {
 	return Record{rec.Wins + other.Wins, rec.Draws + other.Draws, rec.Losses + other.Losses}
 }
 
+// Minus is rec without the games of other, which it counts.
+func (rec Record) Minus(other Record) Record {
+	return Record{rec.Wins - other.Wins, rec.Draws - other.Draws, rec.Losses - other.Losses}
+}
+
 // String formats the record as W/D/L.
 func (rec Record) String() string {
 	return fmt.Sprintf("W/D/L %d/%d/%d", rec.Wins, rec.Draws, rec.Losses)

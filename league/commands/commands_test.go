@@ -180,7 +180,7 @@ func TestBadInput(t *testing.T) {
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
 		{"empty.db: no league database: the file is empty", []string{"ratings", "--db", "empty.db"}},
 		{"empty.db: no league database: the file is empty", []string{"show", "--db", "empty.db", "best"}},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 4): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 5): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}
@@ -443,6 +443,13 @@ func TestCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "round 4, match 9 v 1: replays as"},
+		{func() {
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			if _, err := db.Exec("UPDATE sides SET draws = draws + 1 WHERE a = 9 AND b = 1"); err != nil {
+				t.Fatal(err)
+			}
+		}, "match 9 v 1: its record as X is not a part of its record"},
 	} {
 		p.Write(t, "league.db", healthy)
 		c.damage()

@@ -55,13 +55,21 @@ func showCommand() *cli.Command {
 			if format := c.String(formatFlagName); format != "table" {
 				return agentListing(a, parent).write(c.App.Writer, format)
 			}
-			return describe(c.App.Writer, a, parent)
+			var sides []store.Opponent
+			if err := db.View(c.Context, func(v *store.View) (err error) {
+				sides, err = v.Sides(a.ID)
+				return err
+			}); err != nil {
+				return err
+			}
+			return describe(c.App.Writer, a, parent, sides)
 		},
 	}
 }
 
-// describe writes what show knows of a to out, one item a line.
-func describe(out io.Writer, a, parent *store.Agent) error {
+// describe writes what show knows of a to out, one item a line; sides
+// are its records by side against the built-in players.
+func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
 	fmt.Fprintf(w, "kind:\t%s\n", a.Kind)
@@ -111,6 +119,16 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	}
 	for i, o := range a.VsRandom {
 		fmt.Fprintf(w, "vs random:\t%s\n", oddsLine(game.Side(i), o))
+	}
+	// The league's games against the built-in players, by side: the
+	// first player (X) has the edge in both games.
+	for i, o := range sides {
+		key := ""
+		if i == 0 {
+			key = "vs built-ins:"
+		}
+		first, second := *o.First, o.Second()
+		fmt.Fprintf(w, "%s\t%s as X %s (%.1f%%), as O %s (%.1f%%)\n", key, o.Name, first, 100*first.Score(), second, 100*second.Score())
 	}
 	return w.Flush()
 }

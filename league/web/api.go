@@ -394,6 +394,15 @@ type opponentJSON struct {
 	agentRef
 	record
 	Score float64 `json:"score"`
+	// Sides: the agent's record as X and as O, with each score, where the
+	// league kept it (against a built-in player); omitted elsewhere.
+	Sides *sides[sideJSON] `json:"sides,omitempty"`
+}
+
+// sideJSON is a record on one side of the board, and its score.
+type sideJSON struct {
+	record
+	Score float64 `json:"score"`
 }
 
 // opponentsPage is a page of an agent's opponents in id order: total is
@@ -424,7 +433,12 @@ func opponentsOf(v *store.View, agent, after int64, limit int) (*opponentsPage, 
 		page.NextAfter = &next
 	}
 	for _, o := range list {
-		page.Rows = append(page.Rows, opponentJSON{agentRef: agentRef(o.AgentName), record: recordOf(o.Record), Score: o.Record.Score()})
+		row := opponentJSON{agentRef: agentRef(o.AgentName), record: recordOf(o.Record), Score: o.Record.Score()}
+		if o.First != nil {
+			side := func(r game.Record) sideJSON { return sideJSON{record: recordOf(r), Score: r.Score()} }
+			row.Sides = &sides[sideJSON]{X: side(*o.First), O: side(o.Second())}
+		}
+		page.Rows = append(page.Rows, row)
 	}
 	return page, nil
 }

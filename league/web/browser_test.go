@@ -250,6 +250,27 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	if !slices.Contains(ladder, "random") || !slices.Contains(ladder, "tactician") {
 		t.Errorf("the record against the ladder names %q; want random and the tactician", ladder)
 	}
+	// By side, as the API gives them: W/D/L as X and as O.
+	var page struct {
+		Rows []struct {
+			Name  string
+			Sides *struct {
+				X, O struct{ Wins, Draws, Losses int }
+			}
+		}
+	}
+	getJSON(t, url+"api/agents/best/opponents", &page)
+	var wantSides []string
+	for _, o := range page.Rows {
+		if slices.Contains(ladder, o.Name) && o.Sides != nil {
+			x, o := o.Sides.X, o.Sides.O
+			wantSides = append(wantSides, fmt.Sprintf("%d/%d/%d %d/%d/%d", x.Wins, x.Draws, x.Losses, o.Wins, o.Draws, o.Losses))
+		}
+	}
+	bySide := eval[[]string](t, ctx, `[...document.querySelectorAll("#ladder tbody tr")].map(r => r.querySelector(".side-x").textContent + " " + r.querySelector(".side-o").textContent)`)
+	if len(wantSides) != len(ladder) || !slices.Equal(bySide, wantSides) {
+		t.Errorf("the record against the ladder by side shows %q; the API has %q", bySide, wantSides)
+	}
 
 	// Whole games: at a desk as X and as O, on a phone as X.
 	for _, g := range []struct {

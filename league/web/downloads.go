@@ -96,11 +96,20 @@ func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rows := [][]string{{"id", "name", "kind", "games", "wins", "draws", "losses", "score"}}
+	// The record as X and as O where the league kept it (against the
+	// built-in players); empty cells elsewhere.
+	rows := [][]string{{"id", "name", "kind", "games", "wins", "draws", "losses", "score",
+		"x_wins", "x_draws", "x_losses", "o_wins", "o_draws", "o_losses"}}
 	for _, o := range list {
 		rec := o.Record
-		rows = append(rows, []string{strconv.FormatInt(o.ID, 10), o.Name, string(o.Kind), strconv.Itoa(rec.Games()),
-			strconv.Itoa(rec.Wins), strconv.Itoa(rec.Draws), strconv.Itoa(rec.Losses), num(rec.Score())})
+		row := []string{strconv.FormatInt(o.ID, 10), o.Name, string(o.Kind), strconv.Itoa(rec.Games()),
+			strconv.Itoa(rec.Wins), strconv.Itoa(rec.Draws), strconv.Itoa(rec.Losses), num(rec.Score()), "", "", "", "", "", ""}
+		if o.First != nil {
+			x, y := *o.First, o.Second()
+			copy(row[8:], []string{strconv.Itoa(x.Wins), strconv.Itoa(x.Draws), strconv.Itoa(x.Losses),
+				strconv.Itoa(y.Wins), strconv.Itoa(y.Draws), strconv.Itoa(y.Losses)})
+		}
+		rows = append(rows, row)
 	}
 	writeCSV(w, agent.Name+"-opponents.csv", rows)
 }

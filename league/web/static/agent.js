@@ -29,7 +29,8 @@ const refresh = coalesce(async () => {
   tiles(a);
   facts(a);
   checks(a);
-  positionSet(a, page);
+  positionSet(a);
+  ladder(a, page);
   showOpponents(page);
   draw(history);
   shownRound = history.newest_round;
@@ -85,10 +86,8 @@ function tiles(a) {
 }
 
 // positionSet shows the position-set check of a Connect Four agent in
-// place of tic-tac-toe's exhaustive one, and its record against the
-// built-in players among its opponents (the ladder: the first ids of a
-// league, so the first page of opponents has them).
-function positionSet(a, page) {
+// place of tic-tac-toe's exhaustive one.
+function positionSet(a) {
   const c4 = a.game === "connect4";
   document.getElementById("verify-card").hidden = c4;
   document.getElementById("set-card").hidden = !c4;
@@ -110,21 +109,31 @@ function positionSet(a, page) {
       ),
     );
   }
+}
+
+// ladder shows the agent's record against the built-in players among its
+// opponents (the first ids of a league, so the first page of opponents
+// has them), by side where the league kept it. The card is for networks:
+// a built-in player's opponents are the whole league.
+function ladder(a, page) {
   const networks = ["checkpoint", "baseline", "imported"];
-  const ladder = page.rows.filter((o) => !networks.includes(o.kind));
+  document.getElementById("ladder-card").hidden = !networks.includes(a.kind);
+  const side = (r) => (r ? el("span", { title: `score ${r.score.toFixed(3)}` }, fmt.record(r.wins, r.draws, r.losses)) : "–");
+  const rows = page.rows.filter((o) => !networks.includes(o.kind));
   document.querySelector("#ladder tbody").replaceChildren(
-    ...(ladder.length
-      ? ladder.map((o) =>
+    ...(rows.length
+      ? rows.map((o) =>
           el(
             "tr",
             { "data-id": o.id },
             el("td", { class: "agent" }, el("a", { href: agentURL(o.id), text: o.name })),
             el("td", { class: "num", text: fmt.int(o.wins + o.draws + o.losses) }),
-            el("td", { class: "num", text: fmt.record(o.wins, o.draws, o.losses) }),
+            el("td", { class: "num side-x" }, side(o.sides && o.sides.x)),
+            el("td", { class: "num side-o" }, side(o.sides && o.sides.o)),
             el("td", { class: "num", text: o.score.toFixed(3) }),
           ),
         )
-      : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: "no games against them yet" }))]),
+      : [el("tr", {}, el("td", { colspan: 5, class: "muted", text: "no games against them yet" }))]),
   );
 }
 
