@@ -32,6 +32,7 @@ func small() league.Config {
 // stored is what a league's run decides, as the database holds it.
 type stored struct {
 	matches   []store.Match
+	sides     map[int64][]store.Opponent // each agent's records by side
 	history   map[int64][]store.Rating
 	standings map[int64]store.Standing
 	fits      map[int64]float64
@@ -77,7 +78,7 @@ func runGame(t *testing.T, path string, kit *agents.Kit, cfg league.Config) stor
 func read(t *testing.T, db *store.DB) stored {
 	t.Helper()
 	ctx := context.Background()
-	s := stored{history: map[int64][]store.Rating{}, standings: map[int64]store.Standing{}, weights: map[int64][]byte{}}
+	s := stored{sides: map[int64][]store.Opponent{}, history: map[int64][]store.Rating{}, standings: map[int64]store.Standing{}, weights: map[int64][]byte{}}
 	var err error
 	if s.fits, _, err = db.Fits(ctx); err != nil {
 		t.Fatal(err)
@@ -94,6 +95,12 @@ func read(t *testing.T, db *store.DB) stored {
 			s.standings[a.ID] = *a.Standing
 		}
 		if s.history[a.ID], err = db.History(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.View(ctx, func(v *store.View) (err error) {
+			s.sides[a.ID], err = v.Sides(a.ID)
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 		if a.Kind.IsNetwork() {

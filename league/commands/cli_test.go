@@ -896,6 +896,17 @@ func TestNumbering(t *testing.T) {
 	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
 		t.Errorf("show perfect:\n%s", out)
 	}
+	// The leaderboard prints the round beside the name, which carries the
+	// id: a dash for a built-in player.
+	for _, row := range csvRows(t, p.OK(t, "ratings", "--format", "csv")) {
+		if want := map[string]string{"checkpoint-6": "1"}[row["agent"]]; row["round"] != want {
+			t.Errorf("ratings --format csv: %s has round %q, want %q", row["agent"], row["round"], want)
+		}
+	}
+	if table := p.OK(t, "ratings"); !regexp.MustCompile(`(?m)^\d+ +checkpoint-6 (\* )? +1 +-?\d`).MatchString(table) ||
+		!regexp.MustCompile(`(?m)^\d+ +perfect +- +\d`).MatchString(table) {
+		t.Errorf("ratings does not give the round beside each name:\n%s", table)
+	}
 	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-6", "--games", "10")
 	byArg, _, codeArg := p.Run(t, "verify", "6", "--games", "10")
 	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {

@@ -95,7 +95,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 	}
 	if format == "table" {
 		// The games are W+D+L, so the table has no column of their own.
-		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
+		l := listing{columns: []string{"rank", "agent", "round", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
 		for i, a := range list {
 			row := standingRow(i, a, isBest(a))
 			if len(a.Verify) == 0 { // random has no single line to check
@@ -108,7 +108,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 		}
 		return l
 	}
-	l := listing{columns: append([]string{"rank", "id", "agent", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
+	l := listing{columns: append([]string{"rank", "id", "agent", "round", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
 		append(verifyColumns(), oddsColumns()...)...)}
 	for i, a := range list {
 		var class any
@@ -296,14 +296,14 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		return []any{pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())}
 	}
 	if format == "table" {
-		l := listing{columns: []string{"rank", "agent", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
+		l := listing{columns: []string{"rank", "agent", "round", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
 		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
 		for i, a := range list {
 			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
 		}
 		return l
 	}
-	l := listing{columns: []string{"rank", "id", "agent", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
+	l := listing{columns: []string{"rank", "id", "agent", "round", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
 		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
 	pct := func(x float64) any { return exact(100 * x) }
 	for i, a := range list {
@@ -313,20 +313,32 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 }
 
 // standingRow is the start of a leaderboard table's row of a, ranked
-// i+1: rank, name (starred when best), Elo, interval, W/D/L.
+// i+1: rank, name (starred when best), the round that made it, Elo,
+// interval, W/D/L. The name carries the agent's id, and the round is the
+// other number a user meets (a checkpoint's round line, ttt rounds).
 func standingRow(i int, a *store.Agent, best bool) []any {
 	s := a.Standing
 	name := clip(a.Name, maxTableName)
 	if best {
 		name += " *"
 	}
-	return []any{i + 1, name, s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+	return []any{i + 1, name, madeIn(a), s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
 		count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
 }
 
 // standingFields is the start of a leaderboard's CSV or JSON row of a,
-// ranked i+1: rank, id, name, kind, best, Elo, interval, games, W, D, L.
+// ranked i+1: rank, id, name, round, kind, best, Elo, interval, games, W,
+// D, L.
 func standingFields(i int, a *store.Agent, best bool) []any {
 	s := a.Standing
-	return []any{i + 1, a.ID, a.Name, a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
+	return []any{i + 1, a.ID, a.Name, madeIn(a), a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
+}
+
+// madeIn is the league round that made a, none (nil) for an agent made
+// outside the rounds: a built-in player, an import, a ttt train --db.
+func madeIn(a *store.Agent) any {
+	if a.Generation == 0 {
+		return nil
+	}
+	return a.Generation
 }
