@@ -26,14 +26,28 @@ type Learner interface {
 	Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result
 }
 
-// Methods of learning, as --learner names them.
+// Methods of learning, as --learner and --method name them.
 const (
-	MethodPolicy   = "policy"
-	MethodTDLambda = "tdlambda"
+	MethodPolicy        = "policy"
+	MethodTDLambda      = "tdlambda"
+	MethodTable         = "table"          // Valued: the CodeProject article's
+	MethodSelfPlayTable = "selfplay-table" // Book: Sutton and Barto's
 )
 
-// New returns a learner of method l.Method for net, a policy net for
-// MethodPolicy and a value net for MethodTDLambda, drawing from rng.
+// Methods are the methods of learning, the default first.
+var Methods = []string{MethodPolicy, MethodTDLambda, MethodTable, MethodSelfPlayTable}
+
+// IsTable reports whether method keeps a table of values, which only
+// tic-tac-toe can fill, rather than a network.
+func IsTable(method string) bool { return method == MethodTable || method == MethodSelfPlayTable }
+
+// SelfPlay reports whether method learns by playing itself, as its
+// document teaches, rather than against a random opponent: Sutton and
+// Barto's players and the TD(λ) of TD-Gammon and GNU Backgammon do.
+func SelfPlay(method string) bool { return method == MethodSelfPlayTable || method == MethodTDLambda }
+
+// New returns a network learner of method l.Method for net, a policy net
+// for MethodPolicy and a value net for MethodTDLambda, drawing from rng.
 func New(net *nn.Net, l Learning, rng *rand.Rand) Learner {
 	if l.Method == MethodTDLambda {
 		return NewTD(net, float32(l.LR), float32(l.Lambda), rng)
