@@ -86,6 +86,7 @@ func TestExitCodes(t *testing.T) {
 		{"league run: --learner table: a league's learner is a network", []string{"league", "run", "--learner", "table", "--rounds", "1"}},
 		{"league run: --learner selfplay-table: a table of values cannot hold the positions of Connect Four", []string{"league", "run", "--game", "connect4", "--db", "c4.db", "--method", "selfplay-table"}},
 		{`play: --as: side must be X or O, not "Q"`, []string{"play", "--as", "Q"}},
+		{"play: takes --checkpoint or --file, not both", []string{"play", "--file", "net.bin", "--checkpoint", "3"}},
 		{"ratings: --limit must be at least 1 (got 0)", []string{"ratings", "--limit", "0"}},
 		{"rounds: --limit must be at least 1 (got 0)", []string{"rounds", "--limit", "0"}},
 		{"checkpoints: --limit must be at least 1 (got 0)", []string{"checkpoints", "--limit", "0"}},
