@@ -9,11 +9,11 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learning is how a network learns: its size when new, the learning
-// rate, and how it explores.
+// Learning is how a learner learns: its method, a network's size when
+// new, the learning rate (the step size of Sutton and Barto's table), and
+// how it explores.
 type Learning struct {
-	Method string // one of Methods
-
+	Method      string // one of Methods
 	Hidden      int
 	LR          float64
 	LRDecay     int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)

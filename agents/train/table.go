@@ -57,7 +57,11 @@ type Valued struct {
 	updates [table.States]int32 // N of each state
 }
 
-// NewValued returns the article's learner with an empty table.
+// NewValued returns the article's learner with an empty table, where a
+// position not met yet is worth 0: neither a promise nor a threat, below
+// any win and above any loss. (The article's listing adds a new state
+// with the reward of its game state, and does not show the one of a
+// game in play.)
 func NewValued(rng *rand.Rand) *Valued {
 	return &Valued{Table: table.New(ArticleWin, ArticleDraw, ArticleLoss, 0), Rand: rng}
 }
@@ -82,9 +86,9 @@ func (l *Valued) Drill(start game.Position, avoid int, opp game.Player, epsilon 
 // next.
 func (l *Valued) learn(side game.Side, s, next tictactoe.Board, _ bool) {
 	t := l.Table
-	target := ArticleStep + ArticleDiscount*t.Value(side, next)
-	if next.Result() != game.Ongoing {
-		target = t.Value(side, next) // the reward; a finished game has no future
+	target := t.Value(side, next) // a finished game's is its reward, and it has no future
+	if next.Result() == game.Ongoing {
+		target = ArticleStep + ArticleDiscount*target
 	}
 	i := table.State(side, s)
 	l.updates[i]++

@@ -1,6 +1,10 @@
-// Package train plays training games for a learning network: against a
-// fixed opponent, or against itself with both sides learning. It is the
-// loop of ttt-rl's trainer; the learning rule itself is nn.Learn.
+// Package train plays training games for a learner: against a fixed
+// opponent, or against itself with both sides learning. Its learners are
+// the methods of the documents ttt grew from: ttt-rl's policy net (whose
+// rule is nn.Learn), the TD(λ) value net of TD-Gammon and GNU
+// Backgammon, and the tables of values of the CodeProject article and of
+// Sutton and Barto. Run is `ttt train`: one learner, trained the way its
+// document does.
 package train
 
 import (
@@ -11,7 +15,8 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learner is a network that learns from every game it plays.
+// Learner is a network or a table of values that learns from every game
+// it plays.
 type Learner interface {
 	// Play plays one game as side against opp, exploring at rate
 	// epsilon, and learns from it. A nil opp means the learner plays
