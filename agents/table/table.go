@@ -78,13 +78,6 @@ func (t *Table) Set(side game.Side, b tictactoe.Board, v float64) {
 // Len returns how many values the table holds.
 func (t *Table) Len() int { return t.n }
 
-// Clone returns a copy of t that later changes to t leave as it is: a
-// snapshot.
-func (t *Table) Clone() *Table {
-	c := *t
-	return &c
-}
-
 // Best returns the move of the side to move on b (a game in play) to the
 // position it values most, and that value. Ties go to the lowest square
 // when rng is nil, the frozen player's rule, which makes it

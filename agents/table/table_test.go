@@ -161,16 +161,6 @@ func TestGreedyTies(t *testing.T) {
 	}
 }
 
-func TestCloneIsASnapshot(t *testing.T) {
-	tab := sample(3)
-	snap := tab.Clone()
-	before := snap.Bytes()
-	tab.Set(game.X, tictactoe.Board{}.Play(4), 1000)
-	if !bytes.Equal(snap.Bytes(), before) {
-		t.Error("changing the table changed its snapshot")
-	}
-}
-
 func FuzzParse(f *testing.F) {
 	f.Add(sample(4).Bytes())
 	f.Add([]byte("ttt-vtab"))

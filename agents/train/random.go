@@ -87,15 +87,6 @@ type Model struct {
 	Table *table.Table
 }
 
-// Player returns the model as the frozen agent that plays it: greedy and
-// deterministic.
-func (m Model) Player() game.Player {
-	if m.Table != nil {
-		return m.Table
-	}
-	return &nn.Player{Net: m.Net}
-}
-
 // Run trains a new learner of tic-tac-toe of cfg's method, playing X in
 // even games and O in odd ones, against a uniformly random opponent or,
 // for a self-play method, against itself; it calls report (if not nil)
