@@ -32,13 +32,16 @@ func trainCommand() *cli.Command {
    ttt train --method selfplay-table --until unbeatable -o book.bin
 
    --method policy (the default) and table train against a random
-   opponent, selfplay-table and tdlambda against themselves. With --until,
-   every --check-every games the learner, as a snapshot of it would play,
-   is checked against every opponent line, and training stops at the
-   first check it passes; --games is then the most it may play, and a run
-   that gets there in no more ends with status 1 (the file is written all
-   the same). With --db (or TTT_DB set), a net is stored in the league as
-   well as written to -o, if given; a table is written to -o only.`,
+   opponent, selfplay-table and tdlambda against themselves. Where --epsilon
+   and --lr do not say otherwise, table explores at 0.3 and selfplay-table
+   at 0.01, all along, and selfplay-table's step size is 0.1, as their
+   documents do. With --until, every --check-every games the learner, as
+   a snapshot of it would play, is checked against every opponent line,
+   and training stops at the first check it passes; --games is then the
+   most it may play, and a run that does not get there within them ends
+   with status 1 (the net or table is saved all the same). With --db (or
+   TTT_DB set), a net is stored in the league as well as written to -o,
+   if given; a table is written to -o only.`,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net or table to `FILE`"},
