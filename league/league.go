@@ -144,6 +144,10 @@ func (c Config) Validate() error {
 			return fmt.Errorf("the shares --self-play, --exploit, --members and --drill add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
 		}
 		return fmt.Errorf("the shares --self-play, --exploit, --members, --drill and --ladder add up to more than 1 (%g + %g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder)
+	case train.IsTable(c.Method):
+		// A league stores networks and plays their move tables; a
+		// table learner's snapshot has no place in it yet.
+		return fmt.Errorf("--learner %s: a league's learner is a network (policy or tdlambda); train a table with ttt train --method %[1]s -o FILE", c.Method)
 	}
 	return c.Learning.Validate()
 }

@@ -147,11 +147,11 @@ func buildNight(path string, n int) error {
 	for i := range nets {
 		tc := train.Default(nightTraining)
 		tc.Seed = uint64(i + 1)
-		net, err := train.AgainstRandom(ctx, tc, nil)
+		trained, err := train.Run(ctx, tc, nil)
 		if err != nil {
 			return err
 		}
-		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Net: net})
+		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Net: trained.Net})
 	}
 	lg, err := open(ctx, db, cfg, nil)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ttt/agents"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -165,8 +166,11 @@ func (lg *league) keepSettings(ctx context.Context) error {
 // ValidateFor is Validate, and reports a setting that kit's game cannot
 // give: exploiters and drills need a game whose every position is solved.
 func (c Config) ValidateFor(kit *agents.Kit) error {
-	if kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0) {
+	switch {
+	case kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0):
 		return fmt.Errorf("--exploit and --drill need a game whose every position is solved, and %s is not (set them to 0)", kit.Title())
+	case train.IsTable(c.Method) && kit.Game != tictactoe.Game:
+		return fmt.Errorf("--learner %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", c.Method, kit.Title())
 	}
 	return c.Validate()
 }

@@ -29,7 +29,7 @@ func BenchmarkGame(b *testing.B) {
 func BenchmarkTrain100k(b *testing.B) {
 	cfg := train.Default(100000)
 	for b.Loop() {
-		if _, err := train.AgainstRandom(context.Background(), cfg, nil); err != nil {
+		if _, err := train.Run(context.Background(), cfg, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

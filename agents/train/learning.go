@@ -3,14 +3,17 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"ttt/agents/nn"
 )
 
-// Learning is how a network learns: its size when new, the learning
-// rate, and how it explores.
+// Learning is how a learner learns: its method, a network's size when
+// new, the learning rate (the step size of Sutton and Barto's table), and
+// how it explores.
 type Learning struct {
-	Method      string // MethodPolicy or MethodTDLambda
+	Method      string // one of Methods
 	Hidden      int
 	LR          float64
 	LRDecay     int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)
@@ -22,20 +25,49 @@ type Learning struct {
 // Validate reports the first setting that is out of range.
 func (l Learning) Validate() error {
 	switch {
-	case l.Method != MethodPolicy && l.Method != MethodTDLambda:
-		return fmt.Errorf("--learner must be %s or %s (got %q)", MethodPolicy, MethodTDLambda, l.Method)
+	case !slices.Contains(Methods, l.Method):
+		return fmt.Errorf("--learner (--method) must be one of %s (got %q)", strings.Join(Methods, ", "), l.Method)
 	case !(l.Lambda >= 0 && l.Lambda <= 1):
 		return fmt.Errorf("--lambda must be within 0..1 (got %g)", l.Lambda)
 	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
 		return fmt.Errorf("--hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
 	case !(l.LR > 0 && l.LR <= 10):
 		return fmt.Errorf("--lr must be within (0, 10] (got %g)", l.LR)
+	case l.Method == MethodSelfPlayTable && l.LR > 1:
+		// A step past the target overshoots it: the value swings.
+		return fmt.Errorf("--lr, the %s learner's step size, must be within (0, 1] (got %g)", l.Method, l.LR)
 	case l.LRDecay < 0:
 		return fmt.Errorf("--lr-decay must not be negative (got %d)", l.LRDecay)
 	case !(l.Temperature > 0 && l.Temperature <= 100):
 		return fmt.Errorf("--temperature must be within (0, 100] (got %g)", l.Temperature)
 	}
 	return l.Epsilon.Validate()
+}
+
+// ForMethod returns l with the settings of its method's document where
+// given (a flag's name) says the command line did not set them: the
+// table learners explore at a constant rate, the article's or the
+// book's, and the book's steps are 0.1.
+func (l Learning) ForMethod(given func(name string) bool) Learning {
+	var epsilon float64
+	switch l.Method {
+	case MethodTable:
+		epsilon = ArticleEpsilon
+	case MethodSelfPlayTable:
+		epsilon = BookEpsilon
+		if !given("lr") {
+			l.LR = BookStep
+		}
+	default:
+		return l
+	}
+	if !given("epsilon") {
+		l.Epsilon.Start = epsilon
+	}
+	if !given("epsilon-end") {
+		l.Epsilon.End = l.Epsilon.Start
+	}
+	return l
 }
 
 // At returns the learning for the learner's training game g (counted

@@ -1,6 +1,10 @@
-// Package train plays training games for a learning network: against a
-// fixed opponent, or against itself with both sides learning. It is the
-// loop of ttt-rl's trainer; the learning rule itself is nn.Learn.
+// Package train plays training games for a learner: against a fixed
+// opponent, or against itself with both sides learning. Its learners are
+// the methods of the documents ttt grew from: ttt-rl's policy net (whose
+// rule is nn.Learn), the TD(λ) value net of TD-Gammon and GNU
+// Backgammon, and the tables of values of the CodeProject article and of
+// Sutton and Barto. Run is `ttt train`: one learner, trained the way its
+// document does.
 package train
 
 import (
@@ -11,7 +15,8 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learner is a network that learns from every game it plays.
+// Learner is a network or a table of values that learns from every game
+// it plays.
 type Learner interface {
 	// Play plays one game as side against opp, exploring at rate
 	// epsilon, and learns from it. A nil opp means the learner plays
@@ -26,14 +31,28 @@ type Learner interface {
 	Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result
 }
 
-// Methods of learning, as --learner names them.
+// Methods of learning, as --learner and --method name them.
 const (
-	MethodPolicy   = "policy"
-	MethodTDLambda = "tdlambda"
+	MethodPolicy        = "policy"
+	MethodTDLambda      = "tdlambda"
+	MethodTable         = "table"          // Valued: the CodeProject article's
+	MethodSelfPlayTable = "selfplay-table" // Book: Sutton and Barto's
 )
 
-// New returns a learner of method l.Method for net, a policy net for
-// MethodPolicy and a value net for MethodTDLambda, drawing from rng.
+// Methods are the methods of learning, the default first.
+var Methods = []string{MethodPolicy, MethodTDLambda, MethodTable, MethodSelfPlayTable}
+
+// IsTable reports whether method keeps a table of values, which only
+// tic-tac-toe can fill, rather than a network.
+func IsTable(method string) bool { return method == MethodTable || method == MethodSelfPlayTable }
+
+// SelfPlay reports whether method learns by playing itself, as its
+// document teaches, rather than against a random opponent: Sutton and
+// Barto's players and the TD(λ) of TD-Gammon and GNU Backgammon do.
+func SelfPlay(method string) bool { return method == MethodSelfPlayTable || method == MethodTDLambda }
+
+// New returns a network learner of method l.Method for net, a policy net
+// for MethodPolicy and a value net for MethodTDLambda, drawing from rng.
 func New(net *nn.Net, l Learning, rng *rand.Rand) Learner {
 	if l.Method == MethodTDLambda {
 		return NewTD(net, float32(l.LR), float32(l.Lambda), rng)

@@ -17,24 +17,24 @@ import (
 
 func TestSameSeedSameNet(t *testing.T) {
 	cfg := train.Default(3000)
-	a, err := train.AgainstRandom(context.Background(), cfg, nil)
+	a, err := train.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := train.AgainstRandom(context.Background(), cfg, nil)
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+	b, _ := train.Run(context.Background(), cfg, nil)
+	if !bytes.Equal(a.Net.Bytes(), b.Net.Bytes()) {
 		t.Error("the same seed and settings gave different weights")
 	}
 	cfg.Seed++
-	c, _ := train.AgainstRandom(context.Background(), cfg, nil)
-	if bytes.Equal(a.Bytes(), c.Bytes()) {
+	c, _ := train.Run(context.Background(), cfg, nil)
+	if bytes.Equal(a.Net.Bytes(), c.Net.Bytes()) {
 		t.Error("a different seed gave the same weights")
 	}
 }
 
 func TestTrainingLearns(t *testing.T) {
 	var first, last *game.Record
-	_, err := train.AgainstRandom(context.Background(), train.Default(60000), func(p train.Progress) {
+	_, err := train.Run(context.Background(), train.Default(60000), func(p train.Progress) {
 		if p.Window != nil {
 			if first == nil {
 				first = p.Window
@@ -58,7 +58,7 @@ func TestTrainingLearns(t *testing.T) {
 func TestProgressCadence(t *testing.T) {
 	var games []int
 	windows := 0
-	_, err := train.AgainstRandom(context.Background(), train.Default(25500), func(p train.Progress) {
+	_, err := train.Run(context.Background(), train.Default(25500), func(p train.Progress) {
 		games = append(games, p.Games)
 		if p.Window != nil {
 			windows++
@@ -75,12 +75,12 @@ func TestProgressCadence(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	net, err := train.AgainstRandom(ctx, train.Default(1_000_000), func(train.Progress) {
+	trained, err := train.Run(ctx, train.Default(1_000_000), func(train.Progress) {
 		calls++
 		cancel()
 	})
-	if !errors.Is(err, context.Canceled) || net == nil || calls != 1 {
-		t.Errorf("after cancel: err %v, net %v, %d reports", err, net != nil, calls)
+	if !errors.Is(err, context.Canceled) || trained.Net == nil || calls != 1 {
+		t.Errorf("after cancel: err %v, net %v, %d reports", err, trained.Net != nil, calls)
 	}
 }
 
@@ -118,7 +118,7 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 	} {
 		cfg := train.Default(100)
 		mutate(&cfg)
-		if _, err := train.AgainstRandom(context.Background(), cfg, nil); err == nil {
+		if _, err := train.Run(context.Background(), cfg, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -199,16 +199,9 @@ type stopConditions struct {
 // stopFlags reads the stop conditions of a run of kit's game.
 func stopFlags(c *cli.Context, kit *agents.Kit) (stopConditions, error) {
 	s := stopConditions{patience: int64(c.Int("patience")), quiet: c.Bool("quiet")}
-	switch u := c.String("until"); {
-	case u == "":
-	case kit.Compile == nil:
-		return s, usage(c.Command, "--until %s: %s has no exhaustive check; stop with --patience", u, kit.Title())
-	case u == "perfect":
-		s.until = verify.Perfect
-	case u == "unbeatable":
-		s.until = verify.Unbeatable
-	default:
-		return s, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
+	var err error
+	if s.until, err = untilFlag(c, kit); err != nil {
+		return s, err
 	}
 	if s.patience < 0 {
 		return s, usage(c.Command, "--patience must not be negative (got %d)", s.patience)

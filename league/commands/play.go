@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,7 @@ func playCommand() *cli.Command {
    ttt play                                  # you are X against the best checkpoint
    ttt play --checkpoint perfect --as O
    printf '4\n8\nq\n' | ttt play --checkpoint 12   # a scripted game
+   ttt play --file table.bin                 # a file, not the league: a network or a table
 
    Type a square, 0-8 as numbered beside the board, and Enter; q quits.
    After each of its moves the agent shows what it thought of every empty
@@ -45,6 +47,7 @@ func playCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest|random|perfect`"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
+			&cli.StringFlag{Name: "file", Usage: "the opponent is the tic-tac-toe agent in `FILE`: a network's weights, or a table of values (ttt train --method table)"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
 			dbFlag(),
 		},
@@ -56,13 +59,24 @@ func playCommand() *cli.Command {
 			if err != nil {
 				return usage(c.Command, "--as: %v", err)
 			}
-			kit, a, err := opponent(c, c.String("checkpoint"))
-			if err != nil {
-				return err
+			var r rival
+			if path := c.String("file"); path != "" {
+				if c.IsSet("checkpoint") {
+					return usage(c.Command, "takes --checkpoint or --file, not both")
+				}
+				if r, err = fileRival(path); err != nil {
+					return err
+				}
+			} else {
+				kit, a, err := opponent(c, c.String("checkpoint"))
+				if err != nil {
+					return err
+				}
+				// Play against random is meant to differ from game to
+				// game, so its seed is the one place ttt draws from the
+				// global source.
+				r = newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 			}
-			// Play against random is meant to differ from game to game, so
-			// its seed is the one place ttt draws from the global source.
-			r := newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 			// A terminal shows what the human types; a pipe does not, so
 			// the moves are echoed there and a scripted game reads as a
 			// transcript.
@@ -95,6 +109,31 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 		return nil, nil, fmt.Errorf("%w: play a built-in player (--checkpoint %s), or train one first", err, strings.Join(names, ", "))
 	}
 	return kit, a, err
+}
+
+// fileRival is the tic-tac-toe agent in the file at path, a network's
+// weights or a table of values, as a rival named after the file.
+func fileRival(path string) (rival, error) {
+	kit := agents.TicTacToe
+	net, values, err := readAgentFile(kit.Game, path, 0)
+	if err != nil {
+		return rival{}, err
+	}
+	name := filepath.Base(path)
+	if values == nil {
+		return newRival(kit, &store.Agent{Name: name, Net: net}, nil), nil
+	}
+	return rival{name: name, kit: kit, about: "the value it puts on the position after each square",
+		think: func(p game.Position) (int, []string) {
+			b := tictactoe.FromPosition(p)
+			cells := make([]string, kit.Moves())
+			for sq := range cells {
+				if b.IsEmpty(sq) {
+					cells[sq] = strconv.FormatFloat(values.Value(b.ToMove(), b.Play(sq)), 'f', 2, 64)
+				}
+			}
+			return values.Move(p), cells
+		}}, nil
 }
 
 // rival is the agent across the board: its move in a position, and what

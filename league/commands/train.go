@@ -10,29 +10,45 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/train"
+	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
 
-// trainCommand is `ttt train`: ttt-rl's trainer, one network against a
-// uniformly random opponent, playing X and O in turn.
+// trainCommand is `ttt train`: one learner of tic-tac-toe, trained the
+// way its document teaches (ttt-rl's network and the CodeProject
+// article's table against a random opponent, Sutton and Barto's table
+// and TD(λ) in self-play), written to a file.
 func trainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
-		Usage: "train a network against a random opponent (ttt-rl's method)",
+		Usage: "train a learner as its document does (ttt-rl's network against a random opponent by default)",
 		UsageText: `ttt train [options]
 
    ttt train --games 2000000 --seed 3 -o n.bin
    ttt train -o ttt_nn.bin --side O     # 18-input file for ttt-rl's play program
    ttt train --db league.db             # the net joins the league as a baseline agent
+   ttt train --method table --until perfect -o table.bin
+   ttt train --method selfplay-table --until unbeatable -o book.bin
 
-   With --db (or TTT_DB set), the net is stored in the league as well as
-   written to -o, if given.`,
+   --method policy (the default) and table train against a random
+   opponent, selfplay-table and tdlambda against themselves. Where --epsilon
+   and --lr do not say otherwise, table explores at 0.3 and selfplay-table
+   at 0.01, all along, and selfplay-table's step size is 0.1, as their
+   documents do. With --until, every --check-every games the learner, as
+   a snapshot of it would play, is checked against every opponent line,
+   and training stops at the first check it passes; --games is then the
+   most it may play, and a run that does not get there within them ends
+   with status 1 (the net or table is saved all the same). With --db (or
+   TTT_DB set), a net is stored in the league as well as written to -o,
+   if given; a table is written to -o only.`,
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net to `FILE` as plain weights"},
-			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs"},
+			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net or table to `FILE`"},
+			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs (a network)"},
 			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
+			&cli.StringFlag{Name: "until", Usage: "stop at the first check that finds the learner `unbeatable|perfect`"},
+			&cli.IntFlag{Name: "check-every", Value: trainDefaults.CheckEvery, Usage: "with --until: training games between two checks"},
 			// Not dbFlag(): train uses no database unless told, so it
 			// shows no default.
 			&cli.StringFlag{Name: dbFlagName, EnvVars: []string{"TTT_DB"}, Usage: "store the net in the league database `FILE` too"},
@@ -53,12 +69,23 @@ func trainCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			cfg := train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), Learning: learning(c)}
+			cfg := train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
+				Learning: learning(c).ForMethod(c.IsSet)}
 			if !c.IsSet("epsilon-games") {
 				cfg.Epsilon.Games = cfg.Games / 2
 			}
+			if cfg.Until, err = untilFlag(c, agents.TicTacToe); err != nil {
+				return err
+			}
 			if err := cfg.Validate(); err != nil {
 				return usage(c.Command, "%v", err)
+			}
+			isTable := train.IsTable(cfg.Method)
+			switch {
+			case isTable && toLeague:
+				return usage(c.Command, "--method %s: a league stores networks only, not tables; write the table with -o FILE", cfg.Method)
+			case isTable && c.IsSet("side"):
+				return usage(c.Command, "--side folds a network's side input; a table plays both sides")
 			}
 			// Both destinations are opened before training: a path that
 			// cannot be written fails now, not after the games.
@@ -68,11 +95,16 @@ func trainCommand() *cli.Command {
 					return err
 				}
 				defer file.abort()
-				inputs := agents.TicTacToe.Game.Inputs()
-				if c.String("side") != "" {
-					inputs-- // the side input, folded
+				if isTable {
+					err = checkTableLayout(c, file)
+				} else {
+					inputs := agents.TicTacToe.Game.Inputs()
+					if c.String("side") != "" {
+						inputs-- // the side input, folded
+					}
+					err = checkLayout(c, file, agents.TicTacToe.Game, inputs, cfg.Hidden)
 				}
-				if err := checkLayout(c, file, agents.TicTacToe.Game, inputs, cfg.Hidden); err != nil {
+				if err != nil {
 					return err
 				}
 			}
@@ -92,12 +124,34 @@ func trainCommand() *cli.Command {
 			}
 
 			w := c.App.Writer
-			fmt.Fprintf(w, "Training a %d-hidden network against a random opponent for %d games (seed %d)\n",
-				cfg.Hidden, cfg.Games, cfg.Seed)
+			most := ""
+			if cfg.Until != verify.Beatable {
+				most = "at most "
+			}
+			fmt.Fprintf(w, "Training %s for %s%d games (seed %d)\n", trainee(cfg), most, cfg.Games, cfg.Seed)
 			bar := newProgress(c, int64(cfg.Games), "training", "games")
 			start := time.Now()
-			net, err := train.AgainstRandom(c.Context, cfg, func(p train.Progress) {
+			var (
+				last    *train.Check // the latest check
+				reached *train.Check // the check that found the learner good enough
+				games   int          // played so far
+			)
+			model, err := train.Run(c.Context, cfg, func(p train.Progress) {
 				bar.set(int64(p.Games))
+				games = p.Games
+				if p.Check != nil {
+					// A line when the class changes, so that the first
+					// unbeatable and the first perfect snapshot show
+					// with their games and time.
+					if last == nil || p.Check.Class != last.Class {
+						bar.println(w, "Games: %d, %.1fs: %s (optimal moves X %.1f%%, O %.1f%%)", p.Games, time.Since(start).Seconds(),
+							p.Check.Class, 100*p.Check.X.OptimalShare(), 100*p.Check.O.OptimalShare())
+					}
+					last = p.Check
+					if p.Check.Class >= cfg.Until {
+						reached = p.Check
+					}
+				}
 				if p.Window != nil {
 					bar.println(w, "Games: %d, %s, epsilon %.3f", p.Games, window(*p.Window), p.Epsilon)
 				}
@@ -107,21 +161,64 @@ func trainCommand() *cli.Command {
 				return fmt.Errorf("training stopped: %w", err)
 			}
 			fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
+			if reached != nil {
+				fmt.Fprintf(w, "Reached %s after %d games\n", reached.Class, games)
+			}
 			if db != nil {
-				a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(cfg.Games), Net: net})
+				a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games), Net: model.Net})
 				if err := db.AddAgent(c.Context, a); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, c.String(dbFlagName))
 			}
 			if file != nil {
-				if err := file.commit(write(net)); err != nil {
+				what, data := "Network", []byte(nil)
+				if isTable {
+					what, data = fmt.Sprintf("Table of %d values", model.Table.Len()), model.Table.Bytes()
+				} else {
+					data = write(model.Net)
+				}
+				if err := file.commit(data); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "Network saved to %s%s\n", out, file.replaced())
+				fmt.Fprintf(w, "%s saved to %s%s\n", what, out, file.replaced())
+			}
+			if cfg.Until != verify.Beatable && reached == nil {
+				return fmt.Errorf("not %s after %d games, the most --games allows: the last check found it %s", cfg.Until, games, last.Class)
 			}
 			return nil
 		},
+	}
+}
+
+// trainee describes what cfg trains, and against whom, for train's first
+// line. A policy net's line is ttt-rl's trainer's.
+func trainee(cfg train.Config) string {
+	switch cfg.Method {
+	case train.MethodTable:
+		return "a table of values (the CodeProject article's learner) against a random opponent"
+	case train.MethodSelfPlayTable:
+		return "a table of values (Sutton and Barto's learner) in self-play"
+	case train.MethodTDLambda:
+		return fmt.Sprintf("a %d-hidden value network by TD(λ) in self-play", cfg.Hidden)
+	}
+	return fmt.Sprintf("a %d-hidden network against a random opponent", cfg.Hidden)
+}
+
+// untilFlag reads --until of a command that trains for kit's game: the
+// class a learner must reach, or verify.Beatable for none.
+func untilFlag(c *cli.Context, kit *agents.Kit) (verify.Class, error) {
+	switch u := c.String("until"); {
+	case u == "":
+		return verify.Beatable, nil
+	case kit.Compile == nil:
+		return verify.Beatable, usage(c.Command, "--until %s: %s has no exhaustive check; stop with --patience", u, kit.Title())
+	case u == "perfect":
+		return verify.Perfect, nil
+	case u == "unbeatable":
+		return verify.Unbeatable, nil
+	default:
+		return verify.Beatable, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
 	}
 }
 
@@ -132,7 +229,7 @@ var trainDefaults = train.Default(150000)
 // and league run, with the defaults of the one or the other.
 func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "learner", Value: d.Method, Usage: "how the network learns: policy (ttt-rl's rule: a policy net, reinforced by the game's result) or tdlambda (a value net moving to the best afterstate, learning by TD(λ))"},
+		&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: d.Method, Usage: "how it learns: policy (ttt-rl's rule: a policy net, reinforced by the game's result), tdlambda (a value net moving to the best afterstate, learning by TD(λ)), table (the CodeProject article's table of values; ttt train only) or selfplay-table (Sutton and Barto's; ttt train only)"},
 		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
 		floatFlag("lr", d.LR, "learning rate"),
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},

@@ -13,23 +13,25 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/agents/table"
 	"ttt/agents/verify"
 	"ttt/league"
 )
 
 // errBeatable makes `ttt verify` exit with status 1 when a side can be
 // beaten: the report above it says which.
-var errBeatable = errors.New("the network can be beaten")
+var errBeatable = errors.New("the agent can be beaten")
 
 // verifyCommand is `ttt verify`: the exhaustive check of a network.
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
-		Usage: "check a network against every opponent line; exit 0 only if it is unbeatable",
+		Usage: "check a network or a table of values against every opponent line; exit 0 only if it is unbeatable",
 		UsageText: `ttt verify [options] FILE|ID|NAME|best|latest
    ttt verify [options] --checkpoint ID|NAME|best|latest
 
    ttt verify n.bin
+   ttt verify table.bin             # a table of values, as ttt train --method table writes it
    ttt verify ttt_nn.bin --side O
    ttt verify best                  # a network stored in the league
    ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it`,
@@ -64,21 +66,25 @@ func verifyCommand() *cli.Command {
 			if c.Int("games") < 0 {
 				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
-			net, oneSide, err := netToVerify(c, ref, c.IsSet("checkpoint"))
+			net, values, oneSide, err := agentToVerify(c, ref, c.IsSet("checkpoint"))
 			if err != nil {
 				return err
 			}
-			if kit := agents.KitFor(net.Game); kit.Compile == nil {
-				return verifySampled(c, kit, net)
+			var player game.Player = values
+			if values == nil {
+				if kit := agents.KitFor(net.Game); kit.Compile == nil {
+					return verifySampled(c, kit, net)
+				}
+				// A file without the side input plays the side it was
+				// folded for, which it does not record: checked as the
+				// other side, it loses, a false alarm.
+				if oneSide && !c.IsSet("side") {
+					return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
+						ref, net.Inputs-1)
+				}
+				player = &nn.Player{Net: net}
 			}
-			// A file without the side input plays the side it was
-			// folded for, which it does not record: checked as the other
-			// side, it loses, a false alarm.
-			if oneSide && !c.IsSet("side") {
-				return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
-					ref, net.Inputs-1)
-			}
-			table := tictactoe.NewTable(&nn.Player{Net: net})
+			table := tictactoe.NewTable(player)
 			w := c.App.Writer
 			unbeatable := true
 			for _, side := range sides {
@@ -107,35 +113,36 @@ func verifyCommand() *cli.Command {
 	}
 }
 
-// netToVerify reads the network arg names: the file at arg when there is
-// one (and arg is not a --checkpoint), else the agent arg names in the
-// league; oneSide is true of a file without the side input.
-func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide bool, err error) {
+// agentToVerify reads the agent arg names: the file at arg when there is
+// one (and arg is not a --checkpoint), a network's weights or a table of
+// values, else the network arg names in the league; oneSide is true of a
+// weight file without the side input.
+func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values *table.Table, oneSide bool, err error) {
 	if stored {
 		a, err := storedNet(c, arg)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		return a.Net, false, nil
+		return a.Net, nil, false, nil
 	}
-	// Whatever is at arg but a directory is read as a weight file, which
-	// refuses what is not one: /dev/zero is not an agent's name.
+	// Whatever is at arg but a directory is read as an agent's file,
+	// which refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(arg)
 	if err == nil && !info.IsDir() {
 		kit, err := leagueKit(c)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		inputs, err := inputsFlag(c, kit.Game)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		net, err := readWeightFile(kit.Game, arg, inputs)
-		if err != nil {
-			return nil, false, err
+		net, values, err := readAgentFile(kit.Game, arg, inputs)
+		if err != nil || values != nil {
+			return nil, values, false, err
 		}
 		g := kit.Game
-		return net, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
+		return net, nil, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
 	}
 	a, err := storedNet(c, arg)
 	if err != nil {
@@ -143,9 +150,9 @@ func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide 
 		if info != nil {
 			what = arg + " is a directory"
 		}
-		return nil, false, fmt.Errorf("%s, and %w", what, err)
+		return nil, nil, false, fmt.Errorf("%s, and %w", what, err)
 	}
-	return a.Net, false, nil
+	return a.Net, nil, false, nil
 }
 
 // verifySampled is ttt verify for a game too large to try every line

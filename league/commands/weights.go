@@ -9,52 +9,81 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/agents/table"
 )
 
-// maxWeightFile is the size of the largest plain weight file of a game:
-// all its inputs and nn.MaxHidden hidden units. Nothing larger is read.
+// maxWeightFile is the size of the largest file of an agent of a game: a
+// plain weight file with all its inputs and nn.MaxHidden hidden units,
+// or in tic-tac-toe a table of values of every state (smaller). Nothing
+// larger is read.
 func maxWeightFile(g game.Game) int64 {
-	return int64(4 * nn.Params(g.Inputs(), nn.MaxHidden, g.Moves()))
+	size := int64(4 * nn.Params(g.Inputs(), nn.MaxHidden, g.Moves()))
+	if g == tictactoe.Game {
+		size = max(size, int64(table.MaxFileSize))
+	}
+	return size
 }
 
-// readWeightFile reads a plain weight file, naming the file in any error.
-// It reads regular files only, and never more than a weight file can
-// hold: /dev/zero or a file of gigabytes is refused, not read into
-// memory.
+// readWeightFile reads a plain weight file, naming the file in any
+// error; a table of values is refused, with what to do with one.
 func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
+	net, t, err := readAgentFile(g, path, inputs)
+	if t != nil {
+		return nil, fmt.Errorf("%s is a table of values, not a network's weights: a league stores networks only (ttt verify and ttt play --file take a table)", path)
+	}
+	return net, err
+}
+
+// readAgentFile reads the file of an agent of g: a plain weight file, or
+// in tic-tac-toe a table of values, which its magic tells apart (a weight
+// file has no header). It names the file in any error. It reads regular
+// files only, and never more than such a file can hold: /dev/zero or a
+// file of gigabytes is refused, not read into memory.
+func readAgentFile(g game.Game, path string, inputs int) (*nn.Net, *table.Table, error) {
 	// Stat before opening: opening a named pipe would wait for a writer.
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read weights: %w", err)
+		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
 	}
 	if err := checkWeightFile(g, path, info); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read weights: %w", err)
+		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
 	}
 	defer f.Close()
 	// The file opened may not be the one checked.
 	if info, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("cannot read weights: %w", err)
+		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
 	}
 	if err := checkWeightFile(g, path, info); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxWeightFile(g)+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read weights: %w", err)
+		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
 	}
 	if int64(len(data)) > maxWeightFile(g) { // it grew since
-		return nil, tooLarge(g, path)
+		return nil, nil, tooLarge(g, path)
+	}
+	if table.IsFile(data) {
+		if g != tictactoe.Game {
+			return nil, nil, fmt.Errorf("%s is a table of values, a tic-tac-toe player, not one of %s", path, g.Title())
+		}
+		t, err := table.Parse(data)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, t, nil
 	}
 	net, err := nn.Parse(g, data, nn.Shape{Inputs: inputs})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return net, nil
+	return net, nil, nil
 }
 
 // checkLayout refuses, unless c's --force says otherwise, to replace a
@@ -69,6 +98,28 @@ func checkLayout(c *cli.Context, file *outputFile, g game.Game, inputs, hidden i
 	}
 	return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
 		file.path, file.replaces.Size(), size, inputs, hidden)
+}
+
+// checkTableLayout is checkLayout for a table of values: unless c's
+// --force says otherwise, it refuses to replace a file that is not a
+// table file, such as a network's weights that a program loads by that
+// name. createOutput has refused what is not a regular file.
+func checkTableLayout(c *cli.Context, file *outputFile) error {
+	if file.replaces == nil || c.Bool("force") {
+		return nil
+	}
+	f, err := os.Open(file.target)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", file.path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(table.Magic))
+	n, _ := io.ReadFull(f, head) // a shorter file is no table file
+	if table.IsFile(head[:n]) {
+		return nil
+	}
+	return fmt.Errorf("cannot write %s: it is a file of %d bytes that is not a table of values: replace it with --force, or choose another -o",
+		file.path, file.replaces.Size())
 }
 
 // inputsFlag is --inputs of a command that reads a weight file of g: 0

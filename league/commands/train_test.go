@@ -1,0 +1,81 @@
+package commands_test
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/table"
+	"ttt/agents/verify"
+	"ttt/league/commands/clitest"
+)
+
+// Every method trains through ttt train and writes a file that ttt
+// verify reads; --until stops at the first check the learner passes,
+// and says after how many games.
+func TestTrainMethods(t *testing.T) {
+	p := clitest.New(t)
+	for _, method := range []string{"policy", "tdlambda", "table", "selfplay-table"} {
+		file := method + ".bin"
+		out := p.OK(t, "train", "--method", method, "--games", "2000", "--hidden", "8", "-o", file)
+		if !strings.HasSuffix(out, " saved to "+file+"\n") {
+			t.Errorf("train --method %s said:\n%s", method, out)
+		}
+		out, errOut, code := p.Run(t, "verify", file)
+		if (code != 0 && code != 1) || strings.Count(out, "vs random exactly") != 2 {
+			t.Errorf("verify %s: exit %d\n%s%s", file, code, out, errOut)
+		}
+	}
+
+	// The article's learner, until perfect: the line of each class as it
+	// is first reached, then the last.
+	out := p.OK(t, "train", "--method", "table", "--until", "perfect", "-o", "table.bin")
+	reached := regexp.MustCompile(`(?m)^Games: (\d+), [\d.]+s: perfect \(optimal moves X 100\.0%, O 100\.0%\)$`).FindStringSubmatch(out)
+	if !strings.HasPrefix(out, "Training a table of values (the CodeProject article's learner) against a random opponent for at most 150000 games (seed 1)\n") ||
+		reached == nil || !strings.Contains(out, "\nReached perfect after "+reached[1]+" games\nTable of ") {
+		t.Errorf("train --method table --until perfect said:\n%s", out)
+	}
+	out = p.OK(t, "verify", "table.bin")
+	tab, err := table.Parse(p.File(t, "table.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// verify's figures are the file's table's, as a player.
+	for _, side := range []game.Side{game.X, game.O} {
+		if want := fmt.Sprintf("%s; vs random %s", verify.Check(tab, side), "exactly "+verify.Exact(tab, side).String()); !strings.Contains(out, want) {
+			t.Errorf("verify table.bin said:\n%s\nwant a line with %q", out, want)
+		}
+	}
+
+	// ttt play takes the file: the table's move is its greedy one, with
+	// the value it puts on the position after each square.
+	b := tictactoe.Board{}.Play(4)
+	stdout, errOut, code := p.RunInput(t, "4\nq\n", "play", "--file", "table.bin")
+	if want := fmt.Sprintf("table.bin plays O on %d; the value it puts on the position after each square:\n", tab.Move(b.Position())); code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("play --file table.bin: exit %d, want a line %q\n%s%s", code, want, stdout, errOut)
+	}
+
+	// A run that does not get there in --games writes its file and
+	// fails.
+	p.Refused(t, "not unbeatable after 2000 games, the most --games allows: the last check found it beatable",
+		"train", "--method", "selfplay-table", "--until", "unbeatable", "--games", "2000", "-o", "book.bin")
+	if _, err := table.Parse(p.File(t, "book.bin")); err != nil {
+		t.Errorf("the table of a run that fell short: %v", err)
+	}
+
+	// A table joins no league, and replaces only a table unless forced.
+	p.Refused(t, "table.bin is a table of values, not a network's weights", "import", "table.bin")
+	p.Write(t, "notes.txt", []byte("notes\n"))
+	p.Refused(t, "cannot write notes.txt: it is a file of 6 bytes that is not a table of values",
+		"train", "--method", "table", "--games", "10", "-o", "notes.txt")
+	p.OK(t, "train", "--method", "table", "--games", "10", "-o", "notes.txt", "--force")
+	before := p.File(t, "table.bin")
+	p.OK(t, "train", "--method", "table", "--games", "10", "-o", "table.bin")
+	if bytes.Equal(before, p.File(t, "table.bin")) {
+		t.Error("train -o table.bin left the table it replaces")
+	}
+}
