@@ -120,7 +120,7 @@ func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide 
 	}
 	// Whatever is at arg but a directory is read as a weight file, which
 	// refuses what is not one: /dev/zero is not an agent's name.
-	info, err := os.Stat(arg)
+	info, err := os.Stat(local(c, arg))
 	if err == nil && !info.IsDir() {
 		kit, err := leagueKit(c)
 		if err != nil {
@@ -130,9 +130,9 @@ func netToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, oneSide 
 		if err != nil {
 			return nil, false, err
 		}
-		net, err := readWeightFile(kit.Game, arg, inputs)
+		net, err := readWeightFile(kit.Game, local(c, arg), inputs)
 		if err != nil {
-			return nil, false, err
+			return nil, false, userNames(err, local(c, arg), arg)
 		}
 		g := kit.Game
 		return net, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
