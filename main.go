@@ -32,7 +32,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	code := commands.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := commands.Run(ctx, commands.Process(), os.Args[1:])
 	stop()
 	os.Exit(code)
 }

@@ -54,7 +54,7 @@ func BenchmarkNightReads(b *testing.B) {
 					for b.Loop() {
 						var errOut strings.Builder
 						start := time.Now()
-						code := commands.Run(b.Context(), append(r.args, "--db", db), strings.NewReader(r.input), io.Discard, &errOut)
+						code := commands.Run(b.Context(), commands.Env{Stdin: strings.NewReader(r.input), Stdout: io.Discard, Stderr: &errOut}, append(r.args, "--db", db))
 						times = append(times, time.Since(start))
 						if code != 0 {
 							b.Fatalf("ttt %s: exit %d: %s", strings.Join(r.args, " "), code, errOut.String())

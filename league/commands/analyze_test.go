@@ -12,6 +12,7 @@ import (
 // ttt analyze prints every legal move's exact outcome, as the solved
 // game has it, in the csv columns the README documents.
 func TestAnalyzeTicTacToe(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	for _, moves := range []string{"", "4", "408", "0,1,3"} {
 		out := p.OK(t, "analyze", "--format", "csv", moves)

@@ -11,6 +11,7 @@ import (
 // stored as the league's setting before a first round that never ended,
 // and every plain resume began it again).
 func TestFlagBounds(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	fresh := clitest.New(t)
 	for _, c := range []struct {

@@ -60,11 +60,11 @@ func checkCommand() *cli.Command {
 				return err
 			}
 			if problems > 0 {
-				fmt.Fprintf(w, "%s: %d problems found\n", c.String(dbFlagName), problems)
+				fmt.Fprintf(w, "%s: %d problems found\n", dbName(c), problems)
 				return errDamaged
 			}
 			fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d replayed matches their records\n",
-				c.String(dbFlagName), blobs, replayed)
+				dbName(c), blobs, replayed)
 			return nil
 		},
 	}

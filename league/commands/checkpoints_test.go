@@ -11,6 +11,7 @@ import (
 // 10: --after 100 for the next page...)", and negative numbers at
 // --after 9223372036854775807).
 func TestCheckpointsPastTheEnd(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t) // agents 1 to 6
 	for _, after := range []string{"6", "100", "9223372036854775807"} {
 		out := p.OK(t, "checkpoints", "--after", after)

@@ -39,6 +39,7 @@ func smallLeague(t *testing.T) clitest.TTT {
 // Flags may come after a command's arguments, as users type them; their
 // values go with them, and -- ends the flags.
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 
 	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 7 (from-c)") {
@@ -83,6 +84,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 // A mistyped flag or command is answered with the nearest name, and with
 // none when nothing is near.
 func TestSuggestions(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	for _, c := range []struct {
 		want string
@@ -111,6 +113,7 @@ func TestSuggestions(t *testing.T) {
 
 // ttt --version, ttt help and ttt help COMMAND.
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	if out := p.OK(t, "--version"); !regexp.MustCompile(`^ttt version \S+\n$`).MatchString(out) {
 		t.Errorf("ttt --version said %q", out)
@@ -151,6 +154,7 @@ func TestVersionAndHelp(t *testing.T) {
 // Every command's argument count is checked the same way: a usage error
 // that says what the command takes.
 func TestArgumentCounts(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	for _, c := range []struct {
 		want string
@@ -184,6 +188,7 @@ func TestArgumentCounts(t *testing.T) {
 // strconv reads as numbers and range checks let through, before it does
 // any work; and a duration without a unit says that it needs one.
 func TestFlagValues(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	flags := commands.FloatFlags()
 	if len(flags["train"]) < 4 || len(flags["league run"]) < 7 {
@@ -215,6 +220,7 @@ func TestFlagValues(t *testing.T) {
 // database, says the user's path in its errors, and says when it
 // replaces another file.
 func TestOutputFiles(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	other := clitest.New(t) // another league
 	other.OK(t, clitest.LeagueRun(bounded)...)
@@ -318,6 +324,7 @@ func TestOutputFiles(t *testing.T) {
 // Weight files are read with a size cap and only when regular: a device,
 // a pipe or a huge file is refused at once, never read into memory.
 func TestWeightFileLimits(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	huge := filepath.Join(p.Dir, "huge.bin")
 	f, err := os.Create(huge)
@@ -364,6 +371,7 @@ func TestWeightFileLimits(t *testing.T) {
 // league run ends with one line that says why it stopped and what the
 // league holds, however it stops; each round's line labels its columns.
 func TestLeagueRunStops(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
 		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; !strings.HasSuffix(got, "\n"+want) {
@@ -400,6 +408,7 @@ func TestLeagueRunStops(t *testing.T) {
 // terminal of 100 columns; CSV and JSON carry the verify figures as
 // numbers, each in a field of its own.
 func TestRatingsWidth(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	rng := rand.New(rand.NewPCG(1, 1))
 	long := "an-imported-network-with-a-name-much-longer-than-the-column-of-the-table"
@@ -475,6 +484,7 @@ func TestRatingsWidth(t *testing.T) {
 // which its learner cannot take, or shares that add up to more than 1)
 // is refused as a wrong command line, without a word of going on with it.
 func TestResumeSettings(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
 	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
@@ -528,6 +538,7 @@ func TestResumeSettings(t *testing.T) {
 // times; a round-robin's round has no snapshot. The table fits 100
 // columns.
 func TestRounds(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, "train", "--games", "100", "--hidden", "4", "--db", "norounds.db")
 	p.Refused(t, "the league has played no round yet", "rounds", "--db", "norounds.db")
@@ -578,6 +589,7 @@ func TestRounds(t *testing.T) {
 // Ctrl-C stops ttt verify however many games it was asked to sample: the
 // sampling loop watches the command's context.
 func TestVerifyStops(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, "train", "--games", "10", "--hidden", "4", "-o", "n.bin")
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
@@ -585,7 +597,7 @@ func TestVerifyStops(t *testing.T) {
 	var stdout, stderr strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		done <- commands.Run(ctx, []string{"verify", "--games", "2000000000", filepath.Join(p.Dir, "n.bin")}, strings.NewReader(""), &stdout, &stderr)
+		done <- commands.Run(ctx, commands.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}, []string{"verify", "--games", "2000000000", filepath.Join(p.Dir, "n.bin")})
 	}()
 	select {
 	case code := <-done:
@@ -604,6 +616,7 @@ func TestVerifyStops(t *testing.T) {
 // X-journal beside an SQLite file X, there or not yet) or by its first
 // bytes. -o - is standard output where the command can write there.
 func TestOutputLinksAndJournals(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	other := clitest.New(t) // another league, closed: no journal now
 	other.OK(t, clitest.LeagueRun(bounded)...)
@@ -680,6 +693,7 @@ func TestOutputLinksAndJournals(t *testing.T) {
 // Every committed round, of the league and of a round-robin, stores when
 // it finished: after it started, and just now.
 func TestRoundsFinish(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	start := time.Now().Add(-time.Second) // the store keeps UTC text: allow for rounding
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
@@ -707,6 +721,7 @@ func TestRoundsFinish(t *testing.T) {
 // ttt --version says which commit a development build was made from, as
 // go build records it in a git checkout, and whether its files differed.
 func TestVersionRevision(t *testing.T) {
+	t.Parallel()
 	setting := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
 		for i := 0; i < len(kv); i += 2 {
@@ -739,6 +754,7 @@ func TestVersionRevision(t *testing.T) {
 // only with --force. verify of a file without the side input asks which side it
 // plays, and checks that side when told.
 func TestExportLayouts(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	if out := p.OK(t, "export", "--checkpoint", "6"); !strings.Contains(out, "written to checkpoint-6-19in.bin (") {
 		t.Errorf("export said %q", out)
@@ -788,6 +804,7 @@ func TestExportLayouts(t *testing.T) {
 // goes on with (those the run's first line said), its rounds, best and
 // size.
 func TestLeagueShow(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	run := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2", "--opponents", "6")...)
 	_, settings, _ := strings.Cut(strings.SplitN(run, "\n", 2)[0], ", with ")
@@ -817,6 +834,7 @@ func TestLeagueShow(t *testing.T) {
 // says so; --quiet prints only the rounds whose snapshot becomes the
 // best.
 func TestStopConditions(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	unbeatableNet(t)
 	p.OK(t, "import", unbeatableFile, "--name", "solid")
@@ -849,6 +867,7 @@ func TestStopConditions(t *testing.T) {
 // the PGN Date tag is the day of the game's round; ratings history
 // without --agent lists a page of rows, and says where the rest are.
 func TestSmallerPoints(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	help := p.OK(t, "train", "--help")
 	if i := strings.Index(help, "--db FILE"); i < 0 || strings.Contains(strings.SplitN(help[i:], "\n", 2)[0], "default") {
@@ -889,6 +908,7 @@ func TestSmallerPoints(t *testing.T) {
 // that made it, are both said where show describes it; verify takes a
 // stored network by --checkpoint, as export and play do.
 func TestNumbering(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	if out := p.OK(t, "show", "checkpoint-6"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 6)\n") {
 		t.Errorf("show checkpoint-6:\n%s", out)

@@ -25,6 +25,7 @@ import (
 )
 
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 
 	// Train ttt-rl's way straight into a new league.
@@ -135,6 +136,7 @@ var bounded = []string{"--rounds", "1", "--games-per-round", "100", "--hidden", 
 // (TestEndToEnd covers bad weight files, unknown agents of show and
 // export, a missing database and a file that is not SQLite.)
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	p.Write(t, "notes.txt", []byte("not a database\n"))
@@ -231,6 +233,7 @@ func TestBadInput(t *testing.T) {
 // followed by SQLite's own word for it, and the readers still work on
 // it. It needs a small tmpfs, which only root can mount.
 func TestDiskFull(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	dir := filepath.Join(p.Dir, "small")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -265,15 +268,60 @@ func TestDiskFull(t *testing.T) {
 	}
 }
 
+// Two runs at once in one process, each in a directory of its own: each
+// finds and makes its files from its own Dir, its league where its own
+// TTT_DB says, and the process's working directory and environment are
+// never read or changed.
+func TestRunInItsOwnDirectory(t *testing.T) {
+	t.Parallel()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := clitest.Snapshot(t, wd)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	var out, errOut [2]strings.Builder
+	var codes [2][2]int
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		wg.Go(func() {
+			env := commands.Env{Stdin: strings.NewReader(""), Stdout: &out[i], Stderr: &errOut[i], Dir: dir,
+				LookupEnv: func(key string) (string, bool) {
+					return fmt.Sprintf("league-%d.db", i), key == "TTT_DB"
+				}}
+			codes[i][0] = commands.Run(t.Context(), env, append([]string{"league", "run", "--rounds", "1"}, clitest.Quick...))
+			codes[i][1] = commands.Run(t.Context(), env, []string{"export", "-o", "best.bin"})
+		})
+	}
+	wg.Wait()
+	for i, dir := range dirs {
+		if codes[i] != [2]int{0, 0} {
+			t.Fatalf("run %d: exit codes %v: %s", i, codes[i], errOut[i].String())
+		}
+		for _, name := range []string{fmt.Sprintf("league-%d.db", i), "best.bin"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				t.Errorf("run %d: %v", i, err)
+			}
+		}
+		if want := fmt.Sprintf("new tic-tac-toe league in league-%d.db, ", i); !strings.HasPrefix(out[i].String(), want) {
+			t.Errorf("run %d said %q, want it to begin %q", i, out[i].String(), want)
+		}
+	}
+	if got, _ := os.Getwd(); got != wd || clitest.Snapshot(t, wd) != before {
+		t.Errorf("the runs changed the process's directory (%s, was %s) or wrote in it", got, wd)
+	}
+}
+
 // Run shares nothing between calls: readers, help, usage errors and
 // trainings at once, under the race detector, each with the output it
 // has alone.
 func TestRunConcurrently(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "league.db")
 	run := func(args ...string) (string, string, int) {
 		var out, errOut bytes.Buffer
-		code := commands.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+		code := commands.Run(context.Background(), commands.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, args)
 		return out.String(), errOut.String(), code
 	}
 	if _, errOut, code := run(clitest.LeagueRun(clitest.Quick, "--db", db, "--rounds", "1")...); code != 0 {
@@ -336,6 +384,7 @@ func readTestdata(t *testing.T, path string) []byte {
 // every agent and match; the readers then read it, and a league goes on
 // from its last round.
 func TestUpgrade(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
 	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
@@ -357,6 +406,7 @@ func TestUpgrade(t *testing.T) {
 // a mistyped --db, an empty file or an SQLite file with no league is
 // refused as readers refuse it, and no file is made or changed.
 func TestUpgradeNeedsALeague(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "empty.db", nil)
 	raw := clitest.SQL(t, filepath.Join(p.Dir, "bare.db"))
@@ -378,6 +428,7 @@ func TestUpgradeNeedsALeague(t *testing.T) {
 // checkpoint-20, the name of the league's next checkpoint. The upgrade
 // renames it, says so, and the league goes on.
 func TestUpgradeRenames(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
 	raw := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
@@ -410,6 +461,7 @@ func TestUpgradeRenames(t *testing.T) {
 // or move table a flipped bit damaged, and the match whose record was
 // changed, with a non-zero exit; and says a truncated file is damaged.
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
 	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {

@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,11 +18,12 @@ import (
 // the league stored it, and every position where their moves differ,
 // counted here over the solved game's positions.
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
 	out := p.OK(t, "compare", "6", "8", "--db", "league.db")
 
-	db, err := store.OpenRead(t.Context(), "league.db")
+	db, err := store.OpenRead(t.Context(), filepath.Join(p.Dir, "league.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

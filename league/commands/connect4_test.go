@@ -13,6 +13,7 @@ import (
 // the tactician and the ladder, and its best network goes out to a file
 // and back into another league playing the same.
 func TestConnectFourLeague(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	run := []string{"league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "200", "--hidden", "16", "--opponents", "8"}
 	out := p.OK(t, run...)
@@ -62,6 +63,7 @@ func TestConnectFourLeague(t *testing.T) {
 // ttt analyze solves Connect Four positions: a win in one, a forced loss,
 // and the known values of the moves after the centre opening's reply.
 func TestAnalyzeConnectFour(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	for _, tt := range []struct {
 		moves, want string
@@ -88,6 +90,7 @@ func TestAnalyzeConnectFour(t *testing.T) {
 // Either learner learns either game: ttt-rl's policy net in Connect Four,
 // the value net in tic-tac-toe, each kept across a resume.
 func TestLearners(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, "league", "run", "--game", "connect4", "--db", "policy.db", "--learner", "policy", "--rounds", "1", "--games-per-round", "200", "--hidden", "16", "--opponents", "8")
 	p.OK(t, "league", "run", "--db", "policy.db", "--rounds", "1")

@@ -17,21 +17,39 @@ import (
 // writes one.
 const dbFlagName = "db"
 
-// dbFlag is --db.
+// dbFlag is --db. TTT_DB stands for it when it is not given (dbName):
+// the run's environment, not the process's, which urfave/cli would read.
 func dbFlag() cli.Flag {
 	return &cli.StringFlag{
-		Name:    dbFlagName,
-		Value:   "league.db",
-		EnvVars: []string{"TTT_DB"},
-		Usage:   "the league database `FILE`",
+		Name:  dbFlagName,
+		Value: "league.db",
+		Usage: "the league database `FILE` (TTT_DB when set)",
 	}
+}
+
+// dbName is the league database of c as the user named it: --db, else
+// TTT_DB, else league.db.
+func dbName(c *cli.Context) string {
+	if name, ok := dbGiven(c); ok {
+		return name
+	}
+	return c.String(dbFlagName)
+}
+
+// dbGiven is the league database that --db or TTT_DB names, if either
+// does.
+func dbGiven(c *cli.Context) (string, bool) {
+	if c.IsSet(dbFlagName) {
+		return c.String(dbFlagName), true
+	}
+	return envOf(c).lookupEnv("TTT_DB")
 }
 
 // openLeague opens the database that --db names. Commands that only read
 // pass create = false: they never create, upgrade or write a league
 // (store.OpenRead), and still work where the file cannot be written.
 func openLeague(c *cli.Context, create bool) (*store.DB, error) {
-	path := c.String(dbFlagName)
+	path := dbName(c)
 	if path == "" {
 		// An empty TTT_DB is more likely a mistake than a wish for a
 		// database in the current directory under no name.
@@ -49,9 +67,9 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 				return nil, usage(c.Command, "--game: %v", err)
 			}
 		}
-		db, err := store.Open(c.Context, path, func() store.Setup { return league.Setup(kit) })
+		db, err := store.Open(c.Context, local(c, path), func() store.Setup { return league.Setup(kit) })
 		if err != nil {
-			return nil, err
+			return nil, userNames(err, local(c, path), path)
 		}
 		if c.IsSet(gameFlagName) && db.Game() != kit.Game {
 			db.Close()
@@ -60,10 +78,11 @@ func openLeague(c *cli.Context, create bool) (*store.DB, error) {
 		sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
 		return db, nil
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(local(c, path)); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
 	}
-	return store.OpenRead(c.Context, path)
+	db, err := store.OpenRead(c.Context, local(c, path))
+	return db, userNames(err, local(c, path), path)
 }
 
 // storedAgent reads the agent that ref (an id, a name, best, latest,
@@ -125,11 +144,11 @@ func leagueKit(c *cli.Context) (*agents.Kit, error) {
 			return nil, usage(c.Command, "--game: %v", err)
 		}
 	}
-	if _, err := os.Stat(c.String(dbFlagName)); err == nil {
-		if db, err := store.OpenRead(c.Context, c.String(dbFlagName)); err == nil {
+	if _, err := os.Stat(local(c, dbName(c))); err == nil {
+		if db, err := store.OpenRead(c.Context, local(c, dbName(c))); err == nil {
 			defer db.Close()
 			if c.IsSet(gameFlagName) && db.Game() != kit.Game {
-				return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), c.String(dbFlagName), db.Game().Title())
+				return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), dbName(c), db.Game().Title())
 			}
 			return agents.KitFor(db.Game()), nil
 		}

@@ -15,6 +15,7 @@ import (
 // 1. Nothing refused changes the directory. The walk covers every
 // command the program has: a command added without a case here fails.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 
 	// A wrong command line of each command: its arguments, or a flag it

@@ -59,7 +59,7 @@ func exportCommand() *cli.Command {
 					out = fmt.Sprintf("%s-%s-%din.bin", a.Name, side, inputs)
 				}
 			}
-			file, err := createOutput(out, c.String(dbFlagName))
+			file, err := createOutput(c, out)
 			if err != nil {
 				return err
 			}

@@ -65,6 +65,6 @@ func CommandFlags() map[string][]cli.Flag {
 			walk(name, c.Subcommands)
 		}
 	}
-	walk("", newApp(nil, io.Discard, io.Discard).Commands)
+	walk("", newApp(Env{Stdout: io.Discard, Stderr: io.Discard}).Commands)
 	return flags
 }

@@ -65,7 +65,7 @@ func gamesExportCommand() *cli.Command {
 					return usage(c.Command, "%v", err)
 				}
 			}
-			dbPath := c.String(dbFlagName)
+			dbPath := dbName(c)
 			db, err := openLeague(c, false)
 			if err != nil {
 				return err
@@ -88,7 +88,7 @@ func gamesExportCommand() *cli.Command {
 			var w io.Writer = c.App.Writer
 			var file *outputFile
 			if out != "-" {
-				if file, err = createOutput(out, dbPath); err != nil {
+				if file, err = createOutput(c, out); err != nil {
 					return err
 				}
 				defer file.abort()

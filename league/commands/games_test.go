@@ -20,6 +20,7 @@ import (
 // in the file, and the ratings agree with ttt's within 5 Elo, as they must
 // with Ordo's or BayesElo's.
 func TestGamesExport(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	// Beside the league's own snapshots, a baseline and an import whose
 	// name needs escaping in PGN; both join the matches of the first round.

@@ -48,9 +48,9 @@ func importCommand() *cli.Command {
 			} else if err := store.CheckName(name); err != nil {
 				return usage(c.Command, "--name: %v", err)
 			}
-			net, err := readWeightFile(kit.Game, path, inputs)
+			net, err := readWeightFile(kit.Game, local(c, path), inputs)
 			if err != nil {
-				return err
+				return userNames(err, local(c, path), path)
 			}
 			db, err := openLeague(c, true)
 			if err != nil {

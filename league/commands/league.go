@@ -112,7 +112,7 @@ func leagueRunCommand() *cli.Command {
 			// already, the shares not given may be its own, which Resume
 			// reads: they are checked again after.
 			given := cfg
-			if _, err := os.Stat(c.String(dbFlagName)); err == nil {
+			if _, err := os.Stat(local(c, dbName(c))); err == nil {
 				for name, share := range map[string]*float64{"self-play": &given.SelfPlay, "exploit": &given.Exploit,
 					"members": &given.Members, "drill": &given.Drill, "ladder": &given.Ladder} {
 					if !c.IsSet(name) {
@@ -181,10 +181,10 @@ func sayStart(c *cli.Context, db *store.DB, noSettings bool, cfg league.Config) 
 		return err
 	}
 	if noSettings && last == 0 {
-		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, c.String(dbFlagName), cfg.Flags())
+		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, dbName(c), cfg.Flags())
 		return nil
 	}
-	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, c.String(dbFlagName), last, cfg.Flags())
+	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, dbName(c), last, cfg.Flags())
 	return nil
 }
 
@@ -285,14 +285,14 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 	})
 	bar.finish()
 	if err == nil && bestErr != nil {
-		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", c.String(dbFlagName), last, bestErr, plural(int(last), "committed round"))
+		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", dbName(c), last, bestErr, plural(int(last), "committed round"))
 	}
 	var why string
 	switch {
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", c.String(dbFlagName), err, plural(int(last), "committed round"))
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", dbName(c), err, plural(int(last), "committed round"))
 	case stoppedBy != "":
 		why = stoppedBy
 	case cfg.Rounds > 0 && played == cfg.Rounds:

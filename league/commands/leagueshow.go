@@ -57,7 +57,7 @@ func leagueShowCommand() *cli.Command {
 
 // leagueListing is what league show says of db's league, as one row.
 func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
-	path := c.String(dbFlagName)
+	path := dbName(c)
 	rounds, err := db.NewestRound(c.Context)
 	if err != nil {
 		return listing{}, err
@@ -92,7 +92,7 @@ func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
 	}
-	size := fileSize(path)
+	size := fileSize(local(c, path))
 	return listing{
 		object:  true,
 		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
 // outputFile is a file that a command writes whole at its end (export,
@@ -20,8 +22,10 @@ import (
 // file's.
 type outputFile struct {
 	path     string // as the user gave it
-	target   string // the file written: path, or the file a symbolic link at path names
-	db       string // the league database (--db), which it must never be
+	file     string // the file path names in the run (local)
+	target   string // the file written: file, or the file a symbolic link at file names
+	db       string // the league database (--db or TTT_DB) as the user named it, which it must never be
+	dbFile   string // and its file
 	tmp      *os.File
 	replaces fs.FileInfo // the file there already, nil for none
 }
@@ -32,22 +36,22 @@ type outputFile struct {
 // not a regular file; it allows another existing file, which the success
 // line then says is replaced (see replaced). Through a symbolic link, the
 // file the link names is written, and checked.
-func createOutput(path, db string) (*outputFile, error) {
-	target, exists, err := checkOutput(path, db)
+func createOutput(c *cli.Context, path string) (*outputFile, error) {
+	o := &outputFile{path: path, file: local(c, path), db: dbName(c), dbFile: local(c, dbName(c))}
+	target, exists, err := o.checkOutput()
 	if err != nil {
 		return nil, err
 	}
-	var replaces fs.FileInfo
+	o.target = target
 	if exists {
-		if replaces, err = os.Stat(target); err != nil {
-			return nil, cannotWrite(path, err)
+		if o.replaces, err = os.Stat(target); err != nil {
+			return nil, o.cannotWrite(err)
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".ttt-*.tmp")
-	if err != nil {
-		return nil, cannotWrite(path, err)
+	if o.tmp, err = os.CreateTemp(filepath.Dir(target), ".ttt-*.tmp"); err != nil {
+		return nil, o.cannotWrite(err)
 	}
-	return &outputFile{path: path, target: target, db: db, tmp: tmp, replaces: replaces}, nil
+	return o, nil
 }
 
 // checkOutput returns the file that writing path replaces or makes, and
@@ -61,43 +65,43 @@ func createOutput(path, db string) (*outputFile, error) {
 // the same file (./league.db, a link) is refused too; and by name where
 // neither is there yet, as with train --db new.db -o new.db before the
 // league is made.
-func checkOutput(path, db string) (target string, exists bool, err error) {
+func (o *outputFile) checkOutput() (target string, exists bool, err error) {
 	refuse := func(format string, a ...any) error {
-		return fmt.Errorf("cannot write %s: %s", path, fmt.Sprintf(format, a...))
+		return fmt.Errorf("cannot write %s: %s", o.path, fmt.Sprintf(format, a...))
 	}
-	target = path
-	info, err := os.Lstat(path)
+	target = o.file
+	info, err := os.Lstat(o.file)
 	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		if info, err = os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			to, _ := os.Readlink(path)
+		if info, err = os.Stat(o.file); errors.Is(err, fs.ErrNotExist) {
+			to, _ := os.Readlink(o.file)
 			return "", false, refuse("it is a symbolic link to %s, which does not exist", to)
 		}
 		if err == nil && info.Mode().IsRegular() {
-			target, err = filepath.EvalSymlinks(path)
+			target, err = filepath.EvalSymlinks(o.file)
 		}
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		info = nil
 	case err != nil:
-		return "", false, cannotWrite(path, err)
+		return "", false, o.cannotWrite(err)
 	case info.IsDir():
 		return "", false, refuse("it is a directory")
 	case !info.Mode().IsRegular():
 		return "", false, refuse("it is not a regular file")
 	}
 
-	for _, name := range []string{db, db + "-wal", db + "-shm", db + "-journal"} {
-		dbInfo, err := os.Stat(name)
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		dbInfo, err := os.Stat(o.dbFile + suffix)
 		same := err == nil && info != nil && os.SameFile(info, dbInfo)
 		if errors.Is(err, fs.ErrNotExist) && info == nil {
-			same = resolved(target) == resolved(name)
+			same = resolved(target) == resolved(o.dbFile+suffix)
 		}
 		switch {
-		case same && name == db:
-			return "", false, refuse("it is the league database itself (--db %s)", db)
+		case same && suffix == "":
+			return "", false, refuse("it is the league database itself (--db %s)", o.db)
 		case same:
-			return "", false, refuse("it is %s, a file of the league database", name)
+			return "", false, refuse("it is %s, a file of the league database", o.db+suffix)
 		}
 	}
 	// SQLite keeps a database X's journal at X-wal (and its index at
@@ -178,24 +182,24 @@ func sqliteKind(path string) int {
 // cannotWrite is the error of a failed write of the user's path: the
 // reason alone, without the temporary file's name that the system's
 // error carries.
-func cannotWrite(path string, err error) error {
+func (o *outputFile) cannotWrite(err error) error {
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		err = pe.Err
 	} else if le, ok := errors.AsType[*os.LinkError](err); ok {
 		err = le.Err
 	}
-	if dir := filepath.Dir(path); errors.Is(err, fs.ErrNotExist) {
-		if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
-			return fmt.Errorf("cannot write %s: there is no directory %s", path, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, statErr := os.Stat(filepath.Dir(o.file)); errors.Is(statErr, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write %s: there is no directory %s", o.path, filepath.Dir(o.path))
 		}
 	}
-	return fmt.Errorf("cannot write %s: %w", path, err)
+	return fmt.Errorf("cannot write %s: %w", o.path, err)
 }
 
 // check refuses the path again, as createOutput did: another file may
 // have been put there since.
 func (o *outputFile) check() error {
-	_, _, err := checkOutput(o.path, o.db)
+	_, _, err := o.checkOutput()
 	return err
 }
 
@@ -203,7 +207,7 @@ func (o *outputFile) check() error {
 func (o *outputFile) Write(p []byte) (int, error) {
 	n, err := o.tmp.Write(p)
 	if err != nil {
-		err = cannotWrite(o.path, err)
+		err = o.cannotWrite(err)
 	}
 	return n, err
 }
@@ -230,7 +234,7 @@ func (o *outputFile) commit(data []byte) error {
 	}
 	if err != nil {
 		os.Remove(o.tmp.Name())
-		return cannotWrite(o.path, err)
+		return o.cannotWrite(err)
 	}
 	if err := o.check(); err != nil {
 		os.Remove(o.tmp.Name())
@@ -238,7 +242,7 @@ func (o *outputFile) commit(data []byte) error {
 	}
 	if err := os.Rename(o.tmp.Name(), o.target); err != nil {
 		os.Remove(o.tmp.Name())
-		return cannotWrite(o.path, err)
+		return o.cannotWrite(err)
 	}
 	return nil
 }

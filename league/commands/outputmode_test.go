@@ -13,6 +13,7 @@ import (
 // one the umask, as any program's new file does (issue 26: every output
 // was made 0644, and a file that root replaced became root's).
 func TestOutputModes(t *testing.T) {
+	t.Parallel()
 	p := smallLeague(t)
 	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)

@@ -64,7 +64,7 @@ func playCommand() *cli.Command {
 				if c.IsSet("checkpoint") {
 					return usage(c.Command, "takes --checkpoint or --file, not both")
 				}
-				if r, err = fileRival(path); err != nil {
+				if r, err = fileRival(c, path); err != nil {
 					return err
 				}
 			} else {
@@ -113,11 +113,11 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 
 // fileRival is the tic-tac-toe agent in the file at path, a network's
 // weights or a table of values, as a rival named after the file.
-func fileRival(path string) (rival, error) {
+func fileRival(c *cli.Context, path string) (rival, error) {
 	kit := agents.TicTacToe
-	net, values, err := readAgentFile(kit.Game, path, 0)
+	net, values, err := readAgentFile(kit.Game, local(c, path), 0)
 	if err != nil {
-		return rival{}, err
+		return rival{}, userNames(err, local(c, path), path)
 	}
 	name := filepath.Base(path)
 	if values == nil {

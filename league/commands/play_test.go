@@ -96,6 +96,7 @@ func weakNet() *nn.Net { return nn.New(tictactoe.Game, nn.DefaultHidden, rand.Ne
 // checks each transcript's outcome exactly, and that playing leaves the
 // database as it was.
 func TestPlayScripted(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "weak.bin", weakNet().Bytes())
 	p.OK(t, "import", "--name", "weak", "weak.bin")
@@ -221,6 +222,7 @@ func TestPlayScripted(t *testing.T) {
 // sides, through the game loop of ttt play against perfect and against a
 // network verified unbeatable, and checks that none is a human win.
 func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
+	t.Parallel()
 	net := unbeatableNet(t)
 	for _, tc := range []struct {
 		agent  *store.Agent
@@ -297,6 +299,7 @@ func FuzzPlayInput(f *testing.F) {
 // line that beats it, and the moves to type in ttt play to beat it: they
 // do.
 func TestVerifyShowsTheLineThatBeatsIt(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	weak := tictactoe.NewTable(&nn.Player{Net: weakNet()})
 	p.Write(t, "weak.bin", weakNet().Bytes())
@@ -340,6 +343,7 @@ func TestVerifyShowsTheLineThatBeatsIt(t *testing.T) {
 // every move for the human, and in how many moves a won or lost game
 // ends.
 func TestPlayHint(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "100", "--hidden", "4") // a league to play in
 	out, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "perfect", "--hint")

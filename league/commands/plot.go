@@ -65,11 +65,11 @@ func ratingsPlotCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			img, err := eloPlot(series, optimal, c.String(dbFlagName), format)
+			img, err := eloPlot(series, optimal, dbName(c), format)
 			if err != nil {
 				return fmt.Errorf("cannot draw the plot: %w", err)
 			}
-			file, err := createOutput(out, c.String(dbFlagName))
+			file, err := createOutput(c, out)
 			if err != nil {
 				return err
 			}

@@ -76,6 +76,7 @@ func hexColor(c color.Color) string {
 // checks that each holds the curve with its band, the top networks and
 // the two reference lines, and nothing else.
 func TestRatingsPlot(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.Refused(t, "no league database at league.db", "ratings", "plot", "-o", "elo.svg")
 	db, err := store.Open(context.Background(), filepath.Join(p.Dir, "league.db"), func() store.Setup { return league.Setup(agents.TicTacToe) })

@@ -50,13 +50,13 @@ func pruneCommand() *cli.Command {
 			if every < 0 {
 				return usage(c.Command, "--every must not be negative (got %d)", every)
 			}
-			path := c.String(dbFlagName)
+			path := dbName(c)
 			// A missing file is refused as the readers refuse it, never
 			// made into an empty league to prune.
-			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(local(c, path)); errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
 			}
-			before := fileSize(path)
+			before := fileSize(local(c, path))
 			db, err := openLeague(c, true)
 			if err != nil {
 				return err
@@ -94,7 +94,7 @@ func pruneCommand() *cli.Command {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now\n",
-				plural(n, "checkpoint"), float64(bytes)/1e6, path, float64(before)/1e6, float64(fileSize(path))/1e6)
+				plural(n, "checkpoint"), float64(bytes)/1e6, path, float64(before)/1e6, float64(fileSize(local(c, path)))/1e6)
 			return nil
 		},
 	}

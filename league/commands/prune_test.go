@@ -12,6 +12,7 @@ import (
 // health are as they were, the league goes on, and only the commands
 // that need a pruned network refuse it, saying why.
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "12", "--quiet")...)
 	reads := [][]string{

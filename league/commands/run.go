@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"strings"
 
@@ -22,34 +21,35 @@ const (
 	exitUsage = 2 // the command line is wrong: see usageError
 )
 
-// Run runs the ttt command line args (without the program's name), with
-// stdin, stdout and stderr as the command's input and output, and returns
-// the exit status: 0 on success, 1 when the command fails, 2 when the
-// command line itself is wrong (an unknown command or flag, a flag value
-// that does not parse, the wrong number of arguments). A failure is one
-// line on stderr. Cancelling ctx stops a long command at its next safe
-// point (a league run abandons the round under way).
+// Run runs the ttt command line args (without the program's name) in
+// env, which gives its input and output, its working directory and its
+// environment, and returns the exit status: 0 on success, 1 when the
+// command fails, 2 when the command line itself is wrong (an unknown
+// command or flag, a flag value that does not parse, the wrong number of
+// arguments). A failure is one line on env.Stderr. Cancelling ctx stops
+// a long command at its next safe point (a league run abandons the round
+// under way).
 //
 // Each call builds its own commands: urfave/cli writes into commands and
 // flags while it parses, so calls may run concurrently only because they
-// share none.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
+// share none; and a call reads no process-wide state (the working
+// directory, the environment) but through env.
+func Run(ctx context.Context, env Env, args []string) int {
+	app := newApp(env)
 	err := app.RunContext(ctx, append([]string{app.Name}, flagsFirst(app.Commands, args)...))
 	if err == nil {
 		return exitOK
 	}
 	// One line, whatever the error: a joined error holds several.
-	fmt.Fprintf(stderr, "%s: %s\n", app.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
 	if _, ok := errors.AsType[*usageError](err); ok {
 		return exitUsage
 	}
 	return exitError
 }
 
-// newApp builds the command line, reading stdin and writing stdout and
-// stderr.
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+// newApp builds the command line of a run in env.
+func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:    "ttt",
 		Usage:   "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
@@ -59,9 +59,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
    ttt league run --duration 8h     # a league in ./league.db
    ttt ratings                      # its leaderboard
    ttt help ratings                 # a command's usage and flags`,
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
+		Reader:    env.Stdin,
+		Writer:    env.Stdout,
+		ErrWriter: env.Stderr,
+		Metadata:  map[string]any{envKey: env},
 		Commands: []*cli.Command{
 			leagueCommand(),
 			ratingsCommand(),

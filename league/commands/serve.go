@@ -44,7 +44,7 @@ func serveCommand() *cli.Command {
 				return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
 			}
 			errLog := log.New(c.App.ErrWriter, "ttt serve: ", log.LstdFlags)
-			fmt.Fprintf(c.App.Writer, "serving %s on http://%s/ (Ctrl-C stops)\n", c.String(dbFlagName), ln.Addr())
+			fmt.Fprintf(c.App.Writer, "serving %s on http://%s/ (Ctrl-C stops)\n", dbName(c), ln.Addr())
 			return web.Serve(c.Context, ln, web.New(db, errLog), errLog)
 		},
 	}

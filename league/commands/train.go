@@ -51,14 +51,14 @@ func trainCommand() *cli.Command {
 			&cli.IntFlag{Name: "check-every", Value: trainDefaults.CheckEvery, Usage: "with --until: training games between two checks"},
 			// Not dbFlag(): train uses no database unless told, so it
 			// shows no default.
-			&cli.StringFlag{Name: dbFlagName, EnvVars: []string{"TTT_DB"}, Usage: "store the net in the league database `FILE` too"},
+			&cli.StringFlag{Name: dbFlagName, Usage: "store the net in the league database `FILE` too (TTT_DB when set)"},
 		}, learningFlags(trainDefaults.Learning, "half of --games")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
 			out := c.String("output")
-			toLeague := c.IsSet(dbFlagName)
+			_, toLeague := dbGiven(c)
 			switch {
 			case out == "" && !toLeague:
 				return usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
@@ -91,7 +91,7 @@ func trainCommand() *cli.Command {
 			// cannot be written fails now, not after the games.
 			var file *outputFile
 			if out != "" {
-				if file, err = createOutput(out, c.String(dbFlagName)); err != nil {
+				if file, err = createOutput(c, out); err != nil {
 					return err
 				}
 				defer file.abort()
@@ -169,7 +169,7 @@ func trainCommand() *cli.Command {
 				if err := db.AddAgent(c.Context, a); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, c.String(dbFlagName))
+				fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, dbName(c))
 			}
 			if file != nil {
 				what, data := "Network", []byte(nil)

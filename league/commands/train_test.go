@@ -18,6 +18,7 @@ import (
 // verify reads; --until stops at the first check the learner passes,
 // and says after how many games.
 func TestTrainMethods(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	for _, method := range []string{"policy", "tdlambda", "table", "selfplay-table"} {
 		file := method + ".bin"

@@ -38,7 +38,8 @@ func upgradeCommand() *cli.Command {
 			db, err := openLeague(c, false)
 			if errors.Is(err, store.ErrOlderSchema) {
 				// An older league has a schema: it is never set up anew.
-				if db, err = store.Open(c.Context, c.String(dbFlagName), nil); err == nil {
+				db, err = store.Open(c.Context, local(c, dbName(c)), nil)
+				if err = userNames(err, local(c, dbName(c)), dbName(c)); err == nil {
 					sayRenamed(c.App.Writer, "", db)
 				}
 			}
@@ -50,7 +51,7 @@ func upgradeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "%s is up to date: %d agents\n", c.String(dbFlagName), n)
+			fmt.Fprintf(c.App.Writer, "%s is up to date: %d agents\n", dbName(c), n)
 			return nil
 		},
 	}

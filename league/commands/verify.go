@@ -127,7 +127,7 @@ func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values
 	}
 	// Whatever is at arg but a directory is read as an agent's file,
 	// which refuses what is not one: /dev/zero is not an agent's name.
-	info, err := os.Stat(arg)
+	info, err := os.Stat(local(c, arg))
 	if err == nil && !info.IsDir() {
 		kit, err := leagueKit(c)
 		if err != nil {
@@ -137,9 +137,9 @@ func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values
 		if err != nil {
 			return nil, nil, false, err
 		}
-		net, values, err := readAgentFile(kit.Game, arg, inputs)
+		net, values, err := readAgentFile(kit.Game, local(c, arg), inputs)
 		if err != nil || values != nil {
-			return nil, values, false, err
+			return nil, values, false, userNames(err, local(c, arg), arg)
 		}
 		g := kit.Game
 		return net, nil, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -69,18 +70,16 @@ func (p TTT) RunInput(t testing.TB, stdin string, args ...string) (stdout, stder
 		cmd.Stdin = strings.NewReader(stdin)
 		return Execute(t, cmd)
 	}
-	p.inProcess(t)
 	var out, errOut bytes.Buffer
-	code = commands.Run(t.Context(), args, strings.NewReader(stdin), &out, &errOut)
+	code = commands.Run(t.Context(), p.env(strings.NewReader(stdin), &out, &errOut), args)
 	return out.String(), errOut.String(), code
 }
 
-// inProcess readies the test to run ttt in-process as in Dir: its
-// working directory, and no TTT_DB.
-func (p TTT) inProcess(t testing.TB) {
-	t.Chdir(p.Dir)
-	t.Setenv("TTT_DB", "") // restored after the test
-	os.Unsetenv("TTT_DB")
+// env is what ttt in-process sees: Dir as its working directory, the
+// streams given, and no environment (no TTT_DB). It touches nothing of
+// the test's process, so that tests run in parallel.
+func (p TTT) env(stdin io.Reader, stdout, stderr io.Writer) commands.Env {
+	return commands.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: p.Dir}
 }
 
 // Command is the built ttt with args, in Dir, without the caller's
@@ -248,7 +247,6 @@ func (p TTT) Start(t testing.TB, args ...string) *Background {
 	b.change = sync.NewCond(&b.mu)
 	stdout, stderr := writerFunc(b.writeStdout), writerFunc(b.writeStderr)
 	if p.Bin == "" {
-		p.inProcess(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		b.signal = func(sig syscall.Signal) error {
 			if sig == syscall.SIGKILL {
@@ -258,7 +256,7 @@ func (p TTT) Start(t testing.TB, args ...string) *Background {
 			return nil
 		}
 		go func() {
-			code := commands.Run(ctx, args, strings.NewReader(""), stdout, stderr)
+			code := commands.Run(ctx, p.env(strings.NewReader(""), stdout, stderr), args)
 			cancel()
 			b.end(code)
 		}()
