@@ -45,7 +45,7 @@ func playCommand() *cli.Command {
    square. The agent plays greedily and does not learn: the database is
    only read.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest|random|perfect`"},
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
 			&cli.StringFlag{Name: "file", Usage: "the opponent is the tic-tac-toe agent in `FILE`: a network's weights, or a table of values (ttt train --method table)"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
