@@ -278,8 +278,11 @@ func floorOf(kit *agents.Kit) *floorJSON {
 type leaderboardRow struct {
 	Rank int `json:"rank"`
 	agentRef
-	Class *string `json:"class"`
-	Best  bool    `json:"best"`
+	// Generation is the round that made it, 0 for an agent made outside
+	// the rounds: the number beside its name, which carries its id.
+	Generation int     `json:"generation"`
+	Class      *string `json:"class"`
+	Best       bool    `json:"best"`
 	interval
 	Games int `json:"games"`
 	record
@@ -329,7 +332,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
-			Rank: l.Offset + i + 1, agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Class: classOf(a), Best: best != nil && best.ID == a.ID,
 			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}

@@ -78,10 +78,15 @@ func TestBrowser(t *testing.T) {
 	if painted := eval[int](t, ctx, painted("#chart canvas")); painted < 1000 {
 		t.Errorf("the chart's canvas has %d painted pixels: nothing drawn", painted)
 	}
-	board := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr td.agent a")].map(a => a.textContent)`)
+	// Each agent's name, and beside it the round that made it (none for a
+	// built-in player): the two numbers a user meets.
+	board := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr td.agent")].map(td => td.querySelector("a").textContent + (td.querySelector(".made") ? td.querySelector(".made").textContent : ""))`)
 	var want struct {
-		Agents []struct{ Name string }
-		Best   struct {
+		Agents []struct {
+			Name       string
+			Generation int
+		}
+		Best struct {
 			ID   int64
 			Name string
 		}
@@ -89,9 +94,12 @@ func TestBrowser(t *testing.T) {
 	getJSON(t, url+"api/leaderboard", &want)
 	var names []string
 	for _, a := range want.Agents {
+		if a.Generation > 0 {
+			a.Name += fmt.Sprintf(" r%d", a.Generation)
+		}
 		names = append(names, a.Name)
 	}
-	if !slices.Equal(board, names) {
+	if !slices.Equal(board, names) || !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, " r") }) {
 		t.Errorf("the leaderboard shows %q, the API %q", board, names)
 	}
 
