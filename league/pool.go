@@ -31,8 +31,8 @@ import (
 //     practice), and these are the members a learner's next snapshot is
 //     likeliest to be mixed up with.
 //
-// A league younger than its pools plays every member, a full round-robin;
-// at 100,000 checkpoints a round still plays 32 matches. Pools depend only
+// A league younger than its pools plays every network, and of the ladder
+// the rungs around it (see rungs); at 100,000 checkpoints a round still plays 32 matches. Pools depend only
 // on the ratings, the round and the seed, never on timing or workers. A
 // pair never plays twice: every pairing has a member that has not played
 // before.
