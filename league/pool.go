@@ -15,7 +15,7 @@ import (
 //     the tactician in Connect Four.
 //  2. its parent, the snapshot it was trained on from: the step it made;
 //     and the rungs of the game's ladder around its parent's rating
-//     (rungs), Connect Four's MCTS players and solver.
+//     (rungs): the MCTS players, and in Connect Four the solver.
 //  3. the topOpponents best-rated networks: whether it has caught up with
 //     the league's best, and the games that decide who is best.
 //  4. a spread over the whole history: the snapshots made 2^k rounds
@@ -116,12 +116,12 @@ func (lg *league) nearest(elo float64, chosen map[int64]bool, n int) []int64 {
 // rungs adds the ladder's rungs around the rating of parent (the
 // entrant's parent, 0 for none) with add: the weakest rung that is unrated
 // or rated above it, and the strongest rung rated below that one. A rung
-// of the ladder (Connect Four's MCTS players and solver) is a fixed point
-// whose strength means the same in every league, but the strong ones
-// think for milliseconds a move: each newcomer plays the two that bracket
-// it, where its result says the most, and one unrated rung above every
-// rated one, so that the ladder gets rated from the bottom up as the
-// league climbs it.
+// of the ladder (the MCTS players, and Connect Four's solver) is a fixed
+// point whose strength means the same in every league, but the strong
+// ones think for milliseconds a move: each newcomer plays the two that
+// bracket it, where its result says the most, and one unrated rung above
+// every rated one, so that the ladder gets rated from the bottom up as
+// the league climbs it.
 func (lg *league) rungs(parent int64, add func(int64) bool) {
 	elo := math.Inf(-1)
 	if parent != 0 && lg.member(parent).shown.Round != 0 {
