@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"ttt/agents"
@@ -118,36 +119,43 @@ func Default(kit *agents.Kit) Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Rounds < 0:
-		return fmt.Errorf("--rounds must not be negative (got %d)", c.Rounds)
+		return train.OutOfRange("rounds", "must not be negative", c.Rounds)
 	case c.Duration < 0:
-		return fmt.Errorf("--duration must not be negative (got %v)", c.Duration)
+		return train.OutOfRange("duration", "must not be negative", c.Duration)
 	case c.GamesPerRound < 1:
-		return fmt.Errorf("--games-per-round must be at least 1 (got %d)", c.GamesPerRound)
+		return train.OutOfRange("games-per-round", "must be at least 1", c.GamesPerRound)
 	case c.Workers < 0:
-		return fmt.Errorf("--workers must not be negative (got %d; 0 is one per core)", c.Workers)
+		return train.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
 	case c.Openings < 0 || c.Openings > MaxPlies:
-		return fmt.Errorf("--openings must be within 0..%d moves (got %d)", MaxPlies, c.Openings)
+		return train.OutOfRange("openings", fmt.Sprintf("must be within 0..%d moves", MaxPlies), c.Openings)
 	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
-		return fmt.Errorf("--opponents must be within %d..%d (got %d)", minOpponents, maxOpponents, c.Opponents)
+		return train.OutOfRange("opponents", fmt.Sprintf("must be within %d..%d", minOpponents, maxOpponents), c.Opponents)
 	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
-		return fmt.Errorf("--self-play must be within 0..1 (got %g)", c.SelfPlay)
+		return train.OutOfRange("self-play", "must be within 0..1", c.SelfPlay)
 	case !(c.Exploit >= 0 && c.Exploit <= 1):
-		return fmt.Errorf("--exploit must be within 0..1 (got %g)", c.Exploit)
+		return train.OutOfRange("exploit", "must be within 0..1", c.Exploit)
 	case !(c.Members >= 0 && c.Members <= 1):
-		return fmt.Errorf("--members must be within 0..1 (got %g)", c.Members)
+		return train.OutOfRange("members", "must be within 0..1", c.Members)
 	case !(c.Drill >= 0 && c.Drill <= 1):
-		return fmt.Errorf("--drill must be within 0..1 (got %g)", c.Drill)
+		return train.OutOfRange("drill", "must be within 0..1", c.Drill)
 	case !(c.Ladder >= 0 && c.Ladder <= 1):
-		return fmt.Errorf("--ladder must be within 0..1 (got %g)", c.Ladder)
+		return train.OutOfRange("ladder", "must be within 0..1", c.Ladder)
 	case c.SelfPlay+c.Exploit+c.Members+c.Drill+c.Ladder > 1:
-		if c.Ladder == 0 {
-			return fmt.Errorf("the shares --self-play, --exploit, --members and --drill add up to more than 1 (%g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill)
+		shares := []string{"self-play", "exploit", "members", "drill", "ladder"}
+		values := []any{c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder}
+		if c.Ladder == 0 { // the other games' shares, as most leagues have them
+			shares, values = shares[:4], values[:4]
 		}
-		return fmt.Errorf("the shares --self-play, --exploit, --members, --drill and --ladder add up to more than 1 (%g + %g + %g + %g + %g)", c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder)
+		sum := fmt.Sprintf(strings.TrimSuffix(strings.Repeat("%g + ", len(values)), " + "), values...)
+		return train.Invalid(shares, func(n []string) string {
+			return fmt.Sprintf("the shares %s and %s add up to more than 1 (%s)", strings.Join(n[:len(n)-1], ", "), n[len(n)-1], sum)
+		})
 	case train.IsTable(c.Method):
 		// A league stores networks and plays their move tables; a
 		// table learner's snapshot has no place in it yet.
-		return fmt.Errorf("--learner %s: a league's learner is a network (policy or tdlambda); train a table with ttt train --method %[1]s -o FILE", c.Method)
+		return train.Invalid([]string{"learner"}, func(n []string) string {
+			return fmt.Sprintf("%s %s: a league's learner is a network (policy or tdlambda); train a table with ttt train --method %[2]s -o FILE", n[0], c.Method)
+		})
 	}
 	return c.Learning.Validate()
 }
@@ -254,7 +262,9 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	// add up (a learning rate too high for its game) would be stored as a
 	// network that no command can read back: the run stops here instead.
 	if err := snapshot.Net.Validate(); err != nil {
-		return Report{}, fmt.Errorf("round %d: the learner has diverged (try a lower --lr): %w", number, err)
+		return Report{}, train.Invalid([]string{"lr"}, func(n []string) string {
+			return fmt.Sprintf("round %d: the learner has diverged (try a lower %s): %v", number, n[0], err)
+		})
 	}
 	player, con := describe(lg.kit, snapshot)
 

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
@@ -17,14 +16,15 @@ import (
 // Change is a setting of a resumed league that differs from the one it
 // was started with.
 type Change struct {
-	Name     string // as ttt league run's flag
+	Name     string // as Settings names it
 	Was, Now string
 }
 
-// settings returns c's settings as the league stores them, named as ttt
-// league run's flags; the settings of a run (rounds, duration, workers)
-// are not the league's.
-func (c Config) settings() map[string]string {
+// Settings returns c's settings as the league stores them, by name; the
+// settings of a run (rounds, duration, workers) are not the league's.
+// The names are the database's, which a command line need not spell its
+// flags as (train.SettingError names settings so too).
+func (c Config) Settings() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return map[string]string{
 		"seed":            strconv.FormatUint(c.Seed, 10),
@@ -110,7 +110,7 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 	if _, ok := stored["learner"]; len(stored) > 0 && !ok {
 		stored["learner"] = train.MethodPolicy // the only learner of leagues older than the setting
 	}
-	now := cfg.settings()
+	now := cfg.Settings()
 	var changes []Change
 	for _, name := range slices.Sorted(maps.Keys(now)) {
 		was, ok := stored[name]
@@ -121,34 +121,18 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
 			}
 		case name == "hidden":
-			return cfg, nil, SettingError(fmt.Sprintf("--hidden %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", now[name], was))
+			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
+				return fmt.Sprintf("%s %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", n[0], now[name], was)
+			})
 		case name == "learner":
-			return cfg, nil, SettingError(fmt.Sprintf("--learner %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", now[name], was))
+			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
+				return fmt.Sprintf("%s %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", n[0], now[name], was)
+			})
 		default:
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
 		}
 	}
 	return cfg, changes, nil
-}
-
-// SettingError is a setting given to a resumed league that the league
-// refuses: the command line is at fault, not the league.
-type SettingError string
-
-func (e SettingError) Error() string { return string(e) }
-
-// Flags writes c's settings as ttt league run's flags, in the order of
-// their names: what a run goes on with, to see or to type again.
-func (c Config) Flags() string {
-	settings := c.settings()
-	var b strings.Builder
-	for _, name := range slices.Sorted(maps.Keys(settings)) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "--%s %s", name, settings[name])
-	}
-	return b.String()
 }
 
 // keepSettings stores the settings a league starts with, if it has none
@@ -158,7 +142,7 @@ func (lg *league) keepSettings(ctx context.Context) error {
 	if err != nil || len(stored) > 0 {
 		return err
 	}
-	settings := lg.cfg.settings()
+	settings := lg.cfg.Settings()
 	settings["hidden"] = strconv.Itoa(lg.learner.net.Hidden)
 	return lg.db.SetSettings(ctx, settings)
 }
@@ -168,9 +152,13 @@ func (lg *league) keepSettings(ctx context.Context) error {
 func (c Config) ValidateFor(kit *agents.Kit) error {
 	switch {
 	case kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0):
-		return fmt.Errorf("--exploit and --drill need a game whose every position is solved, and %s is not (set them to 0)", kit.Title())
+		return train.Invalid([]string{"exploit", "drill"}, func(n []string) string {
+			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
+		})
 	case train.IsTable(c.Method) && kit.Game != tictactoe.Game:
-		return fmt.Errorf("--learner %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", c.Method, kit.Title())
+		return train.Invalid([]string{"learner"}, func(n []string) string {
+			return fmt.Sprintf("%s %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", n[0], c.Method, kit.Title())
+		})
 	}
 	return c.Validate()
 }
@@ -178,7 +166,7 @@ func (c Config) ValidateFor(kit *agents.Kit) error {
 // ForGame returns c with kit's defaults (Default) in place of the
 // settings that given does not report as given, by setting name.
 func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
-	for name, value := range Default(kit).settings() {
+	for name, value := range Default(kit).Settings() {
 		if !given(name) {
 			c.set(name, value) // a default is valid
 		}

@@ -26,20 +26,22 @@ type Learning struct {
 func (l Learning) Validate() error {
 	switch {
 	case !slices.Contains(Methods, l.Method):
-		return fmt.Errorf("--learner (--method) must be one of %s (got %q)", strings.Join(Methods, ", "), l.Method)
+		return OutOfRange("learner", "must be one of "+strings.Join(Methods, ", "), fmt.Sprintf("%q", l.Method))
 	case !(l.Lambda >= 0 && l.Lambda <= 1):
-		return fmt.Errorf("--lambda must be within 0..1 (got %g)", l.Lambda)
+		return OutOfRange("lambda", "must be within 0..1", l.Lambda)
 	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
-		return fmt.Errorf("--hidden must be within 1..%d (got %d)", nn.MaxHidden, l.Hidden)
+		return OutOfRange("hidden", fmt.Sprintf("must be within 1..%d", nn.MaxHidden), l.Hidden)
 	case !(l.LR > 0 && l.LR <= 10):
-		return fmt.Errorf("--lr must be within (0, 10] (got %g)", l.LR)
+		return OutOfRange("lr", "must be within (0, 10]", l.LR)
 	case l.Method == MethodSelfPlayTable && l.LR > 1:
 		// A step past the target overshoots it: the value swings.
-		return fmt.Errorf("--lr, the %s learner's step size, must be within (0, 1] (got %g)", l.Method, l.LR)
+		return Invalid([]string{"lr"}, func(n []string) string {
+			return fmt.Sprintf("%s, the %s learner's step size, must be within (0, 1] (got %g)", n[0], l.Method, l.LR)
+		})
 	case l.LRDecay < 0:
-		return fmt.Errorf("--lr-decay must not be negative (got %d)", l.LRDecay)
+		return OutOfRange("lr-decay", "must not be negative", l.LRDecay)
 	case !(l.Temperature > 0 && l.Temperature <= 100):
-		return fmt.Errorf("--temperature must be within (0, 100] (got %g)", l.Temperature)
+		return OutOfRange("temperature", "must be within (0, 100]", l.Temperature)
 	}
 	return l.Epsilon.Validate()
 }
@@ -119,9 +121,11 @@ func (s Schedule) At(g int) float64 {
 func (s Schedule) Validate() error {
 	switch {
 	case !(s.Start >= 0 && s.Start <= 1 && s.End >= 0 && s.End <= 1):
-		return fmt.Errorf("--epsilon and --epsilon-end must be within 0..1 (got %g and %g)", s.Start, s.End)
+		return Invalid([]string{"epsilon", "epsilon-end"}, func(n []string) string {
+			return fmt.Sprintf("%s and %s must be within 0..1 (got %g and %g)", n[0], n[1], s.Start, s.End)
+		})
 	case s.Games < 0:
-		return fmt.Errorf("--epsilon-games must not be negative (got %d)", s.Games)
+		return OutOfRange("epsilon-games", "must not be negative", s.Games)
 	}
 	return nil
 }

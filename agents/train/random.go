@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	"ttt/agents/game"
@@ -50,9 +49,9 @@ const DefaultCheckEvery = 1000
 func (c Config) Validate() error {
 	switch {
 	case c.Games < 1:
-		return fmt.Errorf("--games must be at least 1 (got %d)", c.Games)
+		return OutOfRange("games", "must be at least 1", c.Games)
 	case c.Until != verify.Beatable && c.CheckEvery < 1:
-		return fmt.Errorf("--check-every must be at least 1 (got %d)", c.CheckEvery)
+		return OutOfRange("check-every", "must be at least 1", c.CheckEvery)
 	}
 	return c.Learning.Validate()
 }

@@ -66,8 +66,8 @@ func userNames(err error, file, name string) error {
 	return &renamed{err: err, msg: strings.ReplaceAll(err.Error(), file, name)}
 }
 
-// renamed is an error said with other names (userNames); errors.Is and
-// As see the error underneath.
+// renamed is an error said with other names (userNames, flagged);
+// errors.Is and As see the error underneath.
 type renamed struct {
 	err error
 	msg string

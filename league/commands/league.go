@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/train"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -121,7 +124,7 @@ func leagueRunCommand() *cli.Command {
 				}
 			}
 			if err := given.ValidateFor(kit); err != nil {
-				return usage(c.Command, "%v", err)
+				return usage(c.Command, "%v", flagged(err, flagOf))
 			}
 			db, err := openLeague(c, true)
 			if errors.Is(err, context.Canceled) {
@@ -142,8 +145,8 @@ func leagueRunCommand() *cli.Command {
 				return err
 			}
 			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
-			if _, ok := errors.AsType[league.SettingError](err); ok {
-				return usage(c.Command, "%v", err)
+			if _, ok := errors.AsType[*train.SettingError](err); ok {
+				return usage(c.Command, "%v", flagged(err, flagOf))
 			}
 			if err != nil && !errors.Is(err, context.Canceled) {
 				return err // Ctrl-C here stops the run below, as it stops a round
@@ -152,7 +155,7 @@ func leagueRunCommand() *cli.Command {
 			// never says it goes on with a value it then refuses. With
 			// none given, the fault is the stored settings' (an edited
 			// file), not the command line's.
-			if err := cfg.Validate(); err != nil {
+			if err := flagged(cfg.Validate(), flagOf); err != nil {
 				if len(changes) > 0 {
 					return usage(c.Command, "%v", err)
 				}
@@ -162,7 +165,7 @@ func leagueRunCommand() *cli.Command {
 				return err
 			}
 			for _, ch := range changes {
-				fmt.Fprintf(c.App.Writer, "--%s %s: the league was started with %s; it goes on with %[2]s\n", ch.Name, ch.Now, ch.Was)
+				fmt.Fprintf(c.App.Writer, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
 			}
 			defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
 			return runLeague(c, db, cfg, stop)
@@ -181,10 +184,10 @@ func sayStart(c *cli.Context, db *store.DB, noSettings bool, cfg league.Config) 
 		return err
 	}
 	if noSettings && last == 0 {
-		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, dbName(c), cfg.Flags())
+		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, dbName(c), settingFlags(cfg))
 		return nil
 	}
-	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, dbName(c), last, cfg.Flags())
+	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, dbName(c), last, settingFlags(cfg))
 	return nil
 }
 
@@ -292,7 +295,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", dbName(c), err, plural(int(last), "committed round"))
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", dbName(c), flagged(err, flagOf), plural(int(last), "committed round"))
 	case stoppedBy != "":
 		why = stoppedBy
 	case cfg.Rounds > 0 && played == cfg.Rounds:
@@ -356,4 +359,30 @@ func factsText(f verify.Facts) string {
 			100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
+}
+
+// flagOf is the flag of ttt league run that gives a league's setting, by
+// the setting's stored name (league.Config.Settings): for now each has
+// the flag of its name.
+func flagOf(setting string) string { return "--" + setting }
+
+// flagged is err said with the flags that give the settings it names,
+// when it holds a train.SettingError; flag names each setting's flag.
+// errors.Is and As see err as it was.
+func flagged(err error, flag func(setting string) string) error {
+	if se, ok := errors.AsType[*train.SettingError](err); ok {
+		return &renamed{err: err, msg: strings.Replace(err.Error(), se.Error(), se.Say(flag), 1)}
+	}
+	return err
+}
+
+// settingFlags writes cfg's settings as ttt league run's flags, in the
+// order of their names: what a run goes on with, to see or to type again.
+func settingFlags(cfg league.Config) string {
+	settings := cfg.Settings()
+	var flags []string
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
+		flags = append(flags, flagOf(name)+" "+settings[name])
+	}
+	return strings.Join(flags, " ")
 }

@@ -76,7 +76,7 @@ func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
 		if err != nil {
 			return listing{}, err
 		}
-		settings = cfg.Flags()
+		settings = settingFlags(cfg)
 	}
 	var best, latest, class, elo any
 	if a, err := db.Agent(c.Context, store.Best); err == nil {

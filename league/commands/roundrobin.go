@@ -47,7 +47,7 @@ func roundrobinCommand() *cli.Command {
 			cfg := league.Default(agents.TicTacToe)
 			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
 			if err := cfg.Validate(); err != nil {
-				return usage(c.Command, "%v", err)
+				return usage(c.Command, "%v", flagged(err, flagOf))
 			}
 			db, err := openLeague(c, true)
 			if err != nil {

@@ -78,7 +78,7 @@ func trainCommand() *cli.Command {
 				return err
 			}
 			if err := cfg.Validate(); err != nil {
-				return usage(c.Command, "%v", err)
+				return usage(c.Command, "%v", flagged(err, trainFlagOf))
 			}
 			isTable := train.IsTable(cfg.Method)
 			switch {
@@ -285,4 +285,13 @@ func window(rec game.Record) string {
 	pct := func(n int) float64 { return 100 * float64(n) / float64(max(rec.Games(), 1)) }
 	return fmt.Sprintf("Wins: %d (%.1f%%), Losses: %d (%.1f%%), Ties: %d (%.1f%%)",
 		rec.Wins, pct(rec.Wins), rec.Losses, pct(rec.Losses), rec.Draws, pct(rec.Draws))
+}
+
+// trainFlagOf is the flag of ttt train that gives a setting: --method
+// chooses the learner, as the documents name their methods.
+func trainFlagOf(setting string) string {
+	if setting == "learner" {
+		return "--method"
+	}
+	return flagOf(setting)
 }

@@ -1,0 +1,28 @@
+package train_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"ttt/agents/train"
+)
+
+// A setting out of range is named as the league stores it, and a command
+// line says it with its own names for the settings.
+func TestSettingErrorNamesTheSetting(t *testing.T) {
+	l := train.Learning{Method: train.MethodPolicy, Hidden: 10, LR: 0.1, Temperature: 1,
+		Epsilon: train.Schedule{Start: 2, End: 0.5}}
+	err := l.Validate()
+	se, ok := errors.AsType[*train.SettingError](err)
+	if !ok || strings.Join(se.Settings, ",") != "epsilon,epsilon-end" {
+		t.Fatalf("Validate: %v (%T), want a SettingError of epsilon and epsilon-end", err, err)
+	}
+	if got, want := se.Error(), "epsilon and epsilon-end must be within 0..1 (got 2 and 0.5)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	flag := func(s string) string { return "-" + strings.ToUpper(s) }
+	if got, want := se.Say(flag), "-EPSILON and -EPSILON-END must be within 0..1 (got 2 and 0.5)"; got != want {
+		t.Errorf("Say = %q, want %q", got, want)
+	}
+}
