@@ -40,7 +40,7 @@ func checkCommand() *cli.Command {
 			if c.Int("sample") < 1 {
 				return usage(c.Command, "--sample must be at least 1 (got %d)", c.Int("sample"))
 			}
-			db, err := openLeague(c, false)
+			db, err := jobOf(c).openLeague(false)
 			if err != nil {
 				return err
 			}

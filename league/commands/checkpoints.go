@@ -35,60 +35,67 @@ func checkpointsCommand() *cli.Command {
 				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
 			case c.IsSet("after") && after < 0:
 				return usage(c.Command, "--after must be an agent id, 0 or more (got %d)", after)
-			}
-			db, err := openForListing(c)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			total, err := db.Count(c.Context)
-			if err != nil {
-				return err
-			}
-			switch {
 			case c.Bool("all"):
 				after, limit = 0, 0
-			case after < 0: // ids are dense from 1: the newest page
-				after = int64(max(total-limit, 0))
 			}
-			list, err := db.Agents(c.Context, after, limit)
-			if err != nil {
+			if err := checkListing(c); err != nil {
 				return err
 			}
-			l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"}}
-			for _, a := range list {
-				var hidden, elo, class any // none for random and perfect, while unrated, for random
-				if a.Hidden > 0 {
-					hidden = a.Hidden
-				}
-				if a.Verify != nil {
-					class = a.Class.String()
-				}
-				if a.Standing != nil {
-					elo = a.Standing.Elo
-				}
-				l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo, class})
-			}
-			format := c.String(formatFlagName)
-			if err := l.write(c.App.Writer, format); err != nil {
-				return err
-			}
-			switch {
-			case format != "table" || len(list) == total:
-			case len(list) == 0:
-				// Past the end: a hint to go on from there would loop.
-				fmt.Fprintf(c.App.Writer, "(no agents after %d: the league's %d end at agent %d; --after 0 from the first, --all for every one)\n", after, total, total)
-			default:
-				// The ids listed, not after plus the count: no sum of the
-				// user's number to overflow.
-				first, last := list[0].ID, list[len(list)-1].ID
-				next := fmt.Sprintf("--after %d for the next page", last)
-				if last >= int64(total) {
-					next = "--after 0 from the first"
-				}
-				fmt.Fprintf(c.App.Writer, "(agents %d to %d of %d: %s, --all for every one)\n", first, last, total, next)
-			}
-			return nil
+			return runCheckpoints(jobOf(c), after, limit, c.String(formatFlagName))
 		},
 	}
+}
+
+// runCheckpoints lists limit agents (0: all) after the agent after, or
+// with after negative the newest page, in format.
+func runCheckpoints(j *job, after int64, limit int, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	total, err := db.Count(j.ctx)
+	if err != nil {
+		return err
+	}
+	if after < 0 { // ids are dense from 1: the newest page
+		after = int64(max(total-limit, 0))
+	}
+	list, err := db.Agents(j.ctx, after, limit)
+	if err != nil {
+		return err
+	}
+	l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"}}
+	for _, a := range list {
+		var hidden, elo, class any // none for random and perfect, while unrated, for random
+		if a.Hidden > 0 {
+			hidden = a.Hidden
+		}
+		if a.Verify != nil {
+			class = a.Class.String()
+		}
+		if a.Standing != nil {
+			elo = a.Standing.Elo
+		}
+		l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo, class})
+	}
+	if err := l.write(j.Stdout, format); err != nil {
+		return err
+	}
+	switch {
+	case format != "table" || len(list) == total:
+	case len(list) == 0:
+		// Past the end: a hint to go on from there would loop.
+		fmt.Fprintf(j.Stdout, "(no agents after %d: the league's %d end at agent %d; --after 0 from the first, --all for every one)\n", after, total, total)
+	default:
+		// The ids listed, not after plus the count: no sum of the user's
+		// number to overflow.
+		first, last := list[0].ID, list[len(list)-1].ID
+		next := fmt.Sprintf("--after %d for the next page", last)
+		if last >= int64(total) {
+			next = "--after 0 from the first"
+		}
+		fmt.Fprintf(j.Stdout, "(agents %d to %d of %d: %s, --all for every one)\n", first, last, total, next)
+	}
+	return nil
 }

@@ -37,42 +37,47 @@ func compareCommand() *cli.Command {
 			if err := checkArgs(c, "AGENT", "AGENT"); err != nil {
 				return err
 			}
-			db, err := openLeague(c, false)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			var a, b *store.Agent
-			var record game.Record
-			var met bool
-			err = db.View(c.Context, func(v *store.View) (err error) {
-				if a, err = v.Agent(c.Args().Get(0)); err != nil {
-					return err
-				}
-				if b, err = v.Agent(c.Args().Get(1)); err != nil {
-					return err
-				}
-				record, met, err = league.HeadToHead(v, a.ID, b.ID)
-				return err
-			})
-			if errors.Is(err, store.ErrNotFound) {
-				return fmt.Errorf("%w (see ttt checkpoints)", err)
-			}
-			if err != nil {
-				return err
-			}
-			if a.ID == b.ID {
-				return usage(c.Command, "%s and %s are one agent, %s (%d): name two", c.Args().Get(0), c.Args().Get(1), a.Name, a.ID)
-			}
-			kit := agents.KitFor(db.Game())
-			cmp := league.Compare(a, b, record, met)
-			if err := cmp.Moves(c.Context, kit); err != nil {
-				return err
-			}
-			writeComparison(c.App.Writer, kit, cmp)
-			return nil
+			return runCompare(jobOf(c), c.Args().Get(0), c.Args().Get(1))
 		},
 	}
+}
+
+// runCompare compares the agents that refA and refB name.
+func runCompare(j *job, refA, refB string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var a, b *store.Agent
+	var record game.Record
+	var met bool
+	err = db.View(j.ctx, func(v *store.View) (err error) {
+		if a, err = v.Agent(refA); err != nil {
+			return err
+		}
+		if b, err = v.Agent(refB); err != nil {
+			return err
+		}
+		record, met, err = league.HeadToHead(v, a.ID, b.ID)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w (see ttt checkpoints)", err)
+	}
+	if err != nil {
+		return err
+	}
+	if a.ID == b.ID {
+		return j.usage("%s and %s are one agent, %s (%d): name two", refA, refB, a.Name, a.ID)
+	}
+	kit := agents.KitFor(db.Game())
+	cmp := league.Compare(a, b, record, met)
+	if err := cmp.Moves(j.ctx, kit); err != nil {
+		return err
+	}
+	writeComparison(j.Stdout, kit, cmp)
+	return nil
 }
 
 // writeComparison prints cmp: the figures, then each position where the

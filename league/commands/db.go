@@ -45,62 +45,80 @@ func dbGiven(c *cli.Context) (string, bool) {
 	return envOf(c).lookupEnv("TTT_DB")
 }
 
-// openLeague opens the database that --db names. Commands that only read
+// openLeague opens the job's league database. Commands that only read
 // pass create = false: they never create, upgrade or write a league
 // (store.OpenRead), and still work where the file cannot be written.
-func openLeague(c *cli.Context, create bool) (*store.DB, error) {
-	path := dbName(c)
-	if path == "" {
+func (j *job) openLeague(create bool) (*store.DB, error) {
+	if j.db == "" {
 		// An empty TTT_DB is more likely a mistake than a wish for a
 		// database in the current directory under no name.
-		return nil, usage(c.Command, "--db (or TTT_DB) names no file")
+		return nil, j.usage("--db (or TTT_DB) names no file")
 	}
+	file := j.local(j.db)
 	if create {
 		// The writers upgrade an older league as ttt upgrade does, and
 		// say on stderr, beside their own output, what it renamed.
 		// A new league plays the game --game names, tic-tac-toe by
 		// default; a league that exists keeps its own.
-		kit := agents.TicTacToe
-		if name := c.String(gameFlagName); name != "" {
-			var err error
-			if kit, err = agents.KitOf(name); err != nil {
-				return nil, usage(c.Command, "--game: %v", err)
-			}
-		}
-		db, err := store.Open(c.Context, local(c, path), func() store.Setup { return league.Setup(kit) })
+		kit, err := j.newKit()
 		if err != nil {
-			return nil, userNames(err, local(c, path), path)
+			return nil, err
 		}
-		if c.IsSet(gameFlagName) && db.Game() != kit.Game {
+		db, err := store.Open(j.ctx, file, func() store.Setup { return league.Setup(kit) })
+		if err != nil {
+			return nil, userNames(err, file, j.db)
+		}
+		if err := j.sameGame(db); err != nil {
 			db.Close()
-			return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), path, db.Game().Title())
+			return nil, err
 		}
-		sayRenamed(c.App.ErrWriter, c.App.Name+": ", db)
+		sayRenamed(j.Stderr, "ttt: ", db)
 		return db, nil
 	}
-	if _, err := os.Stat(local(c, path)); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
 	}
-	db, err := store.OpenRead(c.Context, local(c, path))
-	return db, userNames(err, local(c, path), path)
+	db, err := store.OpenRead(j.ctx, file)
+	return db, userNames(err, file, j.db)
+}
+
+// newKit is the game --game names for a new league, tic-tac-toe when it
+// names none.
+func (j *job) newKit() (*agents.Kit, error) {
+	if j.game == "" {
+		return agents.TicTacToe, nil
+	}
+	kit, err := agents.KitOf(j.game)
+	if err != nil {
+		return nil, j.usage("--game: %v", err)
+	}
+	return kit, nil
+}
+
+// sameGame refuses a --game that db's league does not play.
+func (j *job) sameGame(db *store.DB) error {
+	if j.game != "" && db.Game().Name() != j.game {
+		return j.usage("--game %s: the league in %s plays %s (a new --db starts another league)", j.game, j.db, db.Game().Title())
+	}
+	return nil
 }
 
 // storedAgent reads the agent that ref (an id, a name, best, latest,
 // random or perfect) names, and closes the database at once: the
 // commands that read one agent hold no connection while they work.
-func storedAgent(c *cli.Context, ref string) (*store.Agent, error) {
-	db, err := openLeague(c, false)
+func (j *job) storedAgent(ref string) (*store.Agent, error) {
+	db, err := j.openLeague(false)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	return lookup(c, db, ref)
+	return j.lookup(db, ref)
 }
 
 // lookup returns the agent that ref names in db, and says where to look
 // when there is none.
-func lookup(c *cli.Context, db *store.DB, ref string) (*store.Agent, error) {
-	a, err := db.Agent(c.Context, ref)
+func (j *job) lookup(db *store.DB, ref string) (*store.Agent, error) {
+	a, err := db.Agent(j.ctx, ref)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
@@ -118,8 +136,8 @@ func errPruned(a *store.Agent) error {
 
 // storedNet returns the stored network that ref (an id, a name, best or
 // latest) names.
-func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
-	a, err := storedAgent(c, ref)
+func (j *job) storedNet(ref string) (*store.Agent, error) {
+	a, err := j.storedAgent(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -132,23 +150,20 @@ func storedNet(c *cli.Context, ref string) (*store.Agent, error) {
 	return a, nil
 }
 
-// leagueKit returns the game of the league at --db, or where there is
-// none yet, the one --game names (tic-tac-toe by default): the game that
-// a command's settings and files must be read for before the league is
+// leagueKit returns the game of the job's league, or where there is none
+// yet, the one --game names (tic-tac-toe by default): the game that a
+// command's settings and files must be read for before the league is
 // opened. A --game that disagrees with the league's is refused.
-func leagueKit(c *cli.Context) (*agents.Kit, error) {
-	kit := agents.TicTacToe
-	if name := c.String(gameFlagName); name != "" {
-		var err error
-		if kit, err = agents.KitOf(name); err != nil {
-			return nil, usage(c.Command, "--game: %v", err)
-		}
+func (j *job) leagueKit() (*agents.Kit, error) {
+	kit, err := j.newKit()
+	if err != nil {
+		return nil, err
 	}
-	if _, err := os.Stat(local(c, dbName(c))); err == nil {
-		if db, err := store.OpenRead(c.Context, local(c, dbName(c))); err == nil {
+	if _, err := os.Stat(j.local(j.db)); err == nil {
+		if db, err := store.OpenRead(j.ctx, j.local(j.db)); err == nil {
 			defer db.Close()
-			if c.IsSet(gameFlagName) && db.Game() != kit.Game {
-				return nil, usage(c.Command, "--game %s: the league in %s plays %s (a new --db starts another league)", kit.Name(), dbName(c), db.Game().Title())
+			if err := j.sameGame(db); err != nil {
+				return nil, err
 			}
 			return agents.KitFor(db.Game()), nil
 		}

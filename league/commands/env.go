@@ -53,9 +53,6 @@ const envKey = "env"
 // envOf is the Env of the run c belongs to.
 func envOf(c *cli.Context) Env { return c.App.Metadata[envKey].(Env) }
 
-// local is the file that name, as the user gave it, means in c's run.
-func local(c *cli.Context, name string) string { return envOf(c).path(name) }
-
 // userNames is err as the user reads it: the store and the system name a
 // file by the path they were given, which in a run with a Dir of its own
 // is the file's full path, and the user knows it by the name they gave.

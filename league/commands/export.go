@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"ttt/agents/nn"
 
 	"github.com/urfave/cli/v2"
 )
@@ -36,42 +37,56 @@ func exportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			a, err := storedNet(c, c.String("checkpoint"))
-			if err != nil {
-				return err
-			}
-			data := write(a.Net)
-			inputs, side := a.Net.Inputs, strings.ToUpper(c.String("side"))
-			if side != "" {
-				inputs-- // the side input, folded
-			}
-			out := c.String("output")
-			if out == "-" {
-				// The file alone, as games export --pgn - writes it.
-				if _, err := c.App.Writer.Write(data); err != nil {
-					return fmt.Errorf("cannot write the net to standard output: %w", err)
-				}
-				return nil
-			}
-			if out == "" {
-				out = fmt.Sprintf("%s-%din.bin", a.Name, inputs)
-				if side != "" {
-					out = fmt.Sprintf("%s-%s-%din.bin", a.Name, side, inputs)
-				}
-			}
-			file, err := createOutput(c, out)
-			if err != nil {
-				return err
-			}
-			defer file.abort()
-			if err := checkLayout(c, file, a.Net.Game, inputs, a.Net.Hidden); err != nil {
-				return err
-			}
-			if err := file.commit(data); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "Agent %d (%s) written to %s (%d bytes)%s\n", a.ID, a.Name, out, len(data), file.replaced())
-			return nil
+			return runExport(jobOf(c), exportOptions{ref: c.String("checkpoint"), out: c.String("output"),
+				side: strings.ToUpper(c.String("side")), write: write, force: c.Bool("force")})
 		},
 	}
+}
+
+// exportOptions are ttt export's flags.
+type exportOptions struct {
+	ref, out string
+	side     string // X, O, or "" for both sides
+	write    func(*nn.Net) []byte
+	force    bool
+}
+
+// runExport writes the network that o.ref names as a plain weight file.
+func runExport(j *job, o exportOptions) error {
+	a, err := j.storedNet(o.ref)
+	if err != nil {
+		return err
+	}
+	data := o.write(a.Net)
+	inputs := a.Net.Inputs
+	if o.side != "" {
+		inputs-- // the side input, folded
+	}
+	out := o.out
+	if out == "-" {
+		// The file alone, as games export --pgn - writes it.
+		if _, err := j.Stdout.Write(data); err != nil {
+			return fmt.Errorf("cannot write the net to standard output: %w", err)
+		}
+		return nil
+	}
+	if out == "" {
+		out = fmt.Sprintf("%s-%din.bin", a.Name, inputs)
+		if o.side != "" {
+			out = fmt.Sprintf("%s-%s-%din.bin", a.Name, o.side, inputs)
+		}
+	}
+	file, err := j.createOutput(out)
+	if err != nil {
+		return err
+	}
+	defer file.abort()
+	if err := checkLayout(file, a.Net.Game, inputs, a.Net.Hidden, o.force); err != nil {
+		return err
+	}
+	if err := file.commit(data); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "Agent %d (%s) written to %s (%d bytes)%s\n", a.ID, a.Name, out, len(data), file.replaced())
+	return nil
 }

@@ -65,83 +65,88 @@ func gamesExportCommand() *cli.Command {
 					return usage(c.Command, "%v", err)
 				}
 			}
-			dbPath := dbName(c)
-			db, err := openLeague(c, false)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if ref := c.String("agent"); ref != "" {
-				a, err := lookup(c, db, ref)
-				if err != nil {
-					return err
-				}
-				f.Agent = a.ID
-			}
-			total, err := db.MatchCount(c.Context, f)
-			if err != nil {
-				return err
-			}
-
-			// The file is opened before the replay: a path that cannot be
-			// written fails now, and a replay that fails leaves nothing.
-			var w io.Writer = c.App.Writer
-			var file *outputFile
-			if out != "-" {
-				if file, err = createOutput(c, out); err != nil {
-					return err
-				}
-				defer file.abort()
-				w = file
-			}
-			cannotWrite := func(err error) error {
-				if file == nil {
-					return fmt.Errorf("cannot write the games: %w", err)
-				}
-				return err // the file's own error names it
-			}
-			pw := pgn.NewWriter(w, filepath.Base(dbPath), db.Game())
-			var bar progress // on a terminal, when the games go to a file
-			if file != nil {
-				bar = newProgress(c, int64(total), "exporting", "matches")
-			}
-			// A match's games come one after another: the bar counts a
-			// match at its first game, whatever its number of games.
-			games, matches, last := 0, 0, [2]int64{}
-			err = league.Games(c.Context, db, f, func(g league.Game) error {
-				games++
-				if pair := [2]int64{min(g.X, g.O), max(g.X, g.O)}; pair != last {
-					matches, last = matches+1, pair
-					bar.set(int64(matches))
-				}
-				if err := pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
-					return cannotWrite(err)
-				}
-				return nil
-			})
-			bar.finish()
-			if err != nil {
-				return err
-			}
-			if err := pw.Flush(); err != nil {
-				return cannotWrite(err)
-			}
-			if file == nil {
-				return nil
-			}
-			// Ctrl-C or a hang-up after the last game still ends the
-			// export without a file, as one during the games does.
-			if err := c.Context.Err(); err != nil {
-				return fmt.Errorf("games export stopped: %w; %s was not written", err, out)
-			}
-			// The games are in the temporary file: commit puts it in place.
-			if err := file.commit(nil); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "%d games of %d matches written to %s%s\n", games, total, out, file.replaced())
-			return nil
+			return runGamesExport(jobOf(c), out, c.String("agent"), f)
 		},
 	}
+}
+
+// runGamesExport writes the games of the matches f chooses, and of the
+// agent ref names unless ref is "", to out as PGN (- for stdout).
+func runGamesExport(j *job, out, ref string, f store.MatchFilter) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if ref != "" {
+		a, err := j.lookup(db, ref)
+		if err != nil {
+			return err
+		}
+		f.Agent = a.ID
+	}
+	total, err := db.MatchCount(j.ctx, f)
+	if err != nil {
+		return err
+	}
+
+	// The file is opened before the replay: a path that cannot be written
+	// fails now, and a replay that fails leaves nothing.
+	var w io.Writer = j.Stdout
+	var file *outputFile
+	if out != "-" {
+		if file, err = j.createOutput(out); err != nil {
+			return err
+		}
+		defer file.abort()
+		w = file
+	}
+	cannotWrite := func(err error) error {
+		if file == nil {
+			return fmt.Errorf("cannot write the games: %w", err)
+		}
+		return err // the file's own error names it
+	}
+	pw := pgn.NewWriter(w, filepath.Base(j.db), db.Game())
+	var bar progress // on a terminal, when the games go to a file
+	if file != nil {
+		bar = j.progress(int64(total), "exporting", "matches")
+	}
+	// A match's games come one after another: the bar counts a match at
+	// its first game, whatever its number of games.
+	games, matches, last := 0, 0, [2]int64{}
+	err = league.Games(j.ctx, db, f, func(g league.Game) error {
+		games++
+		if pair := [2]int64{min(g.X, g.O), max(g.X, g.O)}; pair != last {
+			matches, last = matches+1, pair
+			bar.set(int64(matches))
+		}
+		if err := pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves}); err != nil {
+			return cannotWrite(err)
+		}
+		return nil
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if err := pw.Flush(); err != nil {
+		return cannotWrite(err)
+	}
+	if file == nil {
+		return nil
+	}
+	// Ctrl-C or a hang-up after the last game still ends the export
+	// without a file, as one during the games does.
+	if err := j.ctx.Err(); err != nil {
+		return fmt.Errorf("games export stopped: %w; %s was not written", err, out)
+	}
+	// The games are in the temporary file: commit puts it in place.
+	if err := file.commit(nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "%d games of %d matches written to %s%s\n", games, total, out, file.replaced())
+	return nil
 }
 
 // parseRounds reads a range of rounds: A-B, A- (from A on), -B (up to B)

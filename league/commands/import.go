@@ -31,56 +31,60 @@ func importCommand() *cli.Command {
 			if err := checkArgs(c, "FILE"); err != nil {
 				return err
 			}
-			path := c.Args().First()
-			// The file is read and checked before the league is opened: a
-			// broken file changes nothing, not even by creating a database.
-			kit, err := leagueKit(c)
-			if err != nil {
-				return err
-			}
-			inputs, err := inputsFlag(c, kit.Game)
-			if err != nil {
-				return err
-			}
-			name := c.String("name")
+			path, name := c.Args().First(), c.String("name")
 			if name == "" {
 				name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 			} else if err := store.CheckName(name); err != nil {
 				return usage(c.Command, "--name: %v", err)
 			}
-			net, err := readWeightFile(kit.Game, local(c, path), inputs)
-			if err != nil {
-				return userNames(err, local(c, path), path)
-			}
-			db, err := openLeague(c, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			same, seen, err := db.SameNet(c.Context, net)
-			if err != nil {
-				return err
-			}
-			a := league.Describe(kit, &store.Agent{Kind: store.Imported, Name: name, Net: net})
-			err = db.AddAgent(c.Context, a)
-			if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
-				return fmt.Errorf("%w (choose another with --name)", err)
-			}
-			if err != nil {
-				return err
-			}
-			w := c.App.Writer
-			fmt.Fprintf(w, "%s stored as agent %d (%s), a %d-%d-%d network\n",
-				path, a.ID, a.Name, net.Inputs, a.Hidden, net.Outputs)
-			for i, r := range a.Verify {
-				fmt.Fprintf(w, "%s; vs random %s\n", r, oddsText(a.VsRandom[i]))
-			}
-			if seen {
-				// Allowed, as a copy under another name may be meant;
-				// but both play in the league, and their games count twice.
-				fmt.Fprintf(w, "the same network as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
-			}
-			return nil
+			return runImport(jobOf(c), path, name, c.Int("inputs"))
 		},
 	}
+}
+
+// runImport stores the weight file at path in the league as an agent
+// called name; inputs is --inputs, 0 for the file's size to decide.
+func runImport(j *job, path, name string, inputs int) error {
+	// The file is read and checked before the league is opened: a broken
+	// file changes nothing, not even by creating a database.
+	kit, err := j.leagueKit()
+	if err != nil {
+		return err
+	}
+	if err := j.checkInputs(inputs, kit.Game); err != nil {
+		return err
+	}
+	net, err := readWeightFile(kit.Game, j.local(path), inputs)
+	if err != nil {
+		return userNames(err, j.local(path), path)
+	}
+	db, err := j.openLeague(true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	same, seen, err := db.SameNet(j.ctx, net)
+	if err != nil {
+		return err
+	}
+	a := league.Describe(kit, &store.Agent{Kind: store.Imported, Name: name, Net: net})
+	err = db.AddAgent(j.ctx, a)
+	if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
+		return fmt.Errorf("%w (choose another with --name)", err)
+	}
+	if err != nil {
+		return err
+	}
+	w := j.Stdout
+	fmt.Fprintf(w, "%s stored as agent %d (%s), a %d-%d-%d network\n",
+		path, a.ID, a.Name, net.Inputs, a.Hidden, net.Outputs)
+	for i, r := range a.Verify {
+		fmt.Fprintf(w, "%s; vs random %s\n", r, oddsText(a.VsRandom[i]))
+	}
+	if seen {
+		// Allowed, as a copy under another name may be meant; but both
+		// play in the league, and their games count twice.
+		fmt.Fprintf(w, "the same network as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
+	}
+	return nil
 }

@@ -101,93 +101,105 @@ func leagueRunCommand() *cli.Command {
 				Learning:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")
-			kit, err := leagueKit(c)
+			stop, err := stopFlags(c)
 			if err != nil {
 				return err
 			}
-			stop, err := stopFlags(c, kit)
-			if err != nil {
-				return err
-			}
-			cfg = cfg.ForGame(kit, c.IsSet)
-			// Before the database is touched: every flag in range, and the
-			// shares adding up to 1 at most. Where a league may exist
-			// already, the shares not given may be its own, which Resume
-			// reads: they are checked again after.
-			given := cfg
-			if _, err := os.Stat(local(c, dbName(c))); err == nil {
-				for name, share := range map[string]*float64{"self-play": &given.SelfPlay, "exploit": &given.Exploit,
-					"members": &given.Members, "drill": &given.Drill, "ladder": &given.Ladder} {
-					if !c.IsSet(name) {
-						*share = 0
-					}
-				}
-			}
-			if err := given.ValidateFor(kit); err != nil {
-				return usage(c.Command, "%v", flagged(err, flagOf))
-			}
-			db, err := openLeague(c, true)
-			if errors.Is(err, context.Canceled) {
-				// Ctrl-C before the league was open stops the run as it
-				// stops a round: nothing of it is stored.
-				fmt.Fprintln(c.App.Writer, "stopped: interrupted while the league was being opened; no round was played")
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if err := db.Lock(); err != nil {
-				return err
-			}
-			stored, err := db.Settings(c.Context)
-			if err != nil {
-				return err
-			}
-			cfg, changes, err := league.Resume(c.Context, db, cfg, c.IsSet)
-			if _, ok := errors.AsType[*train.SettingError](err); ok {
-				return usage(c.Command, "%v", flagged(err, flagOf))
-			}
-			if err != nil && !errors.Is(err, context.Canceled) {
-				return err // Ctrl-C here stops the run below, as it stops a round
-			}
-			// A setting is refused before anything is said of it: a run
-			// never says it goes on with a value it then refuses. With
-			// none given, the fault is the stored settings' (an edited
-			// file), not the command line's.
-			if err := flagged(cfg.Validate(), flagOf); err != nil {
-				if len(changes) > 0 {
-					return usage(c.Command, "%v", err)
-				}
-				return err
-			}
-			if err := sayStart(c, db, len(stored) == 0, cfg); err != nil {
-				return err
-			}
-			for _, ch := range changes {
-				fmt.Fprintf(c.App.Writer, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
-			}
-			defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
-			return runLeague(c, db, cfg, stop)
+			given := func(setting string) bool { return c.IsSet(strings.TrimPrefix(flagOf(setting), "--")) }
+			return runLeagueRun(jobOf(c), cfg, given, stop)
 		},
 	}
+}
+
+// runLeagueRun opens (or makes) the job's league and plays its rounds
+// with cfg, where given reports the settings the command line gave (by
+// name, as league.Config.Settings names them): the others a league that
+// exists keeps as it was started.
+func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, stop stopConditions) error {
+	kit, err := j.leagueKit()
+	if err != nil {
+		return err
+	}
+	if err := j.checkUntil(stop.until, kit); err != nil {
+		return err
+	}
+	cfg = cfg.ForGame(kit, given)
+	// Before the database is touched: every flag in range, and the shares
+	// adding up to 1 at most. Where a league may exist already, the
+	// shares not given may be its own, which Resume reads: they are
+	// checked again after.
+	check := cfg
+	if _, err := os.Stat(j.local(j.db)); err == nil {
+		for name, share := range map[string]*float64{"self-play": &check.SelfPlay, "exploit": &check.Exploit,
+			"members": &check.Members, "drill": &check.Drill, "ladder": &check.Ladder} {
+			if !given(name) {
+				*share = 0
+			}
+		}
+	}
+	if err := check.ValidateFor(kit); err != nil {
+		return j.usage("%v", flagged(err, flagOf))
+	}
+	db, err := j.openLeague(true)
+	if errors.Is(err, context.Canceled) {
+		// Ctrl-C before the league was open stops the run as it stops a
+		// round: nothing of it is stored.
+		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Lock(); err != nil {
+		return err
+	}
+	stored, err := db.Settings(j.ctx)
+	if err != nil {
+		return err
+	}
+	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
+	if _, ok := errors.AsType[*train.SettingError](err); ok {
+		return j.usage("%v", flagged(err, flagOf))
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err // Ctrl-C here stops the run below, as it stops a round
+	}
+	// A setting is refused before anything is said of it: a run never
+	// says it goes on with a value it then refuses. With none given, the
+	// fault is the stored settings' (an edited file), not the command
+	// line's.
+	if err := flagged(cfg.Validate(), flagOf); err != nil {
+		if len(changes) > 0 {
+			return j.usage("%v", err)
+		}
+		return err
+	}
+	if err := j.sayStart(db, len(stored) == 0, cfg); err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		fmt.Fprintf(j.Stdout, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
+	return j.runLeague(db, cfg, stop)
 }
 
 // sayStart writes a run's first line: whether it starts a league or
 // resumes one (at which round), where, and with which settings. A league
 // is new until a run stored its settings or a round (a league of an
 // older ttt has rounds and no settings).
-func sayStart(c *cli.Context, db *store.DB, noSettings bool, cfg league.Config) error {
+func (j *job) sayStart(db *store.DB, noSettings bool, cfg league.Config) error {
 	title := db.Game().Title()
-	last, err := db.NewestRound(c.Context)
+	last, err := db.NewestRound(j.ctx)
 	if err != nil {
 		return err
 	}
 	if noSettings && last == 0 {
-		fmt.Fprintf(c.App.Writer, "new %s league in %s, with %s\n", title, dbName(c), settingFlags(cfg))
+		fmt.Fprintf(j.Stdout, "new %s league in %s, with %s\n", title, j.db, settingFlags(cfg))
 		return nil
 	}
-	fmt.Fprintf(c.App.Writer, "resuming the %s league in %s after round %d, with %s\n", title, dbName(c), last, settingFlags(cfg))
+	fmt.Fprintf(j.Stdout, "resuming the %s league in %s after round %d, with %s\n", title, j.db, last, settingFlags(cfg))
 	return nil
 }
 
@@ -199,11 +211,11 @@ type stopConditions struct {
 	quiet    bool
 }
 
-// stopFlags reads the stop conditions of a run of kit's game.
-func stopFlags(c *cli.Context, kit *agents.Kit) (stopConditions, error) {
+// stopFlags reads a run's stop conditions.
+func stopFlags(c *cli.Context) (stopConditions, error) {
 	s := stopConditions{patience: int64(c.Int("patience")), quiet: c.Bool("quiet")}
 	var err error
-	if s.until, err = untilFlag(c, kit); err != nil {
+	if s.until, err = untilFlag(c); err != nil {
 		return s, err
 	}
 	if s.patience < 0 {
@@ -215,8 +227,8 @@ func stopFlags(c *cli.Context, kit *agents.Kit) (stopConditions, error) {
 // runLeague plays the league's rounds, a line for each (with --quiet,
 // for each round whose snapshot becomes the best), and a line at the end
 // that says why the run stopped and what the league holds.
-func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditions) error {
-	w := c.App.Writer
+func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) error {
+	w := j.Stdout
 	var bar progress
 	var barRound int64 // the round the bar shows
 	played := 0
@@ -227,10 +239,10 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 		stoppedBy string // the condition that ended the run; "" for none
 	)
 	watch := stop.until != verify.Beatable || stop.patience > 0 || stop.quiet
-	last, err := league.Run(c.Context, db, cfg, league.Hooks{
+	last, err := league.Run(j.ctx, db, cfg, league.Hooks{
 		Loading: func(done, total int) {
 			if bar.bar == nil {
-				bar = newProgress(c, int64(total), "loading the league's results", "matches")
+				bar = j.progress(int64(total), "loading the league's results", "matches")
 			}
 			bar.set(int64(done))
 		},
@@ -242,7 +254,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 					// The one line a quiet run rewrites on a terminal.
 					what = fmt.Sprintf("round %d: training; best %s (%s, Elo %s)", round, best.Name, best.Verdict(), eloText(best))
 				}
-				bar, barRound = newProgress(c, int64(total), what, "games"), round
+				bar, barRound = j.progress(int64(total), what, "games"), round
 			}
 			bar.set(int64(done))
 		},
@@ -256,7 +268,7 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 			if watch {
 				// The round is committed: its reading is not cancelled
 				// with the run.
-				best, bestErr = db.Agent(context.WithoutCancel(c.Context), store.Best)
+				best, bestErr = db.Agent(context.WithoutCancel(j.ctx), store.Best)
 			}
 			if stop.quiet && (best == nil || best.ID != r.Snapshot.ID) {
 				return
@@ -288,14 +300,14 @@ func runLeague(c *cli.Context, db *store.DB, cfg league.Config, stop stopConditi
 	})
 	bar.finish()
 	if err == nil && bestErr != nil {
-		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", dbName(c), last, bestErr, plural(int(last), "committed round"))
+		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", j.db, last, bestErr, plural(int(last), "committed round"))
 	}
 	var why string
 	switch {
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", dbName(c), flagged(err, flagOf), plural(int(last), "committed round"))
+		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", j.db, flagged(err, flagOf), plural(int(last), "committed round"))
 	case stoppedBy != "":
 		why = stoppedBy
 	case cfg.Rounds > 0 && played == cfg.Rounds:

@@ -27,59 +27,68 @@ func leagueShowCommand() *cli.Command {
    run's flags; the size is the database file's with its -wal file.`,
 		Flags: []cli.Flag{formatFlag(), dbFlag()},
 		Action: func(c *cli.Context) error {
-			db, err := openForListing(c)
-			if err != nil {
+			if err := checkListing(c); err != nil {
 				return err
 			}
-			defer db.Close()
-			l, err := leagueListing(c, db)
-			if err != nil {
-				return err
-			}
-			if format := c.String(formatFlagName); format != "table" {
-				return l.write(c.App.Writer, format)
-			}
-			w := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-			for i, col := range l.columns {
-				switch cell := l.rows[0][i].(type) {
-				case nil:
-					fmt.Fprintf(w, "%s:\t-\n", col)
-				case float64:
-					fmt.Fprintf(w, "%s:\t%.1f\n", col, cell)
-				default:
-					fmt.Fprintf(w, "%s:\t%v\n", col, cell)
-				}
-			}
-			return w.Flush()
+			return runLeagueShow(jobOf(c), c.String(formatFlagName))
 		},
 	}
 }
 
+// runLeagueShow describes the job's league in format: in a table, one
+// item a line.
+func runLeagueShow(j *job, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	l, err := j.leagueListing(db)
+	if err != nil {
+		return err
+	}
+	if format != "table" {
+		return l.write(j.Stdout, format)
+	}
+	w := tabwriter.NewWriter(j.Stdout, 0, 0, 2, ' ', 0)
+	for i, col := range l.columns {
+		switch cell := l.rows[0][i].(type) {
+		case nil:
+			fmt.Fprintf(w, "%s:\t-\n", col)
+		case float64:
+			fmt.Fprintf(w, "%s:\t%.1f\n", col, cell)
+		default:
+			fmt.Fprintf(w, "%s:\t%v\n", col, cell)
+		}
+	}
+	return w.Flush()
+}
+
 // leagueListing is what league show says of db's league, as one row.
-func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
-	path := dbName(c)
-	rounds, err := db.NewestRound(c.Context)
+func (j *job) leagueListing(db *store.DB) (listing, error) {
+	path := j.db
+	rounds, err := db.NewestRound(j.ctx)
 	if err != nil {
 		return listing{}, err
 	}
-	n, err := db.Count(c.Context)
+	n, err := db.Count(j.ctx)
 	if err != nil {
 		return listing{}, err
 	}
-	stored, err := db.Settings(c.Context)
+	stored, err := db.Settings(j.ctx)
 	if err != nil {
 		return listing{}, err
 	}
 	settings := "none yet: a league run stores them as it starts"
 	if len(stored) > 0 {
-		cfg, _, err := league.Resume(c.Context, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
+		cfg, _, err := league.Resume(j.ctx, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
 		if err != nil {
 			return listing{}, err
 		}
 		settings = settingFlags(cfg)
 	}
 	var best, latest, class, elo any
-	if a, err := db.Agent(c.Context, store.Best); err == nil {
+	if a, err := db.Agent(j.ctx, store.Best); err == nil {
 		best, class = a.Name, a.Verdict()
 		if a.Standing != nil {
 			elo = a.Standing.Elo
@@ -87,12 +96,12 @@ func leagueListing(c *cli.Context, db *store.DB) (listing, error) {
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
 	}
-	if a, err := db.Agent(c.Context, store.Latest); err == nil {
+	if a, err := db.Agent(j.ctx, store.Latest); err == nil {
 		latest = a.Name
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
 	}
-	size := fileSize(local(c, path))
+	size := fileSize(j.local(path))
 	return listing{
 		object:  true,
 		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},

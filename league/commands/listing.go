@@ -12,8 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
-
-	"ttt/store"
 )
 
 // formatFlagName is --format of the listing commands.
@@ -35,16 +33,13 @@ func checkFormat(c *cli.Context) error {
 	}
 }
 
-// openForListing checks a listing command's arguments (it takes none) and
-// --format, then opens the league for reading.
-func openForListing(c *cli.Context) (*store.DB, error) {
+// checkListing checks a listing command's arguments (it takes none) and
+// --format.
+func checkListing(c *cli.Context) error {
 	if err := checkArgs(c); err != nil {
-		return nil, err
+		return err
 	}
-	if err := checkFormat(c); err != nil {
-		return nil, err
-	}
-	return openLeague(c, false)
+	return checkFormat(c)
 }
 
 // exact is a number that a listing prints in full, such as a probability,

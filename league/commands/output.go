@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/urfave/cli/v2"
 )
 
 // outputFile is a file that a command writes whole at its end (export,
@@ -36,8 +34,8 @@ type outputFile struct {
 // not a regular file; it allows another existing file, which the success
 // line then says is replaced (see replaced). Through a symbolic link, the
 // file the link names is written, and checked.
-func createOutput(c *cli.Context, path string) (*outputFile, error) {
-	o := &outputFile{path: path, file: local(c, path), db: dbName(c), dbFile: local(c, dbName(c))}
+func (j *job) createOutput(path string) (*outputFile, error) {
+	o := &outputFile{path: path, file: j.local(path), db: j.db, dbFile: j.local(j.db)}
 	target, exists, err := o.checkOutput()
 	if err != nil {
 		return nil, err

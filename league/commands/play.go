@@ -59,44 +59,50 @@ func playCommand() *cli.Command {
 			if err != nil {
 				return usage(c.Command, "--as: %v", err)
 			}
-			var r rival
-			if path := c.String("file"); path != "" {
-				if c.IsSet("checkpoint") {
-					return usage(c.Command, "takes --checkpoint or --file, not both")
-				}
-				if r, err = fileRival(c, path); err != nil {
-					return err
-				}
-			} else {
-				kit, a, err := opponent(c, c.String("checkpoint"))
-				if err != nil {
-					return err
-				}
-				// Play against random is meant to differ from game to
-				// game, so its seed is the one place ttt draws from the
-				// global source.
-				r = newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+			if c.IsSet("file") && c.IsSet("checkpoint") {
+				return usage(c.Command, "takes --checkpoint or --file, not both")
 			}
-			// A terminal shows what the human types; a pipe does not, so
-			// the moves are echoed there and a scripted game reads as a
-			// transcript.
-			f, _ := c.App.Reader.(*os.File)
-			echo := f == nil || !isTerminal(f)
-			_, err = playGames(c.Context, c.App.Reader, c.App.Writer, echo, r, human, c.Bool("hint"))
-			return err
+			return runPlay(jobOf(c), c.String("checkpoint"), c.String("file"), human, c.Bool("hint"))
 		},
 	}
 }
 
+// runPlay plays the human, as human, against the agent in the file at
+// path, or with path "" the stored agent ref names; hint shows the value
+// of every move before each of the human's.
+func runPlay(j *job, ref, path string, human game.Side, hint bool) error {
+	var r rival
+	if path != "" {
+		var err error
+		if r, err = j.fileRival(path); err != nil {
+			return err
+		}
+	} else {
+		kit, a, err := j.opponent(ref)
+		if err != nil {
+			return err
+		}
+		// Play against random is meant to differ from game to game, so
+		// its seed is the one place ttt draws from the global source.
+		r = newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+	}
+	// A terminal shows what the human types; a pipe does not, so the
+	// moves are echoed there and a scripted game reads as a transcript.
+	f, _ := j.Stdin.(*os.File)
+	echo := f == nil || !isTerminal(f)
+	_, err := playGames(j.ctx, j.Stdin, j.Stdout, echo, r, human, hint)
+	return err
+}
+
 // opponent reads the agent ref names and its league's game, with a hint
 // when there is no network to play yet.
-func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
-	db, err := openLeague(c, false)
+func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, error) {
+	db, err := j.openLeague(false)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer db.Close()
-	a, err := lookup(c, db, ref)
+	a, err := j.lookup(db, ref)
 	if err == nil && a.Net == nil && a.Kind.IsNetwork() {
 		return nil, nil, errPruned(a)
 	}
@@ -113,11 +119,11 @@ func opponent(c *cli.Context, ref string) (*agents.Kit, *store.Agent, error) {
 
 // fileRival is the tic-tac-toe agent in the file at path, a network's
 // weights or a table of values, as a rival named after the file.
-func fileRival(c *cli.Context, path string) (rival, error) {
+func (j *job) fileRival(path string) (rival, error) {
 	kit := agents.TicTacToe
-	net, values, err := readAgentFile(kit.Game, local(c, path), 0)
+	net, values, err := readAgentFile(kit.Game, j.local(path), 0)
 	if err != nil {
-		return rival{}, userNames(err, local(c, path), path)
+		return rival{}, userNames(err, j.local(path), path)
 	}
 	name := filepath.Base(path)
 	if values == nil {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/color"
 	"maps"
@@ -61,26 +62,32 @@ func ratingsPlotCommand() *cli.Command {
 			if c.Int("top") < 0 {
 				return usage(c.Command, "--top must not be negative (got %d)", c.Int("top"))
 			}
-			series, optimal, rounds, err := plotSeries(c, c.Int("top"))
-			if err != nil {
-				return err
-			}
-			img, err := eloPlot(series, optimal, dbName(c), format)
-			if err != nil {
-				return fmt.Errorf("cannot draw the plot: %w", err)
-			}
-			file, err := createOutput(c, out)
-			if err != nil {
-				return err
-			}
-			defer file.abort()
-			if err := file.commit(img); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, len(series)-1, out, file.replaced())
-			return nil
+			return runPlot(jobOf(c), out, format, c.Int("top"))
 		},
 	}
+}
+
+// runPlot draws the league's learning curve and its top best networks
+// into out, as format (svg or png).
+func runPlot(j *job, out, format string, top int) error {
+	series, optimal, rounds, err := j.plotSeries(top)
+	if err != nil {
+		return err
+	}
+	img, err := eloPlot(series, optimal, j.db, format)
+	if err != nil {
+		return fmt.Errorf("cannot draw the plot: %w", err)
+	}
+	file, err := j.createOutput(out)
+	if err != nil {
+		return err
+	}
+	defer file.abort()
+	if err := file.commit(img); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, len(series)-1, out, file.replaced())
+	return nil
 }
 
 // The plot's size, 960 x 576 pixels as PNG, and the width of the
@@ -131,13 +138,13 @@ type reference struct {
 // networks' histories (the best rule's order), the built-in players; the
 // curve of optimal moves where the game has one; and the number of
 // rounds.
-func plotSeries(c *cli.Context, top int) ([]eloSeries, *optimalCurve, int64, error) {
-	db, err := openLeague(c, false)
+func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
+	db, err := j.openLeague(false)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	defer db.Close()
-	curve, last, err := db.Curve(c.Context, maxPoints)
+	curve, last, err := db.Curve(j.ctx, maxPoints)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -151,12 +158,12 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, *optimalCurve, int64, err
 	series := []eloSeries{{label: "each snapshot when made", kind: curveKind, ratings: curve}}
 
 	// The best networks, from the round that first rated each.
-	best, err := db.Best(c.Context, top)
+	best, err := db.Best(j.ctx, top)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	for _, a := range best {
-		history, err := db.History(c.Context, a.ID)
+		history, err := db.History(j.ctx, a.ID)
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -170,13 +177,13 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, *optimalCurve, int64, err
 	// The built-in players (perfect and random; random, the tactician
 	// and the MCTS ladder), the strongest first, flat over the rounds
 	// drawn.
-	builtins, err := db.Builtins(c.Context)
+	builtins, err := db.Builtins(j.ctx)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	for _, id := range slices.Backward(slices.Sorted(maps.Keys(builtins))) {
 		name := builtins[id]
-		a, err := db.Agent(c.Context, name)
+		a, err := db.Agent(j.ctx, name)
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -190,14 +197,14 @@ func plotSeries(c *cli.Context, top int) ([]eloSeries, *optimalCurve, int64, err
 			series = append(series, eloSeries{label: label, kind: referenceKind, ratings: flat})
 		}
 	}
-	optimal, err := optimalSeries(c, db, curve)
+	optimal, err := optimalSeries(j.ctx, db, curve)
 	return series, optimal, last, err
 }
 
 // optimalSeries reads the curve of optimal moves of the snapshots of
 // curve, for a game that measures its players on a position set; nil for
 // another.
-func optimalSeries(c *cli.Context, db *store.DB, curve []store.Rating) (*optimalCurve, error) {
+func optimalSeries(ctx context.Context, db *store.DB, curve []store.Rating) (*optimalCurve, error) {
 	kit := agents.KitFor(db.Game())
 	if kit.Positions == nil {
 		return nil, nil
@@ -206,7 +213,7 @@ func optimalSeries(c *cli.Context, db *store.DB, curve []store.Rating) (*optimal
 	for i, r := range curve {
 		ids[i] = r.Agent
 	}
-	shares, err := db.Shares(c.Context, ids)
+	shares, err := db.Shares(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +227,7 @@ func optimalSeries(c *cli.Context, db *store.DB, curve []store.Rating) (*optimal
 		if !b.Checked {
 			continue
 		}
-		a, err := db.Agent(c.Context, b.Name)
+		a, err := db.Agent(ctx, b.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/schollz/progressbar/v3"
-	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
 
@@ -22,14 +21,14 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
-// newProgress starts a bar for total units (games, matches) of work
-// described by what.
-func newProgress(c *cli.Context, total int64, what, unit string) progress {
-	if !isTerminal(c.App.Writer) || !isTerminal(c.App.ErrWriter) {
+// progress starts a bar for total units (games, matches) of the job's
+// work, described by what.
+func (j *job) progress(total int64, what, unit string) progress {
+	if !isTerminal(j.Stdout) || !isTerminal(j.Stderr) {
 		return progress{}
 	}
 	bar := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(c.App.ErrWriter),
+		progressbar.OptionSetWriter(j.Stderr),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),

@@ -50,54 +50,60 @@ func pruneCommand() *cli.Command {
 			if every < 0 {
 				return usage(c.Command, "--every must not be negative (got %d)", every)
 			}
-			path := dbName(c)
-			// A missing file is refused as the readers refuse it, never
-			// made into an empty league to prune.
-			if _, err := os.Stat(local(c, path)); errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", path)
-			}
-			before := fileSize(local(c, path))
-			db, err := openLeague(c, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if err := db.Lock(); err != nil {
-				return err
-			}
-			best, err := db.Best(c.Context, keepBest)
-			if err != nil {
-				return err
-			}
-			keep := make([]int64, 0, len(best)+1)
-			for _, a := range best {
-				keep = append(keep, a.ID)
-			}
-			// The newest, the learner's parent, keeps its net: its name
-			// is latest, and a resumed league starts from it.
-			switch latest, err := db.Agent(c.Context, store.Latest); {
-			case err == nil:
-				keep = append(keep, latest.ID)
-			case !errors.Is(err, store.ErrNoCheckpoints):
-				return err
-			}
-			n, bytes, err := db.Prune(c.Context, keep, every)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				if err := db.Vacuum(c.Context); err != nil {
-					return err
-				}
-			}
-			if err := db.Close(); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now\n",
-				plural(n, "checkpoint"), float64(bytes)/1e6, path, float64(before)/1e6, float64(fileSize(local(c, path)))/1e6)
-			return nil
+			return runPrune(jobOf(c), keepBest, every)
 		},
 	}
+}
+
+// runPrune drops the weights of the checkpoints but the keepBest best,
+// the newest and those of every every-th round, and compacts the file.
+func runPrune(j *job, keepBest, every int) error {
+	file := j.local(j.db)
+	// A missing file is refused as the readers refuse it, never made into
+	// an empty league to prune.
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
+	}
+	before := fileSize(file)
+	db, err := j.openLeague(true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Lock(); err != nil {
+		return err
+	}
+	best, err := db.Best(j.ctx, keepBest)
+	if err != nil {
+		return err
+	}
+	keep := make([]int64, 0, len(best)+1)
+	for _, a := range best {
+		keep = append(keep, a.ID)
+	}
+	// The newest, the learner's parent, keeps its net: its name is
+	// latest, and a resumed league starts from it.
+	switch latest, err := db.Agent(j.ctx, store.Latest); {
+	case err == nil:
+		keep = append(keep, latest.ID)
+	case !errors.Is(err, store.ErrNoCheckpoints):
+		return err
+	}
+	n, bytes, err := db.Prune(j.ctx, keep, every)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		if err := db.Vacuum(j.ctx); err != nil {
+			return err
+		}
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now\n",
+		plural(n, "checkpoint"), float64(bytes)/1e6, j.db, float64(before)/1e6, float64(fileSize(file))/1e6)
+	return nil
 }
 
 // fileSize is the size of a league's file with its -wal file, 0 where

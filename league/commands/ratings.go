@@ -41,40 +41,47 @@ func ratingsCommand() *cli.Command {
 		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand()},
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
-			if limit < 1 {
+			switch {
+			case limit < 1:
 				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
-			}
-			if c.Bool("all") {
+			case c.Bool("all"):
 				limit = 0
 			}
-			db, err := openForListing(c)
-			if err != nil {
+			if err := checkListing(c); err != nil {
 				return err
 			}
-			defer db.Close()
-			list, rated, err := db.Standings(c.Context, limit)
-			if err != nil {
-				return err
-			}
-			best, err := db.Agent(c.Context, store.Best)
-			if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
-				return err
-			}
-			format := c.String(formatFlagName)
-			if err := leaderboard(list, best, format, agents.KitFor(db.Game())).write(c.App.Writer, format); err != nil {
-				return err
-			}
-			if format == "table" {
-				if len(list) < rated {
-					fmt.Fprintf(c.App.Writer, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
-				}
-				if best != nil {
-					fmt.Fprintf(c.App.Writer, "best: %s (%s, Elo %s)\n", best.Name, best.Verdict(), eloText(best))
-				}
-			}
-			return nil
+			return runRatings(jobOf(c), limit, c.String(formatFlagName))
 		},
 	}
+}
+
+// runRatings lists the limit best-rated agents (0: all) in format.
+func runRatings(j *job, limit int, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	list, rated, err := db.Standings(j.ctx, limit)
+	if err != nil {
+		return err
+	}
+	best, err := db.Agent(j.ctx, store.Best)
+	if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+		return err
+	}
+	if err := leaderboard(list, best, format, agents.KitFor(db.Game())).write(j.Stdout, format); err != nil {
+		return err
+	}
+	if format == "table" {
+		if len(list) < rated {
+			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
+		}
+		if best != nil {
+			fmt.Fprintf(j.Stdout, "best: %s (%s, Elo %s)\n", best.Name, best.Verdict(), eloText(best))
+		}
+	}
+	return nil
 }
 
 // eloText is a's rating as a line says it, or "unrated".
@@ -218,66 +225,85 @@ func ratingsHistoryCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
-			if limit < 1 {
+			switch {
+			case limit < 1:
 				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
-			}
-			if c.Bool("all") {
+			case c.Bool("all"):
 				limit = 0
 			}
-			db, err := openForListing(c)
-			if err != nil {
+			if err := checkListing(c); err != nil {
 				return err
 			}
-			defer db.Close()
-			format := c.String(formatFlagName)
-			ref := c.String("agent")
-			if ref == "" {
-				l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
-				more := false
-				err := db.AllHistory(c.Context, func(r store.Rating, name string) error {
-					if limit > 0 && len(l.rows) == limit {
-						more = true
-						return errStopListing
-					}
-					l.rows = append(l.rows, []any{r.Round, r.Agent, name, r.Elo, r.Lo, r.Hi, r.Games})
-					return nil
-				})
-				if err != nil && !errors.Is(err, errStopListing) {
-					return err
-				}
-				if err := l.write(c.App.Writer, format); err != nil {
-					return err
-				}
-				if more && format == "table" {
-					fmt.Fprintf(c.App.Writer, "(the first %d stored rows: --limit N, --all, or --agent for one agent's)\n", limit)
-				}
-				return nil
+			j := jobOf(c)
+			if ref := c.String("agent"); ref != "" {
+				return runAgentHistory(j, ref, c.String(formatFlagName))
 			}
-			a, err := lookup(c, db, ref)
-			if err != nil {
-				return err
-			}
-			history, err := db.History(c.Context, a.ID)
-			if err != nil {
-				return err
-			}
-			last, _, err := db.LastRound(c.Context)
-			if err != nil && !errors.Is(err, store.ErrNoRounds) {
-				return err
-			}
-			l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games", "stored"}}
-			for i, r := range history {
-				until := last // the round before the next stored row
-				if i+1 < len(history) {
-					until = history[i+1].Round - 1
-				}
-				for round := r.Round; round <= until; round++ {
-					l.rows = append(l.rows, []any{round, r.Agent, a.Name, r.Elo, r.Lo, r.Hi, r.Games, round == r.Round})
-				}
-			}
-			return l.write(c.App.Writer, format)
+			return runHistory(j, limit, c.String(formatFlagName))
 		},
 	}
+}
+
+// runHistory lists the first limit stored rows of the rating history
+// (0: all), by agent, in format.
+func runHistory(j *job, limit int, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
+	more := false
+	err = db.AllHistory(j.ctx, func(r store.Rating, name string) error {
+		if limit > 0 && len(l.rows) == limit {
+			more = true
+			return errStopListing
+		}
+		l.rows = append(l.rows, []any{r.Round, r.Agent, name, r.Elo, r.Lo, r.Hi, r.Games})
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopListing) {
+		return err
+	}
+	if err := l.write(j.Stdout, format); err != nil {
+		return err
+	}
+	if more && format == "table" {
+		fmt.Fprintf(j.Stdout, "(the first %d stored rows: --limit N, --all, or --agent for one agent's)\n", limit)
+	}
+	return nil
+}
+
+// runAgentHistory lists the rating of the agent ref names after every
+// round since it was first rated, in format.
+func runAgentHistory(j *job, ref, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := j.lookup(db, ref)
+	if err != nil {
+		return err
+	}
+	history, err := db.History(j.ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	last, _, err := db.LastRound(j.ctx)
+	if err != nil && !errors.Is(err, store.ErrNoRounds) {
+		return err
+	}
+	l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games", "stored"}}
+	for i, r := range history {
+		until := last // the round before the next stored row
+		if i+1 < len(history) {
+			until = history[i+1].Round - 1
+		}
+		for round := r.Round; round <= until; round++ {
+			l.rows = append(l.rows, []any{round, r.Agent, a.Name, r.Elo, r.Lo, r.Hi, r.Games, round == r.Round})
+		}
+	}
+	return l.write(j.Stdout, format)
 }
 
 // errStopListing ends a listing's walk over the rows once it has as many

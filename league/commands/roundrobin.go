@@ -49,7 +49,7 @@ func roundrobinCommand() *cli.Command {
 			if err := cfg.Validate(); err != nil {
 				return usage(c.Command, "%v", flagged(err, flagOf))
 			}
-			db, err := openLeague(c, true)
+			db, err := jobOf(c).openLeague(true)
 			if err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ func roundrobinCommand() *cli.Command {
 			var agents []*store.Agent
 			seen := map[int64]bool{}
 			for _, ref := range c.Args().Slice() {
-				a, err := lookup(c, db, ref)
+				a, err := jobOf(c).lookup(db, ref)
 				if err != nil {
 					return err
 				}
@@ -91,7 +91,7 @@ func roundrobinCommand() *cli.Command {
 func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 	var agents []*store.Agent
 	for _, id := range ids {
-		a, err := lookup(c, db, fmt.Sprint(id))
+		a, err := jobOf(c).lookup(db, fmt.Sprint(id))
 		if err != nil {
 			return err
 		}

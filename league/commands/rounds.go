@@ -37,39 +37,49 @@ func roundsCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			limit := c.Int("limit")
-			if limit < 1 {
+			switch {
+			case limit < 1:
 				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
+			case c.Bool("all"):
+				limit = 0
 			}
-			db, err := openForListing(c)
-			if err != nil {
+			if err := checkListing(c); err != nil {
 				return err
 			}
-			defer db.Close()
-			last, _, err := db.LastRound(c.Context)
-			if errors.Is(err, store.ErrNoRounds) {
-				return fmt.Errorf("the league has played no round yet: run ttt league run first")
-			}
-			if err != nil {
-				return err
-			}
-			first := max(last-int64(limit)+1, 1)
-			if c.Bool("all") {
-				first = 1
-			}
-			list, err := db.Rounds(c.Context, first, last)
-			if err != nil {
-				return err
-			}
-			format := c.String(formatFlagName)
-			if err := roundListing(list, format).write(c.App.Writer, format); err != nil {
-				return err
-			}
-			if format == "table" && first > 1 {
-				fmt.Fprintf(c.App.Writer, "(the newest %d of %d rounds: --limit N or --all for more)\n", len(list), last)
-			}
-			return nil
+			return runRounds(jobOf(c), limit, c.String(formatFlagName))
 		},
 	}
+}
+
+// runRounds lists the newest limit rounds (0: all) in format.
+func runRounds(j *job, limit int, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	last, _, err := db.LastRound(j.ctx)
+	if errors.Is(err, store.ErrNoRounds) {
+		return fmt.Errorf("the league has played no round yet: run ttt league run first")
+	}
+	if err != nil {
+		return err
+	}
+	first := int64(1)
+	if limit > 0 {
+		first = max(last-int64(limit)+1, 1)
+	}
+	list, err := db.Rounds(j.ctx, first, last)
+	if err != nil {
+		return err
+	}
+	if err := roundListing(list, format).write(j.Stdout, format); err != nil {
+		return err
+	}
+	if format == "table" && first > 1 {
+		fmt.Fprintf(j.Stdout, "(the newest %d of %d rounds: --limit N or --all for more)\n", len(list), last)
+	}
+	return nil
 }
 
 // roundListing is the listing of ttt rounds: list as format prints it.

@@ -33,19 +33,24 @@ func serveCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			db, err := openLeague(c, false)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			var lc net.ListenConfig
-			ln, err := lc.Listen(c.Context, "tcp", c.String("addr"))
-			if err != nil {
-				return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
-			}
-			errLog := log.New(c.App.ErrWriter, "ttt serve: ", log.LstdFlags)
-			fmt.Fprintf(c.App.Writer, "serving %s on http://%s/ (Ctrl-C stops)\n", dbName(c), ln.Addr())
-			return web.Serve(c.Context, ln, web.New(db, errLog), errLog)
+			return runServe(jobOf(c), c.String("addr"))
 		},
 	}
+}
+
+// runServe serves the job's league on addr until the job's context ends.
+func runServe(j *job, addr string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(j.ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", addr, err)
+	}
+	errLog := log.New(j.Stderr, "ttt serve: ", log.LstdFlags)
+	fmt.Fprintf(j.Stdout, "serving %s on http://%s/ (Ctrl-C stops)\n", j.db, ln.Addr())
+	return web.Serve(j.ctx, ln, web.New(db, errLog), errLog)
 }

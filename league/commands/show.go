@@ -34,12 +34,12 @@ func showCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			db, err := openLeague(c, false)
+			db, err := jobOf(c).openLeague(false)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			a, err := lookup(c, db, c.Args().First())
+			a, err := jobOf(c).lookup(db, c.Args().First())
 			if err != nil {
 				return err
 			}
@@ -48,7 +48,7 @@ func showCommand() *cli.Command {
 			}
 			var parent *store.Agent
 			if a.ParentID != 0 {
-				if parent, err = lookup(c, db, strconv.FormatInt(a.ParentID, 10)); err != nil {
+				if parent, err = jobOf(c).lookup(db, strconv.FormatInt(a.ParentID, 10)); err != nil {
 					return err
 				}
 			}

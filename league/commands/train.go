@@ -9,6 +9,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/nn"
 	"ttt/agents/train"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -74,7 +75,7 @@ func trainCommand() *cli.Command {
 			if !c.IsSet("epsilon-games") {
 				cfg.Epsilon.Games = cfg.Games / 2
 			}
-			if cfg.Until, err = untilFlag(c, agents.TicTacToe); err != nil {
+			if cfg.Until, err = untilFlag(c); err != nil {
 				return err
 			}
 			if err := cfg.Validate(); err != nil {
@@ -87,108 +88,137 @@ func trainCommand() *cli.Command {
 			case isTable && c.IsSet("side"):
 				return usage(c.Command, "--side folds a network's side input; a table plays both sides")
 			}
-			// Both destinations are opened before training: a path that
-			// cannot be written fails now, not after the games.
-			var file *outputFile
-			if out != "" {
-				if file, err = createOutput(c, out); err != nil {
-					return err
-				}
-				defer file.abort()
-				if isTable {
-					err = checkTableLayout(c, file)
-				} else {
-					inputs := agents.TicTacToe.Game.Inputs()
-					if c.String("side") != "" {
-						inputs-- // the side input, folded
-					}
-					err = checkLayout(c, file, agents.TicTacToe.Game, inputs, cfg.Hidden)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			var db *store.DB
-			if toLeague {
-				if db, err = openLeague(c, true); err != nil {
-					return err
-				}
-				defer db.Close()
-				// Opening may have made the database at -o's path, by a
-				// name that createOutput could not tell (a link to it).
-				if file != nil {
-					if err := file.check(); err != nil {
-						return err
-					}
-				}
-			}
-
-			w := c.App.Writer
-			most := ""
-			if cfg.Until != verify.Beatable {
-				most = "at most "
-			}
-			fmt.Fprintf(w, "Training %s for %s%d games (seed %d)\n", trainee(cfg), most, cfg.Games, cfg.Seed)
-			bar := newProgress(c, int64(cfg.Games), "training", "games")
-			start := time.Now()
-			var (
-				last    *train.Check // the latest check
-				reached *train.Check // the check that found the learner good enough
-				games   int          // played so far
-			)
-			model, err := train.Run(c.Context, cfg, func(p train.Progress) {
-				bar.set(int64(p.Games))
-				games = p.Games
-				if p.Check != nil {
-					// A line when the class changes, so that the first
-					// unbeatable and the first perfect snapshot show
-					// with their games and time.
-					if last == nil || p.Check.Class != last.Class {
-						bar.println(w, "Games: %d, %.1fs: %s (optimal moves X %.1f%%, O %.1f%%)", p.Games, time.Since(start).Seconds(),
-							p.Check.Class, 100*p.Check.X.OptimalShare(), 100*p.Check.O.OptimalShare())
-					}
-					last = p.Check
-					if p.Check.Class >= cfg.Until {
-						reached = p.Check
-					}
-				}
-				if p.Window != nil {
-					bar.println(w, "Games: %d, %s, epsilon %.3f", p.Games, window(*p.Window), p.Epsilon)
-				}
-			})
-			bar.finish()
-			if err != nil {
-				return fmt.Errorf("training stopped: %w", err)
-			}
-			fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
-			if reached != nil {
-				fmt.Fprintf(w, "Reached %s after %d games\n", reached.Class, games)
-			}
-			if db != nil {
-				a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games), Net: model.Net})
-				if err := db.AddAgent(c.Context, a); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, dbName(c))
-			}
-			if file != nil {
-				what, data := "Network", []byte(nil)
-				if isTable {
-					what, data = fmt.Sprintf("Table of %d values", model.Table.Len()), model.Table.Bytes()
-				} else {
-					data = write(model.Net)
-				}
-				if err := file.commit(data); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "%s saved to %s%s\n", what, out, file.replaced())
-			}
-			if cfg.Until != verify.Beatable && reached == nil {
-				return fmt.Errorf("not %s after %d games, the most --games allows: the last check found it %s", cfg.Until, games, last.Class)
-			}
-			return nil
+			return runTrain(jobOf(c), trainOptions{cfg: cfg, out: out, toLeague: toLeague, write: write,
+				folded: c.String("side") != "", force: c.Bool("force")})
 		},
 	}
+}
+
+// trainOptions are ttt train's flags.
+type trainOptions struct {
+	cfg      train.Config
+	out      string // -o, "" for none
+	toLeague bool   // store the net in the job's league
+	write    func(*nn.Net) []byte
+	folded   bool // --side: write the net folded for one side
+	force    bool
+}
+
+// runTrain trains as o.cfg says, and writes what it trained to o.out
+// and (a network) to the job's league.
+func runTrain(j *job, o trainOptions) error {
+	cfg, isTable := o.cfg, train.IsTable(o.cfg.Method)
+	// Both destinations are opened before training: a path that cannot
+	// be written fails now, not after the games.
+	var file *outputFile
+	if o.out != "" {
+		var err error
+		if file, err = j.createOutput(o.out); err != nil {
+			return err
+		}
+		defer file.abort()
+		if isTable {
+			err = checkTableLayout(file, o.force)
+		} else {
+			inputs := agents.TicTacToe.Game.Inputs()
+			if o.folded {
+				inputs-- // the side input, folded
+			}
+			err = checkLayout(file, agents.TicTacToe.Game, inputs, cfg.Hidden, o.force)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var db *store.DB
+	if o.toLeague {
+		var err error
+		if db, err = j.openLeague(true); err != nil {
+			return err
+		}
+		defer db.Close()
+		// Opening may have made the database at -o's path, by a name that
+		// createOutput could not tell (a link to it).
+		if file != nil {
+			if err := file.check(); err != nil {
+				return err
+			}
+		}
+	}
+
+	model, games, reached, last, err := j.trainWithProgress(cfg)
+	if err != nil {
+		return err
+	}
+	w := j.Stdout
+	if db != nil {
+		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games), Net: model.Net})
+		if err := db.AddAgent(j.ctx, a); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, j.db)
+	}
+	if file != nil {
+		what, data := "Network", []byte(nil)
+		if isTable {
+			what, data = fmt.Sprintf("Table of %d values", model.Table.Len()), model.Table.Bytes()
+		} else {
+			data = o.write(model.Net)
+		}
+		if err := file.commit(data); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s saved to %s%s\n", what, o.out, file.replaced())
+	}
+	if cfg.Until != verify.Beatable && reached == nil {
+		return fmt.Errorf("not %s after %d games, the most --games allows: the last check found it %s", cfg.Until, games, last.Class)
+	}
+	return nil
+}
+
+// trainWithProgress trains as cfg says, with a progress bar on a
+// terminal and ttt-rl's lines: a tally every so many games, and with
+// --until a line for each change of class. It returns what it trained,
+// the games it played, the check that found the learner good enough
+// (nil for none) and the latest check.
+func (j *job) trainWithProgress(cfg train.Config) (model train.Model, games int, reached, last *train.Check, err error) {
+	w := j.Stdout
+	most := ""
+	if cfg.Until != verify.Beatable {
+		most = "at most "
+	}
+	fmt.Fprintf(w, "Training %s for %s%d games (seed %d)\n", trainee(cfg), most, cfg.Games, cfg.Seed)
+	bar := j.progress(int64(cfg.Games), "training", "games")
+	start := time.Now()
+	model, err = train.Run(j.ctx, cfg, func(p train.Progress) {
+		bar.set(int64(p.Games))
+		games = p.Games
+		if p.Check != nil {
+			// A line when the class changes, so that the first unbeatable
+			// and the first perfect snapshot show with their games and
+			// time.
+			if last == nil || p.Check.Class != last.Class {
+				bar.println(w, "Games: %d, %.1fs: %s (optimal moves X %.1f%%, O %.1f%%)", p.Games, time.Since(start).Seconds(),
+					p.Check.Class, 100*p.Check.X.OptimalShare(), 100*p.Check.O.OptimalShare())
+			}
+			last = p.Check
+			if p.Check.Class >= cfg.Until {
+				reached = p.Check
+			}
+		}
+		if p.Window != nil {
+			bar.println(w, "Games: %d, %s, epsilon %.3f", p.Games, window(*p.Window), p.Epsilon)
+		}
+	})
+	bar.finish()
+	if err != nil {
+		return model, games, nil, nil, fmt.Errorf("training stopped: %w", err)
+	}
+	fmt.Fprintf(w, "Training complete in %.1fs\n", time.Since(start).Seconds())
+	if reached != nil {
+		fmt.Fprintf(w, "Reached %s after %d games\n", reached.Class, games)
+	}
+	return model, games, reached, last, nil
 }
 
 // trainee describes what cfg trains, and against whom, for train's first
@@ -205,21 +235,28 @@ func trainee(cfg train.Config) string {
 	return fmt.Sprintf("a %d-hidden network against a random opponent", cfg.Hidden)
 }
 
-// untilFlag reads --until of a command that trains for kit's game: the
-// class a learner must reach, or verify.Beatable for none.
-func untilFlag(c *cli.Context, kit *agents.Kit) (verify.Class, error) {
-	switch u := c.String("until"); {
-	case u == "":
+// untilFlag reads --until: the class a learner must reach, or
+// verify.Beatable for none.
+func untilFlag(c *cli.Context) (verify.Class, error) {
+	switch u := c.String("until"); u {
+	case "":
 		return verify.Beatable, nil
-	case kit.Compile == nil:
-		return verify.Beatable, usage(c.Command, "--until %s: %s has no exhaustive check; stop with --patience", u, kit.Title())
-	case u == "perfect":
+	case "perfect":
 		return verify.Perfect, nil
-	case u == "unbeatable":
+	case "unbeatable":
 		return verify.Unbeatable, nil
 	default:
 		return verify.Beatable, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
 	}
+}
+
+// checkUntil refuses an --until for kit's game where it has no
+// exhaustive check to pass.
+func (j *job) checkUntil(until verify.Class, kit *agents.Kit) error {
+	if until != verify.Beatable && kit.Compile == nil {
+		return j.usage("--until %s: %s has no exhaustive check; stop with --patience", until, kit.Title())
+	}
+	return nil
 }
 
 // trainDefaults are train's settings where no flag says otherwise.

@@ -32,29 +32,34 @@ func upgradeCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			// Opened as a reader first: a missing or empty file, or one
-			// with no league, is refused as readers refuse it, and never
-			// becomes a new league that is "up to date".
-			db, err := openLeague(c, false)
-			if errors.Is(err, store.ErrOlderSchema) {
-				// An older league has a schema: it is never set up anew.
-				db, err = store.Open(c.Context, local(c, dbName(c)), nil)
-				if err = userNames(err, local(c, dbName(c)), dbName(c)); err == nil {
-					sayRenamed(c.App.Writer, "", db)
-				}
-			}
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			n, err := db.Count(c.Context)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "%s is up to date: %d agents\n", dbName(c), n)
-			return nil
+			return runUpgrade(jobOf(c))
 		},
 	}
+}
+
+// runUpgrade brings the job's league up to date.
+func runUpgrade(j *job) error {
+	// Opened as a reader first: a missing or empty file, or one with no
+	// league, is refused as readers refuse it, and never becomes a new
+	// league that is "up to date".
+	db, err := j.openLeague(false)
+	if errors.Is(err, store.ErrOlderSchema) {
+		// An older league has a schema: it is never set up anew.
+		db, err = store.Open(j.ctx, j.local(j.db), nil)
+		if err = userNames(err, j.local(j.db), j.db); err == nil {
+			sayRenamed(j.Stdout, "", db)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	n, err := db.Count(j.ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "%s is up to date: %d agents\n", j.db, n)
+	return nil
 }
 
 // sayRenamed writes a line, after prefix, for each agent that the

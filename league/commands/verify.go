@@ -66,60 +66,81 @@ func verifyCommand() *cli.Command {
 			if c.Int("games") < 0 {
 				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
-			net, values, oneSide, err := agentToVerify(c, ref, c.IsSet("checkpoint"))
-			if err != nil {
-				return err
-			}
-			var player game.Player = values
-			if values == nil {
-				if kit := agents.KitFor(net.Game); kit.Compile == nil {
-					return verifySampled(c, kit, net)
-				}
-				// A file without the side input plays the side it was
-				// folded for, which it does not record: checked as the
-				// other side, it loses, a false alarm.
-				if oneSide && !c.IsSet("side") {
-					return usage(c.Command, "%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
-						ref, net.Inputs-1)
-				}
-				player = &nn.Player{Net: net}
-			}
-			table := tictactoe.NewTable(player)
-			w := c.App.Writer
-			unbeatable := true
-			for _, side := range sides {
-				r := verify.Check(table, side)
-				unbeatable = unbeatable && r.Unbeatable()
-				sampled, err := verify.VsRandom(c.Context, table, side, c.Int("games"), c.Uint64("seed"))
-				if err != nil {
-					return fmt.Errorf("verify stopped: %w", err)
-				}
-				fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)), sampled)
-				if line := verify.ShortestLoss(table, side); line != nil {
-					// The opponent's moves are every other one, X's first.
-					var yours []string
-					for i := int(side.Other()); i < len(line); i += 2 {
-						yours = append(yours, strconv.Itoa(line[i]))
-					}
-					fmt.Fprintf(w, "%s: beaten in %d moves by %s (X first); in ttt play --as %s, type %s\n",
-						side, len(line), strings.Trim(fmt.Sprint(line), "[]"), side.Other(), strings.Join(yours, " "))
-				}
-			}
-			if !unbeatable {
-				return errBeatable
-			}
-			return nil
+			return runVerify(jobOf(c), verifyOptions{ref: ref, stored: c.IsSet("checkpoint"), sides: sides, sideGiven: c.IsSet("side"),
+				inputs: c.Int("inputs"), games: c.Int("games"), seed: c.Uint64("seed"), against: c.StringSlice("against")})
 		},
 	}
+}
+
+// verifyOptions are ttt verify's flags and argument.
+type verifyOptions struct {
+	ref       string // a file, or a stored agent
+	stored    bool   // ref is --checkpoint's: a stored agent, never a file
+	sides     []game.Side
+	sideGiven bool
+	inputs    int // --inputs, 0 for a file's size to decide
+	games     int // against random, per side
+	seed      uint64
+	against   []string // Connect Four: the built-in players to play, none for all
+}
+
+// runVerify checks the agent o.ref names: tic-tac-toe's exhaustive check
+// of each side and its odds against random, or in a larger game the
+// share of optimal moves on its position set and its results against the
+// built-in players.
+func runVerify(j *job, o verifyOptions) error {
+	net, values, oneSide, err := j.agentToVerify(o.ref, o.stored, o.inputs)
+	if err != nil {
+		return err
+	}
+	var player game.Player = values
+	if values == nil {
+		if kit := agents.KitFor(net.Game); kit.Compile == nil {
+			return j.verifySampled(kit, net, o.against, o.seed)
+		}
+		// A file without the side input plays the side it was folded for,
+		// which it does not record: checked as the other side, it loses,
+		// a false alarm.
+		if oneSide && !o.sideGiven {
+			return j.usage("%s has %d inputs, no side input: it plays one side, which the file does not say; give --side X or --side O (the side of export --side)",
+				o.ref, net.Inputs-1)
+		}
+		player = &nn.Player{Net: net}
+	}
+	table := tictactoe.NewTable(player)
+	w := j.Stdout
+	unbeatable := true
+	for _, side := range o.sides {
+		r := verify.Check(table, side)
+		unbeatable = unbeatable && r.Unbeatable()
+		sampled, err := verify.VsRandom(j.ctx, table, side, o.games, o.seed)
+		if err != nil {
+			return fmt.Errorf("verify stopped: %w", err)
+		}
+		fmt.Fprintf(w, "%s; vs random %s, sampled %s\n", r, oddsText(verify.Exact(table, side)), sampled)
+		if line := verify.ShortestLoss(table, side); line != nil {
+			// The opponent's moves are every other one, X's first.
+			var yours []string
+			for i := int(side.Other()); i < len(line); i += 2 {
+				yours = append(yours, strconv.Itoa(line[i]))
+			}
+			fmt.Fprintf(w, "%s: beaten in %d moves by %s (X first); in ttt play --as %s, type %s\n",
+				side, len(line), strings.Trim(fmt.Sprint(line), "[]"), side.Other(), strings.Join(yours, " "))
+		}
+	}
+	if !unbeatable {
+		return errBeatable
+	}
+	return nil
 }
 
 // agentToVerify reads the agent arg names: the file at arg when there is
 // one (and arg is not a --checkpoint), a network's weights or a table of
 // values, else the network arg names in the league; oneSide is true of a
 // weight file without the side input.
-func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values *table.Table, oneSide bool, err error) {
+func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, values *table.Table, oneSide bool, err error) {
 	if stored {
-		a, err := storedNet(c, arg)
+		a, err := j.storedNet(arg)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -127,24 +148,23 @@ func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values
 	}
 	// Whatever is at arg but a directory is read as an agent's file,
 	// which refuses what is not one: /dev/zero is not an agent's name.
-	info, err := os.Stat(local(c, arg))
+	info, err := os.Stat(j.local(arg))
 	if err == nil && !info.IsDir() {
-		kit, err := leagueKit(c)
+		kit, err := j.leagueKit()
 		if err != nil {
 			return nil, nil, false, err
 		}
-		inputs, err := inputsFlag(c, kit.Game)
-		if err != nil {
+		if err := j.checkInputs(inputs, kit.Game); err != nil {
 			return nil, nil, false, err
 		}
-		net, values, err := readAgentFile(kit.Game, local(c, arg), inputs)
+		net, values, err := readAgentFile(kit.Game, j.local(arg), inputs)
 		if err != nil || values != nil {
-			return nil, values, false, userNames(err, local(c, arg), arg)
+			return nil, values, false, userNames(err, j.local(arg), arg)
 		}
 		g := kit.Game
 		return net, nil, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
 	}
-	a, err := storedNet(c, arg)
+	a, err := j.storedNet(arg)
 	if err != nil {
 		what := "no file " + arg
 		if info != nil {
@@ -159,9 +179,10 @@ func agentToVerify(c *cli.Context, arg string, stored bool) (net *nn.Net, values
 // (Connect Four): the network's share of optimal moves on the game's
 // fixed set of solved positions, beside a random player's (the floor) and
 // the tactician's (the first rung), and its results as X and as O against
-// each built-in player over every opening of two moves.
-func verifySampled(c *cli.Context, kit *agents.Kit, net *nn.Net) error {
-	w := c.App.Writer
+// each built-in player named in against (all for none) over every
+// opening of two moves, seeded from seed.
+func (j *job) verifySampled(kit *agents.Kit, net *nn.Net, against []string, seed uint64) error {
+	w := j.Stdout
 	facts := kit.Check(&nn.Player{Net: net})
 	fmt.Fprintf(w, "network: %s\n", facts.Shares)
 	all, phases := verify.RandomShare(kit.Positions())
@@ -172,13 +193,12 @@ func verifySampled(c *cli.Context, kit *agents.Kit, net *nn.Net) error {
 			fmt.Fprintf(w, "%s: %s\n", b.Name, kit.Check(b.New(nil)).Shares)
 		}
 	}
-	against := c.StringSlice("against")
 	for _, name := range against {
 		if _, ok := kit.Builtin(name); !ok {
-			return usage(c.Command, "--against %s: %s has no such built-in player", name, kit.Title())
+			return j.usage("--against %s: %s has no such built-in player", name, kit.Title())
 		}
 	}
-	return league.Ladder(c.Context, kit, net, against, league.MaxPlies, c.Uint64("seed"), func(name string, asX, asO game.Record) {
+	return league.Ladder(j.ctx, kit, net, against, league.MaxPlies, seed, func(name string, asX, asO game.Record) {
 		fmt.Fprintf(w, "vs %s: as X %s, as O %s\n", name, asX, asO)
 	})
 }

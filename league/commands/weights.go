@@ -86,26 +86,26 @@ func readAgentFile(g game.Game, path string, inputs int) (*nn.Net, *table.Table,
 	return net, nil, nil
 }
 
-// checkLayout refuses, unless c's --force says otherwise, to replace a
-// file of another size than the weight file of inputs inputs and hidden
+// checkLayout refuses, unless force (--force) says otherwise, to replace
+// a file of another size than the weight file of inputs inputs and hidden
 // units for g that a command is about to write: a file of another size is
 // a net of another layout, and a program that reads the name (ttt-rl's
 // play program reads ttt_nn.bin) would load the new one as garbage.
-func checkLayout(c *cli.Context, file *outputFile, g game.Game, inputs, hidden int) error {
+func checkLayout(file *outputFile, g game.Game, inputs, hidden int, force bool) error {
 	size := int64(4 * nn.Params(inputs, hidden, g.Moves()))
-	if old := file.replaces; old == nil || old.Size() == size || c.Bool("force") {
+	if old := file.replaces; old == nil || old.Size() == size || force {
 		return nil
 	}
 	return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
 		file.path, file.replaces.Size(), size, inputs, hidden)
 }
 
-// checkTableLayout is checkLayout for a table of values: unless c's
-// --force says otherwise, it refuses to replace a file that is not a
+// checkTableLayout is checkLayout for a table of values: unless force
+// (--force) says otherwise, it refuses to replace a file that is not a
 // table file, such as a network's weights that a program loads by that
 // name. createOutput has refused what is not a regular file.
-func checkTableLayout(c *cli.Context, file *outputFile) error {
-	if file.replaces == nil || c.Bool("force") {
+func checkTableLayout(file *outputFile, force bool) error {
+	if file.replaces == nil || force {
 		return nil
 	}
 	f, err := os.Open(file.target)
@@ -122,14 +122,14 @@ func checkTableLayout(c *cli.Context, file *outputFile) error {
 		file.path, file.replaces.Size())
 }
 
-// inputsFlag is --inputs of a command that reads a weight file of g: 0
-// (the size decides), or g's inputs with or without the side input.
-func inputsFlag(c *cli.Context, g game.Game) (int, error) {
-	n := c.Int("inputs")
+// checkInputs refuses an --inputs n of a command that reads a weight
+// file of g: 0 (the size decides), or g's inputs with or without the side
+// input.
+func (j *job) checkInputs(n int, g game.Game) error {
 	if n != 0 && n != g.Inputs() && n != g.Inputs()-1 {
-		return 0, usage(c.Command, "--inputs must be %d or %d, not %d", g.Inputs()-1, g.Inputs(), n)
+		return j.usage("--inputs must be %d or %d, not %d", g.Inputs()-1, g.Inputs(), n)
 	}
-	return n, nil
+	return nil
 }
 
 // checkWeightFile refuses a file that cannot be a weight file for its
