@@ -45,32 +45,38 @@ func analyzeCommand() *cli.Command {
 			if err != nil {
 				return usage(c.Command, "--game: %v", err)
 			}
-			p, err := parseMoves(kit, c.Args().First())
-			if err != nil {
-				return err
-			}
-			if r := kit.Result(p); r != game.Ongoing {
-				return fmt.Errorf("the game is over (%s): there is no move to analyze", r)
-			}
-			outcomes, err := kit.Analyze(c.Context, p)
-			if err != nil {
-				return fmt.Errorf("analysis stopped: %w", err)
-			}
-			l := listing{columns: []string{"move", "value", "plies"}}
-			for _, m := range slices.Sorted(maps.Keys(outcomes)) {
-				o := outcomes[m]
-				var plies any
-				if o.Value != game.Draw {
-					plies = o.Plies
-				}
-				l.rows = append(l.rows, []any{kit.FormatMove(m), o.Value.String(), plies})
-			}
-			if c.String(formatFlagName) == "table" {
-				fmt.Fprintf(c.App.Writer, "%s\n%s to move:\n", kit.Format(p), kit.ToMove(p))
-			}
-			return l.write(c.App.Writer, c.String(formatFlagName))
+			return runAnalyze(jobOf(c), kit, c.Args().First(), c.String(formatFlagName))
 		},
 	}
+}
+
+// runAnalyze prints the value of every legal move of kit's game after
+// moves, in format.
+func runAnalyze(j *job, kit *agents.Kit, moves, format string) error {
+	p, err := parseMoves(kit, moves)
+	if err != nil {
+		return err
+	}
+	if r := kit.Result(p); r != game.Ongoing {
+		return fmt.Errorf("the game is over (%s): there is no move to analyze", r)
+	}
+	outcomes, err := kit.Analyze(j.ctx, p)
+	if err != nil {
+		return fmt.Errorf("analysis stopped: %w", err)
+	}
+	l := listing{columns: []string{"move", "value", "plies"}}
+	for _, m := range slices.Sorted(maps.Keys(outcomes)) {
+		o := outcomes[m]
+		var plies any
+		if o.Value != game.Draw {
+			plies = o.Plies
+		}
+		l.rows = append(l.rows, []any{kit.FormatMove(m), o.Value.String(), plies})
+	}
+	if format == "table" {
+		fmt.Fprintf(j.Stdout, "%s\n%s to move:\n", kit.Format(p), kit.ToMove(p))
+	}
+	return l.write(j.Stdout, format)
 }
 
 // parseMoves replays moves, one character each (spaces and commas

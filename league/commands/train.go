@@ -55,43 +55,51 @@ func trainCommand() *cli.Command {
 			&cli.StringFlag{Name: dbFlagName, Usage: "store the net in the league database `FILE` too (TTT_DB when set)"},
 		}, learningFlags(trainDefaults.Learning, "half of --games")...),
 		Action: func(c *cli.Context) error {
-			if err := checkArgs(c); err != nil {
-				return err
-			}
-			out := c.String("output")
-			_, toLeague := dbGiven(c)
-			switch {
-			case out == "" && !toLeague:
-				return usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
-			case out == "-":
-				return usage(c.Command, "-o -: train prints its progress on standard output; write the net to a file")
-			}
-			write, err := weightWriter(c)
+			o, err := trainFlags(c)
 			if err != nil {
 				return err
 			}
-			cfg := train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
-				Learning: learning(c).ForMethod(c.IsSet)}
-			if !c.IsSet("epsilon-games") {
-				cfg.Epsilon.Games = cfg.Games / 2
-			}
-			if cfg.Until, err = untilFlag(c); err != nil {
-				return err
-			}
-			if err := cfg.Validate(); err != nil {
-				return usage(c.Command, "%v", flagged(err, trainFlagOf))
-			}
-			isTable := train.IsTable(cfg.Method)
-			switch {
-			case isTable && toLeague:
-				return usage(c.Command, "--method %s: a league stores networks only, not tables; write the table with -o FILE", cfg.Method)
-			case isTable && c.IsSet("side"):
-				return usage(c.Command, "--side folds a network's side input; a table plays both sides")
-			}
-			return runTrain(jobOf(c), trainOptions{cfg: cfg, out: out, toLeague: toLeague, write: write,
-				folded: c.String("side") != "", force: c.Bool("force")})
+			return runTrain(jobOf(c), o)
 		},
 	}
+}
+
+// trainFlags reads ttt train's command line, and refuses what cannot go
+// together.
+func trainFlags(c *cli.Context) (trainOptions, error) {
+	if err := checkArgs(c); err != nil {
+		return trainOptions{}, err
+	}
+	o := trainOptions{out: c.String("output"), folded: c.String("side") != "", force: c.Bool("force")}
+	_, o.toLeague = dbGiven(c)
+	switch {
+	case o.out == "" && !o.toLeague:
+		return o, usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
+	case o.out == "-":
+		return o, usage(c.Command, "-o -: train prints its progress on standard output; write the net to a file")
+	}
+	var err error
+	if o.write, err = weightWriter(c); err != nil {
+		return o, err
+	}
+	o.cfg = train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
+		Learning: learning(c).ForMethod(c.IsSet)}
+	if !c.IsSet("epsilon-games") {
+		o.cfg.Epsilon.Games = o.cfg.Games / 2
+	}
+	if o.cfg.Until, err = untilFlag(c); err != nil {
+		return o, err
+	}
+	if err := o.cfg.Validate(); err != nil {
+		return o, usage(c.Command, "%v", flagged(err, trainFlagOf))
+	}
+	switch isTable := train.IsTable(o.cfg.Method); {
+	case isTable && o.toLeague:
+		return o, usage(c.Command, "--method %s: a league stores networks only, not tables; write the table with -o FILE", o.cfg.Method)
+	case isTable && o.folded:
+		return o, usage(c.Command, "--side folds a network's side input; a table plays both sides")
+	}
+	return o, nil
 }
 
 // trainOptions are ttt train's flags.
