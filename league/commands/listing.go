@@ -33,6 +33,18 @@ func checkFormat(c *cli.Context) error {
 	}
 }
 
+// listingFlags checks a listing command's arguments (it takes none) and
+// --format, and reads how many rows it lists: --limit, or 0 for --all.
+func listingFlags(c *cli.Context) (limit int, err error) {
+	switch limit = c.Int("limit"); {
+	case limit < 1:
+		return 0, usage(c.Command, "--limit must be at least 1 (got %d)", limit)
+	case c.Bool("all"):
+		limit = 0
+	}
+	return limit, checkListing(c)
+}
+
 // checkListing checks a listing command's arguments (it takes none) and
 // --format.
 func checkListing(c *cli.Context) error {

@@ -40,14 +40,8 @@ func ratingsCommand() *cli.Command {
 		},
 		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand()},
 		Action: func(c *cli.Context) error {
-			limit := c.Int("limit")
-			switch {
-			case limit < 1:
-				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
-			case c.Bool("all"):
-				limit = 0
-			}
-			if err := checkListing(c); err != nil {
+			limit, err := listingFlags(c)
+			if err != nil {
 				return err
 			}
 			return runRatings(jobOf(c), limit, c.String(formatFlagName))
@@ -224,14 +218,8 @@ func ratingsHistoryCommand() *cli.Command {
 			formatFlag(), dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			limit := c.Int("limit")
-			switch {
-			case limit < 1:
-				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
-			case c.Bool("all"):
-				limit = 0
-			}
-			if err := checkListing(c); err != nil {
+			limit, err := listingFlags(c)
+			if err != nil {
 				return err
 			}
 			j := jobOf(c)

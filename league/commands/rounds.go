@@ -36,14 +36,8 @@ func roundsCommand() *cli.Command {
 			formatFlag(), dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			limit := c.Int("limit")
-			switch {
-			case limit < 1:
-				return usage(c.Command, "--limit must be at least 1 (got %d)", limit)
-			case c.Bool("all"):
-				limit = 0
-			}
-			if err := checkListing(c); err != nil {
+			limit, err := listingFlags(c)
+			if err != nil {
 				return err
 			}
 			return runRounds(jobOf(c), limit, c.String(formatFlagName))
