@@ -80,3 +80,27 @@ func TestCraftedRatings(t *testing.T) {
 		})
 	}
 }
+
+// ttt check --ratings refits every stored result from scratch: on a
+// league as it ran, every rating is within league.RefitBound of the
+// refit, and it says so with the largest difference and the median; a
+// tampered result (round 2's snapshot, agent 4, now lost every game to
+// random) moves the refit, and it names the agents it moved and exits 1.
+func TestCheckRatings(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
+	out := p.OK(t, "check", "--ratings")
+	if !strings.Contains(out, "agrees with the 8 ratings within 0.1 Elo: ") || !strings.Contains(out, " median\n") {
+		t.Errorf("check --ratings on a league as it ran:\n%s", out)
+	}
+
+	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+	if _, err := db.Exec("UPDATE matches SET wins = 0, draws = 0, losses = wins + draws + losses WHERE a = 4 AND b = 1"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, _, code := p.Run(t, "check", "--ratings")
+	if code != 1 || !strings.Contains(out, "agent 4 (checkpoint-4): rated ") || !strings.Contains(out, "ratings more than 0.1 Elo from a refit of the stored results\n") {
+		t.Errorf("check --ratings after a tampered result: exit %d, want 1 naming agent 4\n%s", code, out)
+	}
+}

@@ -107,10 +107,10 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
 		return nil, err
 	}
+	lg.random = lg.contestants.anchor()
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		switch b := lg.contestants.builtins[id]; {
-		case b.Kind == string(store.Random):
-			lg.random = id
+		case id == lg.random:
 			lg.fixed = append([]int64{id}, lg.fixed...)
 		case b.Fixed:
 			lg.fixed = append(lg.fixed, id)
