@@ -25,7 +25,7 @@ func TestCraftedRatings(t *testing.T) {
 		paths       []string // answered 500
 	}{
 		{"StandingInf", "UPDATE standings SET elo = 9e999 WHERE agent_id = 4",
-			[]string{"agent 4 (checkpoint-4): its standing's rating is not a finite number", "agent 4 (checkpoint-4): its standing is not its last history row"},
+			[]string{"agent 4 (checkpoint-4): its standing's rating is not a finite number", "agent 4 (checkpoint-4): its standing is not within a history step of its last history row"},
 			[]string{"/api/agents/4", "/api/leaderboard"}},
 		{"HistoryNaN", "UPDATE history SET lo = 'NaN' WHERE agent_id = 3",
 			[]string{"agent 3 (checkpoint-3): a rating in its history is not a finite number"},

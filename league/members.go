@@ -42,6 +42,11 @@ type league struct {
 
 	fitsSince int // bytes of the fits table since its last full row
 
+	// behind are the agents whose standing is not the fit's rating, in a
+	// league file from before standings followed the fit: the next round
+	// writes theirs.
+	behind []int64
+
 	// snapshotPlayer is the last snapshot as a deterministic player,
 	// while the learner is the same network; nil once it trains on.
 	snapshotPlayer game.Player
@@ -61,9 +66,9 @@ type member struct {
 	shown store.Rating // its last history row; Round 0 while it is unrated
 }
 
-// ranked is a rated network's place in the ranking: by the rating its
-// history shows, then id. The pools read the ranking (the best, the
-// nearest), and the rating shown is within store.HistoryStep of the fit's
+// ranked is a rated network's place in the ranking: by the rating of its
+// last history row, then id. The pools read the ranking (the best, the
+// nearest), and that rating is within store.HistoryStep of the fit's
 // exact one but changes a few dozen times a round where the fit's changes
 // thousands of times: a pool chosen by a fraction of an Elo is no worse.
 type ranked struct {
@@ -101,7 +106,13 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return nil, err
 	}
 	lg.fitsSince = since
-	if err := db.Members(ctx, 0, lg.add); err != nil {
+	err = db.Members(ctx, 0, func(m store.Member) error {
+		if f, ok := fits[m.ID]; ok && m.Shown.Round != 0 && m.Elo != f {
+			lg.behind = append(lg.behind, m.ID)
+		}
+		return lg.add(m)
+	})
+	if err != nil {
 		return nil, err
 	}
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {

@@ -30,9 +30,11 @@ type fit struct {
 // rating it moved goes to the fits table, exact, for a resumed league to
 // go on from; after a few hundred rounds, every rating at once, which
 // makes the rows before useless. An agent that played gets its record
-// updated; one whose rating or interval moved by more than
-// store.HistoryStep since its last history row, or that is new, gets a
-// row.
+// updated, and one that the fit moved its standing's rating: what the
+// leaderboard shows is the fit's rating, not its history's, which lags by
+// up to store.HistoryStep, more than the fit's own error (README). One
+// whose rating or interval moved by more than store.HistoryStep since its
+// last history row, or that is new, gets a row.
 func (lg *league) rate(matches []store.Match) (fit, error) {
 	played := map[int64]game.Record{}
 	for _, m := range matches {
@@ -61,8 +63,10 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 	}
 
 	// STEP 2: the standings and the history, of the agents that played
-	// or moved.
-	touched := moved
+	// or moved, or whose standing is behind the fit.
+	rerated := slices.Concat(moved, lg.behind)
+	slices.Sort(rerated)
+	touched := slices.Clone(rerated)
 	for id := range played {
 		touched = append(touched, id)
 	}
@@ -74,9 +78,11 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 		if row {
 			f.history = append(f.history, now)
 		}
-		if rec, ok := played[id]; ok || row {
-			f.updates = append(f.updates, store.Update{Agent: id, Played: rec})
+		u := store.Update{Agent: id, Played: played[id]}
+		if _, ok := slices.BinarySearch(rerated, id); ok {
+			u.Rating = &now
 		}
+		f.updates = append(f.updates, u)
 	}
 	return f, nil
 }
@@ -125,6 +131,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 		lg.contestants.add(id, lg.contestants.of(r.Snapshot))
 	}
 	lg.lastRound = r.ID
+	lg.behind = nil
 
 	// STEP 2: ratings shown and ranked (the commit replaced the
 	// snapshot's 0 by its id in the history rows), and the size of the

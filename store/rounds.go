@@ -55,11 +55,15 @@ type Round struct {
 }
 
 // Update is what a round changes in an agent's standing: the games it
-// played. Every agent that played, or has a history row in the round,
-// needs one.
+// played, and its rating when the fit moved it. The standing shows the
+// fit's rating as it is, while the history only gets a row when it has
+// moved by more than HistoryStep: the leaderboard is then the fit, not
+// up to half an Elo behind it. Every agent that played, that the fit
+// moved, or that has a history row in the round, needs one.
 type Update struct {
 	Agent  int64
 	Played game.Record
+	Rating *Rating // the fit's rating now; nil takes the round's history row, if any
 }
 
 // RoundStats are the facts of a round's line in the log.
@@ -203,15 +207,17 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 }
 
 // updateStandings applies a round's updates: the games played, and the
-// rating where the round wrote a history row. An agent's first update,
-// which makes its standing, must come with its first history row.
+// rating, where an update or the round's history row has one. A
+// standing's round is that of its agent's last history row. An agent's
+// first update, which makes its standing, must come with its first
+// history row.
 func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
 	played, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE agent_id = ?")
 	if err != nil {
 		return err
 	}
 	defer played.Close()
-	shown, err := tx.PrepareContext(ctx, "UPDATE standings SET round_id = ?, elo = ?, lo = ?, hi = ? WHERE agent_id = ?")
+	shown, err := tx.PrepareContext(ctx, "UPDATE standings SET round_id = coalesce(?, round_id), elo = ?, lo = ?, hi = ? WHERE agent_id = ?")
 	if err != nil {
 		return err
 	}
@@ -225,14 +231,21 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 	defer insert.Close()
 	for _, u := range updates {
 		agent := id(u.Agent)
-		h := rated[agent]
+		h, r := rated[agent], u.Rating
+		if r == nil {
+			r = h
+		}
 		res, err := played.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent)
 		if err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			if err == nil && h != nil {
-				_, err = shown.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, agent)
+			if err == nil && r != nil {
+				var row any // the round of a new history row; NULL keeps the standing's
+				if h != nil {
+					row = round
+				}
+				_, err = shown.ExecContext(ctx, row, r.Elo, r.Lo, r.Hi, agent)
 			}
 			if err != nil {
 				return fmt.Errorf("standing of %d: %w", agent, err)
@@ -242,7 +255,7 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		if h == nil {
 			return fmt.Errorf("standing of %d: a first standing needs a history row", agent)
 		}
-		if _, err := insert.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
+		if _, err := insert.ExecContext(ctx, round, r.Elo, r.Lo, r.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 	}
