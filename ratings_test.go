@@ -104,3 +104,24 @@ func TestCheckRatings(t *testing.T) {
 		t.Errorf("check --ratings after a tampered result: exit %d, want 1 naming agent 4\n%s", code, out)
 	}
 }
+
+// A league file from before the standings followed the fit showed each
+// agent's last history row, up to half an Elo behind the fit: its next
+// round brings every standing to the fit's rating, which check --ratings
+// then finds within its bound.
+func TestStandingsCatchUpWithTheFit(t *testing.T) {
+	p := clitest.New(t)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
+	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+	if _, err := db.Exec("UPDATE standings SET elo = elo + 0.3"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if out, _, code := p.Run(t, "check", "--ratings"); code != 1 {
+		t.Fatalf("check --ratings on standings 0.3 Elo off: exit %d, want 1\n%s", code, out)
+	}
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	if out := p.OK(t, "check", "--ratings"); !strings.Contains(out, "agrees with the 9 ratings within 0.1 Elo") {
+		t.Errorf("check --ratings a round later:\n%s", out)
+	}
+}
