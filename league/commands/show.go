@@ -122,7 +122,7 @@ func oddsLine(side game.Side, o verify.Expect) string {
 
 // oddsText says exact odds against a random opponent, as W/D/L shares.
 func oddsText(o verify.Expect) string {
-	return fmt.Sprintf("exactly W/D/L %.2f%%/%.2f%%/%.2f%%", 100*o.Win, 100*o.Draw, 100*o.Loss)
+	return "exactly " + o.String()
 }
 
 // agentListing is what show knows of a as one row of fields, for CSV and
