@@ -91,7 +91,9 @@ func describe(out io.Writer, a, parent *store.Agent) error {
 	}
 	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
 	if s := a.Standing; s != nil {
-		fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f), as of round %d\n", s.Elo, s.Lo, s.Hi, s.Round)
+		// The standing's round is its last history row's: the rating
+		// has stayed within store.HistoryStep of that row since.
+		fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f), within half an Elo since round %d\n", s.Elo, s.Lo, s.Hi, s.Round)
 		fmt.Fprintf(w, "games:\t%d, %s\n", s.Games, s.Record)
 	} else {
 		fmt.Fprintf(w, "Elo:\tnot rated yet\n")
