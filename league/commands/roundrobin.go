@@ -131,9 +131,8 @@ func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 			if a.ID < b.ID {
 				rec = rec.Reversed()
 			}
-			p := float64(rec.Wins) + float64(rec.Draws)/2
-			games, points = games+rec.Games(), points+p
-			cells = append(cells, cell(p, rec.Games(), format))
+			games, points = games+rec.Games(), points+rec.Points()
+			cells = append(cells, cell(rec.Points(), rec.Games(), format))
 		}
 		var elo any
 		if a.Standing != nil {
