@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -233,7 +234,8 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 	}
 
 	// Ratings: every agent that played has a standing whose games are its
-	// matches', whose rating is the fit's, within a history step of its
+	// matches', whose rating is the fit's (within store.StandingStep),
+	// within a history step of its
 	// last history row, and within league.RefitBound of a refit of the
 	// stored results (ttt check --ratings); each round's snapshot has its
 	// first row in its round.
@@ -266,7 +268,7 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 			t.Fatal(err)
 		}
 		last := history[len(history)-1]
-		if s.Games != games[a.ID] || s.Elo != fits[a.ID] || s.MovedFrom(last) || last.Round != s.Round {
+		if s.Games != games[a.ID] || math.Abs(s.Elo-fits[a.ID]) > store.StandingStep || s.MovedFrom(last) || last.Round != s.Round {
 			t.Fatalf("agent %d: standing %+v, %d games, the fit's %v, last history row %+v", a.ID, s, games[a.ID], fits[a.ID], last)
 		}
 		if a.Kind == store.Checkpoint && history[0].Round != int64(a.Generation) {

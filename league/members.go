@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -42,9 +43,9 @@ type league struct {
 
 	fitsSince int // bytes of the fits table since its last full row
 
-	// behind are the agents whose standing is not the fit's rating, in a
-	// league file from before standings followed the fit: the next round
-	// writes theirs.
+	// behind are the agents whose standing is more than
+	// store.StandingStep from the fit's rating, in a league file from
+	// before standings followed the fit: the next round writes theirs.
 	behind []int64
 
 	// snapshotPlayer is the last snapshot as a deterministic player,
@@ -64,6 +65,7 @@ type member struct {
 	kind  store.Kind
 	round int64        // the round that made it; 0 outside the league
 	shown store.Rating // its last history row; Round 0 while it is unrated
+	elo   float64      // the rating its standing shows: the fit's, within store.StandingStep
 }
 
 // ranked is a rated network's place in the ranking: by the rating of its
@@ -107,7 +109,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	}
 	lg.fitsSince = since
 	err = db.Members(ctx, 0, func(m store.Member) error {
-		if f, ok := fits[m.ID]; ok && m.Shown.Round != 0 && m.Elo != f {
+		if f, ok := fits[m.ID]; ok && m.Shown.Round != 0 && math.Abs(m.Elo-f) > store.StandingStep {
 			lg.behind = append(lg.behind, m.ID)
 		}
 		return lg.add(m)
@@ -182,7 +184,7 @@ func (lg *league) add(a store.Member) error {
 	if a.ID != int64(len(lg.members))+1 {
 		return fmt.Errorf("agent %d follows agent %d: ids must be dense", a.ID, len(lg.members))
 	}
-	m := member{kind: a.Kind, round: a.Round, shown: a.Shown}
+	m := member{kind: a.Kind, round: a.Round, shown: a.Shown, elo: a.Elo}
 	switch {
 	case m.shown.Round != 0 && a.Kind.IsNetwork():
 		lg.ranking.ReplaceOrInsert(ranked{m.shown.Elo, a.ID})

@@ -212,16 +212,15 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 // first update, which makes its standing, must come with its first
 // history row.
 func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
-	played, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE agent_id = ?")
+	// One statement an agent: a round rewrites the ratings of hundreds
+	// of agents that did not play (the fit moves them), and statements
+	// are most of the cost.
+	update, err := tx.PrepareContext(ctx, `UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ?,
+		round_id = coalesce(?, round_id), elo = coalesce(?, elo), lo = coalesce(?, lo), hi = coalesce(?, hi) WHERE agent_id = ?`)
 	if err != nil {
 		return err
 	}
-	defer played.Close()
-	shown, err := tx.PrepareContext(ctx, "UPDATE standings SET round_id = coalesce(?, round_id), elo = ?, lo = ?, hi = ? WHERE agent_id = ?")
-	if err != nil {
-		return err
-	}
-	defer shown.Close()
+	defer update.Close()
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class, share)
 		SELECT id, ?, ?, ?, ?, ?, ?, ?, `+standingClass+`
 		FROM agents WHERE id = ?`)
@@ -235,18 +234,20 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		if r == nil {
 			r = h
 		}
-		res, err := played.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent)
+		// NULLs keep what the standing has: its round without a new
+		// history row, its rating without a new one.
+		var row, elo, lo, hi any
+		if h != nil {
+			row = round
+		}
+		if r != nil {
+			elo, lo, hi = r.Elo, r.Lo, r.Hi
+		}
+		res, err := update.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, row, elo, lo, hi, agent)
 		if err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			if err == nil && r != nil {
-				var row any // the round of a new history row; NULL keeps the standing's
-				if h != nil {
-					row = round
-				}
-				_, err = shown.ExecContext(ctx, row, r.Elo, r.Lo, r.Hi, agent)
-			}
 			if err != nil {
 				return fmt.Errorf("standing of %d: %w", agent, err)
 			}
