@@ -32,7 +32,7 @@ type fit struct {
 // go on from; after a few hundred rounds, every rating at once, which
 // makes the rows before useless. An agent that played gets its record
 // updated, and one that the fit moved by more than store.StandingStep
-// since its standing's rating, that rating: what the leaderboard shows is
+// since its standing's Elo, that Elo: what the leaderboard shows is
 // the fit's rating, not its history's, which lags by up to
 // store.HistoryStep, more than the fit's own error (README). One whose
 // rating or interval moved by more than store.HistoryStep since its last
@@ -80,9 +80,9 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 		}
 		u := store.Update{Agent: id, Played: played[id]}
 		if _, behind := slices.BinarySearch(lg.behind, id); !row && (behind || math.Abs(now.Elo-lg.member(id).elo) > store.StandingStep) {
-			u.Rating = &now
+			u.Elo = &now.Elo
 		}
-		if _, ok := played[id]; ok || row || u.Rating != nil {
+		if _, ok := played[id]; ok || row || u.Elo != nil {
 			f.updates = append(f.updates, u)
 		}
 	}
@@ -147,8 +147,8 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 		m.shown, m.elo = h, h.Elo
 	}
 	for _, u := range r.Updates {
-		if u.Rating != nil {
-			lg.member(u.Agent).elo = u.Rating.Elo
+		if u.Elo != nil {
+			lg.member(u.Agent).elo = *u.Elo
 		}
 	}
 	if lg.fitsSince += fitBytes * len(r.Fits.Agents); r.Fits.Full {

@@ -18,7 +18,7 @@ import (
 // promise. The incremental fit's own error is within a few hundredths of
 // an Elo in a league of hundreds of checkpoints (0.013 and 0.059 at most
 // in two default leagues of 300 and 400 rounds), and what the leaderboard
-// shows is within store.StandingStep (0.02) of the fit's rating.
+// shows is within store.StandingStep (0.05) of the fit's rating.
 const RefitBound = 0.1
 
 // Refit is what a fit from scratch of every stored result says of the

@@ -93,7 +93,7 @@ type Agent struct {
 
 // Standing is an agent's rating and record after the latest round.
 type Standing struct {
-	Rating             // the fit's, in the round of its last history row; Games: all it has played
+	Rating             // Elo the fit's (within StandingStep), round and interval its last history row's; Games: all it has played
 	Record game.Record // over all its matches
 }
 

@@ -55,15 +55,17 @@ type Round struct {
 }
 
 // Update is what a round changes in an agent's standing: the games it
-// played, and its rating when the fit moved it. The standing shows the
-// fit's rating as it is, while the history only gets a row when it has
-// moved by more than HistoryStep: the leaderboard is then the fit, not
-// up to half an Elo behind it. Every agent that played, that the fit
-// moved, or that has a history row in the round, needs one.
+// played, and its Elo when the fit has moved it by more than
+// StandingStep. The standing shows the fit's Elo, while the history only
+// gets a row when it has moved by more than HistoryStep: the leaderboard
+// is then the fit, not up to half an Elo behind it. The interval, which
+// the best's order reads, changes only with a history row: rewriting it
+// would move the agent in one more index. Every agent that played, whose
+// Elo changes, or that has a history row in the round, needs one.
 type Update struct {
 	Agent  int64
 	Played game.Record
-	Rating *Rating // the fit's rating now; nil takes the round's history row, if any
+	Elo    *float64 // the fit's Elo now; nil takes the round's history row, if any
 }
 
 // RoundStats are the facts of a round's line in the log.
@@ -212,15 +214,23 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 // first update, which makes its standing, must come with its first
 // history row.
 func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
-	// One statement an agent: a round rewrites the ratings of hundreds
-	// of agents that did not play (the fit moves them), and statements
-	// are most of the cost.
-	update, err := tx.PrepareContext(ctx, `UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ?,
-		round_id = coalesce(?, round_id), elo = coalesce(?, elo), lo = coalesce(?, lo), hi = coalesce(?, hi) WHERE agent_id = ?`)
-	if err != nil {
-		return err
+	// Each statement changes only what it must: a round rewrites the Elo
+	// of hundreds of agents that did not play, and each column of an
+	// index that changes moves the agent in that index, a page of it.
+	set := map[string]string{
+		"games": "",
+		"elo":   ", elo = ?",
+		"row":   ", round_id = ?, elo = ?, lo = ?, hi = ?",
 	}
-	defer update.Close()
+	stmts := map[string]*sql.Stmt{}
+	for k, cols := range set {
+		st, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ?"+cols+" WHERE agent_id = ?")
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		stmts[k] = st
+	}
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class, share)
 		SELECT id, ?, ?, ?, ?, ?, ?, ?, `+standingClass+`
 		FROM agents WHERE id = ?`)
@@ -230,20 +240,15 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 	defer insert.Close()
 	for _, u := range updates {
 		agent := id(u.Agent)
-		h, r := rated[agent], u.Rating
-		if r == nil {
-			r = h
+		h := rated[agent]
+		kind, args := "games", []any{u.Played.Wins, u.Played.Draws, u.Played.Losses}
+		switch {
+		case h != nil:
+			kind, args = "row", append(args, round, h.Elo, h.Lo, h.Hi)
+		case u.Elo != nil:
+			kind, args = "elo", append(args, *u.Elo)
 		}
-		// NULLs keep what the standing has: its round without a new
-		// history row, its rating without a new one.
-		var row, elo, lo, hi any
-		if h != nil {
-			row = round
-		}
-		if r != nil {
-			elo, lo, hi = r.Elo, r.Lo, r.Hi
-		}
-		res, err := update.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, row, elo, lo, hi, agent)
+		res, err := stmts[kind].ExecContext(ctx, append(args, agent)...)
 		if err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
@@ -256,7 +261,7 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		if h == nil {
 			return fmt.Errorf("standing of %d: a first standing needs a history row", agent)
 		}
-		if _, err := insert.ExecContext(ctx, round, r.Elo, r.Lo, r.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
+		if _, err := insert.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 	}
