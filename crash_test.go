@@ -18,7 +18,6 @@ import (
 	"ttt/agents"
 	"ttt/league"
 	"ttt/league/commands/clitest"
-	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -246,13 +245,13 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 	}
 
 	// Ratings: every agent that played has a standing whose games are its
-	// matches', whose rating is its last history row, and whose fit a
-	// cold refit of the stored results agrees with; each round's
-	// snapshot has its first row in its round.
-	var pairs []elo.Pair
+	// matches', whose rating is the fit's (within store.StandingStep),
+	// within a history step of its
+	// last history row, and within league.RefitBound of a refit of the
+	// stored results (ttt check --ratings); each round's snapshot has its
+	// first row in its round.
 	games := map[int64]int{}
 	for _, m := range matches {
-		pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
 		games[m.A] += m.Games()
 		games[m.B] += m.Games()
 	}
@@ -260,16 +259,12 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cold map[int64]float64
-	if len(pairs) > 0 {
-		refit, err := elo.Fit(pairs, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cold = map[int64]float64{}
-		for _, r := range refit {
-			cold[r.Agent] = r.Elo
-		}
+	refit, err := league.CheckRatings(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refit.Beyond) > 0 {
+		t.Fatalf("ratings more than %g Elo from a refit of the stored results: %+v", league.RefitBound, refit.Beyond)
 	}
 	for _, a := range list {
 		s := a.Standing
@@ -284,14 +279,11 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 			t.Fatal(err)
 		}
 		last := history[len(history)-1]
-		if s.Games != games[a.ID] || last.Elo != s.Elo || last.Lo != s.Lo || last.Hi != s.Hi || last.Round != s.Round {
-			t.Fatalf("agent %d: standing %+v, %d games, last history row %+v", a.ID, s, games[a.ID], last)
+		if s.Games != games[a.ID] || math.Abs(s.Elo-fits[a.ID]) > store.StandingStep || s.MovedFrom(last) || last.Round != s.Round {
+			t.Fatalf("agent %d: standing %+v, %d games, the fit's %v, last history row %+v", a.ID, s, games[a.ID], fits[a.ID], last)
 		}
 		if a.Kind == store.Checkpoint && history[0].Round != int64(a.Generation) {
 			t.Fatalf("agent %d of round %d: first rated in round %d", a.ID, a.Generation, history[0].Round)
-		}
-		if d := math.Abs(fits[a.ID] - cold[a.ID]); d > 0.5 {
-			t.Fatalf("agent %d: the league holds %.3f, a refit of the stored results %.3f", a.ID, fits[a.ID], cold[a.ID])
 		}
 	}
 	return n

@@ -47,6 +47,17 @@ func newContestants(ctx context.Context, db *store.DB, kit *agents.Kit) (*contes
 	return c, nil
 }
 
+// anchor returns the id of the random player, the ratings' anchor, or 0
+// when the league has none.
+func (c *contestants) anchor() int64 {
+	for id, b := range c.builtins {
+		if b.Kind == string(store.Random) {
+			return id
+		}
+	}
+	return 0
+}
+
 // add keeps c as the contestant of agent id.
 func (c *contestants) add(id int64, con contestant) { c.cache.Add(id, con) }
 

@@ -109,8 +109,8 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 			games = append(games, g)
 		})
 		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
-			return fmt.Errorf("round %d: match %s v %s replays as %d/%d/%d, stored as %d/%d/%d: %w",
-				m.Round, nameA, nameB, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses, ErrNotReproduced)
+			return fmt.Errorf("round %d: match %s v %s replays as %v, stored as %v: %w",
+				m.Round, nameA, nameB, rec, m.Record, ErrNotReproduced)
 		}
 		for _, g := range games {
 			if err := each(g); err != nil {
@@ -152,8 +152,7 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 		}
 		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil)
 		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
-			found(fmt.Sprintf("round %d, match %d v %d: replays as %d/%d/%d, stored as %d/%d/%d",
-				m.Round, m.A, m.B, rec.Wins, rec.Draws, rec.Losses, m.Wins, m.Draws, m.Losses))
+			found(fmt.Sprintf("round %d, match %d v %d: replays as %v, stored as %v", m.Round, m.A, m.B, rec, m.Record))
 		}
 		return nil
 	})

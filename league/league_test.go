@@ -15,7 +15,6 @@ import (
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league"
-	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -207,45 +206,38 @@ func TestPools(t *testing.T) {
 	}
 }
 
-// The ratings the league keeps, one round at a time, are a maximum-
-// likelihood fit of all its results: a cold fit of the same results
-// agrees within a tenth of an Elo for every agent (README). What the
-// standings show is each agent's last history row, which the league
-// writes when the fit has moved by more than store.HistoryStep: within
-// that step of the fit, and so within a tenth more of a cold fit. 200
-// rounds, so that shown ratings lag: measured, 0.03 Elo in the fit and
-// 0.50 shown at most.
+// The ratings the league shows are its fit's, kept one round at a time,
+// within store.StandingStep, and a fit of every stored result from
+// scratch agrees with them within league.RefitBound (README), as ttt
+// check --ratings checks. 200 rounds,
+// so that history rows lag: when the standings showed the last history
+// row, which the league writes when the fit has moved by more than
+// store.HistoryStep, they were up to 0.50 Elo from a refit.
 func TestIncrementalEqualsColdFit(t *testing.T) {
+	ctx := context.Background()
 	cfg := small()
 	cfg.Rounds = 200
-	s := run(t, filepath.Join(t.TempDir(), "league.db"), cfg)
-	var pairs []elo.Pair
-	for _, m := range s.matches {
-		pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
+	db := open(t, filepath.Join(t.TempDir(), "league.db"))
+	if _, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
 	}
-	cold, err := elo.Fit(pairs, 1)
+	s := read(t, db)
+	for id, st := range s.standings {
+		if math.Abs(st.Elo-s.fits[id]) > store.StandingStep {
+			t.Errorf("agent %d: shown %v, the fit holds %v", id, st.Elo, s.fits[id])
+		}
+	}
+	refit, err := league.CheckRatings(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	worstFit, worstShown := 0.0, 0.0
-	for _, r := range cold {
-		st, ok := s.standings[r.Agent]
-		if !ok {
-			t.Fatalf("agent %d has no standing", r.Agent)
-		}
-		fit := s.fits[r.Agent]
-		worstFit, worstShown = max(worstFit, math.Abs(fit-r.Elo)), max(worstShown, math.Abs(st.Elo-r.Elo))
-		if math.Abs(fit-r.Elo) > 0.1 {
-			t.Errorf("agent %d: the league's fit holds %.3f, a cold fit says %.3f", r.Agent, fit, r.Elo)
-		}
-		if math.Abs(st.Elo-fit) > store.HistoryStep {
-			t.Errorf("agent %d: shown %.3f, more than a history step from the fit's %.3f", r.Agent, st.Elo, fit)
-		}
-		if st.Games != r.Games {
-			t.Errorf("agent %d: %d games, the fit counts %d", r.Agent, st.Games, r.Games)
-		}
+	if refit.Agents != len(s.standings) || refit.Results != len(s.matches) {
+		t.Errorf("refit %d agents of %d matches, the league rates %d of %d", refit.Agents, refit.Results, len(s.standings), len(s.matches))
 	}
-	t.Logf("largest difference from a cold fit: %.4f Elo in the fit, %.4f shown", worstFit, worstShown)
+	for _, g := range refit.Beyond {
+		t.Errorf("agent %d: shown %.3f, a refit says %.3f", g.Agent, g.Stored, g.Refit)
+	}
+	t.Logf("largest difference from a refit: %.4f Elo (agent %d), median %.4f", refit.Largest.Diff(), refit.Largest.Agent, refit.Median)
 }
 
 // A network added between runs, or while a league runs, plays its pool in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -42,6 +43,11 @@ type league struct {
 
 	fitsSince int // bytes of the fits table since its last full row
 
+	// behind are the agents whose standing is more than
+	// store.StandingStep from the fit's rating, in a league file from
+	// before standings followed the fit: the next round writes theirs.
+	behind []int64
+
 	// snapshotPlayer is the last snapshot as a deterministic player,
 	// while the learner is the same network; nil once it trains on.
 	snapshotPlayer game.Player
@@ -59,11 +65,12 @@ type member struct {
 	kind  store.Kind
 	round int64        // the round that made it; 0 outside the league
 	shown store.Rating // its last history row; Round 0 while it is unrated
+	elo   float64      // the rating its standing shows: the fit's, within store.StandingStep
 }
 
-// ranked is a rated network's place in the ranking: by the rating its
-// history shows, then id. The pools read the ranking (the best, the
-// nearest), and the rating shown is within store.HistoryStep of the fit's
+// ranked is a rated network's place in the ranking: by the rating of its
+// last history row, then id. The pools read the ranking (the best, the
+// nearest), and that rating is within store.HistoryStep of the fit's
 // exact one but changes a few dozen times a round where the fit's changes
 // thousands of times: a pool chosen by a fraction of an Elo is no worse.
 type ranked struct {
@@ -101,16 +108,22 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return nil, err
 	}
 	lg.fitsSince = since
-	if err := db.Members(ctx, 0, lg.add); err != nil {
+	err = db.Members(ctx, 0, func(m store.Member) error {
+		if f, ok := fits[m.ID]; ok && m.Shown.Round != 0 && math.Abs(m.Elo-f) > store.StandingStep {
+			lg.behind = append(lg.behind, m.ID)
+		}
+		return lg.add(m)
+	})
+	if err != nil {
 		return nil, err
 	}
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
 		return nil, err
 	}
+	lg.random = lg.contestants.anchor()
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		switch b := lg.contestants.builtins[id]; {
-		case b.Kind == string(store.Random):
-			lg.random = id
+		case id == lg.random:
 			lg.fixed = append([]int64{id}, lg.fixed...)
 		case b.Fixed:
 			lg.fixed = append(lg.fixed, id)
@@ -171,7 +184,7 @@ func (lg *league) add(a store.Member) error {
 	if a.ID != int64(len(lg.members))+1 {
 		return fmt.Errorf("agent %d follows agent %d: ids must be dense", a.ID, len(lg.members))
 	}
-	m := member{kind: a.Kind, round: a.Round, shown: a.Shown}
+	m := member{kind: a.Kind, round: a.Round, shown: a.Shown, elo: a.Elo}
 	switch {
 	case m.shown.Round != 0 && a.Kind.IsNetwork():
 		lg.ranking.ReplaceOrInsert(ranked{m.shown.Elo, a.ID})

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"ttt/agents/game"
@@ -30,9 +31,12 @@ type fit struct {
 // rating it moved goes to the fits table, exact, for a resumed league to
 // go on from; after a few hundred rounds, every rating at once, which
 // makes the rows before useless. An agent that played gets its record
-// updated; one whose rating or interval moved by more than
-// store.HistoryStep since its last history row, or that is new, gets a
-// row.
+// updated, and one that the fit moved by more than store.StandingStep
+// since its standing's Elo, that Elo: what the leaderboard shows is
+// the fit's rating, not its history's, which lags by up to
+// store.HistoryStep, more than the fit's own error (README). One whose
+// rating or interval moved by more than store.HistoryStep since its last
+// history row, or that is new, gets a row, which its standing shows.
 func (lg *league) rate(matches []store.Match) (fit, error) {
 	played := map[int64]game.Record{}
 	for _, m := range matches {
@@ -61,8 +65,8 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 	}
 
 	// STEP 2: the standings and the history, of the agents that played
-	// or moved.
-	touched := moved
+	// or moved, or whose standing is behind the fit.
+	touched := slices.Concat(moved, lg.behind)
 	for id := range played {
 		touched = append(touched, id)
 	}
@@ -74,8 +78,12 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 		if row {
 			f.history = append(f.history, now)
 		}
-		if rec, ok := played[id]; ok || row {
-			f.updates = append(f.updates, store.Update{Agent: id, Played: rec})
+		u := store.Update{Agent: id, Played: played[id]}
+		if _, behind := slices.BinarySearch(lg.behind, id); !row && (behind || math.Abs(now.Elo-lg.member(id).elo) > store.StandingStep) {
+			u.Elo = &now.Elo
+		}
+		if _, ok := played[id]; ok || row || u.Elo != nil {
+			f.updates = append(f.updates, u)
 		}
 	}
 	return f, nil
@@ -115,7 +123,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 				shown = h
 			}
 		}
-		if err := lg.add(store.Member{ID: id, Kind: store.Checkpoint, Round: r.ID, Shown: shown}); err != nil {
+		if err := lg.add(store.Member{ID: id, Kind: store.Checkpoint, Round: r.ID, Shown: shown, Elo: shown.Elo}); err != nil {
 			return err
 		}
 		if err := lg.ratings.Rename(0, id); err != nil {
@@ -125,6 +133,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 		lg.contestants.add(id, lg.contestants.of(r.Snapshot))
 	}
 	lg.lastRound = r.ID
+	lg.behind = nil
 
 	// STEP 2: ratings shown and ranked (the commit replaced the
 	// snapshot's 0 by its id in the history rows), and the size of the
@@ -135,7 +144,12 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 			lg.ranking.Delete(ranked{m.shown.Elo, h.Agent})
 			lg.ranking.ReplaceOrInsert(ranked{h.Elo, h.Agent})
 		}
-		m.shown = h
+		m.shown, m.elo = h, h.Elo
+	}
+	for _, u := range r.Updates {
+		if u.Elo != nil {
+			lg.member(u.Agent).elo = *u.Elo
+		}
 	}
 	if lg.fitsSince += fitBytes * len(r.Fits.Agents); r.Fits.Full {
 		lg.fitsSince = 0

@@ -93,7 +93,7 @@ type Agent struct {
 
 // Standing is an agent's rating and record after the latest round.
 type Standing struct {
-	Rating             // as its last history row has it, but Games: all it has played
+	Rating             // Elo the fit's (within StandingStep), round and interval its last history row's; Games: all it has played
 	Record game.Record // over all its matches
 }
 
@@ -596,13 +596,15 @@ func queryAgents(ctx context.Context, tx *sql.Tx, q string, args []any, each fun
 }
 
 // Member is what a league keeps of an agent between rounds: its id, kind
-// and the round that made it, and the rating its history shows, Round 0
-// while it is unrated.
+// and the round that made it, its last history row (Round 0 while it is
+// unrated), from which the league decides its next one, and the Elo its
+// standing shows, the fit's.
 type Member struct {
 	ID    int64
 	Kind  Kind
 	Round int64
 	Shown Rating
+	Elo   float64
 }
 
 // Members hands every agent with an id above after to each, in id order,
@@ -610,16 +612,19 @@ type Member struct {
 // more of them than that, into one place made once.
 func (db *DB) Members(ctx context.Context, after int64, each func(Member) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
+		// A standing's round is that of its agent's last history row.
 		rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, a.generation,
-			coalesce(s.round_id, 0), coalesce(s.elo, 0), coalesce(s.lo, 0), coalesce(s.hi, 0),
-			coalesce(s.wins + s.draws + s.losses, 0)
-			FROM agents a LEFT JOIN standings s ON s.agent_id = a.id WHERE a.id > ? ORDER BY a.id`, after)
+			coalesce(h.round_id, 0), coalesce(h.elo, 0), coalesce(h.lo, 0), coalesce(h.hi, 0), coalesce(h.games, 0),
+			coalesce(s.elo, 0)
+			FROM agents a LEFT JOIN standings s ON s.agent_id = a.id
+			LEFT JOIN history h ON h.agent_id = s.agent_id AND h.round_id = s.round_id
+			WHERE a.id > ? ORDER BY a.id`, after)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		var m Member
-		return scanEach(ctx, rows, []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games}, func() error {
+		return scanEach(ctx, rows, []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games, &m.Elo}, func() error {
 			m.Shown.Agent = m.ID
 			return each(m)
 		})

@@ -152,8 +152,9 @@ func unreadable(line string) string {
 // and the rounds' points of the learning curve, each a query of what
 // fails it (named as the line says it) and the line that says how. No fit
 // writes a rating that is not a finite number, which JSON cannot hold
-// (ttt serve could not answer it); an agent's standing is its last
-// history row (migration 0002), and an agent that has played has one.
+// (ttt serve could not answer it); an agent's standing is the fit's
+// rating, within HistoryStep of its last history row, whose round it
+// names, and an agent that has played has one.
 var ratingChecks = []struct{ query, says string }{
 	{`SELECT ` + agentLabel + ` FROM standings s JOIN agents a ON a.id = s.agent_id
 		WHERE NOT (` + finiteSQL("s") + `) ORDER BY a.id`,
@@ -165,10 +166,11 @@ var ratingChecks = []struct{ query, says string }{
 		"the rating of its snapshot is not a finite number"},
 	{`SELECT ` + agentLabel + ` FROM standings s JOIN agents a ON a.id = s.agent_id
 		WHERE NOT EXISTS (SELECT 1 FROM history h WHERE h.agent_id = s.agent_id AND h.round_id = s.round_id
-			AND h.elo IS s.elo AND h.lo IS s.lo AND h.hi IS s.hi)
+			AND abs(h.elo - s.elo) <= ` + historyStepSQL + ` AND abs(h.lo - s.lo) <= ` + historyStepSQL + `
+			AND abs(h.hi - s.hi) <= ` + historyStepSQL + `)
 			OR EXISTS (SELECT 1 FROM history h WHERE h.agent_id = s.agent_id AND h.round_id > s.round_id)
 		ORDER BY a.id`,
-		"its standing is not its last history row"},
+		"its standing is not within a history step of its last history row"},
 	{`SELECT DISTINCT ` + agentLabel + ` FROM history h JOIN agents a ON a.id = h.agent_id
 		WHERE NOT EXISTS (SELECT 1 FROM standings s WHERE s.agent_id = h.agent_id)
 		ORDER BY a.id`,
@@ -179,6 +181,9 @@ var ratingChecks = []struct{ query, says string }{
 		ORDER BY a.id`,
 		"it has played but is not rated"},
 }
+
+// historyStepSQL is HistoryStep in SQL.
+var historyStepSQL = strconv.FormatFloat(HistoryStep, 'g', -1, 64)
 
 // agentLabel names agent a in SQL as Check's lines do: agent ID (NAME).
 const agentLabel = `'agent ' || a.id || ' (' || a.name || ')'`

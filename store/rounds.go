@@ -60,11 +60,17 @@ type Round struct {
 }
 
 // Update is what a round changes in an agent's standing: the games it
-// played. Every agent that played, or has a history row in the round,
-// needs one.
+// played, and its Elo when the fit has moved it by more than
+// StandingStep. The standing shows the fit's Elo, while the history only
+// gets a row when it has moved by more than HistoryStep: the leaderboard
+// is then the fit, not up to half an Elo behind it. The interval, which
+// the best's order reads, changes only with a history row: rewriting it
+// would move the agent in one more index. Every agent that played, whose
+// Elo changes, or that has a history row in the round, needs one.
 type Update struct {
 	Agent  int64
 	Played game.Record
+	Elo    *float64 // the fit's Elo now; nil takes the round's history row, if any
 }
 
 // RoundStats are the facts of a round's line in the log.
@@ -218,19 +224,28 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 }
 
 // updateStandings applies a round's updates: the games played, and the
-// rating where the round wrote a history row. An agent's first update,
-// which makes its standing, must come with its first history row.
+// rating, where an update or the round's history row has one. A
+// standing's round is that of its agent's last history row. An agent's
+// first update, which makes its standing, must come with its first
+// history row.
 func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
-	played, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE agent_id = ?")
-	if err != nil {
-		return err
+	// Each statement changes only what it must: a round rewrites the Elo
+	// of hundreds of agents that did not play, and each column of an
+	// index that changes moves the agent in that index, a page of it.
+	set := map[string]string{
+		"games": "",
+		"elo":   ", elo = ?",
+		"row":   ", round_id = ?, elo = ?, lo = ?, hi = ?",
 	}
-	defer played.Close()
-	shown, err := tx.PrepareContext(ctx, "UPDATE standings SET round_id = ?, elo = ?, lo = ?, hi = ? WHERE agent_id = ?")
-	if err != nil {
-		return err
+	stmts := map[string]*sql.Stmt{}
+	for k, cols := range set {
+		st, err := tx.PrepareContext(ctx, "UPDATE standings SET wins = wins + ?, draws = draws + ?, losses = losses + ?"+cols+" WHERE agent_id = ?")
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		stmts[k] = st
 	}
-	defer shown.Close()
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class, share)
 		SELECT id, ?, ?, ?, ?, ?, ?, ?, `+standingClass+`
 		FROM agents WHERE id = ?`)
@@ -241,14 +256,18 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 	for _, u := range updates {
 		agent := id(u.Agent)
 		h := rated[agent]
-		res, err := played.ExecContext(ctx, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent)
+		kind, args := "games", []any{u.Played.Wins, u.Played.Draws, u.Played.Losses}
+		switch {
+		case h != nil:
+			kind, args = "row", append(args, round, h.Elo, h.Lo, h.Hi)
+		case u.Elo != nil:
+			kind, args = "elo", append(args, *u.Elo)
+		}
+		res, err := stmts[kind].ExecContext(ctx, append(args, agent)...)
 		if err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			if err == nil && h != nil {
-				_, err = shown.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, agent)
-			}
 			if err != nil {
 				return fmt.Errorf("standing of %d: %w", agent, err)
 			}

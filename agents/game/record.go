@@ -24,11 +24,11 @@ func (rec *Record) Add(r Result, side Side) {
 // Games is the number of games counted.
 func (rec Record) Games() int { return rec.Wins + rec.Draws + rec.Losses }
 
-// Score is the share of the points won, a draw being half a point; 0
-// for no games.
-func (rec Record) Score() float64 {
-	return (float64(rec.Wins) + float64(rec.Draws)/2) / float64(max(rec.Games(), 1))
-}
+// Points are the points won, a draw being half a point.
+func (rec Record) Points() float64 { return float64(rec.Wins) + float64(rec.Draws)/2 }
+
+// Score is the share of the points won; 0 for no games.
+func (rec Record) Score() float64 { return rec.Points() / float64(max(rec.Games(), 1)) }
 
 // Reversed is the same games from the opponent's side.
 func (rec Record) Reversed() Record { return Record{rec.Losses, rec.Draws, rec.Wins} }

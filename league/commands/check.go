@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,15 +23,22 @@ func checkCommand() *cli.Command {
 
    ttt check
    ttt check --sample 1          # replay every match
+   ttt check --ratings           # refit every result from scratch instead
 
    Runs SQLite's integrity check, checks every stored network and move
    table against the checksum stored with it (SQLite cannot see into
    them), checks the ratings (finite numbers; every agent that played
-   rated; each standing its agent's last history row), and replays every
+   rated; each standing within half an Elo of its last history row), and replays every
    --sample-th stored match, which must give its stored record. Prints what is wrong and where, one line each, and exits
-   with 1 if anything is; it only reads.`,
+   with 1 if anything is; it only reads.
+
+   With --ratings it fits every stored result from scratch instead, and
+   compares each agent's rating (the leaderboard's) with the refit: it
+   prints the largest difference, with its agent, and the median, names
+   every agent more than 0.1 Elo away, and exits with 1 if any is.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "sample", Value: 100, Usage: "replay one match in `N`"},
+			&cli.BoolFlag{Name: "ratings", Usage: "refit every stored result and compare the ratings with it"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -40,32 +48,84 @@ func checkCommand() *cli.Command {
 			if c.Int("sample") < 1 {
 				return usage(c.Command, "--sample must be at least 1 (got %d)", c.Int("sample"))
 			}
-			db, err := jobOf(c).openLeague(false)
-			if err != nil {
-				return err
+			if c.Bool("ratings") {
+				if c.IsSet("sample") {
+					return usage(c.Command, "--ratings replays no match: --sample goes without it")
+				}
+				return runCheckRatings(jobOf(c))
 			}
-			defer db.Close()
-			w := c.App.Writer
-			problems := 0
-			found := func(what string) {
-				problems++
-				fmt.Fprintln(w, what)
-			}
-			blobs, err := db.Check(c.Context, found)
-			if err != nil {
-				return err
-			}
-			replayed, err := league.Replay(c.Context, db, c.Int("sample"), found)
-			if err != nil {
-				return err
-			}
-			if problems > 0 {
-				fmt.Fprintf(w, "%s: %d problems found\n", dbName(c), problems)
-				return errDamaged
-			}
-			fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d replayed matches their records\n",
-				dbName(c), blobs, replayed)
-			return nil
+			return runCheck(jobOf(c), c.Int("sample"))
 		},
 	}
+}
+
+// runCheck looks for damage in the job's league: SQLite's checks, the
+// blobs' checksums, the ratings, and every sample-th match replayed.
+func runCheck(j *job, sample int) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	w := j.Stdout
+	problems := 0
+	found := func(what string) {
+		problems++
+		fmt.Fprintln(w, what)
+	}
+	blobs, err := db.Check(j.ctx, found)
+	if err != nil {
+		return err
+	}
+	replayed, err := league.Replay(j.ctx, db, sample, found)
+	if err != nil {
+		return err
+	}
+	if problems > 0 {
+		fmt.Fprintf(w, "%s: %d problems found\n", j.db, problems)
+		return errDamaged
+	}
+	fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d replayed matches their records\n",
+		j.db, blobs, replayed)
+	return nil
+}
+
+// runCheckRatings is `ttt check --ratings`: every stored result fitted
+// from scratch, against the ratings the league shows.
+func runCheckRatings(j *job) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	refit, err := league.CheckRatings(j.ctx, db)
+	if err != nil {
+		return err
+	}
+	w := j.Stdout
+	for _, g := range refit.Beyond {
+		fmt.Fprintf(w, "agent %d (%s): rated %.3f, a refit of the stored results says %s\n", g.Agent, g.Name, g.Stored, refitText(g))
+	}
+	if len(refit.Beyond) > 0 {
+		fmt.Fprintf(w, "%s: %d of %d ratings more than %g Elo from a refit of the stored results\n",
+			j.db, len(refit.Beyond), refit.Agents, league.RefitBound)
+		return errDamaged
+	}
+	if refit.Agents == 0 {
+		fmt.Fprintf(w, "%s rates no agent yet: nothing to refit\n", j.db)
+		return nil
+	}
+	g := refit.Largest
+	fmt.Fprintf(w, "%s: a refit of %d stored matches agrees with the %d ratings within %g Elo: %.3f at most (agent %d, %s: rated %.3f, refit %.3f), %.3f median\n",
+		j.db, refit.Results, refit.Agents, league.RefitBound, g.Diff(), g.Agent, g.Name, g.Stored, g.Refit, refit.Median)
+	return nil
+}
+
+// refitText says what a refit makes of an agent, and how far that is
+// from its rating.
+func refitText(g league.RefitGap) string {
+	if math.IsNaN(g.Refit) {
+		return "nothing: it is in no stored match"
+	}
+	return fmt.Sprintf("%.3f (%.3f Elo apart)", g.Refit, g.Diff())
 }

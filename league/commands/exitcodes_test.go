@@ -95,6 +95,7 @@ func TestExitCodes(t *testing.T) {
 		{"games export: --rounds 5-3: want A-B with A at most B", []string{"games", "export", "--pgn", "-", "--rounds", "5-3"}},
 		{"ratings plot: -o x.gif: the file must end in .svg or .png", []string{"ratings", "plot", "-o", "x.gif"}},
 		{"check: --sample must be at least 1 (got 0)", []string{"check", "--sample", "0"}},
+		{"check: --ratings replays no match: --sample goes without it", []string{"check", "--ratings", "--sample", "5"}},
 		{`analyze: --game: unknown game "chess"`, []string{"analyze", "--game", "chess", "4"}},
 	} {
 		p.Usage(t, c.want, c.args...)

@@ -49,49 +49,56 @@ func roundrobinCommand() *cli.Command {
 			if err := cfg.Validate(); err != nil {
 				return usage(c.Command, "%v", flagged(err, flagOf))
 			}
-			db, err := jobOf(c).openLeague(true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			var agents []*store.Agent
-			seen := map[int64]bool{}
-			for _, ref := range c.Args().Slice() {
-				a, err := jobOf(c).lookup(db, ref)
-				if err != nil {
-					return err
-				}
-				if !seen[a.ID] {
-					seen[a.ID] = true
-					agents = append(agents, a)
-				}
-			}
-			if len(agents) < 2 {
-				return usage(c.Command, "%s name one agent: a round-robin needs two or more", strings.Join(c.Args().Slice(), ", "))
-			}
-			if err := db.Lock(); err != nil {
-				return err
-			}
-			ids := make([]int64, len(agents))
-			for i, a := range agents {
-				ids[i] = a.ID
-			}
-			round, err := league.RoundRobin(c.Context, db, ids, cfg)
-			if err != nil {
-				return err
-			}
-			return crosstable(c, db, ids, round)
+			return runRoundRobin(jobOf(c), c.Args().Slice(), cfg, c.String(formatFlagName))
 		},
 	}
+}
+
+// runRoundRobin plays every pair of the agents refs name that has not
+// played, with cfg's openings, workers and seed, as a league round, and
+// prints their crosstable in format.
+func runRoundRobin(j *job, refs []string, cfg league.Config, format string) error {
+	db, err := j.openLeague(true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var agents []*store.Agent
+	seen := map[int64]bool{}
+	for _, ref := range refs {
+		a, err := j.lookup(db, ref)
+		if err != nil {
+			return err
+		}
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			agents = append(agents, a)
+		}
+	}
+	if len(agents) < 2 {
+		return j.usage("%s name one agent: a round-robin needs two or more", strings.Join(refs, ", "))
+	}
+	if err := db.Lock(); err != nil {
+		return err
+	}
+	ids := make([]int64, len(agents))
+	for i, a := range agents {
+		ids[i] = a.ID
+	}
+	round, err := league.RoundRobin(j.ctx, db, ids, cfg)
+	if err != nil {
+		return err
+	}
+	return j.crosstable(db, ids, round, format)
 }
 
 // crosstable prints the agents ids' crosstable, best-rated first, as
 // Ordo and cutechess-cli print one: each agent's rating, games and score,
 // and its points against each other agent, by the other's rank.
-func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
+func (j *job) crosstable(db *store.DB, ids []int64, round int64, format string) error {
 	var agents []*store.Agent
 	for _, id := range ids {
-		a, err := jobOf(c).lookup(db, fmt.Sprint(id))
+		a, err := j.lookup(db, fmt.Sprint(id))
 		if err != nil {
 			return err
 		}
@@ -106,11 +113,10 @@ func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 			}
 		}
 	}
-	records, err := db.PairRecords(c.Context, pairs)
+	records, err := db.PairRecords(j.ctx, pairs)
 	if err != nil {
 		return err
 	}
-	format := c.String(formatFlagName)
 	l := listing{columns: []string{"rank", "agent", "elo", "games", "score"}}
 	if format != "table" {
 		l.columns = []string{"rank", "id", "agent", "elo", "games", "points"}
@@ -131,9 +137,8 @@ func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 			if a.ID < b.ID {
 				rec = rec.Reversed()
 			}
-			p := float64(rec.Wins) + float64(rec.Draws)/2
-			games, points = games+rec.Games(), points+p
-			cells = append(cells, cell(p, rec.Games(), format))
+			games, points = games+rec.Games(), points+rec.Points()
+			cells = append(cells, cell(rec.Points(), rec.Games(), format))
 		}
 		var elo any
 		if a.Standing != nil {
@@ -147,12 +152,12 @@ func crosstable(c *cli.Context, db *store.DB, ids []int64, round int64) error {
 	}
 	if format == "table" {
 		if round == 0 {
-			fmt.Fprintln(c.App.Writer, "Every pair had played: nothing new to play.")
+			fmt.Fprintln(j.Stdout, "Every pair had played: nothing new to play.")
 		} else {
-			fmt.Fprintf(c.App.Writer, "Round %d played the pairs that had not played.\n", round)
+			fmt.Fprintf(j.Stdout, "Round %d played the pairs that had not played.\n", round)
 		}
 	}
-	return l.write(c.App.Writer, format)
+	return l.write(j.Stdout, format)
 }
 
 // cell is a crosstable cell: points out of games in a table, the points

@@ -34,37 +34,42 @@ func showCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			db, err := jobOf(c).openLeague(false)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			a, err := jobOf(c).lookup(db, c.Args().First())
-			if err != nil {
-				return err
-			}
-			if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
-				league.Describe(agents.KitFor(db.Game()), a)
-			}
-			var parent *store.Agent
-			if a.ParentID != 0 {
-				if parent, err = jobOf(c).lookup(db, strconv.FormatInt(a.ParentID, 10)); err != nil {
-					return err
-				}
-			}
-			if format := c.String(formatFlagName); format != "table" {
-				return agentListing(a, parent).write(c.App.Writer, format)
-			}
-			var sides []store.Opponent
-			if err := db.View(c.Context, func(v *store.View) (err error) {
-				sides, err = v.Sides(a.ID)
-				return err
-			}); err != nil {
-				return err
-			}
-			return describe(c.App.Writer, a, parent, sides)
+			return runShow(jobOf(c), c.Args().First(), c.String(formatFlagName))
 		},
 	}
+}
+
+// runShow prints what the league knows of the agent ref names, in format.
+func runShow(j *job, ref, format string) error {
+	db, err := j.openLeague(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := j.lookup(db, ref)
+	if err != nil {
+		return err
+	}
+	if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
+		league.Describe(agents.KitFor(db.Game()), a)
+	}
+	var parent *store.Agent
+	if a.ParentID != 0 {
+		if parent, err = j.lookup(db, strconv.FormatInt(a.ParentID, 10)); err != nil {
+			return err
+		}
+	}
+	if format != "table" {
+		return agentListing(a, parent).write(j.Stdout, format)
+	}
+	var sides []store.Opponent
+	if err := db.View(j.ctx, func(v *store.View) (err error) {
+		sides, err = v.Sides(a.ID)
+		return err
+	}); err != nil {
+		return err
+	}
+	return describe(j.Stdout, a, parent, sides)
 }
 
 // describe writes what show knows of a to out, one item a line; sides
@@ -99,7 +104,9 @@ func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) err
 	}
 	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
 	if s := a.Standing; s != nil {
-		fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f), as of round %d\n", s.Elo, s.Lo, s.Hi, s.Round)
+		// The standing's round is its last history row's: the rating
+		// has stayed within store.HistoryStep of that row since.
+		fmt.Fprintf(w, "Elo:\t%.1f (95%%: %.1f to %.1f), within half an Elo since round %d\n", s.Elo, s.Lo, s.Hi, s.Round)
 		fmt.Fprintf(w, "games:\t%d, %s\n", s.Games, s.Record)
 	} else {
 		fmt.Fprintf(w, "Elo:\tnot rated yet\n")
@@ -140,7 +147,7 @@ func oddsLine(side game.Side, o verify.Expect) string {
 
 // oddsText says exact odds against a random opponent, as W/D/L shares.
 func oddsText(o verify.Expect) string {
-	return fmt.Sprintf("exactly W/D/L %.2f%%/%.2f%%/%.2f%%", 100*o.Win, 100*o.Draw, 100*o.Loss)
+	return "exactly " + o.String()
 }
 
 // agentListing is what show knows of a as one row of fields, for CSV and

@@ -47,7 +47,7 @@ func newGraph(pairs []Pair, anchor int64) (*graph, error) {
 		if a != b {
 			nb.games[b] += n
 			if n > 0 {
-				recs = append(recs, rec{a, b, float64(n), float64(p.Wins) + float64(p.Draws)/2})
+				recs = append(recs, rec{a, b, float64(n), p.Points()})
 			}
 		}
 	}

@@ -279,9 +279,6 @@ type Settled struct {
 	Pending int // agents whose step still exceeds the tolerance
 }
 
-// Converged says whether Settle left no step above the tolerance.
-func (s Settled) Converged() bool { return s.Pending == 0 }
-
 // Settle moves the ratings towards the maximum of the posterior until no
 // agent's Newton step exceeds settleTol (0.005 Elo) and the league's common
 // lag is within shiftTol (0.05 Elo), or until budget edge visits are

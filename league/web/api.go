@@ -382,8 +382,9 @@ func listingOf(r *http.Request) (store.Listing, error) {
 	return l, nil
 }
 
-// standingJSON is an agent's rating now, with its 95% interval, the round
-// that last moved it, and its record over all its games.
+// standingJSON is an agent's rating now, the fit's, with its 95%
+// interval, the round of its last history row (the last that moved it by
+// more than store.HistoryStep), and its record over all its games.
 type standingJSON struct {
 	interval
 	Round int64 `json:"round"`
