@@ -36,154 +36,6 @@ func smallLeague(t *testing.T) clitest.TTT {
 	return p
 }
 
-// Flags may come after a command's arguments, as users type them; their
-// values go with them, and -- ends the flags.
-func TestFlagsAfterArguments(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-
-	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 7 (from-c)") {
-		t.Errorf("import net.bin --name from-c said:\n%s", out)
-	}
-	// A flag's value that looks like an argument stays the flag's.
-	if out := p.OK(t, "import", "net.bin", "--name", "net.bin"); !strings.Contains(out, "stored as agent 8 (net.bin)") {
-		t.Errorf("import net.bin --name net.bin said:\n%s", out)
-	}
-
-	out, errOut, code := p.Run(t, "verify", "net.bin", "--side", "X", "--games", "10")
-	if !strings.HasPrefix(out, "X: ") || strings.Contains(out, "O: ") || (code != 0) != strings.HasPrefix(out, "X: beatable,") {
-		t.Errorf("verify net.bin --side X: exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-	if got, _, _ := p.Run(t, "verify", "--games", "10", "net.bin", "--side=O"); !strings.HasPrefix(got, "O: ") || strings.Contains(got, "X: ") {
-		t.Errorf("verify --games 10 net.bin --side=O said %q", got)
-	}
-
-	var agent map[string]any
-	if err := json.Unmarshal([]byte(p.OK(t, "show", "best", "--format", "json")), &agent); err != nil || agent["name"] == nil {
-		t.Errorf("show best --format json: %v, %v", agent, err)
-	}
-	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--agent", "6")); len(rows) != 1 || rows[0]["agent"] != "checkpoint-6" {
-		t.Errorf("ratings history --format csv --agent 6: %v", rows)
-	}
-	if out := p.OK(t, "export", "-o", "again.bin", "--checkpoint", "from-c"); !strings.Contains(out, "Agent 7 (from-c) written to again.bin") {
-		t.Errorf("export -o again.bin --checkpoint from-c said %q", out)
-	}
-
-	// After --, a flag's name is an argument.
-	p.Refused(t, `no file --side, and no such agent: "--side"`, "verify", "--games", "10", "--", "--side")
-	// Help after an argument is help, and does nothing else.
-	before := clitest.Snapshot(t, p.Dir)
-	if out := p.OK(t, "import", "net.bin", "--help"); !strings.Contains(out, "ttt import - ") {
-		t.Errorf("import net.bin --help said:\n%s", out)
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Error("import net.bin --help changed the directory")
-	}
-}
-
-// A mistyped flag or command is answered with the nearest name, and with
-// none when nothing is near.
-func TestSuggestions(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"ratings: unknown flag --fromat; did you mean --format? (see ttt ratings --help)", []string{"ratings", "--fromat", "json"}},
-		{"ratings history: unknown flag --agnt; did you mean --agent?", []string{"ratings", "history", "--agnt", "3"}},
-		{"league run: unknown flag --round; did you mean --rounds?", []string{"league", "run", "--round", "3"}},
-		{"league run: unknown flag --games-per; did you mean --games-per-round?", []string{"league", "run", "--games-per", "3"}},
-		{"export: unknown flag --chekpoint; did you mean --checkpoint?", []string{"export", "--chekpoint", "3"}},
-		{"unknown flag --verison; did you mean --version? (see ttt --help)", []string{"--verison"}},
-		{`unknown command "lauge"; did you mean league? (see ttt --help)`, []string{"lauge", "run"}},
-		{`ratings: unknown command "histroy"; did you mean history? (see ttt ratings --help)`, []string{"ratings", "histroy"}},
-		{`league: unknown command "rnu"; did you mean run?`, []string{"league", "rnu"}},
-		{`unknown command "lauge"; did you mean league?`, []string{"help", "lauge"}},
-	} {
-		p.Usage(t, c.want, c.args...)
-	}
-	// Nothing near: no suggestion.
-	for _, args := range [][]string{{"show", "--zzz", "3"}, {"xyzzy"}, {"league", "walk"}} {
-		if _, errOut, code := p.Run(t, args...); code != 2 || strings.Contains(errOut, "did you mean") {
-			t.Errorf("ttt %s: exit %d, %q; want exit 2 and no suggestion", strings.Join(args, " "), code, errOut)
-		}
-	}
-}
-
-// ttt --version, ttt help and ttt help COMMAND.
-func TestVersionAndHelp(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	if out := p.OK(t, "--version"); !regexp.MustCompile(`^ttt version \S+\n$`).MatchString(out) {
-		t.Errorf("ttt --version said %q", out)
-	}
-	top := p.OK(t, "help")
-	if p.OK(t) != top || p.OK(t, "--help") != top {
-		t.Error("ttt, ttt --help and ttt help differ")
-	}
-	for _, cmd := range []string{"league", "ratings", "rounds", "train", "verify", "checkpoints", "show", "play", "export", "import", "games", "help"} {
-		if !regexp.MustCompile(`(?m)^   ` + cmd + ` +\S`).MatchString(top) {
-			t.Errorf("ttt help lists no %s:\n%s", cmd, top)
-		}
-	}
-	for _, c := range []struct {
-		cmd  []string
-		want []string
-	}{
-		{[]string{"league", "run"}, []string{"ttt league run - ", "--rounds value", "--duration value"}},
-		{[]string{"ratings"}, []string{"ttt ratings - ", "history", "plot", "--format"}},
-		{[]string{"ratings", "history"}, []string{"ttt ratings history - ", "--agent"}},
-		{[]string{"import"}, []string{"ttt import - ", "--name"}},
-		{[]string{"league"}, []string{"ttt league - ", "run"}},
-	} {
-		help := p.OK(t, append([]string{"help"}, c.cmd...)...)
-		if flag := p.OK(t, append(c.cmd, "--help")...); help != flag {
-			t.Errorf("ttt help %s differs from ttt %[1]s --help:\n%s\n---\n%s", strings.Join(c.cmd, " "), help, flag)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(help, w) {
-				t.Errorf("ttt help %s lacks %q:\n%s", strings.Join(c.cmd, " "), w, help)
-			}
-		}
-	}
-	p.Usage(t, `unknown command "nosuch"`, "help", "nosuch")
-	p.Usage(t, `league: unknown command "walk"`, "help", "league", "walk")
-}
-
-// Every command's argument count is checked the same way: a usage error
-// that says what the command takes.
-func TestArgumentCounts(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"import: needs FILE (see ttt import --help)", []string{"import"}},
-		{`import: takes FILE, got "a.bin" "b.bin"`, []string{"import", "a.bin", "b.bin"}},
-		{"show: needs ID|NAME|best|latest", []string{"show"}},
-		{"verify: needs FILE|ID|NAME|best|latest", []string{"verify", "--side", "X"}},
-		{`checkpoints: takes no arguments, got "x"`, []string{"checkpoints", "x"}},
-		{`export: takes no arguments, got "best"`, []string{"export", "best"}},
-		{`train: takes no arguments, got "x"`, []string{"train", "x", "-o", "n.bin"}},
-		{`league run: takes no arguments, got "x" "y"`, []string{"league", "run", "x", "y"}},
-		{`games export: takes no arguments, got "x"`, []string{"games", "export", "x", "--pgn", "-"}},
-		{`ratings plot: takes no arguments, got "x"`, []string{"ratings", "plot", "x"}},
-		{`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
-		{`play: takes no arguments, got "4"`, []string{"play", "4"}},
-		// A flag that wants a value, last with none, is said to need one;
-		// it does not take the argument before it.
-		{"show: --format needs a value", []string{"show", "best", "--format"}},
-		{"import: --name needs a value", []string{"import", "n.bin", "--name"}},
-	} {
-		p.Usage(t, c.want, c.args...)
-	}
-	if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
-		t.Errorf("usage errors left files: %v", entries)
-	}
-}
-
 // Every float flag of every command refuses NaN and the infinities, which
 // strconv reads as numbers and range checks let through, before it does
 // any work; and a duration without a unit says that it needs one.
@@ -749,57 +601,6 @@ func TestVersionRevision(t *testing.T) {
 	}
 }
 
-// export without -o names its file after the agent and its inputs, never
-// ttt-rl's ttt_nn.bin; it and train -o replace a file of another layout
-// only with --force. verify of a file without the side input asks which side it
-// plays, and checks that side when told.
-func TestExportLayouts(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	if out := p.OK(t, "export", "--checkpoint", "6"); !strings.Contains(out, "written to checkpoint-6-19in.bin (") {
-		t.Errorf("export said %q", out)
-	}
-	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "O"); !strings.Contains(out, "written to checkpoint-6-O-18in.bin (") {
-		t.Errorf("export --side O said %q", out)
-	}
-	if _, err := os.Stat(filepath.Join(p.Dir, "ttt_nn.bin")); err == nil {
-		t.Error("export wrote ttt_nn.bin")
-	}
-
-	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "ttt_nn.bin")
-	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
-		"export", "--checkpoint", "6", "-o", "ttt_nn.bin")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	// The same layout is replaced, and said to be.
-	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export of the same layout said %q", out)
-	}
-	if out := p.OK(t, "export", "--checkpoint", "6", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export --force said %q", out)
-	}
-	// train -o alike, before it trains.
-	before = clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1892 bytes, and this writes 11236 (18 inputs, 100 hidden units), another layout",
-		"train", "--games", "10", "--side", "O", "-o", "ttt_nn.bin")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("a refused train -o changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	if out := p.OK(t, "train", "--games", "10", "--hidden", "16", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("train -o of the same layout said %q", out)
-	}
-
-	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "o.bin")
-	p.Usage(t, "verify: o.bin has 18 inputs, no side input: it plays one side, which the file does not say; give --side X or --side O", "verify", "o.bin")
-	byFile, _, _ := p.Run(t, "verify", "o.bin", "--side", "O")
-	byID, _, _ := p.Run(t, "verify", "6", "--side", "O")
-	if !strings.HasPrefix(byFile, "O: ") || byFile != byID {
-		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
-	}
-}
-
 // ttt league show says what a league is: its game, the settings a run
 // goes on with (those the run's first line said), its rounds, best and
 // size.
@@ -862,26 +663,11 @@ func TestStopConditions(t *testing.T) {
 	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
 }
 
-// The smaller points a new user tripped on: train's help shows no
-// database it does not use; importing a network stored already says so;
-// the PGN Date tag is the day of the game's round; ratings history
+// The smaller points a new user tripped on: the PGN Date tag is the day of the game's round; ratings history
 // without --agent lists a page of rows, and says where the rest are.
 func TestSmallerPoints(t *testing.T) {
 	t.Parallel()
 	p := smallLeague(t)
-	help := p.OK(t, "train", "--help")
-	if i := strings.Index(help, "--db FILE"); i < 0 || strings.Contains(strings.SplitN(help[i:], "\n", 2)[0], "default") {
-		t.Errorf("train --help shows a default database:\n%s", help)
-	}
-
-	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 6 (checkpoint-6), stored already: both play in the league\n") {
-		t.Errorf("import of a stored network said:\n%s", out)
-	}
-	p.Write(t, "other.bin", weakNet().Bytes())
-	if out := p.OK(t, "import", "other.bin"); strings.Contains(out, "the same network") {
-		t.Errorf("import of a new network said:\n%s", out)
-	}
-
 	pgn := p.OK(t, "games", "export", "--pgn", "-", "--rounds", "1")
 	finished := csvRows(t, p.OK(t, "rounds", "--format", "csv"))[0]["finished"]
 	day, err := time.Parse(time.RFC3339, finished)
@@ -902,36 +688,4 @@ func TestSmallerPoints(t *testing.T) {
 	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--limit", "2")); len(rows) != 2 || rows[1]["elo"] != all[1]["elo"] {
 		t.Errorf("ratings history --format csv --limit 2: %v", rows)
 	}
-}
-
-// A checkpoint's two numbers, its agent id (in its name) and the round
-// that made it, are both said where show describes it; verify takes a
-// stored network by --checkpoint, as export and play do.
-func TestNumbering(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	if out := p.OK(t, "show", "checkpoint-6"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 6)\n") {
-		t.Errorf("show checkpoint-6:\n%s", out)
-	}
-	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
-		t.Errorf("show perfect:\n%s", out)
-	}
-	// The leaderboard prints the round beside the name, which carries the
-	// id: a dash for a built-in player.
-	for _, row := range csvRows(t, p.OK(t, "ratings", "--format", "csv")) {
-		if want := map[string]string{"checkpoint-6": "1"}[row["agent"]]; row["round"] != want {
-			t.Errorf("ratings --format csv: %s has round %q, want %q", row["agent"], row["round"], want)
-		}
-	}
-	if table := p.OK(t, "ratings"); !regexp.MustCompile(`(?m)^\d+ +checkpoint-6 (\* )? +1 +-?\d`).MatchString(table) ||
-		!regexp.MustCompile(`(?m)^\d+ +perfect +- +\d`).MatchString(table) {
-		t.Errorf("ratings does not give the round beside each name:\n%s", table)
-	}
-	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-6", "--games", "10")
-	byArg, _, codeArg := p.Run(t, "verify", "6", "--games", "10")
-	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {
-		t.Errorf("verify --checkpoint checkpoint-6 said %q (exit %d); verify 6 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
-	}
-	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "6", "net.bin")
-	p.Refused(t, `no such agent: "net.bin"`, "verify", "--checkpoint", "net.bin")
 }

@@ -175,15 +175,24 @@ func (p TTT) Write(t testing.TB, name string, data []byte) {
 	}
 }
 
-// Snapshot names every file in dir with a hash of its content, and every
+// Snapshot is DirState(dir), and fails the test if dir cannot be read.
+func Snapshot(t testing.TB, dir string) string {
+	t.Helper()
+	state, err := DirState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
+// DirState names every file in dir with a hash of its content, and every
 // directory in it, so that a changed, added or removed file shows. An
 // SQLite -shm file is named without its content: it is the readers'
 // shared index, which every reader updates.
-func Snapshot(t testing.TB, dir string) string {
-	t.Helper()
+func DirState(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	var sb strings.Builder
 	for _, e := range entries {
@@ -197,11 +206,11 @@ func Snapshot(t testing.TB, dir string) string {
 		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
 	}
-	return sb.String()
+	return sb.String(), nil
 }
 
 // roundLine matches the line of a committed round of ttt league run.
