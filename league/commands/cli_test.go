@@ -220,42 +220,6 @@ func TestWeightFileLimits(t *testing.T) {
 	}
 }
 
-// league run ends with one line that says why it stopped and what the
-// league holds, however it stops; each round's line labels its columns.
-func TestLeagueRunStops(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
-		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; !strings.HasSuffix(got, "\n"+want) {
-		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
-	}
-	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:] // after the line that says what the run goes on with
-	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
-	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
-		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
-		t.Errorf("league run --rounds 2 said:\n%s", out)
-	}
-	if got := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--duration", "1h")...); !strings.HasSuffix(got, "\nstopped: 1 round played (--rounds); the league holds 3 committed rounds (run again to go on)\n") {
-		t.Errorf("league run --rounds 1 --duration 1h said:\n%s", got)
-	}
-	// A short duration lets a round start or not, as the machine goes;
-	// either way the last line says so and counts the rounds.
-	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ms")...)
-	played := strings.Count(out, "\nround ")
-	want := "stopped: --duration 1ms ran out before a round could start; the league holds 3 committed rounds"
-	if played > 0 {
-		plural := "s"
-		if played == 1 {
-			plural = ""
-		}
-		want = fmt.Sprintf("stopped: %d round%s played in --duration 1ms; the league holds %d committed rounds", played, plural, 3+played)
-	}
-	if !strings.HasSuffix(out, want+" (run again to go on)\n") {
-		t.Errorf("league run --duration 1ms said:\n%s\nwant its last line %q", out, want)
-	}
-}
-
 // ttt ratings of a league of 20 agents, two with long names, fits a
 // terminal of 100 columns; CSV and JSON carry the verify figures as
 // numbers, each in a field of its own.
@@ -599,68 +563,6 @@ func TestVersionRevision(t *testing.T) {
 			t.Errorf("version of %+v: %q, want %q", c.info, got, c.want)
 		}
 	}
-}
-
-// ttt league show says what a league is: its game, the settings a run
-// goes on with (those the run's first line said), its rounds, best and
-// size.
-func TestLeagueShow(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	run := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2", "--opponents", "6")...)
-	_, settings, _ := strings.Cut(strings.SplitN(run, "\n", 2)[0], ", with ")
-	var got map[string]any
-	if err := json.Unmarshal([]byte(p.OK(t, "league", "show", "--format", "json")), &got); err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Stat(filepath.Join(p.Dir, "league.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 7.0 || got["latest"] != "checkpoint-7" ||
-		got["best"] == nil || got["settings"] != settings || !strings.Contains(settings, "--opponents 6 ") || got["bytes"].(float64) < float64(info.Size()) {
-		t.Errorf("league show --format json: %v; the run began %q", got, settings)
-	}
-	table := p.OK(t, "league", "show")
-	for _, want := range []string{"game:        tictactoe\n", "rounds:      2\n", "settings:    " + settings + "\n", "best:        checkpoint-"} {
-		if !strings.Contains(table, want) {
-			t.Errorf("league show lacks %q:\n%s", want, table)
-		}
-	}
-	p.Refused(t, "no league database at none.db", "league", "show", "--db", "none.db")
-}
-
-// A run stops once the best is unbeatable or perfect (--until), or once
-// no snapshot of the run has become the best for --patience rounds, and
-// says so; --quiet prints only the rounds whose snapshot becomes the
-// best.
-func TestStopConditions(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	unbeatableNet(t)
-	p.OK(t, "import", unbeatableFile, "--name", "solid")
-	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--until", "unbeatable", "--rounds", "50")...)
-	class := csvRows(t, p.OK(t, "show", "solid", "--format", "csv"))[0]["class"]
-	if want := "stopped: the best, solid, is " + class + " (--until unbeatable); the league holds 1 committed round (run again to go on)\n"; !strings.HasSuffix(out, "\n"+want) {
-		t.Errorf("league run --until unbeatable said:\n%s\nwant it to end %q", out, want)
-	}
-	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--patience", "2", "--rounds", "50", "--quiet")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if want := "stopped: no snapshot of the last 2 rounds became the best, solid (--patience 2); the league holds 3 committed rounds (run again to go on)"; len(lines) != 2 ||
-		!strings.HasPrefix(lines[0], "resuming the tic-tac-toe league in league.db after round 1, ") || lines[1] != want {
-		t.Errorf("league run --patience 2 --quiet said:\n%s\nwant its first line and %q", out, want)
-	}
-
-	// Quiet, a new league's first snapshot is its best: its line shows.
-	q := clitest.New(t)
-	out = q.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--quiet")...)
-	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-6 ") {
-		t.Errorf("league run --rounds 1 --quiet said:\n%s", out)
-	}
-
-	q.Usage(t, `league run: --until must be perfect or unbeatable (got "soon")`, clitest.LeagueRun(bounded, "--until", "soon")...)
-	q.Usage(t, "league run: --patience must not be negative (got -1)", clitest.LeagueRun(bounded, "--patience", "-1")...)
-	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
 }
 
 // The smaller points a new user tripped on: the PGN Date tag is the day of the game's round; ratings history
