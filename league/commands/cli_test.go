@@ -293,55 +293,14 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A run says first whether it makes a league or resumes one, where, at
-// which round and with which settings. A resumed league goes on with the
-// settings it was started with; the flags given that differ are said, one
-// line each, and a flag that does not go with them (another --hidden,
-// which its learner cannot take, or shares that add up to more than 1)
-// is refused as a wrong command line, without a word of going on with it.
-func TestResumeSettings(t *testing.T) {
+// A stored setting that is NaN (an edited or damaged file) is refused as
+// the flag would be, though NaN fails every comparison. (How a league
+// resumes with its settings: the script resume.txtar.)
+func TestResumeSettingNaN(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
-	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
-	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
-		t.Errorf("a new league's run said:\n%s\nwant it to begin %q", out, want)
-	}
-	// No flags: the stored ones; the learner keeps its 12 units.
-	out = p.OK(t, "league", "run", "--rounds", "1")
-	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
-		t.Errorf("a resumed run without flags said:\n%s\nwant it to begin %q", out, want)
-	}
+	p.OK(t, clitest.LeagueRun(bounded)...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	var train int
-	if err := db.QueryRow("SELECT train_games FROM rounds WHERE id = 2").Scan(&train); err != nil || train != 300 {
-		t.Errorf("round 2 trained %d games (%v), want the league's 300", train, err)
-	}
-	db.Close()
-	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
-	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.Contains(out, " --lr 0.05 ") || !strings.Contains(out, "\n"+want) {
-		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
-	}
-	before := clitest.Snapshot(t, p.Dir)
-	p.Usage(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
-	// A flag that does not go with the stored settings: the exploiter's
-	// 0.3 and drills' 0.2, with self-play 0.6 or the exploiter's 0.9, add
-	// up to more than 1.
-	p.Usage(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
-		"league", "run", "--rounds", "1", "--self-play", "0.6")
-	p.Usage(t, "add up to more than 1 (0.2 + 0.9 + 0 + 0.2)", "league", "run", "--rounds", "1", "--exploit", "0.9")
-	if out, _, _ := p.Run(t, "league", "run", "--rounds", "1", "--exploit", "0.9"); out != "" {
-		t.Errorf("a refused --exploit 0.9 said on stdout:\n%s", out)
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Error("the refused runs changed the league")
-	}
-	// And one that does: the league's exploiter share made 0.
-	if out := p.OK(t, "league", "run", "--rounds", "1", "--self-play", "0.6", "--exploit", "0"); !strings.Contains(out, "round 4 ") {
-		t.Errorf("a resumed run with --self-play 0.6 --exploit 0 said:\n%s", out)
-	}
-	// A stored setting that is NaN (an edited or damaged file) is refused
-	// as the flag would be, though NaN fails every comparison.
-	db = clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon-end'"); err != nil {
 		t.Fatal(err)
 	}
