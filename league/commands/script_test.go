@@ -9,7 +9,8 @@ package commands_test
 //	ttt ARGS...          run ttt in-process (commands.Run) in the script's
 //	                     current directory, with no TTT_DB; it must exit
 //	                     0. `! ttt ARGS...` must exit non-zero, with one
-//	                     line on stderr, "ttt: ...".
+//	                     line on stderr, "ttt: ...". Either way it must
+//	                     leave no temporary file (.ttt-*) in the directory.
 //	ttt ARGS... < FILE   the same with FILE as standard input (testscript's
 //	                     own stdin command feeds only exec).
 //	status N             the last ttt exited with N: 1 for a failure of the
@@ -88,6 +89,9 @@ func runTTT(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Stderr().Write(stderr.Bytes())
 	s := sessionOf(ts)
 	s.ran, s.code = true, code
+	if left, _ := filepath.Glob(filepath.Join(env.Dir, ".ttt-*")); len(left) > 0 {
+		ts.Fatalf("ttt left temporary files: %v", left)
+	}
 	switch {
 	case code == 0 && neg:
 		ts.Fatalf("ttt succeeded unexpectedly")

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -185,32 +186,44 @@ func Snapshot(t testing.TB, dir string) string {
 	return state
 }
 
-// DirState names every file in dir with a hash of its content, and every
-// directory in it, so that a changed, added or removed file shows. An
-// SQLite -shm file is named without its content: it is the readers'
-// shared index, which every reader updates.
+// DirState names every file below dir with a hash of its content, every
+// directory, every symbolic link with what it names, and every other
+// file (a FIFO, a socket) with its type, so that a changed, added or
+// removed file shows. An SQLite -shm file is named without its content:
+// it is the readers' shared index, which every reader updates.
 func DirState(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
 	var sb strings.Builder
-	for _, e := range entries {
-		if e.IsDir() {
-			fmt.Fprintf(&sb, "%s/; ", e.Name())
-			continue
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return err
 		}
-		if strings.HasSuffix(e.Name(), "-shm") {
-			fmt.Fprintf(&sb, "%s; ", e.Name())
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		name, err := filepath.Rel(dir, path)
 		if err != nil {
-			return "", err
+			return err
 		}
-		fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
-	}
-	return sb.String(), nil
+		switch {
+		case e.IsDir():
+			fmt.Fprintf(&sb, "%s/; ", name)
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&sb, "%s -> %s; ", name, target)
+		case !e.Type().IsRegular():
+			fmt.Fprintf(&sb, "%s (%v); ", name, e.Type())
+		case strings.HasSuffix(name, "-shm"):
+			fmt.Fprintf(&sb, "%s; ", name)
+		default:
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&sb, "%s %x; ", name, sha256.Sum256(data))
+		}
+		return nil
+	})
+	return sb.String(), err
 }
 
 // roundLine matches the line of a committed round of ttt league run.
