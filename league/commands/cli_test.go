@@ -2,7 +2,6 @@ package commands_test
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -275,87 +274,6 @@ func TestVerifyStops(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("verify --games 2000000000 still runs 10 s after its context was cancelled")
-	}
-}
-
-// An output through a symbolic link replaces the file the link names, and
-// the link stays a link. A link to what is not a regular file (a device,
-// a FIFO, a terminal), to nothing, to the league or to another SQLite
-// file is refused; so is an SQLite journal, by its name (X-wal, X-shm,
-// X-journal beside an SQLite file X, there or not yet) or by its first
-// bytes. -o - is standard output where the command can write there.
-func TestOutputLinksAndJournals(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	other := clitest.New(t) // another league, closed: no journal now
-	other.OK(t, clitest.LeagueRun(bounded)...)
-	otherDB := filepath.Join(other.Dir, "league.db")
-	link := func(target, name string) {
-		t.Helper()
-		if err := os.Symlink(target, filepath.Join(p.Dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Links that Snapshot cannot read, in a directory of their own.
-	odd := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(odd, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for target, name := range map[string]string{"/dev/null": "null.bin", "fifo": "fifo.bin", "nothing": "dangling.bin"} {
-		if err := os.Symlink(target, filepath.Join(odd, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	link(otherDB, "other.bin")
-	link("league.db", "league.bin")
-	wal := binary.BigEndian.AppendUint32(nil, 0x377f0682)
-	p.Write(t, "copied-wal", append(wal, make([]byte, 28)...))
-	p.Write(t, "copied-journal", append([]byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}, make([]byte, 20)...))
-
-	before := clitest.Snapshot(t, p.Dir)
-	otherBefore := clitest.Snapshot(t, other.Dir)
-	for _, c := range []struct{ want, out string }{
-		{"cannot write " + odd + "/null.bin: it is not a regular file", odd + "/null.bin"},
-		{"cannot write " + odd + "/fifo.bin: it is not a regular file", odd + "/fifo.bin"},
-		{"cannot write " + odd + "/dangling.bin: it is a symbolic link to nothing, which does not exist", odd + "/dangling.bin"},
-		{"cannot write other.bin: it is an SQLite database", "other.bin"},
-		{"cannot write league.bin: it is the league database itself", "league.bin"},
-		{"cannot write league.db-wal: it is league.db-wal, a file of the league database", "league.db-wal"},
-		{"cannot write " + otherDB + "-wal: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-wal"},
-		{"cannot write " + otherDB + "-shm: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-shm"},
-		{"cannot write " + otherDB + "-journal: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-journal"},
-		{"cannot write copied-wal: it is an SQLite journal", "copied-wal"},
-		{"cannot write copied-journal: it is an SQLite journal", "copied-journal"},
-	} {
-		p.Refused(t, c.want, "export", "-o", c.out)
-	}
-	p.Usage(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
-	p.Usage(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	if after := clitest.Snapshot(t, other.Dir); after != otherBefore {
-		t.Errorf("refused outputs changed the other league:\nbefore %s\nafter  %s", otherBefore, after)
-	}
-	if entries, _ := os.ReadDir(odd); len(entries) != 4 {
-		t.Errorf("%d files beside the odd links, want the 4 made", len(entries))
-	}
-
-	// Through a link: the file it names is replaced, the link stays.
-	p.Write(t, "target.bin", []byte("old"))
-	link("target.bin", "link.bin")
-	if out := p.OK(t, "export", "-o", "link.bin", "--force"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export -o link.bin said %q", out)
-	}
-	if info, err := os.Lstat(filepath.Join(p.Dir, "link.bin")); err != nil || info.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("link.bin is no longer a link: %v, %v", info, err)
-	}
-	// -o -: the same bytes on standard output, and nothing else.
-	if out := p.OK(t, "export", "-o", "-"); out != string(p.File(t, "target.bin")) {
-		t.Errorf("export -o - wrote %d bytes, the file %d", len(out), len(p.File(t, "target.bin")))
-	}
-	if matches, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(matches) > 0 {
-		t.Errorf("temporary files left: %v", matches)
 	}
 }
 
