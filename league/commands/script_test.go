@@ -21,9 +21,10 @@ package commands_test
 //	                     net.bin (checkpoint 6 exported), and
 //	                     unbeatable.bin (testdata/unbeatable.bin). It is
 //	                     built once for all the scripts.
-//	snapshot             remember the current directory's files and their
-//	                     contents;
-//	unchanged            and check that they are as remembered.
+//	snapshot [DIR]       remember the files in DIR (the current directory
+//	                     by default) and their contents, not what its
+//	                     subdirectories hold;
+//	unchanged [DIR]      and check that they are as remembered.
 //
 // A script that needs a fresh directory just does not say fixture. Run
 // one script with `go test -run TestScripts/NAME`.
@@ -53,7 +54,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
-			e.Values[sessionKey{}] = &session{}
+			e.Values[sessionKey{}] = &session{snapshots: map[string]string{}}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -68,9 +69,9 @@ func TestScripts(t *testing.T) {
 
 // session is what a script's commands remember between its lines.
 type session struct {
-	ran      bool   // a ttt has run
-	code     int    // its exit status
-	snapshot string // the directory as snapshot found it
+	ran       bool              // a ttt has run
+	code      int               // its exit status
+	snapshots map[string]string // each directory as snapshot found it
 }
 
 type sessionKey struct{}
@@ -164,22 +165,34 @@ func (f *fixture) copyInto(ts *testscript.TestScript, neg bool, args []string) {
 
 // snapshot is the script command snapshot.
 func snapshot(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: snapshot")
-	}
-	state, err := clitest.DirState(ts.MkAbs("."))
+	dir := snapshotDir(ts, neg, args, "snapshot")
+	state, err := clitest.DirState(dir)
 	ts.Check(err)
-	sessionOf(ts).snapshot = state
+	sessionOf(ts).snapshots[dir] = state
 }
 
 // unchanged is the script command unchanged.
 func unchanged(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: unchanged")
+	dir := snapshotDir(ts, neg, args, "unchanged")
+	before, ok := sessionOf(ts).snapshots[dir]
+	if !ok {
+		ts.Fatalf("unchanged: no snapshot of %s", dir)
 	}
-	state, err := clitest.DirState(ts.MkAbs("."))
+	state, err := clitest.DirState(dir)
 	ts.Check(err)
-	if before := sessionOf(ts).snapshot; state != before {
+	if state != before {
 		ts.Fatalf("the directory changed:\nbefore %s\nafter  %s", before, state)
 	}
+}
+
+// snapshotDir is the directory that snapshot or unchanged with args
+// means.
+func snapshotDir(ts *testscript.TestScript, neg bool, args []string, name string) string {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: %s [DIR]", name)
+	}
+	if len(args) == 0 {
+		return ts.MkAbs(".")
+	}
+	return ts.MkAbs(args[0])
 }

@@ -186,44 +186,42 @@ func Snapshot(t testing.TB, dir string) string {
 	return state
 }
 
-// DirState names every file below dir with a hash of its content, every
-// directory, every symbolic link with what it names, and every other
-// file (a FIFO, a socket) with its type, so that a changed, added or
-// removed file shows. An SQLite -shm file is named without its content:
-// it is the readers' shared index, which every reader updates.
+// DirState names every file in dir with a hash of its content, every
+// directory in it (not what the directory holds), every symbolic link
+// with what it names, and every other file (a FIFO, a socket) with its
+// type, so that a changed, added or removed file shows. An SQLite -shm
+// file is named without its content: it is the readers' shared index,
+// which every reader updates.
 func DirState(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
 	var sb strings.Builder
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || path == dir {
-			return err
-		}
-		name, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
 		switch {
 		case e.IsDir():
-			fmt.Fprintf(&sb, "%s/; ", name)
+			fmt.Fprintf(&sb, "%s/; ", e.Name())
 		case e.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(path)
 			if err != nil {
-				return err
+				return "", err
 			}
-			fmt.Fprintf(&sb, "%s -> %s; ", name, target)
+			fmt.Fprintf(&sb, "%s -> %s; ", e.Name(), target)
 		case !e.Type().IsRegular():
-			fmt.Fprintf(&sb, "%s (%v); ", name, e.Type())
-		case strings.HasSuffix(name, "-shm"):
-			fmt.Fprintf(&sb, "%s; ", name)
+			fmt.Fprintf(&sb, "%s (%v); ", e.Name(), e.Type())
+		case strings.HasSuffix(e.Name(), "-shm"):
+			fmt.Fprintf(&sb, "%s; ", e.Name())
 		default:
 			data, err := os.ReadFile(path)
 			if err != nil {
-				return err
+				return "", err
 			}
-			fmt.Fprintf(&sb, "%s %x; ", name, sha256.Sum256(data))
+			fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
 		}
-		return nil
-	})
-	return sb.String(), err
+	}
+	return sb.String(), nil
 }
 
 // roundLine matches the line of a committed round of ttt league run.
