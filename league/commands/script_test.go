@@ -113,7 +113,10 @@ func checkStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
-	if s := sessionOf(ts); !s.ran || s.code != want {
+	switch s := sessionOf(ts); {
+	case !s.ran:
+		ts.Fatalf("status: no ttt has run")
+	case s.code != want:
 		ts.Fatalf("the last ttt exited with %d, want %d", s.code, want)
 	}
 }
