@@ -10,7 +10,8 @@ import (
 )
 
 // ttt analyze prints every legal move's exact outcome, as the solved
-// game has it, in the csv columns the README documents.
+// game has it, in the csv columns the README documents (its refusals:
+// the script analyze.txtar).
 func TestAnalyzeTicTacToe(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
@@ -39,7 +40,4 @@ func TestAnalyzeTicTacToe(t *testing.T) {
 			t.Errorf("analyze %q:\n%s\nwant\n%s", moves, got, strings.Join(want, "\n"))
 		}
 	}
-	p.Refused(t, `moves "44": move 2 (4): square 4 cannot be played`, "analyze", "44")
-	p.Refused(t, "the game is over", "analyze", "01234567")
-	p.Usage(t, `unknown game "chess"`, "analyze", "--game", "chess", "4")
 }

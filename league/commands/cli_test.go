@@ -2,7 +2,6 @@ package commands_test
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -36,154 +35,6 @@ func smallLeague(t *testing.T) clitest.TTT {
 	return p
 }
 
-// Flags may come after a command's arguments, as users type them; their
-// values go with them, and -- ends the flags.
-func TestFlagsAfterArguments(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-
-	if out := p.OK(t, "import", "net.bin", "--name", "from-c"); !strings.Contains(out, "stored as agent 7 (from-c)") {
-		t.Errorf("import net.bin --name from-c said:\n%s", out)
-	}
-	// A flag's value that looks like an argument stays the flag's.
-	if out := p.OK(t, "import", "net.bin", "--name", "net.bin"); !strings.Contains(out, "stored as agent 8 (net.bin)") {
-		t.Errorf("import net.bin --name net.bin said:\n%s", out)
-	}
-
-	out, errOut, code := p.Run(t, "verify", "net.bin", "--side", "X", "--games", "10")
-	if !strings.HasPrefix(out, "X: ") || strings.Contains(out, "O: ") || (code != 0) != strings.HasPrefix(out, "X: beatable,") {
-		t.Errorf("verify net.bin --side X: exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-	if got, _, _ := p.Run(t, "verify", "--games", "10", "net.bin", "--side=O"); !strings.HasPrefix(got, "O: ") || strings.Contains(got, "X: ") {
-		t.Errorf("verify --games 10 net.bin --side=O said %q", got)
-	}
-
-	var agent map[string]any
-	if err := json.Unmarshal([]byte(p.OK(t, "show", "best", "--format", "json")), &agent); err != nil || agent["name"] == nil {
-		t.Errorf("show best --format json: %v, %v", agent, err)
-	}
-	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--agent", "6")); len(rows) != 1 || rows[0]["agent"] != "checkpoint-6" {
-		t.Errorf("ratings history --format csv --agent 6: %v", rows)
-	}
-	if out := p.OK(t, "export", "-o", "again.bin", "--checkpoint", "from-c"); !strings.Contains(out, "Agent 7 (from-c) written to again.bin") {
-		t.Errorf("export -o again.bin --checkpoint from-c said %q", out)
-	}
-
-	// After --, a flag's name is an argument.
-	p.Refused(t, `no file --side, and no such agent: "--side"`, "verify", "--games", "10", "--", "--side")
-	// Help after an argument is help, and does nothing else.
-	before := clitest.Snapshot(t, p.Dir)
-	if out := p.OK(t, "import", "net.bin", "--help"); !strings.Contains(out, "ttt import - ") {
-		t.Errorf("import net.bin --help said:\n%s", out)
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Error("import net.bin --help changed the directory")
-	}
-}
-
-// A mistyped flag or command is answered with the nearest name, and with
-// none when nothing is near.
-func TestSuggestions(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"ratings: unknown flag --fromat; did you mean --format? (see ttt ratings --help)", []string{"ratings", "--fromat", "json"}},
-		{"ratings history: unknown flag --agnt; did you mean --agent?", []string{"ratings", "history", "--agnt", "3"}},
-		{"league run: unknown flag --round; did you mean --rounds?", []string{"league", "run", "--round", "3"}},
-		{"league run: unknown flag --games-per; did you mean --games-per-round?", []string{"league", "run", "--games-per", "3"}},
-		{"export: unknown flag --chekpoint; did you mean --checkpoint?", []string{"export", "--chekpoint", "3"}},
-		{"unknown flag --verison; did you mean --version? (see ttt --help)", []string{"--verison"}},
-		{`unknown command "lauge"; did you mean league? (see ttt --help)`, []string{"lauge", "run"}},
-		{`ratings: unknown command "histroy"; did you mean history? (see ttt ratings --help)`, []string{"ratings", "histroy"}},
-		{`league: unknown command "rnu"; did you mean run?`, []string{"league", "rnu"}},
-		{`unknown command "lauge"; did you mean league?`, []string{"help", "lauge"}},
-	} {
-		p.Usage(t, c.want, c.args...)
-	}
-	// Nothing near: no suggestion.
-	for _, args := range [][]string{{"show", "--zzz", "3"}, {"xyzzy"}, {"league", "walk"}} {
-		if _, errOut, code := p.Run(t, args...); code != 2 || strings.Contains(errOut, "did you mean") {
-			t.Errorf("ttt %s: exit %d, %q; want exit 2 and no suggestion", strings.Join(args, " "), code, errOut)
-		}
-	}
-}
-
-// ttt --version, ttt help and ttt help COMMAND.
-func TestVersionAndHelp(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	if out := p.OK(t, "--version"); !regexp.MustCompile(`^ttt version \S+\n$`).MatchString(out) {
-		t.Errorf("ttt --version said %q", out)
-	}
-	top := p.OK(t, "help")
-	if p.OK(t) != top || p.OK(t, "--help") != top {
-		t.Error("ttt, ttt --help and ttt help differ")
-	}
-	for _, cmd := range []string{"league", "ratings", "rounds", "train", "verify", "checkpoints", "show", "play", "export", "import", "games", "help"} {
-		if !regexp.MustCompile(`(?m)^   ` + cmd + ` +\S`).MatchString(top) {
-			t.Errorf("ttt help lists no %s:\n%s", cmd, top)
-		}
-	}
-	for _, c := range []struct {
-		cmd  []string
-		want []string
-	}{
-		{[]string{"league", "run"}, []string{"ttt league run - ", "--rounds value", "--duration value"}},
-		{[]string{"ratings"}, []string{"ttt ratings - ", "history", "plot", "--format"}},
-		{[]string{"ratings", "history"}, []string{"ttt ratings history - ", "--agent"}},
-		{[]string{"import"}, []string{"ttt import - ", "--name"}},
-		{[]string{"league"}, []string{"ttt league - ", "run"}},
-	} {
-		help := p.OK(t, append([]string{"help"}, c.cmd...)...)
-		if flag := p.OK(t, append(c.cmd, "--help")...); help != flag {
-			t.Errorf("ttt help %s differs from ttt %[1]s --help:\n%s\n---\n%s", strings.Join(c.cmd, " "), help, flag)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(help, w) {
-				t.Errorf("ttt help %s lacks %q:\n%s", strings.Join(c.cmd, " "), w, help)
-			}
-		}
-	}
-	p.Usage(t, `unknown command "nosuch"`, "help", "nosuch")
-	p.Usage(t, `league: unknown command "walk"`, "help", "league", "walk")
-}
-
-// Every command's argument count is checked the same way: a usage error
-// that says what the command takes.
-func TestArgumentCounts(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"import: needs FILE (see ttt import --help)", []string{"import"}},
-		{`import: takes FILE, got "a.bin" "b.bin"`, []string{"import", "a.bin", "b.bin"}},
-		{"show: needs ID|NAME|best|latest", []string{"show"}},
-		{"verify: needs FILE|ID|NAME|best|latest", []string{"verify", "--side", "X"}},
-		{`checkpoints: takes no arguments, got "x"`, []string{"checkpoints", "x"}},
-		{`export: takes no arguments, got "best"`, []string{"export", "best"}},
-		{`train: takes no arguments, got "x"`, []string{"train", "x", "-o", "n.bin"}},
-		{`league run: takes no arguments, got "x" "y"`, []string{"league", "run", "x", "y"}},
-		{`games export: takes no arguments, got "x"`, []string{"games", "export", "x", "--pgn", "-"}},
-		{`ratings plot: takes no arguments, got "x"`, []string{"ratings", "plot", "x"}},
-		{`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
-		{`play: takes no arguments, got "4"`, []string{"play", "4"}},
-		// A flag that wants a value, last with none, is said to need one;
-		// it does not take the argument before it.
-		{"show: --format needs a value", []string{"show", "best", "--format"}},
-		{"import: --name needs a value", []string{"import", "n.bin", "--name"}},
-	} {
-		p.Usage(t, c.want, c.args...)
-	}
-	if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
-		t.Errorf("usage errors left files: %v", entries)
-	}
-}
-
 // Every float flag of every command refuses NaN and the infinities, which
 // strconv reads as numbers and range checks let through, before it does
 // any work; and a duration without a unit says that it needs one.
@@ -212,112 +63,6 @@ func TestFlagValues(t *testing.T) {
 	p.Usage(t, "league run: --duration 1.5: a unit is needed", "league", "run", "--duration", "1.5")
 	if entries, _ := os.ReadDir(p.Dir); len(entries) > 0 {
 		t.Errorf("refused flags left files: %v", entries)
-	}
-}
-
-// Every output file (export, train -o, games export --pgn, ratings plot
-// -o) is refused where it would destroy the league or any SQLite
-// database, says the user's path in its errors, and says when it
-// replaces another file.
-func TestOutputFiles(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	other := clitest.New(t) // another league
-	other.OK(t, clitest.LeagueRun(bounded)...)
-	otherDB := filepath.Join(other.Dir, "league.db")
-	if err := os.Mkdir(filepath.Join(p.Dir, "somedir"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("league.db", filepath.Join(p.Dir, "symlink.svg")); err != nil {
-		t.Fatal(err)
-	}
-	train := []string{"train", "--games", "10", "--hidden", "4"}
-
-	before := clitest.Snapshot(t, p.Dir)
-	otherBefore := clitest.Snapshot(t, other.Dir)
-	for _, c := range []struct {
-		want string
-		args []string
-	}{
-		{"cannot write nodir/best.bin: there is no directory nodir", []string{"export", "-o", "nodir/best.bin"}},
-		{"cannot write somedir: it is a directory", []string{"export", "-o", "somedir"}},
-		{"cannot write /dev/null: it is not a regular file", []string{"export", "-o", "/dev/null"}},
-		{"cannot write league.db: it is the league database itself", []string{"export", "--db", "league.db", "-o", "league.db"}},
-		{"cannot write ./league.db: it is the league database itself", []string{"export", "-o", "./league.db"}},
-		{"cannot write " + otherDB + ": it is an SQLite database", []string{"export", "-o", otherDB}},
-		{"cannot write league.db: it is the league database itself", append(train, "--db", "league.db", "-o", "league.db")},
-		{"cannot write " + otherDB + ": it is an SQLite database", append(train, "-o", otherDB)},
-		{"cannot write nodir/n.bin: there is no directory nodir", append(train, "-o", "nodir/n.bin")},
-		{"cannot write league.db: it is the league database itself", []string{"games", "export", "--pgn", "league.db"}},
-		{"cannot write nodir/g.pgn: there is no directory nodir", []string{"games", "export", "--pgn", "nodir/g.pgn"}},
-		{"cannot write symlink.svg: it is the league database itself", []string{"ratings", "plot", "-o", "symlink.svg"}},
-	} {
-		p.Refused(t, c.want, c.args...)
-		if _, errOut, _ := p.Run(t, c.args...); strings.Contains(errOut, ".ttt-") || strings.Contains(errOut, "rename") {
-			t.Errorf("ttt %s speaks of a temporary file: %q", strings.Join(c.args, " "), errOut)
-		}
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	if after := clitest.Snapshot(t, other.Dir); after != otherBefore {
-		t.Errorf("refused outputs changed the other league:\nbefore %s\nafter  %s", otherBefore, after)
-	}
-	p.OK(t, "checkpoints") // the league is whole
-
-	// A second hard link of the league would give SQLite a second
-	// journal: every command refuses the league while it has one, and
-	// nothing is written through either name.
-	if err := os.Link(filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "hardlink.bin")); err != nil {
-		t.Fatal(err)
-	}
-	linked := clitest.Snapshot(t, p.Dir)
-	for _, args := range [][]string{
-		{"export", "-o", "hardlink.bin"},
-		{"games", "export", "--pgn", "hardlink.bin"},
-		{"checkpoints", "--db", "hardlink.bin"},
-		clitest.LeagueRun(bounded),
-	} {
-		p.Refused(t, "the database file has more than one hard link", args...)
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != linked {
-		t.Errorf("commands on a linked league changed the directory:\nbefore %s\nafter  %s", linked, after)
-	}
-	if err := os.Remove(filepath.Join(p.Dir, "hardlink.bin")); err != nil {
-		t.Fatal(err)
-	}
-
-	// A new database at -o's path is the league's too: refused before
-	// the training.
-	if out, errOut, code := p.Run(t, append(train, "--db", "new.db", "-o", "new.db")...); code != 1 || out != "" ||
-		!strings.Contains(errOut, "cannot write new.db: it is the league database itself") {
-		t.Errorf("train --db new.db -o new.db: exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-	if _, err := os.Stat(filepath.Join(p.Dir, "new.db")); err == nil {
-		t.Error("train --db new.db -o new.db, refused, left new.db")
-	}
-
-	// Any other file may be replaced, and the success line says so
-	// (export, a file of another size with --force: TestExportLayouts).
-	p.Write(t, "notes.txt", []byte("notes\n"))
-	for _, c := range []struct{ args []string }{
-		{[]string{"export", "-o", "notes.txt", "--force"}},
-		{append(train, "-o", "notes.txt", "--force")},
-		{[]string{"games", "export", "--pgn", "notes.txt"}},
-	} {
-		first := p.OK(t, c.args...)
-		if !strings.HasSuffix(first, ", replacing the file that was there\n") {
-			t.Errorf("ttt %s over notes.txt said %q", strings.Join(c.args, " "), first)
-		}
-	}
-	if out := p.OK(t, "ratings", "plot", "-o", "elo.svg"); strings.Contains(out, "replacing") {
-		t.Errorf("a new plot said %q", out)
-	}
-	if out := p.OK(t, "ratings", "plot", "-o", "elo.svg"); !strings.HasSuffix(out, "drawn in elo.svg, replacing the file that was there\n") {
-		t.Errorf("a plot over another said %q", out)
-	}
-	if matches, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(matches) > 0 {
-		t.Errorf("temporary files left: %v", matches)
 	}
 }
 
@@ -365,42 +110,6 @@ func TestWeightFileLimits(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(p.Dir, "league.db")); err == nil {
 		t.Error("a refused import made a database")
-	}
-}
-
-// league run ends with one line that says why it stopped and what the
-// league holds, however it stops; each round's line labels its columns.
-func TestLeagueRunStops(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	if got, want := p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ns")...),
-		"stopped: --duration 1ns ran out before a round could start; the league holds 0 committed rounds (run again to go on)\n"; !strings.HasSuffix(got, "\n"+want) {
-		t.Errorf("league run --duration 1ns said %q, want %q", got, want)
-	}
-	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:] // after the line that says what the run goes on with
-	roundLine := regexp.MustCompile(`^round \d+  checkpoint-\d+  Elo -?\d+ \[-?\d+, -?\d+\]  vs random X [\d.]+% O [\d.]+%  (beatable|unbeatable|perfect)  train [\d.]+[kM]? games/s  eval [\d.]+[kM]? games/s  elapsed [\dhms.]+$`)
-	if len(lines) != 3 || !roundLine.MatchString(lines[0]) || !roundLine.MatchString(lines[1]) ||
-		lines[2] != "stopped: 2 rounds played (--rounds); the league holds 2 committed rounds (run again to go on)" {
-		t.Errorf("league run --rounds 2 said:\n%s", out)
-	}
-	if got := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--duration", "1h")...); !strings.HasSuffix(got, "\nstopped: 1 round played (--rounds); the league holds 3 committed rounds (run again to go on)\n") {
-		t.Errorf("league run --rounds 1 --duration 1h said:\n%s", got)
-	}
-	// A short duration lets a round start or not, as the machine goes;
-	// either way the last line says so and counts the rounds.
-	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--duration", "1ms")...)
-	played := strings.Count(out, "\nround ")
-	want := "stopped: --duration 1ms ran out before a round could start; the league holds 3 committed rounds"
-	if played > 0 {
-		plural := "s"
-		if played == 1 {
-			plural = ""
-		}
-		want = fmt.Sprintf("stopped: %d round%s played in --duration 1ms; the league holds %d committed rounds", played, plural, 3+played)
-	}
-	if !strings.HasSuffix(out, want+" (run again to go on)\n") {
-		t.Errorf("league run --duration 1ms said:\n%s\nwant its last line %q", out, want)
 	}
 }
 
@@ -477,55 +186,14 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A run says first whether it makes a league or resumes one, where, at
-// which round and with which settings. A resumed league goes on with the
-// settings it was started with; the flags given that differ are said, one
-// line each, and a flag that does not go with them (another --hidden,
-// which its learner cannot take, or shares that add up to more than 1)
-// is refused as a wrong command line, without a word of going on with it.
-func TestResumeSettings(t *testing.T) {
+// A stored setting that is NaN (an edited or damaged file) is refused as
+// the flag would be, though NaN fails every comparison. (How a league
+// resumes with its settings: the script resume.txtar.)
+func TestResumeSettingNaN(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
-	out := p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "300", "--hidden", "12", "--opponents", "6")
-	if want := "new tic-tac-toe league in league.db, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 1 "; !strings.HasPrefix(out, want) {
-		t.Errorf("a new league's run said:\n%s\nwant it to begin %q", out, want)
-	}
-	// No flags: the stored ones; the learner keeps its 12 units.
-	out = p.OK(t, "league", "run", "--rounds", "1")
-	if want := "resuming the tic-tac-toe league in league.db after round 1, with --drill 0.2 --epsilon 0.1 --epsilon-end 0 --epsilon-games 20000 --exploit 0.3 --games-per-round 300 --hidden 12 --ladder 0 --lambda 0.7 --learner policy --lr 0.1 --lr-decay 0 --members 0 --openings 2 --opponents 6 --seed 1 --self-play 0.2 --temperature 0.01\nround 2 "; !strings.HasPrefix(out, want) {
-		t.Errorf("a resumed run without flags said:\n%s\nwant it to begin %q", out, want)
-	}
+	p.OK(t, clitest.LeagueRun(bounded)...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	var train int
-	if err := db.QueryRow("SELECT train_games FROM rounds WHERE id = 2").Scan(&train); err != nil || train != 300 {
-		t.Errorf("round 2 trained %d games (%v), want the league's 300", train, err)
-	}
-	db.Close()
-	out = p.OK(t, "league", "run", "--rounds", "1", "--lr", "0.05", "--opponents", "8", "--hidden", "12")
-	if want := "--lr 0.05: the league was started with 0.1; it goes on with 0.05\n--opponents 8: the league was started with 6; it goes on with 8\nround 3 "; !strings.Contains(out, " --lr 0.05 ") || !strings.Contains(out, "\n"+want) {
-		t.Errorf("a resumed run with other flags said:\n%s\nwant it to begin %q", out, want)
-	}
-	before := clitest.Snapshot(t, p.Dir)
-	p.Usage(t, "--hidden 50: this league's learner has 12 hidden units, and a resumed league goes on with it", "league", "run", "--rounds", "1", "--hidden", "50")
-	// A flag that does not go with the stored settings: the exploiter's
-	// 0.3 and drills' 0.2, with self-play 0.6 or the exploiter's 0.9, add
-	// up to more than 1.
-	p.Usage(t, "the shares --self-play, --exploit, --members and --drill add up to more than 1 (0.6 + 0.3 + 0 + 0.2)",
-		"league", "run", "--rounds", "1", "--self-play", "0.6")
-	p.Usage(t, "add up to more than 1 (0.2 + 0.9 + 0 + 0.2)", "league", "run", "--rounds", "1", "--exploit", "0.9")
-	if out, _, _ := p.Run(t, "league", "run", "--rounds", "1", "--exploit", "0.9"); out != "" {
-		t.Errorf("a refused --exploit 0.9 said on stdout:\n%s", out)
-	}
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Error("the refused runs changed the league")
-	}
-	// And one that does: the league's exploiter share made 0.
-	if out := p.OK(t, "league", "run", "--rounds", "1", "--self-play", "0.6", "--exploit", "0"); !strings.Contains(out, "round 4 ") {
-		t.Errorf("a resumed run with --self-play 0.6 --exploit 0 said:\n%s", out)
-	}
-	// A stored setting that is NaN (an edited or damaged file) is refused
-	// as the flag would be, though NaN fails every comparison.
-	db = clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon-end'"); err != nil {
 		t.Fatal(err)
 	}
@@ -609,87 +277,6 @@ func TestVerifyStops(t *testing.T) {
 	}
 }
 
-// An output through a symbolic link replaces the file the link names, and
-// the link stays a link. A link to what is not a regular file (a device,
-// a FIFO, a terminal), to nothing, to the league or to another SQLite
-// file is refused; so is an SQLite journal, by its name (X-wal, X-shm,
-// X-journal beside an SQLite file X, there or not yet) or by its first
-// bytes. -o - is standard output where the command can write there.
-func TestOutputLinksAndJournals(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	other := clitest.New(t) // another league, closed: no journal now
-	other.OK(t, clitest.LeagueRun(bounded)...)
-	otherDB := filepath.Join(other.Dir, "league.db")
-	link := func(target, name string) {
-		t.Helper()
-		if err := os.Symlink(target, filepath.Join(p.Dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Links that Snapshot cannot read, in a directory of their own.
-	odd := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(odd, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for target, name := range map[string]string{"/dev/null": "null.bin", "fifo": "fifo.bin", "nothing": "dangling.bin"} {
-		if err := os.Symlink(target, filepath.Join(odd, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	link(otherDB, "other.bin")
-	link("league.db", "league.bin")
-	wal := binary.BigEndian.AppendUint32(nil, 0x377f0682)
-	p.Write(t, "copied-wal", append(wal, make([]byte, 28)...))
-	p.Write(t, "copied-journal", append([]byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}, make([]byte, 20)...))
-
-	before := clitest.Snapshot(t, p.Dir)
-	otherBefore := clitest.Snapshot(t, other.Dir)
-	for _, c := range []struct{ want, out string }{
-		{"cannot write " + odd + "/null.bin: it is not a regular file", odd + "/null.bin"},
-		{"cannot write " + odd + "/fifo.bin: it is not a regular file", odd + "/fifo.bin"},
-		{"cannot write " + odd + "/dangling.bin: it is a symbolic link to nothing, which does not exist", odd + "/dangling.bin"},
-		{"cannot write other.bin: it is an SQLite database", "other.bin"},
-		{"cannot write league.bin: it is the league database itself", "league.bin"},
-		{"cannot write league.db-wal: it is league.db-wal, a file of the league database", "league.db-wal"},
-		{"cannot write " + otherDB + "-wal: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-wal"},
-		{"cannot write " + otherDB + "-shm: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-shm"},
-		{"cannot write " + otherDB + "-journal: it is the name of a journal of " + otherDB + ", an SQLite database", otherDB + "-journal"},
-		{"cannot write copied-wal: it is an SQLite journal", "copied-wal"},
-		{"cannot write copied-journal: it is an SQLite journal", "copied-journal"},
-	} {
-		p.Refused(t, c.want, "export", "-o", c.out)
-	}
-	p.Usage(t, "-o -: train prints its progress on standard output; write the net to a file", "train", "--games", "10", "-o", "-")
-	p.Usage(t, "-o -: the plot goes to a file, FILE.svg or FILE.png, not to standard output", "ratings", "plot", "-o", "-")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("refused outputs changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	if after := clitest.Snapshot(t, other.Dir); after != otherBefore {
-		t.Errorf("refused outputs changed the other league:\nbefore %s\nafter  %s", otherBefore, after)
-	}
-	if entries, _ := os.ReadDir(odd); len(entries) != 4 {
-		t.Errorf("%d files beside the odd links, want the 4 made", len(entries))
-	}
-
-	// Through a link: the file it names is replaced, the link stays.
-	p.Write(t, "target.bin", []byte("old"))
-	link("target.bin", "link.bin")
-	if out := p.OK(t, "export", "-o", "link.bin", "--force"); !strings.Contains(out, "written to link.bin (") || !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export -o link.bin said %q", out)
-	}
-	if info, err := os.Lstat(filepath.Join(p.Dir, "link.bin")); err != nil || info.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("link.bin is no longer a link: %v, %v", info, err)
-	}
-	// -o -: the same bytes on standard output, and nothing else.
-	if out := p.OK(t, "export", "-o", "-"); out != string(p.File(t, "target.bin")) {
-		t.Errorf("export -o - wrote %d bytes, the file %d", len(out), len(p.File(t, "target.bin")))
-	}
-	if matches, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(matches) > 0 {
-		t.Errorf("temporary files left: %v", matches)
-	}
-}
-
 // Every committed round, of the league and of a round-robin, stores when
 // it finished: after it started, and just now.
 func TestRoundsFinish(t *testing.T) {
@@ -749,139 +336,11 @@ func TestVersionRevision(t *testing.T) {
 	}
 }
 
-// export without -o names its file after the agent and its inputs, never
-// ttt-rl's ttt_nn.bin; it and train -o replace a file of another layout
-// only with --force. verify of a file without the side input asks which side it
-// plays, and checks that side when told.
-func TestExportLayouts(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	if out := p.OK(t, "export", "--checkpoint", "6"); !strings.Contains(out, "written to checkpoint-6-19in.bin (") {
-		t.Errorf("export said %q", out)
-	}
-	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "O"); !strings.Contains(out, "written to checkpoint-6-O-18in.bin (") {
-		t.Errorf("export --side O said %q", out)
-	}
-	if _, err := os.Stat(filepath.Join(p.Dir, "ttt_nn.bin")); err == nil {
-		t.Error("export wrote ttt_nn.bin")
-	}
-
-	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "ttt_nn.bin")
-	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1828 bytes, and this writes 1892 (19 inputs, 16 hidden units), another layout: replace it with --force, or choose another -o",
-		"export", "--checkpoint", "6", "-o", "ttt_nn.bin")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("a refused export changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	// The same layout is replaced, and said to be.
-	if out := p.OK(t, "export", "--checkpoint", "6", "--side", "X", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export of the same layout said %q", out)
-	}
-	if out := p.OK(t, "export", "--checkpoint", "6", "-o", "ttt_nn.bin", "--force"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("export --force said %q", out)
-	}
-	// train -o alike, before it trains.
-	before = clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "cannot write ttt_nn.bin: it is a file of 1892 bytes, and this writes 11236 (18 inputs, 100 hidden units), another layout",
-		"train", "--games", "10", "--side", "O", "-o", "ttt_nn.bin")
-	if after := clitest.Snapshot(t, p.Dir); after != before {
-		t.Errorf("a refused train -o changed the directory:\nbefore %s\nafter  %s", before, after)
-	}
-	if out := p.OK(t, "train", "--games", "10", "--hidden", "16", "-o", "ttt_nn.bin"); !strings.HasSuffix(out, ", replacing the file that was there\n") {
-		t.Errorf("train -o of the same layout said %q", out)
-	}
-
-	p.OK(t, "export", "--checkpoint", "6", "--side", "O", "-o", "o.bin")
-	p.Usage(t, "verify: o.bin has 18 inputs, no side input: it plays one side, which the file does not say; give --side X or --side O", "verify", "o.bin")
-	byFile, _, _ := p.Run(t, "verify", "o.bin", "--side", "O")
-	byID, _, _ := p.Run(t, "verify", "6", "--side", "O")
-	if !strings.HasPrefix(byFile, "O: ") || byFile != byID {
-		t.Errorf("verify o.bin --side O said %q; verify 3 --side O %q", byFile, byID)
-	}
-}
-
-// ttt league show says what a league is: its game, the settings a run
-// goes on with (those the run's first line said), its rounds, best and
-// size.
-func TestLeagueShow(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	run := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2", "--opponents", "6")...)
-	_, settings, _ := strings.Cut(strings.SplitN(run, "\n", 2)[0], ", with ")
-	var got map[string]any
-	if err := json.Unmarshal([]byte(p.OK(t, "league", "show", "--format", "json")), &got); err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Stat(filepath.Join(p.Dir, "league.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got["game"] != "tictactoe" || got["rounds"] != 2.0 || got["agents"] != 7.0 || got["latest"] != "checkpoint-7" ||
-		got["best"] == nil || got["settings"] != settings || !strings.Contains(settings, "--opponents 6 ") || got["bytes"].(float64) < float64(info.Size()) {
-		t.Errorf("league show --format json: %v; the run began %q", got, settings)
-	}
-	table := p.OK(t, "league", "show")
-	for _, want := range []string{"game:        tictactoe\n", "rounds:      2\n", "settings:    " + settings + "\n", "best:        checkpoint-"} {
-		if !strings.Contains(table, want) {
-			t.Errorf("league show lacks %q:\n%s", want, table)
-		}
-	}
-	p.Refused(t, "no league database at none.db", "league", "show", "--db", "none.db")
-}
-
-// A run stops once the best is unbeatable or perfect (--until), or once
-// no snapshot of the run has become the best for --patience rounds, and
-// says so; --quiet prints only the rounds whose snapshot becomes the
-// best.
-func TestStopConditions(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	unbeatableNet(t)
-	p.OK(t, "import", unbeatableFile, "--name", "solid")
-	out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--until", "unbeatable", "--rounds", "50")...)
-	class := csvRows(t, p.OK(t, "show", "solid", "--format", "csv"))[0]["class"]
-	if want := "stopped: the best, solid, is " + class + " (--until unbeatable); the league holds 1 committed round (run again to go on)\n"; !strings.HasSuffix(out, "\n"+want) {
-		t.Errorf("league run --until unbeatable said:\n%s\nwant it to end %q", out, want)
-	}
-	out = p.OK(t, clitest.LeagueRun(clitest.Quick, "--patience", "2", "--rounds", "50", "--quiet")...)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if want := "stopped: no snapshot of the last 2 rounds became the best, solid (--patience 2); the league holds 3 committed rounds (run again to go on)"; len(lines) != 2 ||
-		!strings.HasPrefix(lines[0], "resuming the tic-tac-toe league in league.db after round 1, ") || lines[1] != want {
-		t.Errorf("league run --patience 2 --quiet said:\n%s\nwant its first line and %q", out, want)
-	}
-
-	// Quiet, a new league's first snapshot is its best: its line shows.
-	q := clitest.New(t)
-	out = q.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1", "--quiet")...)
-	if lines := strings.Split(out, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "round 1  checkpoint-6 ") {
-		t.Errorf("league run --rounds 1 --quiet said:\n%s", out)
-	}
-
-	q.Usage(t, `league run: --until must be perfect or unbeatable (got "soon")`, clitest.LeagueRun(bounded, "--until", "soon")...)
-	q.Usage(t, "league run: --patience must not be negative (got -1)", clitest.LeagueRun(bounded, "--patience", "-1")...)
-	q.Usage(t, "league run: --until perfect: Connect Four has no exhaustive check; stop with --patience", clitest.LeagueRun(bounded, "--until", "perfect", "--game", "connect4", "--db", "c4.db")...)
-}
-
-// The smaller points a new user tripped on: train's help shows no
-// database it does not use; importing a network stored already says so;
-// the PGN Date tag is the day of the game's round; ratings history
+// The smaller points a new user tripped on: the PGN Date tag is the day of the game's round; ratings history
 // without --agent lists a page of rows, and says where the rest are.
 func TestSmallerPoints(t *testing.T) {
 	t.Parallel()
 	p := smallLeague(t)
-	help := p.OK(t, "train", "--help")
-	if i := strings.Index(help, "--db FILE"); i < 0 || strings.Contains(strings.SplitN(help[i:], "\n", 2)[0], "default") {
-		t.Errorf("train --help shows a default database:\n%s", help)
-	}
-
-	if out := p.OK(t, "import", "net.bin", "--name", "again"); !strings.HasSuffix(out, "the same network as agent 6 (checkpoint-6), stored already: both play in the league\n") {
-		t.Errorf("import of a stored network said:\n%s", out)
-	}
-	p.Write(t, "other.bin", weakNet().Bytes())
-	if out := p.OK(t, "import", "other.bin"); strings.Contains(out, "the same network") {
-		t.Errorf("import of a new network said:\n%s", out)
-	}
-
 	pgn := p.OK(t, "games", "export", "--pgn", "-", "--rounds", "1")
 	finished := csvRows(t, p.OK(t, "rounds", "--format", "csv"))[0]["finished"]
 	day, err := time.Parse(time.RFC3339, finished)
@@ -902,36 +361,4 @@ func TestSmallerPoints(t *testing.T) {
 	if rows := csvRows(t, p.OK(t, "ratings", "history", "--format", "csv", "--limit", "2")); len(rows) != 2 || rows[1]["elo"] != all[1]["elo"] {
 		t.Errorf("ratings history --format csv --limit 2: %v", rows)
 	}
-}
-
-// A checkpoint's two numbers, its agent id (in its name) and the round
-// that made it, are both said where show describes it; verify takes a
-// stored network by --checkpoint, as export and play do.
-func TestNumbering(t *testing.T) {
-	t.Parallel()
-	p := smallLeague(t)
-	if out := p.OK(t, "show", "checkpoint-6"); !strings.Contains(out, "\nround:           1, the league round that made it (agent 6)\n") {
-		t.Errorf("show checkpoint-6:\n%s", out)
-	}
-	if out := p.OK(t, "show", "perfect"); !strings.Contains(out, "\nround:           none: not made by a league round\n") {
-		t.Errorf("show perfect:\n%s", out)
-	}
-	// The leaderboard prints the round beside the name, which carries the
-	// id: a dash for a built-in player.
-	for _, row := range csvRows(t, p.OK(t, "ratings", "--format", "csv")) {
-		if want := map[string]string{"checkpoint-6": "1"}[row["agent"]]; row["round"] != want {
-			t.Errorf("ratings --format csv: %s has round %q, want %q", row["agent"], row["round"], want)
-		}
-	}
-	if table := p.OK(t, "ratings"); !regexp.MustCompile(`(?m)^\d+ +checkpoint-6 (\* )? +1 +-?\d`).MatchString(table) ||
-		!regexp.MustCompile(`(?m)^\d+ +perfect +- +\d`).MatchString(table) {
-		t.Errorf("ratings does not give the round beside each name:\n%s", table)
-	}
-	byFlag, _, codeFlag := p.Run(t, "verify", "--checkpoint", "checkpoint-6", "--games", "10")
-	byArg, _, codeArg := p.Run(t, "verify", "6", "--games", "10")
-	if byFlag != byArg || codeFlag != codeArg || !strings.HasPrefix(byFlag, "X: ") {
-		t.Errorf("verify --checkpoint checkpoint-6 said %q (exit %d); verify 6 %q (exit %d)", byFlag, codeFlag, byArg, codeArg)
-	}
-	p.Usage(t, "verify: takes --checkpoint or an argument, not both", "verify", "--checkpoint", "6", "net.bin")
-	p.Refused(t, `no such agent: "net.bin"`, "verify", "--checkpoint", "net.bin")
 }

@@ -16,7 +16,8 @@ import (
 
 // ttt compare of two networks of a tic-tac-toe league: their record as
 // the league stored it, and every position where their moves differ,
-// counted here over the solved game's positions.
+// counted here over the solved game's positions. (Its refusals: the
+// script compare.txtar.)
 func TestCompare(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
@@ -75,12 +76,5 @@ func TestCompare(t *testing.T) {
 		if !differ[key] {
 			t.Errorf("ttt compare 3 5 lists %q, where they do not move so", key)
 		}
-	}
-
-	p.Usage(t, "compare: needs AGENT", "compare", "6", "--db", "league.db")
-	p.Usage(t, "6 and checkpoint-6 are one agent", "compare", "6", "checkpoint-6", "--db", "league.db")
-	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "compare", "6", "nobody", "--db", "league.db")
-	if out := p.OK(t, "compare", "best", "random", "--db", "league.db"); !strings.Contains(out, "moves:         not compared: random and the MCTS players draw their moves") {
-		t.Errorf("ttt compare best random says\n%s", out)
 	}
 }

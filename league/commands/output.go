@@ -108,6 +108,9 @@ func (o *outputFile) checkOutput() (target string, exists bool, err error) {
 	// for a journal when X is next opened.
 	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
 		if x, ok := strings.CutSuffix(target, suffix); ok && sqliteKind(x) == sqliteDatabase {
+			if target == o.file { // not through a link: the database by the user's name
+				x = strings.TrimSuffix(o.path, suffix)
+			}
 			return "", false, refuse("it is the name of a journal of %s, an SQLite database; choose another file", x)
 		}
 	}

@@ -1,7 +1,6 @@
 package commands_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,12 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
-	"ttt/league"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -127,22 +124,6 @@ func TestPlayScripted(t *testing.T) {
 		input: firstLine(t, perfect, game.X, game.Tie) + "n\n",
 		want:  []string{"the game value of each move for perfect:", "A tie.\n" + end + "Against perfect you won 0, drew 1 and lost 0.\n"},
 	}, {
-		name: "bad moves are refused and asked again",
-		args: []string{"--checkpoint", "perfect"},
-		// Perfect answers the centre with the corner 0.
-		input: "abc\n\n9\n-1\n99999999999999999999\n 4 \n4\n0\nq\n",
-		want: []string{
-			"Your move (0-8, q quits): abc\nNot a move: \"abc\" is not a square number (0-8).\n",
-			"Your move (0-8, q quits): \nNot a move: the line is empty; type a square 0-8.\n",
-			"Your move (0-8, q quits): 9\nNot a move: square 9 is off the board (0-8).\n",
-			"Your move (0-8, q quits): -1\nNot a move: square -1 is off the board (0-8).\n",
-			"Not a move: square 99999999999999999999 is off the board (0-8).\n",
-			"Your move (0-8, q quits):  4 \n\nperfect plays O on 0;",
-			"Your move (0-8, q quits): 4\nNot a move: square 4 is taken.\n",
-			"Your move (0-8, q quits): 0\nNot a move: square 0 is taken.\n",
-			"Your move (0-8, q quits): q\nThis game is not counted.\nAgainst perfect you won 0, drew 0 and lost 0.\n",
-		},
-	}, {
 		name:  "play again, then end of input",
 		args:  []string{"--checkpoint", "perfect", "--as", "O"},
 		input: firstLine(t, perfect, game.O, game.XWins) + "maybe\ny\n4\n",
@@ -165,16 +146,6 @@ func TestPlayScripted(t *testing.T) {
 		args:  []string{"--checkpoint", "perfect", "--as", "O"},
 		input: firstLine(t, perfect, game.O, game.XWins) + strings.Repeat("y", 100<<10) + "\nn\n",
 		want:  []string{"perfect wins.\nPlay again? (y/n): [a line of more than 64 KiB]\nAnswer y or n.\nPlay again? (y/n): n\nAgainst perfect you won 0, drew 0 and lost 1.\n"},
-	}, {
-		name:  "quit",
-		args:  []string{"--checkpoint", "random"},
-		input: "q\n",
-		want:  []string{"Your move (0-8, q quits): q\nThis game is not counted.\nAgainst random you won 0, drew 0 and lost 0.\n"},
-	}, {
-		name:  "no input at all",
-		args:  []string{"--checkpoint", "best"},
-		input: "",
-		want:  []string{"Your move (0-8, q quits): \nEnd of input.\nThis game is not counted.\nAgainst unbeatable you won 0, drew 0 and lost 0.\n"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := clitest.Snapshot(t, p.Dir)
@@ -198,24 +169,6 @@ func TestPlayScripted(t *testing.T) {
 			}
 		})
 	}
-
-	// The agent's probabilities follow each of its moves: the network's
-	// choice in brackets, the human's square shown by its mark.
-	out, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "unbeatable")
-	if want := "unbeatable plays O on 0; its move probabilities:\n [100.0%]    0.0%     0.0%\n    0.0%      X       0.0%\n"; !strings.Contains(out, want) {
-		t.Errorf("no probability grid %q in:\n%s", want, out)
-	}
-
-	p.Usage(t, "--as: side must be X or O", "play", "--as", "Z")
-	p.Refused(t, `no such agent: "nobody" (see ttt checkpoints)`, "play", "--checkpoint", "nobody")
-	p.Usage(t, `play: takes no arguments, got "4"`, "play", "4")
-	p.Refused(t, "no league database at nowhere.db", "play", "--db", "nowhere.db")
-	empty, err := store.Open(context.Background(), filepath.Join(p.Dir, "empty.db"), func() store.Setup { return league.Setup(agents.TicTacToe) }) // no network yet
-	if err != nil {
-		t.Fatal(err)
-	}
-	empty.Close()
-	p.Refused(t, "no checkpoints yet: play a built-in player (--checkpoint random, perfect, mcts-10, mcts-100, mcts-1000), or train one first", "play", "--db", "empty.db")
 }
 
 // TestNoHumanLineBeatsUnbeatable plays every line of human moves, on both
@@ -336,29 +289,5 @@ func TestVerifyShowsTheLineThatBeatsIt(t *testing.T) {
 	}
 	if out := p.OK(t, "verify", unbeatableFile, "--games", "10"); strings.Contains(out, "beaten in") {
 		t.Errorf("verify of an unbeatable net said:\n%s", out)
-	}
-}
-
-// play --hint shows before each of the human's moves the exact value of
-// every move for the human, and in how many moves a won or lost game
-// ends.
-func TestPlayHint(t *testing.T) {
-	t.Parallel()
-	p := clitest.New(t)
-	p.OK(t, "league", "run", "--rounds", "1", "--games-per-round", "100", "--hidden", "4") // a league to play in
-	out, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "perfect", "--hint")
-	want := "The value of each move for you (with perfect play after it):\n" +
-		"    draw     draw     draw\n    draw     draw     draw\n    draw     draw     draw\nYour move (0-8, q quits): 4\n"
-	if !strings.Contains(out, want) {
-		t.Errorf("play --hint said:\n%s\nwant %q", out, want)
-	}
-	// As O after perfect's corner, only the centre draws; every other
-	// move loses, X's win coming on the sixth move from O's.
-	out, _, _ = p.RunInput(t, "q\n", "play", "--checkpoint", "perfect", "--as", "O", "--hint")
-	if want := "\n     X     loss 6   loss 6\n  loss 6     draw   loss 6\n  loss 6   loss 6   loss 6\n"; !strings.Contains(out, want) {
-		t.Errorf("play --as O --hint after X on 0:\n%s\nwant %q", out, want)
-	}
-	if got, _, _ := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "perfect"); strings.Contains(got, "The value of each move") {
-		t.Errorf("play without --hint showed values:\n%s", got)
 	}
 }

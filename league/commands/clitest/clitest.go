@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -175,33 +176,52 @@ func (p TTT) Write(t testing.TB, name string, data []byte) {
 	}
 }
 
-// Snapshot names every file in dir with a hash of its content, and every
-// directory in it, so that a changed, added or removed file shows. An
-// SQLite -shm file is named without its content: it is the readers'
-// shared index, which every reader updates.
+// Snapshot is DirState(dir), and fails the test if dir cannot be read.
 func Snapshot(t testing.TB, dir string) string {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	state, err := DirState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return state
+}
+
+// DirState names every file in dir with a hash of its content, every
+// directory in it (not what the directory holds), every symbolic link
+// with what it names, and every other file (a FIFO, a socket) with its
+// type, so that a changed, added or removed file shows. An SQLite -shm
+// file is named without its content: it is the readers' shared index,
+// which every reader updates.
+func DirState(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
 	var sb strings.Builder
 	for _, e := range entries {
-		if e.IsDir() {
+		path := filepath.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
 			fmt.Fprintf(&sb, "%s/; ", e.Name())
-			continue
-		}
-		if strings.HasSuffix(e.Name(), "-shm") {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&sb, "%s -> %s; ", e.Name(), target)
+		case !e.Type().IsRegular():
+			fmt.Fprintf(&sb, "%s (%v); ", e.Name(), e.Type())
+		case strings.HasSuffix(e.Name(), "-shm"):
 			fmt.Fprintf(&sb, "%s; ", e.Name())
-			continue
+		default:
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&sb, "%s %x; ", e.Name(), sha256.Sum256(data))
 	}
-	return sb.String()
+	return sb.String(), nil
 }
 
 // roundLine matches the line of a committed round of ttt league run.
