@@ -318,7 +318,7 @@ func leagueOf(t *testing.T, path string) []any {
 		t.Fatal(err)
 	}
 	var ids []int64
-	var history [][]store.Rating
+	var history [][]store.HistoryRow
 	var standings []store.Standing
 	for _, a := range list {
 		ids = append(ids, a.ID)

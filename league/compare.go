@@ -54,8 +54,8 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 		// added as if independent: the fit's covariance between two
 		// agents is not stored, and for agents that are not each other's
 		// main opponents it is small.
-		se := func(r store.Rating) float64 { return (r.Hi - r.Lo) / (2 * 1.96) }
-		half := 1.96 * math.Hypot(se(a.Standing.Rating), se(b.Standing.Rating))
+		se := func(r store.HistoryRow) float64 { return (r.Hi - r.Lo) / (2 * 1.96) }
+		half := 1.96 * math.Hypot(se(a.Standing.HistoryRow), se(b.Standing.HistoryRow))
 		c.Lo, c.Hi = c.Diff-half, c.Diff+half
 		c.Expected = 1 / (1 + math.Pow(10, -c.Diff/400))
 	}

@@ -14,10 +14,11 @@ import (
 	"ttt/store"
 )
 
-// Game is one game of a stored match, replayed: its players (X first),
-// the squares in order (the opening included), the number of opening
-// plies, how it ended, and the round that played it.
-type Game struct {
+// StoredGame is one game of a stored match, replayed: its players (X
+// first), the squares in order (the opening included), the number of
+// opening plies, how it ended, and the round that played it. (pgn.Game
+// is the same game as a PGN file writes it.)
+type StoredGame struct {
 	X, O         int64
 	XName, OName string
 	Moves        []int
@@ -46,7 +47,7 @@ var ErrNotReproduced = errors.New("the stored result cannot be reproduced by thi
 // It streams: memory stays bounded however many games a night made, one
 // match's games at a time (at most 144) and caches of move tables and
 // names of bounded size.
-func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Game) error) error {
+func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(StoredGame) error) error {
 	cons, mt, err := replayer(ctx, db)
 	if err != nil {
 		return err
@@ -72,7 +73,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 	// row: a league plays a round's matches together.
 	var dated int64
 	var date time.Time
-	var games []Game // one match's, reused
+	var games []StoredGame // one match's, reused
 	return db.Matches(ctx, f, func(m store.Match) error {
 		if m.Round != dated {
 			rounds, err := db.Rounds(ctx, m.Round, m.Round)
@@ -102,7 +103,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Gam
 		}
 		games = games[:0]
 		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
-			g := Game{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
+			g := StoredGame{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
 			}

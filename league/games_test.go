@@ -52,7 +52,7 @@ func TestGamesReplayTheStoredMatches(t *testing.T) {
 		// plies; they add up to its record from its newer agent's side.
 		i, played := 0, 0
 		var rec game.Record
-		err := league.Games(ctx, db, f, func(g league.Game) error {
+		err := league.Games(ctx, db, f, func(g league.StoredGame) error {
 			m := list[i]
 			if g.Round != m.Round || !(g.X == m.A && g.O == m.B || g.X == m.B && g.O == m.A) || g.Opening != m.Plies {
 				t.Fatalf("game %+v in match %+v", g, m)
@@ -105,7 +105,7 @@ func TestGamesRefuseARecordTheyCannotReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	err = league.Games(ctx, db, store.MatchFilter{}, func(g league.Game) error {
+	err = league.Games(ctx, db, store.MatchFilter{}, func(g league.StoredGame) error {
 		seen++
 		return nil
 	})
@@ -125,7 +125,7 @@ func TestGamesStopAtTheFirstError(t *testing.T) {
 	_, db := smallLeague(t, 1)
 	stop := errors.New("stop")
 	calls := 0
-	err := league.Games(context.Background(), db, store.MatchFilter{}, func(league.Game) error {
+	err := league.Games(context.Background(), db, store.MatchFilter{}, func(league.StoredGame) error {
 		calls++
 		return stop
 	})
@@ -135,7 +135,7 @@ func TestGamesStopAtTheFirstError(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := league.Games(ctx, db, store.MatchFilter{}, func(league.Game) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := league.Games(ctx, db, store.MatchFilter{}, func(league.StoredGame) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -242,7 +242,7 @@ func TestSidesAgainstTheBuiltins(t *testing.T) {
 		// The replayed games, from the snapshot's side, by opponent and
 		// by the side it played.
 		replayed := map[int64]*[2]game.Record{}
-		err := league.Games(ctx, db, store.MatchFilter{Agent: snap}, func(g league.Game) error {
+		err := league.Games(ctx, db, store.MatchFilter{Agent: snap}, func(g league.StoredGame) error {
 			side, opp := game.X, g.O
 			if g.O == snap {
 				side, opp = game.O, g.X

@@ -32,7 +32,7 @@ func small() league.Config {
 type stored struct {
 	matches   []store.Match
 	sides     map[int64][]store.Opponent // each agent's records by side
-	history   map[int64][]store.Rating
+	history   map[int64][]store.HistoryRow
 	standings map[int64]store.Standing
 	fits      map[int64]float64
 	weights   map[int64][]byte
@@ -77,7 +77,7 @@ func runGame(t *testing.T, path string, kit *agents.Kit, cfg league.Config) stor
 func read(t *testing.T, db *store.DB) stored {
 	t.Helper()
 	ctx := context.Background()
-	s := stored{sides: map[int64][]store.Opponent{}, history: map[int64][]store.Rating{}, standings: map[int64]store.Standing{}, weights: map[int64][]byte{}}
+	s := stored{sides: map[int64][]store.Opponent{}, history: map[int64][]store.HistoryRow{}, standings: map[int64]store.Standing{}, weights: map[int64][]byte{}}
 	var err error
 	if s.fits, _, err = db.Fits(ctx); err != nil {
 		t.Fatal(err)

@@ -63,9 +63,9 @@ type league struct {
 // member is what the league keeps of an agent between rounds.
 type member struct {
 	kind  store.Kind
-	round int64        // the round that made it; 0 outside the league
-	shown store.Rating // its last history row; Round 0 while it is unrated
-	elo   float64      // the rating its standing shows: the fit's, within store.StandingStep
+	round int64            // the round that made it; 0 outside the league
+	shown store.HistoryRow // its last history row; Round 0 while it is unrated
+	elo   float64          // the rating its standing shows: the fit's, within store.StandingStep
 }
 
 // ranked is a rated network's place in the ranking: by the rating of its

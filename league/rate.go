@@ -24,7 +24,7 @@ type fit struct {
 	settled elo.Settled
 	fits    *store.Fits
 	updates []store.Update
-	history []store.Rating
+	history []store.HistoryRow
 }
 
 // rate adds the round's matches to the rating fit and settles it. Every
@@ -73,7 +73,7 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 	slices.Sort(touched)
 	for _, id := range slices.Compact(touched) {
 		r, _ := lg.ratings.Rating(id)
-		now := store.Rating{Agent: id, Elo: r.Elo, Lo: r.Lo, Hi: r.Hi, Games: r.Games}
+		now := store.HistoryRow{Agent: id, Elo: r.Elo, Lo: r.Lo, Hi: r.Hi, Games: r.Games}
 		row := id == 0 || lg.member(id).shown.Round == 0 || now.MovedFrom(lg.member(id).shown)
 		if row {
 			f.history = append(f.history, now)
@@ -117,7 +117,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 		}
 	}
 	if r.Snapshot != nil {
-		var shown store.Rating
+		var shown store.HistoryRow
 		for _, h := range r.History {
 			if h.Agent == id {
 				shown = h

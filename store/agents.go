@@ -93,12 +93,12 @@ type Agent struct {
 
 // Standing is an agent's rating and record after the latest round.
 type Standing struct {
-	Rating             // Elo the fit's (within StandingStep), round and interval its last history row's; Games: all it has played
-	Record game.Record // over all its matches
+	HistoryRow             // Elo the fit's (within StandingStep), round and interval its last history row's; Games: all it has played
+	Record     game.Record // over all its matches
 }
 
-// Rating is an agent's rating after a round: a row of the history.
-type Rating struct {
+// HistoryRow is an agent's rating after a round: a row of the history.
+type HistoryRow struct {
 	Agent  int64
 	Round  int64
 	Elo    float64
@@ -568,8 +568,8 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 	if round.Valid {
 		rec := game.Record{Wins: int(record[0].V), Draws: int(record[1].V), Losses: int(record[2].V)}
 		a.Standing = &Standing{
-			Rating: Rating{Agent: a.ID, Round: round.V, Elo: rating[0].V, Lo: rating[1].V, Hi: rating[2].V, Games: rec.Games()},
-			Record: rec,
+			HistoryRow: HistoryRow{Agent: a.ID, Round: round.V, Elo: rating[0].V, Lo: rating[1].V, Hi: rating[2].V, Games: rec.Games()},
+			Record:     rec,
 		}
 	}
 	return &a, nil
@@ -603,7 +603,7 @@ type Member struct {
 	ID    int64
 	Kind  Kind
 	Round int64
-	Shown Rating
+	Shown HistoryRow
 	Elo   float64
 }
 

@@ -25,7 +25,7 @@ func addRound(tb testing.TB, db *store.DB, elo map[int64]float64) *store.Round {
 	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
 	for id := int64(1); id <= 1000; id++ {
 		if e, ok := elo[id]; ok {
-			r.History = append(r.History, store.Rating{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
+			r.History = append(r.History, store.HistoryRow{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
 			r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 1}})
 		}
 	}
@@ -209,7 +209,7 @@ func TestBestAndLatest(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(),
-		History: []store.Rating{{Agent: lucky.ID, Elo: 300, Lo: -200, Hi: 800, Games: 12}},
+		History: []store.HistoryRow{{Agent: lucky.ID, Elo: 300, Lo: -200, Hi: 800, Games: 12}},
 		Updates: []store.Update{{Agent: lucky.ID, Played: game.Record{Wins: 12}}}}
 	if err := db.CommitRound(ctx, r); err != nil {
 		t.Fatal(err)
@@ -289,7 +289,7 @@ func TestReaderWhileWriting(t *testing.T) {
 				Snapshot: network(store.Checkpoint, testNet(5, uint64(i)), uint64(i)),
 				Matches:  []store.Match{{A: 0, B: 1, Record: game.Record{Wins: 100}}, {A: 0, B: 2, Record: game.Record{Losses: 100}}},
 				Updates:  []store.Update{{Agent: 0}},
-				History:  []store.Rating{{Agent: 0, Elo: float64(i)}}}
+				History:  []store.HistoryRow{{Agent: 0, Elo: float64(i)}}}
 			if err := league.CommitRound(ctx, r); err != nil {
 				return fmt.Errorf("league: %w", err)
 			}

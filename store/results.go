@@ -235,7 +235,7 @@ func standings(ctx context.Context, tx *sql.Tx, tail string, limit int, args ...
 		args = append(args, limit)
 	}
 	err = queryAgents(ctx, tx, q, args, func(a *Agent) error {
-		if err := a.Standing.Rating.check(); err != nil {
+		if err := a.Standing.HistoryRow.check(); err != nil {
 			return err
 		}
 		list = append(list, a)
@@ -248,7 +248,7 @@ func standings(ctx context.Context, tx *sql.Tx, tail string, limit int, args ...
 // where it was first rated and one wherever its rating or interval had
 // moved by more than HistoryStep since the row before. Its rating after
 // any round is its last row at or before that round.
-func (db *DB) History(ctx context.Context, agent int64) (list []Rating, err error) {
+func (db *DB) History(ctx context.Context, agent int64) (list []HistoryRow, err error) {
 	err = db.View(ctx, func(v *View) (err error) {
 		list, err = v.History(agent)
 		return err
@@ -257,14 +257,14 @@ func (db *DB) History(ctx context.Context, agent int64) (list []Rating, err erro
 }
 
 // History is DB.History, in the view.
-func (v *View) History(agent int64) (list []Rating, err error) {
+func (v *View) History(agent int64) (list []HistoryRow, err error) {
 	rows, err := v.tx.QueryContext(v.ctx, "SELECT round_id, elo, lo, hi, games FROM history WHERE agent_id = ? ORDER BY round_id", agent)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r := Rating{Agent: agent}
+		r := HistoryRow{Agent: agent}
 		if err := rows.Scan(&r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
 			return nil, err
 		}
@@ -278,7 +278,7 @@ func (v *View) History(agent int64) (list []Rating, err error) {
 
 // AllHistory hands every stored history row to each, with the name of
 // its agent, by agent and then round, streaming.
-func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) error) error {
+func (db *DB) AllHistory(ctx context.Context, each func(r HistoryRow, name string) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT h.agent_id, a.name, h.round_id, h.elo, h.lo, h.hi, h.games
 			FROM history h JOIN agents a ON a.id = h.agent_id ORDER BY h.agent_id, h.round_id`)
@@ -286,7 +286,7 @@ func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) e
 			return err
 		}
 		defer rows.Close()
-		var r Rating
+		var r HistoryRow
 		var name string
 		return scanEach(ctx, rows, []any{&r.Agent, &name, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games}, func() error {
 			if err := r.check(); err != nil {
@@ -301,7 +301,7 @@ func (db *DB) AllHistory(ctx context.Context, each func(r Rating, name string) e
 // writes one, so the file was damaged or made so, and a reader must not
 // hand it on (JSON has no infinity: ttt serve would answer an empty 200).
 // ttt check names every such agent.
-func (r Rating) check() error {
+func (r HistoryRow) check() error {
 	for _, v := range []float64{r.Elo, r.Lo, r.Hi} {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return fmt.Errorf("%w: agent %d's rating after round %d is %v, not a finite number (ttt check names every such agent)", ErrCorrupt, r.Agent, r.Round, v)
@@ -337,6 +337,6 @@ const StandingStep = 0.05
 // MovedFrom reports whether rating r has moved by more than HistoryStep
 // from last, in its value or either end of its interval: whether the
 // history needs a row for it.
-func (r Rating) MovedFrom(last Rating) bool {
+func (r HistoryRow) MovedFrom(last HistoryRow) bool {
 	return math.Abs(r.Elo-last.Elo) > HistoryStep || math.Abs(r.Lo-last.Lo) > HistoryStep || math.Abs(r.Hi-last.Hi) > HistoryStep
 }

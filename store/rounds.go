@@ -54,8 +54,8 @@ type Round struct {
 	Learner  []byte // replaces the stored learner state; nil leaves it
 	Matches  []Match
 	Updates  []Update
-	History  []Rating // new history rows; their Round is filled in
-	Fits     *Fits    // the fit's ratings that changed; nil for none
+	History  []HistoryRow // new history rows; their Round is filled in
+	Fits     *Fits        // the fit's ratings that changed; nil for none
 	Stats    RoundStats
 }
 
@@ -187,7 +187,7 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 
 	// STEP 4: the history rows, and the round's point of the learning
 	// curve: its snapshot's first rating.
-	rated := make(map[int64]*Rating, len(r.History))
+	rated := make(map[int64]*HistoryRow, len(r.History))
 	history, err := tx.PrepareContext(ctx, "INSERT INTO history (agent_id, round_id, elo, lo, hi, games) VALUES (?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
@@ -228,7 +228,7 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 // standing's round is that of its agent's last history row. An agent's
 // first update, which makes its standing, must come with its first
 // history row.
-func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*Rating, id func(int64) int64) error {
+func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Update, rated map[int64]*HistoryRow, id func(int64) int64) error {
 	// Each statement changes only what it must: a round rewrites the Elo
 	// of hundreds of agents that did not play, and each column of an
 	// index that changes moves the agent in that index, a page of it.
@@ -318,10 +318,10 @@ func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err erro
 type RoundInfo struct {
 	ID                int64
 	Kind              RoundKind
-	Started, Finished time.Time // Finished is zero where it is unknown (rounds of schema 1)
-	Snapshot          int64     // 0 for none
-	Agent             *Agent    // the snapshot with its facts, without its network; nil for none
-	Rating            *Rating   // the snapshot's first rating; nil for none
+	Started, Finished time.Time   // Finished is zero where it is unknown (rounds of schema 1)
+	Snapshot          int64       // 0 for none
+	Agent             *Agent      // the snapshot with its facts, without its network; nil for none
+	Rating            *HistoryRow // the snapshot's first rating; nil for none
 	Stats             *RoundStats
 }
 
@@ -387,7 +387,7 @@ func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []Roun
 		}
 		r.Snapshot = snapshot.V
 		if elo[0].Valid {
-			r.Rating = &Rating{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
+			r.Rating = &HistoryRow{Agent: snapshot.V, Round: r.ID, Elo: elo[0].V, Lo: elo[1].V, Hi: elo[2].V}
 			if err := r.Rating.check(); err != nil {
 				return nil, err
 			}

@@ -31,7 +31,7 @@ func TestCommitRound(t *testing.T) {
 			{Agent: 2, Played: game.Record{Wins: 174, Draws: 114}},
 			{Agent: 0, Played: game.Record{Wins: 100, Draws: 120, Losses: 68}},
 		},
-		History: []store.Rating{
+		History: []store.HistoryRow{
 			{Agent: 0, Elo: 200.5, Lo: 180, Hi: 220, Games: 288},
 			{Agent: 1, Games: 288},
 			{Agent: 2, Elo: 500.25, Lo: 450, Hi: 550, Games: 288},
@@ -61,7 +61,7 @@ func TestCommitRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStanding := &store.Standing{Rating: store.Rating{Agent: 3, Round: 1, Elo: 200.5, Lo: 180, Hi: 220, Games: 288},
+	wantStanding := &store.Standing{HistoryRow: store.HistoryRow{Agent: 3, Round: 1, Elo: 200.5, Lo: 180, Hi: 220, Games: 288},
 		Record: game.Record{Wins: 100, Draws: 120, Losses: 68}}
 	if !reflect.DeepEqual(snap.Standing, wantStanding) {
 		t.Errorf("the snapshot's standing %+v, want %+v", snap.Standing, wantStanding)

@@ -38,10 +38,10 @@ func upgrade2(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	var kept []Rating
+	var kept []HistoryRow
 	fits := map[int64]float64{}
 	for rows.Next() {
-		var r Rating
+		var r HistoryRow
 		if err := rows.Scan(&r.Agent, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
 			rows.Close()
 			return err

@@ -28,7 +28,7 @@ func TestUpgradeSchema1(t *testing.T) {
 	// What schema 1 holds, read as it is.
 	type old struct {
 		agents, matches, ratings, rounds int
-		last                             map[int64]store.Rating // each agent's newest rating
+		last                             map[int64]store.HistoryRow // each agent's newest rating
 		records                          map[int64]game.Record
 	}
 	var before old
@@ -44,13 +44,13 @@ func TestUpgradeSchema1(t *testing.T) {
 	before.matches = count(raw, "SELECT count(*) FROM matches")
 	before.ratings = count(raw, "SELECT count(*) FROM ratings")
 	before.rounds = count(raw, "SELECT count(*) FROM rounds")
-	before.last = map[int64]store.Rating{}
+	before.last = map[int64]store.HistoryRow{}
 	rows, err := raw.Query("SELECT agent_id, round_id, elo, lo, hi, games FROM ratings ORDER BY round_id")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rows.Next() {
-		var r store.Rating
+		var r store.HistoryRow
 		if err := rows.Scan(&r.Agent, &r.Round, &r.Elo, &r.Lo, &r.Hi, &r.Games); err != nil {
 			t.Fatal(err)
 		}
@@ -116,12 +116,12 @@ func TestUpgradeSchema1(t *testing.T) {
 		// The rating shown is the agent's last history row: within
 		// HistoryStep of its newest.
 		if math.Abs(s.Elo-last.Elo) > store.HistoryStep || math.Abs(s.Lo-last.Lo) > store.HistoryStep || math.Abs(s.Hi-last.Hi) > store.HistoryStep {
-			t.Errorf("agent %d shows %+v, its newest rating was %+v", id, s.Rating, last)
+			t.Errorf("agent %d shows %+v, its newest rating was %+v", id, s.HistoryRow, last)
 		}
 		// And the history read back carries forward to the same.
 		h, err := db.History(ctx, id)
 		if err != nil || len(h) == 0 || h[len(h)-1].Elo != s.Elo {
-			t.Errorf("agent %d: history ends %v, standing %v (%v)", id, h, s.Rating, err)
+			t.Errorf("agent %d: history ends %v, standing %v (%v)", id, h, s.HistoryRow, err)
 		}
 	}
 	rounds, err := db.Rounds(ctx, 1, int64(before.rounds))

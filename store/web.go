@@ -39,7 +39,7 @@ func (db *DB) View(ctx context.Context, fn func(*View) error) error {
 func (v *View) Agent(ref string) (*Agent, error) {
 	a, err := findAgent(v.ctx, v.tx, v.game, ref)
 	if err == nil && a.Standing != nil {
-		err = a.Standing.Rating.check()
+		err = a.Standing.HistoryRow.check()
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func (v *View) NewestRound() (int64, error) {
 // key, so the cost is the same at a hundred rounds and at a million.
 // Rounds that made no snapshot (ttt roundrobin) have no point, so a
 // league with such rounds may give fewer.
-func (db *DB) Curve(ctx context.Context, points int) (curve []Rating, newest int64, err error) {
+func (db *DB) Curve(ctx context.Context, points int) (curve []HistoryRow, newest int64, err error) {
 	err = db.View(ctx, func(v *View) (err error) {
 		curve, newest, err = v.Curve(points)
 		return err
@@ -108,7 +108,7 @@ func (db *DB) Curve(ctx context.Context, points int) (curve []Rating, newest int
 }
 
 // Curve is DB.Curve, in the view.
-func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
+func (v *View) Curve(points int) (curve []HistoryRow, newest int64, err error) {
 	ctx, tx := v.ctx, v.tx
 	var first, last sql.Null[int64]
 	// Two subqueries: SQLite reads min and max from the key's ends
@@ -144,7 +144,7 @@ func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r Rating
+		var r HistoryRow
 		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
 			return nil, 0, err
 		}
@@ -160,7 +160,7 @@ func (v *View) Curve(points int) (curve []Rating, newest int64, err error) {
 // after, oldest first, at most limit of them, and the newest round: what
 // a chart that holds the curve up to after lacks. Its rounds are a range
 // of the key.
-func (v *View) CurveAfter(after int64, limit int) (curve []Rating, newest int64, err error) {
+func (v *View) CurveAfter(after int64, limit int) (curve []HistoryRow, newest int64, err error) {
 	ctx, tx := v.ctx, v.tx
 	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM rounds").Scan(&newest); err != nil {
 		return nil, 0, err
@@ -172,7 +172,7 @@ func (v *View) CurveAfter(after int64, limit int) (curve []Rating, newest int64,
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r Rating
+		var r HistoryRow
 		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
 			return nil, 0, err
 		}

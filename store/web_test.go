@@ -27,7 +27,7 @@ func TestCurve(t *testing.T) {
 	if curve, newest, err := db.Curve(ctx, 10); err != nil || curve != nil || newest != 0 {
 		t.Fatalf("a new league's curve: %v %d %v", curve, newest, err)
 	}
-	var all []store.Rating
+	var all []store.HistoryRow
 	for round := int64(1); round <= 10; round++ {
 		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
 		if round == 5 { // a round robin makes no snapshot
@@ -35,21 +35,21 @@ func TestCurve(t *testing.T) {
 		} else {
 			elo := 10 * float64(round)
 			r.Snapshot = network(store.Checkpoint, testNet(3, uint64(round)), uint64(round))
-			r.History = []store.Rating{{Agent: 0, Elo: elo, Lo: elo - 5, Hi: elo + 5, Games: 144}}
+			r.History = []store.HistoryRow{{Agent: 0, Elo: elo, Lo: elo - 5, Hi: elo + 5, Games: 144}}
 			r.Updates = []store.Update{{Agent: 0, Played: game.Record{Wins: 144}}}
 		}
 		if err := db.CommitRound(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 		if r.Snapshot != nil {
-			all = append(all, store.Rating{Agent: r.Snapshot.ID, Round: round, Elo: 10 * float64(round),
+			all = append(all, store.HistoryRow{Agent: r.Snapshot.ID, Round: round, Elo: 10 * float64(round),
 				Lo: 10*float64(round) - 5, Hi: 10*float64(round) + 5})
 		}
 	}
 	if newest, err := db.NewestRound(ctx); err != nil || newest != 10 {
 		t.Errorf("newest round %d %v, want 10", newest, err)
 	}
-	pick := func(rounds ...int64) (list []store.Rating) {
+	pick := func(rounds ...int64) (list []store.HistoryRow) {
 		for _, r := range all {
 			for _, want := range rounds {
 				if r.Round == want {
@@ -61,7 +61,7 @@ func TestCurve(t *testing.T) {
 	}
 	for _, c := range []struct {
 		points int
-		want   []store.Rating
+		want   []store.HistoryRow
 	}{
 		{100, all},
 		{10, all},

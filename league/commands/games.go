@@ -115,7 +115,7 @@ func runGamesExport(j *job, out, ref string, f store.MatchFilter) error {
 	// A match's games come one after another: the bar counts a match at
 	// its first game, whatever its number of games.
 	games, matches, last := 0, 0, [2]int64{}
-	err = league.Games(j.ctx, db, f, func(g league.Game) error {
+	err = league.Games(j.ctx, db, f, func(g league.StoredGame) error {
 		games++
 		if pair := [2]int64{min(g.X, g.O), max(g.X, g.O)}; pair != last {
 			matches, last = matches+1, pair

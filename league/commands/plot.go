@@ -116,7 +116,7 @@ const (
 type eloSeries struct {
 	label   string
 	kind    seriesKind
-	ratings []store.Rating
+	ratings []store.HistoryRow
 }
 
 // optimalCurve is the second learning curve of a game whose players are
@@ -188,7 +188,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 			return nil, nil, 0, err
 		}
 		if s := a.Standing; s != nil {
-			flat := []store.Rating{s.Rating, s.Rating}
+			flat := []store.HistoryRow{s.HistoryRow, s.HistoryRow}
 			flat[0].Round, flat[1].Round = first, last
 			label := fmt.Sprintf("%s (%.0f)", name, s.Elo)
 			if name == string(store.Random) {
@@ -204,7 +204,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 // optimalSeries reads the curve of optimal moves of the snapshots of
 // curve, for a game that measures its players on a position set; nil for
 // another.
-func optimalSeries(ctx context.Context, db *store.DB, curve []store.Rating) (*optimalCurve, error) {
+func optimalSeries(ctx context.Context, db *store.DB, curve []store.HistoryRow) (*optimalCurve, error) {
 	kit := agents.KitFor(db.Game())
 	if kit.Positions == nil {
 		return nil, nil
@@ -247,7 +247,7 @@ func thin(s eloSeries) eloSeries {
 	if n <= maxPoints {
 		return s
 	}
-	kept := make([]store.Rating, 0, maxPoints)
+	kept := make([]store.HistoryRow, 0, maxPoints)
 	for i := range maxPoints {
 		kept = append(kept, s.ratings[i*(n-1)/(maxPoints-1)])
 	}

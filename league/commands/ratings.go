@@ -241,7 +241,7 @@ func runHistory(j *job, limit int, format string) error {
 	defer db.Close()
 	l := listing{columns: []string{"round", "id", "agent", "elo", "lo", "hi", "games"}}
 	more := false
-	err = db.AllHistory(j.ctx, func(r store.Rating, name string) error {
+	err = db.AllHistory(j.ctx, func(r store.HistoryRow, name string) error {
 		if limit > 0 && len(l.rows) == limit {
 			more = true
 			return errStopListing

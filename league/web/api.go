@@ -158,7 +158,7 @@ type interval struct {
 	Hi  float64 `json:"hi"`
 }
 
-func intervalOf(r store.Rating) interval { return interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi} }
+func intervalOf(r store.HistoryRow) interval { return interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi} }
 
 // record is a win/draw/loss record, from the side of the agent it is
 // about.
@@ -222,7 +222,7 @@ type shareJSON struct {
 
 // curveShares reads the position-set shares of the agents of curve, by
 // agent; none for a game without a position set.
-func curveShares(v *store.View, kit *agents.Kit, curve []store.Rating) (map[int64]verify.Score, error) {
+func curveShares(v *store.View, kit *agents.Kit, curve []store.HistoryRow) (map[int64]verify.Score, error) {
 	if kit.Positions == nil {
 		return nil, nil
 	}
@@ -333,7 +333,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
 			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			interval: intervalOf(st.Rating), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
+			interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
 	writeJSON(w, out)
@@ -524,7 +524,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
 	}
 	if st := a.Standing; st != nil {
-		out.Standing = &standingJSON{interval: intervalOf(st.Rating), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
+		out.Standing = &standingJSON{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	if len(a.VsRandom) == 2 {
 		o := func(v verify.Expect) oddsJSON {
@@ -576,7 +576,7 @@ type ratingJSON struct {
 	Stored *bool `json:"stored,omitempty"`
 }
 
-func ratingOf(h store.Rating) ratingJSON {
+func ratingOf(h store.HistoryRow) ratingJSON {
 	return ratingJSON{Round: h.Round, interval: intervalOf(h), Games: h.Games}
 }
 
@@ -615,7 +615,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	var (
 		newest int64
 		agent  store.AgentName
-		stored []store.Rating
+		stored []store.HistoryRow
 	)
 	ok := s.view(w, r, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
@@ -698,7 +698,7 @@ type reference struct {
 // perfect's and random's ratings now.
 func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 	var (
-		curve  []store.Rating
+		curve  []store.HistoryRow
 		newest int64
 		refs   []*store.Agent
 		shares map[int64]verify.Score

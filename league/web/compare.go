@@ -22,7 +22,7 @@ type compared struct {
 func comparedOf(a *store.Agent) compared {
 	c := compared{agentRef: *refOf(a), Class: classOf(a), Shares: sharesOf(a)}
 	if st := a.Standing; st != nil {
-		c.Standing = &standingJSON{interval: intervalOf(st.Rating), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
+		c.Standing = &standingJSON{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	return c
 }

@@ -47,7 +47,7 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
 	kit := agents.KitFor(s.db.Game())
 	var (
-		curve  []store.Rating
+		curve  []store.HistoryRow
 		shares map[int64]verify.Score
 	)
 	ok := s.view(w, r, func(v *store.View) (err error) {
@@ -136,7 +136,7 @@ func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	attach(w, "application/x-chess-pgn", agent.Name+".pgn")
 	pw := pgn.NewWriter(w, "ttt serve", s.db.Game())
-	err := league.Games(r.Context(), s.db, store.MatchFilter{Agent: agent.ID}, func(g league.Game) error {
+	err := league.Games(r.Context(), s.db, store.MatchFilter{Agent: agent.ID}, func(g league.StoredGame) error {
 		return pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves})
 	})
 	if err == nil {
