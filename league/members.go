@@ -2,63 +2,10 @@ package league
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"maps"
-	"math"
-	"runtime"
-	"slices"
-	"sync"
-	"sync/atomic"
 
-	"github.com/google/btree"
-
-	"ttt/agents"
-	"ttt/agents/game"
-	"ttt/league/elo"
 	"ttt/store"
 )
-
-// league is a run's view of the database, kept in memory between rounds:
-// what the next pools need and no more. Per agent that is a few dozen
-// bytes (member), its place in the ranking and its share of the rating
-// fit's result graph; the members as evaluation plays them (move tables,
-// networks) come from the database on demand, into a cache of bounded
-// size (contestants).
-type league struct {
-	db        *store.DB
-	kit       *agents.Kit // the league's game
-	match     *match
-	cfg       Config
-	lastRound int64
-	learner   *learner
-
-	members []member // by id - 1: agent ids are dense from 1
-	byRound []int64  // the snapshot of each round, by round - 1; 0 for a round without one
-	parent  int64    // the latest snapshot; 0 before the first
-	random  int64    // the rating anchor
-	fixed   []int64  // the built-in players every newcomer plays, random first
-	ladder  []int64  // the other built-in players, weakest first
-	waiting []int64  // networks that have not played yet, in id order
-
-	fitsSince int // bytes of the fits table since its last full row
-
-	// behind are the agents whose standing is more than
-	// store.StandingStep from the fit's rating, in a league file from
-	// before standings followed the fit: the next round writes theirs.
-	behind []int64
-
-	// snapshotPlayer is the last snapshot as a deterministic player,
-	// while the learner is the same network; nil once it trains on.
-	snapshotPlayer game.Player
-
-	checkpoints   sync.WaitGroup // the checkpoint under way, if any
-	checkpointing atomic.Bool
-	ratings       *elo.Ratings
-	ranking       *btree.BTreeG[ranked] // every rated network, by its rating shown
-	contestants   *contestants
-	scores        []scored // the latest snapshot's pool of networks, with its scores
-}
 
 // member is what the league keeps of an agent between rounds.
 type member struct {
@@ -84,99 +31,6 @@ func rankedLess(a, b ranked) bool { return a.elo < b.elo || (a.elo == b.elo && a
 type scored struct {
 	id    int64
 	score float64
-}
-
-// open loads the league in db: its members, their ratings, the result
-// graph of every match, and the learner. Workers 0 in cfg means one per
-// core.
-func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, total int)) (*league, error) {
-	if cfg.Workers == 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
-	}
-	kit, err := agents.KitOf(db.Game().Name())
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.ValidateFor(kit); err != nil {
-		return nil, err
-	}
-	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess)}
-
-	// STEP 1: the agents, with their standings and the fit's ratings.
-	fits, since, err := db.Fits(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lg.fitsSince = since
-	err = db.Members(ctx, 0, func(m store.Member) error {
-		if f, ok := fits[m.ID]; ok && m.Shown.Round != 0 && math.Abs(m.Elo-f) > store.StandingStep {
-			lg.behind = append(lg.behind, m.ID)
-		}
-		return lg.add(m)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
-		return nil, err
-	}
-	lg.random = lg.contestants.anchor()
-	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
-		switch b := lg.contestants.builtins[id]; {
-		case id == lg.random:
-			lg.fixed = append([]int64{id}, lg.fixed...)
-		case b.Fixed:
-			lg.fixed = append(lg.fixed, id)
-		default:
-			lg.ladder = append(lg.ladder, id)
-		}
-	}
-	if lg.random == 0 {
-		return nil, errors.New("the league has no random player")
-	}
-
-	// STEP 2: the ratings: each agent's exact value, then every result.
-	lg.ratings = elo.NewRatings(lg.random)
-	for _, id := range slices.Sorted(maps.Keys(fits)) {
-		if err := lg.ratings.Restore(id, fits[id]); err != nil {
-			return nil, err
-		}
-	}
-	total, err := db.MatchCount(ctx, store.MatchFilter{})
-	if err != nil {
-		return nil, err
-	}
-	done := 0
-	err = db.Results(ctx, func(m store.Match) error {
-		if done++; loading != nil && done%65536 == 0 {
-			loading(done, total)
-		}
-		return lg.ratings.Add(elo.Pair{A: m.A, B: m.B, Record: m.Record})
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	// STEP 3: the learner, and what the latest snapshot scored.
-	round, state, err := db.LastRound(ctx)
-	switch {
-	case errors.Is(err, store.ErrNoRounds):
-		lg.learner = newLearner(kit.Game, cfg.Learning, cfg.Seed)
-	case err != nil:
-		return nil, err
-	case state == nil:
-		return nil, fmt.Errorf("round %d: no learner state is stored", round)
-	default:
-		lg.lastRound = round
-		if lg.learner, err = unmarshalLearner(kit.Game, state); err != nil {
-			return nil, fmt.Errorf("round %d: %w", round, err)
-		}
-	}
-	if len(lg.byRound) < int(lg.lastRound) {
-		lg.byRound = append(lg.byRound, make([]int64, int(lg.lastRound)-len(lg.byRound))...)
-	}
-
-	return lg, lg.loadScores(ctx)
 }
 
 // add makes a the newest member.
