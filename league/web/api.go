@@ -128,6 +128,10 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request, fn func(*store.Vie
 	return true
 }
 
+// The types below are the API's answers and their parts, as JSON writes
+// them, each named for what it holds (agentRef, record, verifyFigures,
+// opponentRow): every one is JSON, so none says so in its name.
+
 // agentRef names an agent.
 type agentRef struct {
 	ID   int64      `json:"id"`
@@ -176,11 +180,11 @@ type sides[T any] struct {
 	O T `json:"o"`
 }
 
-// verifyJSON is the exhaustive check of one side (ttt verify): the worst
+// verifyFigures is the exhaustive check of one side (ttt verify): the worst
 // result an opponent can force, the opponent lines that beat the agent
 // out of all lines, and the positions where its move keeps the game's
 // value out of those it reaches.
-type verifyJSON struct {
+type verifyFigures struct {
 	Worst      string  `json:"worst"`
 	Lost       int     `json:"lost"`
 	Lines      int     `json:"lines"`
@@ -190,15 +194,15 @@ type verifyJSON struct {
 }
 
 // verifyOf is a's exhaustive check, nil for random.
-func verifyOf(a *store.Agent) *sides[verifyJSON] {
+func verifyOf(a *store.Agent) *sides[verifyFigures] {
 	if len(a.Verify) < 2 {
 		return nil
 	}
-	v := func(r verify.Report) verifyJSON {
-		return verifyJSON{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
+	v := func(r verify.Report) verifyFigures {
+		return verifyFigures{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
 			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: 100 * r.OptimalShare()}
 	}
-	return &sides[verifyJSON]{X: v(a.Verify[0]), O: v(a.Verify[1])}
+	return &sides[verifyFigures]{X: v(a.Verify[0]), O: v(a.Verify[1])}
 }
 
 // classOf is a's class (perfect, unbeatable, beatable), nil for random,
@@ -211,10 +215,10 @@ func classOf(a *store.Agent) *string {
 	return &c
 }
 
-// shareJSON is a score on a game's position set: the positions where the
+// shareFigure is a score on a game's position set: the positions where the
 // agent's move keeps the value, of those it moved in, and their share in
 // percent.
-type shareJSON struct {
+type shareFigure struct {
 	Optimal   int     `json:"optimal"`
 	Positions int     `json:"positions"`
 	Pct       float64 `json:"pct"`
@@ -233,31 +237,31 @@ func curveShares(v *store.View, kit *agents.Kit, curve []store.HistoryRow) (map[
 	return v.Shares(ids)
 }
 
-// sharesJSON is the position-set check (Connect Four's): the share of
+// shareFigures is the position-set check (Connect Four's): the share of
 // optimal moves overall and by phase of the game.
-type sharesJSON struct {
-	All    shareJSON `json:"all"`
-	Early  shareJSON `json:"early"`
-	Middle shareJSON `json:"middle"`
-	Late   shareJSON `json:"late"`
+type shareFigures struct {
+	All    shareFigure `json:"all"`
+	Early  shareFigure `json:"early"`
+	Middle shareFigure `json:"middle"`
+	Late   shareFigure `json:"late"`
 }
 
 // sharesOf is a's position-set check, nil where its game has none or it
 // was not measured.
-func sharesOf(a *store.Agent) *sharesJSON {
+func sharesOf(a *store.Agent) *shareFigures {
 	if a.Shares == nil {
 		return nil
 	}
-	sc := func(s verify.Score) shareJSON {
-		return shareJSON{Optimal: s.Optimal, Positions: s.Positions, Pct: 100 * s.Share()}
+	sc := func(s verify.Score) shareFigure {
+		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: 100 * s.Share()}
 	}
-	return &sharesJSON{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+	return &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
 }
 
-// floorJSON is what a uniformly random player is expected to keep of the
+// floorFigures is what a uniformly random player is expected to keep of the
 // position set, in percent, overall and by phase: the floor of the
 // shares.
-type floorJSON struct {
+type floorFigures struct {
 	All    float64 `json:"all"`
 	Early  float64 `json:"early"`
 	Middle float64 `json:"middle"`
@@ -266,12 +270,12 @@ type floorJSON struct {
 
 // floorOf is the floor of kit's position set, nil for a game without
 // one.
-func floorOf(kit *agents.Kit) *floorJSON {
+func floorOf(kit *agents.Kit) *floorFigures {
 	if kit.Positions == nil {
 		return nil
 	}
 	all, ph := verify.RandomShare(kit.Positions())
-	return &floorJSON{All: 100 * all, Early: 100 * ph[0], Middle: 100 * ph[1], Late: 100 * ph[2]}
+	return &floorFigures{All: 100 * all, Early: 100 * ph[0], Middle: 100 * ph[1], Late: 100 * ph[2]}
 }
 
 // leaderboardRow is a rated agent on the leaderboard.
@@ -286,8 +290,8 @@ type leaderboardRow struct {
 	interval
 	Games int `json:"games"`
 	record
-	Verify *sides[verifyJSON] `json:"verify"`
-	Shares *sharesJSON        `json:"shares"`
+	Verify *sides[verifyFigures] `json:"verify"`
+	Shares *shareFigures         `json:"shares"`
 }
 
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
@@ -382,29 +386,29 @@ func listingOf(r *http.Request) (store.Listing, error) {
 	return l, nil
 }
 
-// standingJSON is an agent's rating now, the fit's, with its 95%
+// standingFigures is an agent's rating now, the fit's, with its 95%
 // interval, the round of its last history row (the last that moved it by
 // more than store.HistoryStep), and its record over all its games.
-type standingJSON struct {
+type standingFigures struct {
 	interval
 	Round int64 `json:"round"`
 	Games int   `json:"games"`
 	record
 }
 
-// opponentJSON is an agent's record against one opponent, from the
+// opponentRow is an agent's record against one opponent, from the
 // agent's side, and its score (a win 1, a draw 1/2) per game.
-type opponentJSON struct {
+type opponentRow struct {
 	agentRef
 	record
 	Score float64 `json:"score"`
 	// Sides: the agent's record as X and as O, with each score, where the
 	// league kept it (against a built-in player); omitted elsewhere.
-	Sides *sides[sideJSON] `json:"sides,omitempty"`
+	Sides *sides[sideRecord] `json:"sides,omitempty"`
 }
 
-// sideJSON is a record on one side of the board, and its score.
-type sideJSON struct {
+// sideRecord is a record on one side of the board, and its score.
+type sideRecord struct {
 	record
 	Score float64 `json:"score"`
 }
@@ -413,9 +417,9 @@ type sideJSON struct {
 // how many it has played, and next_after, present when there are more,
 // the after of the next page.
 type opponentsPage struct {
-	Total     int            `json:"total"`
-	Rows      []opponentJSON `json:"rows"`
-	NextAfter *int64         `json:"next_after,omitempty"`
+	Total     int           `json:"total"`
+	Rows      []opponentRow `json:"rows"`
+	NextAfter *int64        `json:"next_after,omitempty"`
 }
 
 // opponentsOf reads in v the page of up to limit opponents of agent with
@@ -427,7 +431,7 @@ func opponentsOf(v *store.View, agent, after int64, limit int) (*opponentsPage, 
 	if err != nil {
 		return nil, err
 	}
-	page := &opponentsPage{Rows: make([]opponentJSON, 0, min(len(list), limit))}
+	page := &opponentsPage{Rows: make([]opponentRow, 0, min(len(list), limit))}
 	if page.Total, err = v.OpponentCount(agent); err != nil {
 		return nil, err
 	}
@@ -437,19 +441,19 @@ func opponentsOf(v *store.View, agent, after int64, limit int) (*opponentsPage, 
 		page.NextAfter = &next
 	}
 	for _, o := range list {
-		row := opponentJSON{agentRef: agentRef(o.AgentName), record: recordOf(o.Record), Score: o.Record.Score()}
+		row := opponentRow{agentRef: agentRef(o.AgentName), record: recordOf(o.Record), Score: o.Record.Score()}
 		if o.First != nil {
-			side := func(r game.Record) sideJSON { return sideJSON{record: recordOf(r), Score: r.Score()} }
-			row.Sides = &sides[sideJSON]{X: side(*o.First), O: side(o.Second())}
+			side := func(r game.Record) sideRecord { return sideRecord{record: recordOf(r), Score: r.Score()} }
+			row.Sides = &sides[sideRecord]{X: side(*o.First), O: side(o.Second())}
 		}
 		page.Rows = append(page.Rows, row)
 	}
 	return page, nil
 }
 
-// oddsJSON is the exact chance of each result against a uniformly random
+// oddsFigures is the exact chance of each result against a uniformly random
 // opponent, and the expected score (a win 1, a draw 1/2).
-type oddsJSON struct {
+type oddsFigures struct {
 	Win   float64 `json:"win"`
 	Draw  float64 `json:"draw"`
 	Loss  float64 `json:"loss"`
@@ -460,22 +464,22 @@ type oddsJSON struct {
 type agentFacts struct {
 	Game string `json:"game"` // its league's
 	agentRef
-	Class      *string            `json:"class"`
-	Best       bool               `json:"best"`
-	Parent     *agentRef          `json:"parent"`
-	Generation int                `json:"generation"`
-	TrainGames int64              `json:"train_games"`
-	Inputs     *int               `json:"inputs"` // the network's: its game's, with the side input
-	Hidden     *int               `json:"hidden"`
-	Outputs    *int               `json:"outputs"`
-	Parameters *int               `json:"parameters"`
-	Created    string             `json:"created"`
-	Standing   *standingJSON      `json:"standing"`
-	Verify     *sides[verifyJSON] `json:"verify"`
-	VsRandom   *sides[oddsJSON]   `json:"vs_random"`
-	Shares     *sharesJSON        `json:"shares"`
+	Class      *string               `json:"class"`
+	Best       bool                  `json:"best"`
+	Parent     *agentRef             `json:"parent"`
+	Generation int                   `json:"generation"`
+	TrainGames int64                 `json:"train_games"`
+	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
+	Hidden     *int                  `json:"hidden"`
+	Outputs    *int                  `json:"outputs"`
+	Parameters *int                  `json:"parameters"`
+	Created    string                `json:"created"`
+	Standing   *standingFigures      `json:"standing"`
+	Verify     *sides[verifyFigures] `json:"verify"`
+	VsRandom   *sides[oddsFigures]   `json:"vs_random"`
+	Shares     *shareFigures         `json:"shares"`
 	// Floor is a random player's expected shares, beside Shares.
-	Floor *floorJSON `json:"floor"`
+	Floor *floorFigures `json:"floor"`
 	// Opponents is the first page of its record against each opponent
 	// (GET /api/agents/{ref}/opponents goes on).
 	Opponents *opponentsPage `json:"opponents"`
@@ -524,13 +528,13 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
 	}
 	if st := a.Standing; st != nil {
-		out.Standing = &standingJSON{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
+		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	if len(a.VsRandom) == 2 {
-		o := func(v verify.Expect) oddsJSON {
-			return oddsJSON{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}
+		o := func(v verify.Expect) oddsFigures {
+			return oddsFigures{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}
 		}
-		out.VsRandom = &sides[oddsJSON]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}
+		out.VsRandom = &sides[oddsFigures]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}
 	}
 	writeJSON(w, out)
 }
@@ -566,8 +570,8 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// ratingJSON is a rating after a round.
-type ratingJSON struct {
+// historyRow is a rating after a round.
+type historyRow struct {
 	Round int64 `json:"round"`
 	interval
 	Games int `json:"games"`
@@ -576,8 +580,8 @@ type ratingJSON struct {
 	Stored *bool `json:"stored,omitempty"`
 }
 
-func ratingOf(h store.HistoryRow) ratingJSON {
-	return ratingJSON{Round: h.Round, interval: intervalOf(h), Games: h.Games}
+func ratingOf(h store.HistoryRow) historyRow {
+	return historyRow{Round: h.Round, interval: intervalOf(h), Games: h.Games}
 }
 
 // history answers GET /api/agents/{ref}/history: the agent's stored
@@ -634,9 +638,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		Agent       agentRef     `json:"agent"`
 		NewestRound int64        `json:"newest_round"`
 		Per         string       `json:"per"`
-		Rows        []ratingJSON `json:"rows"`
+		Rows        []historyRow `json:"rows"`
 		NextFrom    *int64       `json:"next_from,omitempty"`
-	}{Agent: agentRef(agent), NewestRound: newest, Per: "stored", Rows: []ratingJSON{}}
+	}{Agent: agentRef(agent), NewestRound: newest, Per: "stored", Rows: []historyRow{}}
 	if per != "round" {
 		for _, h := range stored {
 			out.Rows = append(out.Rows, ratingOf(h))

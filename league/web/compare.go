@@ -14,15 +14,15 @@ import (
 // gives an agent.
 type compared struct {
 	agentRef
-	Class    *string       `json:"class"`
-	Shares   *sharesJSON   `json:"shares"`
-	Standing *standingJSON `json:"standing"`
+	Class    *string          `json:"class"`
+	Shares   *shareFigures    `json:"shares"`
+	Standing *standingFigures `json:"standing"`
 }
 
 func comparedOf(a *store.Agent) compared {
 	c := compared{agentRef: *refOf(a), Class: classOf(a), Shares: sharesOf(a)}
 	if st := a.Standing; st != nil {
-		c.Standing = &standingJSON{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
+		c.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	return c
 }
@@ -34,11 +34,11 @@ type moveValue struct {
 	Value string `json:"value"`
 }
 
-// differenceJSON is a position where the two agents move differently:
+// difference is a position where the two agents move differently:
 // the board as the game draws it in text (rows of X, O and ., the top
 // first; Connect Four adds the column numbers), the side to move, and
 // each agent's move.
-type differenceJSON struct {
+type difference struct {
 	Rows   []string  `json:"rows"`
 	ToMove string    `json:"to_move"`
 	A      moveValue `json:"a"`
@@ -92,17 +92,17 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	out := struct {
-		Game        string           `json:"game"`
-		NewestRound int64            `json:"newest_round"`
-		A           compared         `json:"a"`
-		B           compared         `json:"b"`
-		Met         bool             `json:"met"`
-		Record      *record          `json:"record"` // A's, null if they have not played
-		Score       *float64         `json:"score"`
-		Diff        *interval        `json:"diff"` // A's Elo minus B's; null unless both are rated
-		Expected    *float64         `json:"expected"`
-		Compared    *int             `json:"compared,omitempty"` // the positions compared; absent with positions=0
-		Differences []differenceJSON `json:"differences,omitempty"`
+		Game        string       `json:"game"`
+		NewestRound int64        `json:"newest_round"`
+		A           compared     `json:"a"`
+		B           compared     `json:"b"`
+		Met         bool         `json:"met"`
+		Record      *record      `json:"record"` // A's, null if they have not played
+		Score       *float64     `json:"score"`
+		Diff        *interval    `json:"diff"` // A's Elo minus B's; null unless both are rated
+		Expected    *float64     `json:"expected"`
+		Compared    *int         `json:"compared,omitempty"` // the positions compared; absent with positions=0
+		Differences []difference `json:"differences,omitempty"`
 	}{Game: kit.Name(), NewestRound: newest, A: comparedOf(a), B: comparedOf(b), Met: met}
 	if met {
 		rec, score := recordOf(played), played.Score()
@@ -113,9 +113,9 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	}
 	if q != "0" {
 		out.Compared = &c.Compared
-		out.Differences = make([]differenceJSON, 0, len(c.Differences))
+		out.Differences = make([]difference, 0, len(c.Differences))
 		for _, d := range c.Differences {
-			out.Differences = append(out.Differences, differenceJSON{
+			out.Differences = append(out.Differences, difference{
 				Rows: strings.Split(kit.Format(d.Position), "\n"), ToMove: kit.ToMove(d.Position).String(),
 				A: moveValue{Move: kit.FormatMove(d.A), Value: d.AValue.String()},
 				B: moveValue{Move: kit.FormatMove(d.B), Value: d.BValue.String()},
