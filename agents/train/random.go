@@ -11,10 +11,11 @@ import (
 	"ttt/agents/verify"
 )
 
-// Config is a run of ttt train: one learner of tic-tac-toe, trained the
+// Plan is a run of ttt train: one learner of tic-tac-toe, trained the
 // way its document teaches, against a uniformly random opponent (ttt-rl,
-// the CodeProject article) or against itself (SelfPlay).
-type Config struct {
+// the CodeProject article) or against itself (SelfPlay). (A league's
+// settings are league.Config.)
+type Plan struct {
 	Games int
 	Seed  uint64
 	// Until, if not verify.Beatable, ends the run at the first check
@@ -28,8 +29,8 @@ type Config struct {
 
 // Default returns the settings of `ttt train` for the given number of
 // games, where the command line does not say otherwise.
-func Default(games int) Config {
-	return Config{Games: games, Seed: 1, CheckEvery: DefaultCheckEvery, Learning: Learning{
+func Default(games int) Plan {
+	return Plan{Games: games, Seed: 1, CheckEvery: DefaultCheckEvery, Learning: Learning{
 		Method:      MethodPolicy,
 		Lambda:      DefaultLambda,
 		Hidden:      nn.DefaultHidden,
@@ -46,7 +47,7 @@ func Default(games int) Config {
 const DefaultCheckEvery = 1000
 
 // Validate reports the first setting that is out of range.
-func (c Config) Validate() error {
+func (c Plan) Validate() error {
 	switch {
 	case c.Games < 1:
 		return OutOfRange("games", "must be at least 1", c.Games)
@@ -93,7 +94,7 @@ type Model struct {
 // draws the initial weights, the samples and the opponent's moves, in a
 // fixed order. On cancellation it returns the model as trained so far
 // with ctx's error.
-func Run(ctx context.Context, cfg Config, report func(Progress)) (Model, error) {
+func Run(ctx context.Context, cfg Plan, report func(Progress)) (Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return Model{}, err
 	}

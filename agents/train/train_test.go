@@ -99,22 +99,22 @@ func TestSchedule(t *testing.T) {
 	}
 }
 
-func TestConfigRefusesBadSettings(t *testing.T) {
-	for name, mutate := range map[string]func(*train.Config){
-		"zero games":      func(c *train.Config) { c.Games = 0 },
-		"negative games":  func(c *train.Config) { c.Games = -5 },
-		"zero hidden":     func(c *train.Config) { c.Hidden = 0 },
-		"huge hidden":     func(c *train.Config) { c.Hidden = 1 << 20 },
-		"zero lr":         func(c *train.Config) { c.LR = 0 },
-		"epsilon above 1": func(c *train.Config) { c.Epsilon.Start = 1.5 },
+func TestPlanRefusesBadSettings(t *testing.T) {
+	for name, mutate := range map[string]func(*train.Plan){
+		"zero games":      func(c *train.Plan) { c.Games = 0 },
+		"negative games":  func(c *train.Plan) { c.Games = -5 },
+		"zero hidden":     func(c *train.Plan) { c.Hidden = 0 },
+		"huge hidden":     func(c *train.Plan) { c.Hidden = 1 << 20 },
+		"zero lr":         func(c *train.Plan) { c.LR = 0 },
+		"epsilon above 1": func(c *train.Plan) { c.Epsilon.Start = 1.5 },
 		// NaN fails every comparison: a check of x < 0 || x > 1 lets it
 		// through (from a league's stored settings, which no flag checks).
-		"NaN epsilon":      func(c *train.Config) { c.Epsilon.Start = math.NaN() },
-		"NaN epsilon end":  func(c *train.Config) { c.Epsilon.End = math.NaN() },
-		"NaN lr":           func(c *train.Config) { c.LR = math.NaN() },
-		"NaN temperature":  func(c *train.Config) { c.Temperature = math.NaN() },
-		"negative decay":   func(c *train.Config) { c.Epsilon.Games = -1 },
-		"zero temperature": func(c *train.Config) { c.Temperature = 0 },
+		"NaN epsilon":      func(c *train.Plan) { c.Epsilon.Start = math.NaN() },
+		"NaN epsilon end":  func(c *train.Plan) { c.Epsilon.End = math.NaN() },
+		"NaN lr":           func(c *train.Plan) { c.LR = math.NaN() },
+		"NaN temperature":  func(c *train.Plan) { c.Temperature = math.NaN() },
+		"negative decay":   func(c *train.Plan) { c.Epsilon.Games = -1 },
+		"zero temperature": func(c *train.Plan) { c.Temperature = 0 },
 	} {
 		cfg := train.Default(100)
 		mutate(&cfg)

@@ -82,7 +82,7 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 	if o.write, err = weightWriter(c); err != nil {
 		return o, err
 	}
-	o.cfg = train.Config{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
+	o.cfg = train.Plan{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
 		Learning: learning(c).ForMethod(c.IsSet)}
 	if !c.IsSet("epsilon-games") {
 		o.cfg.Epsilon.Games = o.cfg.Games / 2
@@ -104,7 +104,7 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 
 // trainOptions are ttt train's flags.
 type trainOptions struct {
-	cfg      train.Config
+	cfg      train.Plan
 	out      string // -o, "" for none
 	toLeague bool   // store the net in the job's league
 	write    func(*nn.Net) []byte
@@ -189,7 +189,7 @@ func runTrain(j *job, o trainOptions) error {
 // --until a line for each change of class. It returns what it trained,
 // the games it played, the check that found the learner good enough
 // (nil for none) and the latest check.
-func (j *job) trainWithProgress(cfg train.Config) (model train.Model, games int, reached, last *train.Check, err error) {
+func (j *job) trainWithProgress(cfg train.Plan) (model train.Model, games int, reached, last *train.Check, err error) {
 	w := j.Stdout
 	most := ""
 	if cfg.Until != verify.Beatable {
@@ -231,7 +231,7 @@ func (j *job) trainWithProgress(cfg train.Config) (model train.Model, games int,
 
 // trainee describes what cfg trains, and against whom, for train's first
 // line. A policy net's line is ttt-rl's trainer's.
-func trainee(cfg train.Config) string {
+func trainee(cfg train.Plan) string {
 	switch cfg.Method {
 	case train.MethodTable:
 		return "a table of values (the CodeProject article's learner) against a random opponent"
