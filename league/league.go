@@ -130,7 +130,7 @@ func (c Config) Validate() error {
 	case c.Duration < 0:
 		return train.OutOfRange("duration", "must not be negative", c.Duration)
 	case c.GamesPerRound < 1:
-		return train.OutOfRange("games-per-round", "must be at least 1", c.GamesPerRound)
+		return train.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
 	case c.Workers < 0:
 		return train.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
 	case c.Openings < 0 || c.Openings > MaxPlies:
@@ -138,7 +138,7 @@ func (c Config) Validate() error {
 	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
 		return train.OutOfRange("opponents", fmt.Sprintf("must be within %d..%d", minOpponents, maxOpponents), c.Opponents)
 	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
-		return train.OutOfRange("self-play", "must be within 0..1", c.SelfPlay)
+		return train.OutOfRange("self_play", "must be within 0..1", c.SelfPlay)
 	case !(c.Exploit >= 0 && c.Exploit <= 1):
 		return train.OutOfRange("exploit", "must be within 0..1", c.Exploit)
 	case !(c.Members >= 0 && c.Members <= 1):
@@ -148,7 +148,7 @@ func (c Config) Validate() error {
 	case !(c.Ladder >= 0 && c.Ladder <= 1):
 		return train.OutOfRange("ladder", "must be within 0..1", c.Ladder)
 	case c.SelfPlay+c.Exploit+c.Members+c.Drill+c.Ladder > 1:
-		shares := []string{"self-play", "exploit", "members", "drill", "ladder"}
+		shares := []string{"self_play", "exploit", "members", "drill", "ladder"}
 		values := []any{c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder}
 		if c.Ladder == 0 { // the other games' shares, as most leagues have them
 			shares, values = shares[:4], values[:4]

@@ -30,19 +30,19 @@ func (c Config) Settings() map[string]string {
 		"seed":            strconv.FormatUint(c.Seed, 10),
 		"learner":         c.Method,
 		"hidden":          strconv.Itoa(c.Hidden),
-		"games-per-round": strconv.Itoa(c.GamesPerRound),
+		"games_per_round": strconv.Itoa(c.GamesPerRound),
 		"openings":        strconv.Itoa(c.Openings),
 		"opponents":       strconv.Itoa(c.Opponents),
-		"self-play":       f(c.SelfPlay),
+		"self_play":       f(c.SelfPlay),
 		"exploit":         f(c.Exploit),
 		"members":         f(c.Members),
 		"drill":           f(c.Drill),
 		"ladder":          f(c.Ladder),
 		"lr":              f(c.LR),
-		"lr-decay":        strconv.Itoa(c.LRDecay),
+		"lr_decay":        strconv.Itoa(c.LRDecay),
 		"epsilon":         f(c.Epsilon.Start),
-		"epsilon-end":     f(c.Epsilon.End),
-		"epsilon-games":   strconv.Itoa(c.Epsilon.Games),
+		"epsilon_end":     f(c.Epsilon.End),
+		"epsilon_games":   strconv.Itoa(c.Epsilon.Games),
 		"temperature":     f(c.Temperature),
 		"lambda":          f(c.Lambda),
 	}
@@ -60,13 +60,13 @@ func (c *Config) set(name, value string) error {
 		c.Method = value
 	case "hidden":
 		i(&c.Hidden)
-	case "games-per-round":
+	case "games_per_round":
 		i(&c.GamesPerRound)
 	case "openings":
 		i(&c.Openings)
 	case "opponents":
 		i(&c.Opponents)
-	case "self-play":
+	case "self_play":
 		f(&c.SelfPlay)
 	case "exploit":
 		f(&c.Exploit)
@@ -78,13 +78,13 @@ func (c *Config) set(name, value string) error {
 		f(&c.Ladder)
 	case "lr":
 		f(&c.LR)
-	case "lr-decay":
+	case "lr_decay":
 		i(&c.LRDecay)
 	case "epsilon":
 		f(&c.Epsilon.Start)
-	case "epsilon-end":
+	case "epsilon_end":
 		f(&c.Epsilon.End)
-	case "epsilon-games":
+	case "epsilon_games":
 		i(&c.Epsilon.Games)
 	case "temperature":
 		f(&c.Temperature)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -188,5 +189,32 @@ func TestUpgradeRenamesRefusedNames(t *testing.T) {
 	db.Close()
 	if again := mustOpen(t, path); again.Renamed() != nil {
 		t.Errorf("a second open renamed %v", again.Renamed())
+	}
+}
+
+// Schema 6 stores a league's settings under keys of their own: a league
+// of schema 5, whose settings are named as the flags are spelt, is
+// upgraded with every value kept under its new key.
+func TestUpgradeSettingKeys(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	mustOpen(t, path).Close()
+	raw := rawDB(t, path)
+	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
+		PRAGMA user_version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err := openWrite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"games_per_round": "500", "self_play": "0.2", "lr": "0.1"}; !maps.Equal(got, want) {
+		t.Errorf("settings after the upgrade: %v, want %v", got, want)
 	}
 }

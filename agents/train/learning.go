@@ -39,7 +39,7 @@ func (l Learning) Validate() error {
 			return fmt.Sprintf("%s, the %s learner's step size, must be within (0, 1] (got %g)", n[0], l.Method, l.LR)
 		})
 	case l.LRDecay < 0:
-		return OutOfRange("lr-decay", "must not be negative", l.LRDecay)
+		return OutOfRange("lr_decay", "must not be negative", l.LRDecay)
 	case !(l.Temperature > 0 && l.Temperature <= 100):
 		return OutOfRange("temperature", "must be within (0, 100]", l.Temperature)
 	}
@@ -66,7 +66,7 @@ func (l Learning) ForMethod(given func(name string) bool) Learning {
 	if !given("epsilon") {
 		l.Epsilon.Start = epsilon
 	}
-	if !given("epsilon-end") {
+	if !given("epsilon_end") {
 		l.Epsilon.End = l.Epsilon.Start
 	}
 	return l
@@ -121,11 +121,11 @@ func (s Schedule) At(g int) float64 {
 func (s Schedule) Validate() error {
 	switch {
 	case !(s.Start >= 0 && s.Start <= 1 && s.End >= 0 && s.End <= 1):
-		return Invalid([]string{"epsilon", "epsilon-end"}, func(n []string) string {
+		return Invalid([]string{"epsilon", "epsilon_end"}, func(n []string) string {
 			return fmt.Sprintf("%s and %s must be within 0..1 (got %g and %g)", n[0], n[1], s.Start, s.End)
 		})
 	case s.Games < 0:
-		return OutOfRange("epsilon-games", "must not be negative", s.Games)
+		return OutOfRange("epsilon_games", "must not be negative", s.Games)
 	}
 	return nil
 }

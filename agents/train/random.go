@@ -52,7 +52,7 @@ func (c Plan) Validate() error {
 	case c.Games < 1:
 		return OutOfRange("games", "must be at least 1", c.Games)
 	case c.Until != verify.Beatable && c.CheckEvery < 1:
-		return OutOfRange("check-every", "must be at least 1", c.CheckEvery)
+		return OutOfRange("check_every", "must be at least 1", c.CheckEvery)
 	}
 	return c.Learning.Validate()
 }

@@ -15,14 +15,14 @@ func TestSettingErrorNamesTheSetting(t *testing.T) {
 		Epsilon: train.Schedule{Start: 2, End: 0.5}}
 	err := l.Validate()
 	se, ok := errors.AsType[*train.SettingError](err)
-	if !ok || strings.Join(se.Settings, ",") != "epsilon,epsilon-end" {
+	if !ok || strings.Join(se.Settings, ",") != "epsilon,epsilon_end" {
 		t.Fatalf("Validate: %v (%T), want a SettingError of epsilon and epsilon-end", err, err)
 	}
-	if got, want := se.Error(), "epsilon and epsilon-end must be within 0..1 (got 2 and 0.5)"; got != want {
+	if got, want := se.Error(), "epsilon and epsilon_end must be within 0..1 (got 2 and 0.5)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	flag := func(s string) string { return "-" + strings.ToUpper(s) }
-	if got, want := se.Say(flag), "-EPSILON and -EPSILON-END must be within 0..1 (got 2 and 0.5)"; got != want {
+	if got, want := se.Say(flag), "-EPSILON and -EPSILON_END must be within 0..1 (got 2 and 0.5)"; got != want {
 		t.Errorf("Say = %q, want %q", got, want)
 	}
 }

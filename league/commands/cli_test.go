@@ -194,7 +194,7 @@ func TestResumeSettingNaN(t *testing.T) {
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(bounded)...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon-end'"); err != nil {
+	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon_end'"); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

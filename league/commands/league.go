@@ -105,8 +105,7 @@ func leagueRunCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			given := func(setting string) bool { return c.IsSet(strings.TrimPrefix(flagOf(setting), "--")) }
-			return runLeagueRun(jobOf(c), cfg, given, stop)
+			return runLeagueRun(jobOf(c), cfg, givenFlags(c), stop)
 		},
 	}
 }
@@ -130,7 +129,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	// checked again after.
 	check := cfg
 	if _, err := os.Stat(j.local(j.db)); err == nil {
-		for name, share := range map[string]*float64{"self-play": &check.SelfPlay, "exploit": &check.Exploit,
+		for name, share := range map[string]*float64{"self_play": &check.SelfPlay, "exploit": &check.Exploit,
 			"members": &check.Members, "drill": &check.Drill, "ladder": &check.Ladder} {
 			if !given(name) {
 				*share = 0
@@ -373,10 +372,16 @@ func factsText(f verify.Facts) string {
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
 }
 
-// flagOf is the flag of ttt league run that gives a league's setting, by
-// the setting's stored name (league.Config.Settings): for now each has
-// the flag of its name.
-func flagOf(setting string) string { return "--" + setting }
+// flagOf is the flag of ttt league run (or ttt train) that gives a
+// setting, by the setting's stored name (league.Config.Settings): the
+// name with dashes, self_play's --self-play.
+func flagOf(setting string) string { return "--" + strings.ReplaceAll(setting, "_", "-") }
+
+// givenFlags reports whether c's command line gave a setting, by the
+// setting's stored name.
+func givenFlags(c *cli.Context) func(setting string) bool {
+	return func(setting string) bool { return c.IsSet(strings.TrimPrefix(flagOf(setting), "--")) }
+}
 
 // flagged is err said with the flags that give the settings it names,
 // when it holds a train.SettingError; flag names each setting's flag.

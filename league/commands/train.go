@@ -83,7 +83,7 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 		return o, err
 	}
 	o.cfg = train.Plan{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
-		Learning: learning(c).ForMethod(c.IsSet)}
+		Learning: learning(c).ForMethod(givenFlags(c))}
 	if !c.IsSet("epsilon-games") {
 		o.cfg.Epsilon.Games = o.cfg.Games / 2
 	}
