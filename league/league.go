@@ -161,7 +161,7 @@ func (c Config) Validate() error {
 		// A league stores networks and plays their move tables; a
 		// table learner's snapshot has no place in it yet.
 		return train.Invalid([]string{"learner"}, func(n []string) string {
-			return fmt.Sprintf("%s %s: a league's learner is a network (policy or tdlambda); train a table with ttt train --method %[2]s -o FILE", n[0], c.Method)
+			return fmt.Sprintf("%s %s: a league's learner is a network (policy or tdlambda); a table learns on its own, against random or itself", n[0], c.Method)
 		})
 	}
 	return c.Learning.Validate()

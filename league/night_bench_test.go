@@ -94,7 +94,7 @@ func BenchmarkNight(b *testing.B) {
 }
 
 // countNets counts the networks of the database at path: its agents but
-// random and perfect.
+// the built-in players.
 func countNets(path string) (int, error) {
 	db, err := store.OpenRead(context.Background(), path)
 	if err != nil {
@@ -102,7 +102,7 @@ func countNets(path string) (int, error) {
 	}
 	defer db.Close()
 	n, err := db.Count(context.Background())
-	return n - 2, err
+	return n - len(agents.TicTacToe.Builtins), err
 }
 
 // nightLeague returns the path of a built league of n checkpoints,

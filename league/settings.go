@@ -122,11 +122,11 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 			}
 		case name == "hidden":
 			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: this league's learner has %s hidden units, and a resumed league goes on with it (a new --db starts another league)", n[0], now[name], was)
+				return fmt.Sprintf("%s %s: this league's learner has %s hidden units, and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
 			})
 		case name == "learner":
 			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: this league's learner is %s, and a resumed league goes on with it (a new --db starts another league)", n[0], now[name], was)
+				return fmt.Sprintf("%s %s: this league's learner is %s, and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
 			})
 		default:
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})

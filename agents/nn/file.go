@@ -121,7 +121,7 @@ func Parse(g game.Game, data []byte, want Shape) (*Net, error) {
 		return nil, fmt.Errorf("%d bytes fits no network with %s inputs (a %s file holds 4*(inputs*H + %d*H + %d) bytes for a policy net, 4*(inputs*H + 2*H + 1) for a value net)",
 			len(data), in, g.Title(), g.Moves()+1, g.Moves())
 	case len(fits) > 1:
-		return nil, fmt.Errorf("%w: with and without the side input (say which with --inputs)", ErrAmbiguous)
+		return nil, fmt.Errorf("%w: with and without the side input", ErrAmbiguous)
 	}
 	shape := fits[0]
 

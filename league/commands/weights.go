@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -80,6 +81,9 @@ func readAgentFile(g game.Game, path string, inputs int) (*nn.Net, *table.Table,
 		return nil, t, nil
 	}
 	net, err := nn.Parse(g, data, nn.Shape{Inputs: inputs})
+	if errors.Is(err, nn.ErrAmbiguous) {
+		return nil, nil, fmt.Errorf("%s: %w (say which with --inputs)", path, err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"ttt/agents"
 	"ttt/league/commands/clitest"
 	"ttt/league/web"
 	"ttt/store"
@@ -159,6 +160,7 @@ func bigLeague(b *testing.B, n int) string {
 		dir = os.TempDir()
 	}
 	path := filepath.Join(dir, fmt.Sprintf("ttt-serve-%d.db", n))
+	k := len(agents.TicTacToe.Builtins) // the agents before the first snapshot
 	if db, err := store.OpenRead(b.Context(), path); err == nil {
 		all, err := db.Count(b.Context())
 		var played int
@@ -169,7 +171,7 @@ func bigLeague(b *testing.B, n int) string {
 			})
 		}
 		db.Close()
-		if err == nil && all-2 >= n && played >= n { // random and perfect are not checkpoints
+		if err == nil && all-k >= n && played >= n { // the built-in players are not checkpoints
 			return path
 		}
 	}
@@ -178,8 +180,8 @@ func bigLeague(b *testing.B, n int) string {
 	for _, f := range []string{building, building + "-wal", building + "-shm", path, path + "-wal", path + "-shm"} {
 		os.Remove(f)
 	}
-	// Two real rounds: ids 1 and 2 are random and perfect, 3 and 4 the
-	// snapshots of rounds 1 and 2.
+	// Two real rounds: ids 1 to k are the built-in players (random and
+	// perfect first), k+1 and k+2 the snapshots of rounds 1 and 2.
 	clitest.TTT{Dir: dir}.OK(b, "league", "run", "--db", building, "--rounds", "2", "--games-per-round", "1000")
 	os.Remove(building + ".lock")
 	db, err := sql.Open("sqlite", building)
@@ -189,51 +191,51 @@ func bigLeague(b *testing.B, n int) string {
 	defer db.Close()
 	best := n / 2
 	for _, q := range []string{
-		// Round r's snapshot is agent r+2, a copy of agent 4; every
+		// Round r's snapshot is agent r+k, a copy of agent k+2; every
 		// seventh is unbeatable.
 		`WITH RECURSIVE k(r) AS (SELECT 3 UNION ALL SELECT r + 1 FROM k WHERE r < :n)
 		INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, created_at, class,
 			x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
 			x_win, x_draw, x_loss, o_win, o_draw, o_loss, moves_crc, weights_crc, moves, weights)
-		SELECT r + 2, 'checkpoint', 'checkpoint-' || (r + 2), r + 1, r, r * 20000, t.hidden, t.created_at,
+		SELECT r + :k, 'checkpoint', 'checkpoint-' || (r + :k), r + :k - 1, r, r * 20000, t.hidden, t.created_at,
 			CASE WHEN r = :best THEN 2 WHEN r % 7 = 0 THEN 1 ELSE 0 END,
 			t.x_worst, t.x_lost, t.x_lines, t.x_optimal, t.x_positions, t.o_worst, t.o_lost, t.o_lines, t.o_optimal, t.o_positions,
 			t.x_win, t.x_draw, t.x_loss, t.o_win, t.o_draw, t.o_loss, t.moves_crc, t.weights_crc, t.moves, t.weights
-		FROM k, agents t WHERE t.id = 4`,
+		FROM k, agents t WHERE t.id = :k + 2`,
 		// The learning curve rises towards 400, with some noise.
 		`WITH RECURSIVE k(r) AS (SELECT 3 UNION ALL SELECT r + 1 FROM k WHERE r < :n),
 		c(r, elo) AS (SELECT r, 400.0 * r / (r + 3000) + ((r * 7919) % 101 - 50) / 5.0 FROM k)
 		INSERT INTO rounds (id, kind, started_at, finished_at, snapshot_id, elo, lo, hi,
 			train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending)
-		SELECT c.r, 'league', t.started_at, t.finished_at, c.r + 2, c.elo, c.elo - 15, c.elo + 15,
+		SELECT c.r, 'league', t.started_at, t.finished_at, c.r + :k, c.elo, c.elo - 15, c.elo + 15,
 			t.train_games, t.train_seconds, t.eval_games, t.eval_seconds, t.fit_steps, t.fit_pending
 		FROM c, rounds t WHERE t.id = 2`,
 		`WITH RECURSIVE k(r) AS (SELECT 3 UNION ALL SELECT r + 1 FROM k WHERE r < :n),
 		d(d) AS (VALUES (0), (1), (3), (10), (30), (100), (300))
 		INSERT INTO history (agent_id, round_id, elo, lo, hi, games)
-		SELECT k.r + 2, k.r + d.d, 400.0 * k.r / (k.r + 3000) - d.d / 100.0, 400.0 * k.r / (k.r + 3000) - 15 + d.d / 50.0,
+		SELECT k.r + :k, k.r + d.d, 400.0 * k.r / (k.r + 3000) - d.d / 100.0, 400.0 * k.r / (k.r + 3000) - 15 + d.d / 50.0,
 			400.0 * k.r / (k.r + 3000) + 15 - d.d / 50.0, 144 * (1 + d.d)
 		FROM k, d WHERE k.r + d.d <= :n`,
 		`WITH RECURSIVE k(r) AS (SELECT :best + 5 UNION ALL SELECT r + 5 FROM k WHERE r + 5 <= :n)
 		INSERT INTO history (agent_id, round_id, elo, lo, hi, games)
-		SELECT :best + 2, r, 450 + (r % 13) / 10.0, 440, 460, 144 * (r - :best) FROM k WHERE true
+		SELECT :best + :k, r, 450 + (r % 13) / 10.0, 440, 460, 144 * (r - :best) FROM k WHERE true
 		ON CONFLICT DO UPDATE SET elo = excluded.elo, lo = excluded.lo, hi = excluded.hi`,
-		`UPDATE history SET elo = 450, lo = 430, hi = 470 WHERE agent_id = :best + 2 AND round_id < :best + 5`,
+		`UPDATE history SET elo = 450, lo = 430, hi = 470 WHERE agent_id = :best + :k AND round_id < :best + 5`,
 		// The matches: each snapshot against random and perfect, and the
 		// best agent against every other snapshot, each row in the round
-		// of its newer agent (agent r+2 is round r's).
+		// of its newer agent (agent r+k is round r's).
 		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
-		SELECT a.id - 2, a.id, o.id, 1, 0, (a.id * 7) % 20, (a.id * 3) % 30, 10 FROM agents a, agents o
-		WHERE a.id > 4 AND o.id IN (1, 2)`,
+		SELECT a.id - :k, a.id, o.id, 1, 0, (a.id * 7) % 20, (a.id * 3) % 30, 10 FROM agents a, agents o
+		WHERE a.id > :k + 2 AND o.id IN (1, 2)`,
 		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
-		SELECT max(x.id, :best + 2) - 2, max(x.id, :best + 2), min(x.id, :best + 2), 1, 0, x.id % 20, x.id % 30, 10
-		FROM agents x WHERE x.id > 2 AND x.id <> :best + 2`,
+		SELECT max(x.id, :best + :k) - :k, max(x.id, :best + :k), min(x.id, :best + :k), 1, 0, x.id % 20, x.id % 30, 10
+		FROM agents x WHERE x.id > :k AND x.id <> :best + :k`,
 		`INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class)
 		SELECT h.agent_id, h.round_id, h.elo, h.lo, h.hi, h.games / 2, h.games / 4, h.games - h.games / 2 - h.games / 4, a.class
 		FROM history h JOIN agents a ON a.id = h.agent_id
-		WHERE h.agent_id > 4 AND h.round_id = (SELECT max(round_id) FROM history WHERE agent_id = h.agent_id)`,
+		WHERE h.agent_id > :k + 2 AND h.round_id = (SELECT max(round_id) FROM history WHERE agent_id = h.agent_id)`,
 	} {
-		if _, err := db.ExecContext(b.Context(), q, sql.Named("n", n), sql.Named("best", best)); err != nil {
+		if _, err := db.ExecContext(b.Context(), q, sql.Named("n", n), sql.Named("best", best), sql.Named("k", k)); err != nil {
 			b.Fatalf("%v\n%s", err, q)
 		}
 	}
