@@ -54,7 +54,7 @@ func (j *job) openLeague(create bool) (*store.DB, error) {
 		// database in the current directory under no name.
 		return nil, j.usage("--db (or TTT_DB) names no file")
 	}
-	file := j.local(j.db)
+	file := j.path(j.db)
 	if create {
 		// The writers upgrade an older league as ttt upgrade does, and
 		// say on stderr, beside their own output, what it renamed.
@@ -159,8 +159,8 @@ func (j *job) leagueKit() (*agents.Kit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(j.local(j.db)); err == nil {
-		if db, err := store.OpenRead(j.ctx, j.local(j.db)); err == nil {
+	if _, err := os.Stat(j.path(j.db)); err == nil {
+		if db, err := store.OpenRead(j.ctx, j.path(j.db)); err == nil {
 			defer db.Close()
 			if err := j.sameGame(db); err != nil {
 				return nil, err

@@ -54,9 +54,9 @@ func runImport(j *job, path, name string, inputs int) error {
 	if err := j.checkInputs(inputs, kit.Game); err != nil {
 		return err
 	}
-	net, err := readWeightFile(kit.Game, j.local(path), inputs)
+	net, err := readWeightFile(kit.Game, j.path(path), inputs)
 	if err != nil {
-		return userNames(err, j.local(path), path)
+		return userNames(err, j.path(path), path)
 	}
 	db, err := j.openLeague(true)
 	if err != nil {

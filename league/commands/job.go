@@ -30,10 +30,6 @@ func jobOf(c *cli.Context) *job {
 	return j
 }
 
-// local is the file that name, as the user gave it, means in the job's
-// run.
-func (j *job) local(name string) string { return j.path(name) }
-
 // usage is a usage error of the job's command: the command line was
 // wrong, though it took the work to find out.
 func (j *job) usage(format string, args ...any) error { return usage(j.cmd, format, args...) }

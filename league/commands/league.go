@@ -128,7 +128,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	// shares not given may be its own, which Resume reads: they are
 	// checked again after.
 	check := cfg
-	if _, err := os.Stat(j.local(j.db)); err == nil {
+	if _, err := os.Stat(j.path(j.db)); err == nil {
 		for name, share := range map[string]*float64{"self_play": &check.SelfPlay, "exploit": &check.Exploit,
 			"members": &check.Members, "drill": &check.Drill, "ladder": &check.Ladder} {
 			if !given(name) {

@@ -101,7 +101,7 @@ func (j *job) leagueListing(db *store.DB) (listing, error) {
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
 	}
-	size := fileSize(j.local(path))
+	size := fileSize(j.path(path))
 	return listing{
 		object:  true,
 		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},

@@ -35,7 +35,7 @@ type outputFile struct {
 // line then says is replaced (see replaced). Through a symbolic link, the
 // file the link names is written, and checked.
 func (j *job) createOutput(path string) (*outputFile, error) {
-	o := &outputFile{path: path, file: j.local(path), db: j.db, dbFile: j.local(j.db)}
+	o := &outputFile{path: path, file: j.path(path), db: j.db, dbFile: j.path(j.db)}
 	target, exists, err := o.checkOutput()
 	if err != nil {
 		return nil, err

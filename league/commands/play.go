@@ -121,9 +121,9 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, error) {
 // weights or a table of values, as a rival named after the file.
 func (j *job) fileRival(path string) (rival, error) {
 	kit := agents.TicTacToe
-	net, values, err := readAgentFile(kit.Game, j.local(path), 0)
+	net, values, err := readAgentFile(kit.Game, j.path(path), 0)
 	if err != nil {
-		return rival{}, userNames(err, j.local(path), path)
+		return rival{}, userNames(err, j.path(path), path)
 	}
 	name := filepath.Base(path)
 	if values == nil {

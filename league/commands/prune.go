@@ -58,7 +58,7 @@ func pruneCommand() *cli.Command {
 // runPrune drops the weights of the checkpoints but the keepBest best,
 // the newest and those of every every-th round, and compacts the file.
 func runPrune(j *job, keepBest, every int) error {
-	file := j.local(j.db)
+	file := j.path(j.db)
 	// A missing file is refused as the readers refuse it, never made into
 	// an empty league to prune.
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {

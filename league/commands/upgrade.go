@@ -45,8 +45,8 @@ func runUpgrade(j *job) error {
 	db, err := j.openLeague(false)
 	if errors.Is(err, store.ErrOlderSchema) {
 		// An older league has a schema: it is never set up anew.
-		db, err = store.Open(j.ctx, j.local(j.db), nil)
-		if err = userNames(err, j.local(j.db), j.db); err == nil {
+		db, err = store.Open(j.ctx, j.path(j.db), nil)
+		if err = userNames(err, j.path(j.db), j.db); err == nil {
 			sayRenamed(j.Stdout, "", db)
 		}
 	}

@@ -148,7 +148,7 @@ func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, v
 	}
 	// Whatever is at arg but a directory is read as an agent's file,
 	// which refuses what is not one: /dev/zero is not an agent's name.
-	info, err := os.Stat(j.local(arg))
+	info, err := os.Stat(j.path(arg))
 	if err == nil && !info.IsDir() {
 		kit, err := j.leagueKit()
 		if err != nil {
@@ -157,9 +157,9 @@ func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, v
 		if err := j.checkInputs(inputs, kit.Game); err != nil {
 			return nil, nil, false, err
 		}
-		net, values, err := readAgentFile(kit.Game, j.local(arg), inputs)
+		net, values, err := readAgentFile(kit.Game, j.path(arg), inputs)
 		if err != nil || values != nil {
-			return nil, values, false, userNames(err, j.local(arg), arg)
+			return nil, values, false, userNames(err, j.path(arg), arg)
 		}
 		g := kit.Game
 		return net, nil, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
