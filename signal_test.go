@@ -5,6 +5,7 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,6 +24,13 @@ import (
 // the SIGHUP certainly comes before it ends; an export that ended before
 // the test saw its file is tried again.
 func testHangUpDuringExport(t *testing.T, p clitest.TTT) {
+	// A test run under nohup ignores SIGHUP, and its children inherit
+	// that: ttt would keep it ignored, as it should for nohup. Catching
+	// it here gives the children the default again, since exec resets a
+	// caught signal and keeps an ignored one.
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "20")...)
 	before := clitest.Snapshot(t, p.Dir)
 	for attempt := 0; ; attempt++ {
