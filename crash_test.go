@@ -34,6 +34,7 @@ import (
 // aimed by what a round spends where (aims). A noisy machine scatters
 // them further; the log says where each was aimed.
 func TestKillAtAnyMoment(t *testing.T) {
+	t.Parallel()
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
 	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents)}

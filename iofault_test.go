@@ -48,6 +48,7 @@ import (
 // TTT_IOFAULT_TEST=required (.ci/run), and needs ptrace, which a
 // container may refuse.
 func TestIOFaults(t *testing.T) {
+	t.Parallel()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		if os.Getenv("TTT_IOFAULT_TEST") == "required" {

@@ -50,6 +50,7 @@ func built(t *testing.T) clitest.TTT {
 // 2 for a command line that does not parse, and TTT_DB read from the
 // environment.
 func TestExitStatus(t *testing.T) {
+	t.Parallel()
 	p := built(t)
 	if out := p.OK(t, "--version"); !strings.HasPrefix(out, "ttt version ") {
 		t.Errorf("ttt --version said %q", out)
@@ -75,6 +76,7 @@ func TestExitStatus(t *testing.T) {
 // test (this is it) and go build (the program is built); go run . ARGS is
 // the program run with ARGS; other programs (ordo) are not ours.
 func TestReadme(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, err := os.ReadFile(bin)
 	if err != nil {

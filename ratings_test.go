@@ -19,6 +19,7 @@ import (
 // 200 with an empty body and logged nothing, and check called the file
 // healthy). Both run in-process.
 func TestCraftedRatings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, craft string
 		check       []string // lines ttt check must print
@@ -87,6 +88,7 @@ func TestCraftedRatings(t *testing.T) {
 // tampered result (round 2's snapshot, agent 7, now lost every game to
 // random) moves the refit, and it names the agents it moved and exits 1.
 func TestCheckRatings(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
 	out := p.OK(t, "check", "--ratings")
@@ -110,6 +112,7 @@ func TestCheckRatings(t *testing.T) {
 // round brings every standing to the fit's rating, which check --ratings
 // then finds within its bound.
 func TestStandingsCatchUpWithTheFit(t *testing.T) {
+	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))

@@ -24,6 +24,7 @@ import (
 // user, a file size limit. (A full disk and bad input are tried
 // in-process, in league/commands.) Each has a directory of its own.
 func TestReliability(t *testing.T) {
+	t.Parallel()
 	t.Run("StopOnSignal", func(t *testing.T) { testStopOnSignal(t, built(t)) })
 	t.Run("OneLeagueAtATime", func(t *testing.T) { testOneLeagueAtATime(t, built(t)) })
 	t.Run("ReadOnly", testReadOnly)
