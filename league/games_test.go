@@ -44,6 +44,7 @@ func matches(t *testing.T, db *store.DB, f store.MatchFilter) []store.Match {
 }
 
 func TestGamesReplayTheStoredMatches(t *testing.T) {
+	t.Parallel()
 	_, db := smallLeague(t, 12)
 	ctx := context.Background()
 	for _, f := range []store.MatchFilter{{}, {Agent: builtins + 3}, {First: 3, Last: 4}} {
@@ -91,6 +92,7 @@ func TestGamesReplayTheStoredMatches(t *testing.T) {
 }
 
 func TestGamesRefuseARecordTheyCannotReproduce(t *testing.T) {
+	t.Parallel()
 	path, db := smallLeague(t, 2)
 	ctx := context.Background()
 	list := matches(t, db, store.MatchFilter{})
@@ -122,6 +124,7 @@ func TestGamesRefuseARecordTheyCannotReproduce(t *testing.T) {
 }
 
 func TestGamesStopAtTheFirstError(t *testing.T) {
+	t.Parallel()
 	_, db := smallLeague(t, 1)
 	stop := errors.New("stop")
 	calls := 0
@@ -146,6 +149,7 @@ func TestGamesStopAtTheFirstError(t *testing.T) {
 // round, and a round-robin among old agents), each filter chooses exactly
 // the matches SQLite finds by a plain scan, and count says how many.
 func TestMatchFilters(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "league.db")
 	db := open(t, path)
 	ctx := context.Background()
@@ -224,6 +228,7 @@ func TestMatchFilters(t *testing.T) {
 // built-in player it met, as X and as O. Matches between networks keep
 // no split.
 func TestSidesAgainstTheBuiltins(t *testing.T) {
+	t.Parallel()
 	_, db := smallLeague(t, 8)
 	ctx := context.Background()
 	names, err := db.Builtins(ctx)

@@ -114,6 +114,7 @@ func read(t *testing.T, db *store.DB) stored {
 }
 
 func TestSameResultsForAnyWorkers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := small()
 	cfg.Rounds = 12
@@ -146,6 +147,7 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 }
 
 func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := small()
 	cfg.Rounds = 14
@@ -174,6 +176,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 // no pair plays twice; a league younger than its pools plays every
 // network.
 func TestPools(t *testing.T) {
+	t.Parallel()
 	cfg := small()
 	cfg.Rounds = 30
 	s := run(t, filepath.Join(t.TempDir(), "league.db"), cfg)
@@ -214,6 +217,7 @@ func TestPools(t *testing.T) {
 // row, which the league writes when the fit has moved by more than
 // store.HistoryStep, they were up to 0.50 Elo from a refit.
 func TestIncrementalEqualsColdFit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := small()
 	cfg.Rounds = 200
@@ -243,6 +247,7 @@ func TestIncrementalEqualsColdFit(t *testing.T) {
 // A network added between runs, or while a league runs, plays its pool in
 // the next round and is rated like any member.
 func TestNewcomersPlay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")
 	db := open(t, path)
@@ -284,6 +289,7 @@ func TestNewcomersPlay(t *testing.T) {
 // A round-robin plays the pairs that have not played, once: a second
 // one finds nothing to play.
 func TestRoundRobin(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := open(t, filepath.Join(t.TempDir(), "league.db"))
 	cfg := small()
@@ -318,6 +324,7 @@ func TestRoundRobin(t *testing.T) {
 }
 
 func TestCancelAbandonsTheRound(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	db := open(t, filepath.Join(t.TempDir(), "l.db"))
 	cfg := small()

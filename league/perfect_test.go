@@ -17,6 +17,7 @@ import (
 // not (none of the 110 seeds we measured did in 30 rounds): the drills
 // are what make it perfect.
 func TestDrillsMakeItPerfect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("trains leagues of up to 30 rounds")
 	}

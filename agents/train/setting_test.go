@@ -11,6 +11,7 @@ import (
 // A setting out of range is named as the league stores it, and a command
 // line says it with its own names for the settings.
 func TestSettingErrorNamesTheSetting(t *testing.T) {
+	t.Parallel()
 	l := train.Learning{Method: train.MethodPolicy, Hidden: 10, LR: 0.1, Temperature: 1,
 		Epsilon: train.Schedule{Start: 2, End: 0.5}}
 	err := l.Validate()

@@ -11,6 +11,7 @@ import (
 // The article's step size is 1/N: a state's value is the plain mean of
 // the targets it was updated toward.
 func TestValuedStepIsTheMean(t *testing.T) {
+	t.Parallel()
 	l := NewValued(rand.New(rand.NewPCG(1, 1)))
 	s := tictactoe.Board{}.Play(0).Play(3).Play(1).Play(4) // X to move, X wins at 2
 	won, lost := s.Play(2), s.Play(8).Play(5)              // O wins at 5 after X's 8
@@ -29,6 +30,7 @@ func TestValuedStepIsTheMean(t *testing.T) {
 // In the book, an exploring move does not back up: the afterstate before
 // it keeps its value, while the others move toward their successors.
 func TestBookExploringMovesDoNotBackUp(t *testing.T) {
+	t.Parallel()
 	l := NewBook(0.5, rand.New(rand.NewPCG(1, 1)))
 	a1 := tictactoe.Board{}.Play(0) // X 0
 	a2 := a1.Play(4).Play(1)        // O 4, X 1: explored

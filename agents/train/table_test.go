@@ -26,6 +26,7 @@ func frozen(m train.Model) game.Player {
 // the random opponent weighed by its chance), so the test has no
 // sampling error to allow for.
 func TestEveryMethodLearns(t *testing.T) {
+	t.Parallel()
 	score := func(method string, games int) (x, o float64) {
 		cfg := train.Default(games)
 		cfg.Method = method
@@ -50,6 +51,7 @@ func TestEveryMethodLearns(t *testing.T) {
 // With Until, a run stops at the first check that finds the learner
 // good enough, and what it returns is that good.
 func TestUntilStopsAtTheFirstPass(t *testing.T) {
+	t.Parallel()
 	for _, method := range []string{train.MethodTable, train.MethodSelfPlayTable} {
 		cfg := train.Default(400000)
 		cfg.Method = method
@@ -82,6 +84,7 @@ func TestUntilStopsAtTheFirstPass(t *testing.T) {
 }
 
 func TestTablesSameSeedSameTable(t *testing.T) {
+	t.Parallel()
 	for _, method := range []string{train.MethodTable, train.MethodSelfPlayTable} {
 		cfg := train.Default(3000)
 		cfg.Method = method
@@ -107,6 +110,7 @@ func TestTablesSameSeedSameTable(t *testing.T) {
 // The documents' settings are the table methods' defaults; a flag that
 // was given keeps its value, and the network methods keep theirs.
 func TestForMethod(t *testing.T) {
+	t.Parallel()
 	none := func(string) bool { return false }
 	l := train.Default(100).Learning
 	l.Method = train.MethodTable

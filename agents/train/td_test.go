@@ -27,6 +27,7 @@ func optimalShare(net *nn.Net) float64 {
 // position of every line an opponent can choose, on both sides, is
 // checked.
 func TestTDLearnsTicTacToe(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	net := nn.NewValue(tictactoe.Game, nn.DefaultHidden, rng)
 	if s := optimalShare(net); s > 0.8 {
@@ -42,6 +43,7 @@ func TestTDLearnsTicTacToe(t *testing.T) {
 }
 
 func TestTDSameSeedSameNet(t *testing.T) {
+	t.Parallel()
 	run := func(seed uint64) []byte {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		net := nn.NewValue(tictactoe.Game, 20, rng)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestSameSeedSameNet(t *testing.T) {
+	t.Parallel()
 	cfg := train.Default(3000)
 	a, err := train.Run(context.Background(), cfg, nil)
 	if err != nil {
@@ -33,6 +34,7 @@ func TestSameSeedSameNet(t *testing.T) {
 }
 
 func TestTrainingLearns(t *testing.T) {
+	t.Parallel()
 	var first, last *game.Record
 	_, err := train.Run(context.Background(), train.Default(60000), func(p train.Progress) {
 		if p.Window != nil {
@@ -56,6 +58,7 @@ func TestTrainingLearns(t *testing.T) {
 }
 
 func TestProgressCadence(t *testing.T) {
+	t.Parallel()
 	var games []int
 	windows := 0
 	_, err := train.Run(context.Background(), train.Default(25500), func(p train.Progress) {
@@ -73,6 +76,7 @@ func TestProgressCadence(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	trained, err := train.Run(ctx, train.Default(1_000_000), func(train.Progress) {
@@ -85,6 +89,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	s := train.Schedule{Start: 0.5, End: 0.1, Games: 100}
 	for _, tt := range []struct {
 		g    int
@@ -100,6 +105,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestPlanRefusesBadSettings(t *testing.T) {
+	t.Parallel()
 	for name, mutate := range map[string]func(*train.Plan){
 		"zero games":      func(c *train.Plan) { c.Games = 0 },
 		"negative games":  func(c *train.Plan) { c.Games = -5 },
@@ -139,6 +145,7 @@ func (f *firstSeen) Move(p game.Position) int {
 // A drill's first move is any empty square but the one to avoid, each
 // about as often.
 func TestDrillTriesTheOtherMoves(t *testing.T) {
+	t.Parallel()
 	start, _ := tictactoe.ParseBoard("X...O....") // X to move, 7 empty squares
 	rng := rand.New(rand.NewPCG(1, 2))
 	l := train.NewPolicy(nn.New(tictactoe.Game, 10, rng), 0, 1, rng) // lr 0: nothing changes
@@ -170,6 +177,7 @@ func TestDrillTriesTheOtherMoves(t *testing.T) {
 // learns to block, as ttt-rl's rule teaches against a random opponent,
 // who often loses after the block anyway.
 func TestDrillTeachesTheWin(t *testing.T) {
+	t.Parallel()
 	// X to move: 2 wins at once; O threatens 5, so blocking merely draws
 	// against perfect play, and anything else loses.
 	start, err := tictactoe.ParseBoard("XX.OO....")

@@ -79,6 +79,7 @@ func randomLeague(rng *rand.Rand, strength []float64, games int) []elo.Pair {
 // TestTwoAgents checks fits against the closed form for one agent against
 // the anchor: R = 400·log10(score/(1-score)), less a trace of the prior.
 func TestTwoAgents(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		pair elo.Pair
@@ -115,6 +116,7 @@ func TestTwoAgents(t *testing.T) {
 // TestSymmetric: mirrored records give opposite ratings, equally wide
 // intervals.
 func TestSymmetric(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		pairs []elo.Pair
@@ -153,6 +155,7 @@ func TestSymmetric(t *testing.T) {
 // TestAnchorFixedAndSorted: the anchor stays at 0 even as a middling
 // agent, ratings come sorted by id, and Games counts every game.
 func TestAnchorFixedAndSorted(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Agents 0..5 but the anchor is 3, a middling one, so the fit must move
 	// everybody to keep it at 0.
@@ -183,6 +186,7 @@ func TestAnchorFixedAndSorted(t *testing.T) {
 // TestInvariance checks that shuffling the pairs, swapping their sides and
 // splitting records over several pairs give bit-identical ratings.
 func TestInvariance(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	pairs := randomLeague(rng, []float64{0, 100, 250, -80, 400, 900, 30}, 25)
 	want := mustFit(t, pairs)
@@ -270,6 +274,7 @@ func TestInvariance(t *testing.T) {
 // TestPerfectPlayer: agent 9 wins every game against everyone, draws a copy
 // of itself (agent 10) and itself; agent 11 loses every game.
 func TestPerfectPlayer(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	pairs := randomLeague(rng, []float64{0, 150, 300, 450}, 50)
 	for b := range int64(4) {
@@ -309,6 +314,7 @@ func TestPerfectPlayer(t *testing.T) {
 // TestDrawsAsHalfPoints: the same score from draws or from wins and losses
 // gives exactly the same fit, intervals included.
 func TestDrawsAsHalfPoints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name          string
 		draws, halves elo.Pair
@@ -329,6 +335,7 @@ func TestDrawsAsHalfPoints(t *testing.T) {
 
 // TestIntervalShrinks: four times the games, half the interval.
 func TestIntervalShrinks(t *testing.T) {
+	t.Parallel()
 	prev := 0.0
 	for _, m := range []int{1, 4, 16, 64, 256} {
 		rs := mustFit(t, []elo.Pair{
@@ -349,6 +356,7 @@ func TestIntervalShrinks(t *testing.T) {
 // TestErrors: agents cut off from the anchor and negative counts are
 // refused; no pairs at all rate the anchor alone.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		pairs []elo.Pair
@@ -426,6 +434,7 @@ func slowFit(pairs []elo.Pair, agents []int64) map[int64]float64 {
 
 // TestAgainstSlowFit compares Fit with slowFit on small random leagues.
 func TestAgainstSlowFit(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(5) {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		strength := make([]float64, 5)
@@ -520,6 +529,7 @@ func inverseDiagonal(m [][]float64) []float64 {
 // lie between them, equal the exact one for three agents or a round-robin
 // among equals, and come close to it on league-shaped round-robins.
 func TestIntervalBounds(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	even := []elo.Pair{}
 	for a := range int64(6) {
@@ -588,6 +598,7 @@ func TestIntervalBounds(t *testing.T) {
 // records and 100+ games from the pure maximum-likelihood fit that a
 // program like Ordo computes: well under the 5 Elo allowed.
 func TestPriorEffect(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(9, 10))
 	spread := make([]float64, 12) // the anchor and 11 agents up to 1,100 Elo
 	for k := range spread {

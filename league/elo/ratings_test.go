@@ -67,6 +67,7 @@ func (rt *rater) versusFit() (dElo, dEnds float64) {
 // 2·settleTol/s, where s is the smallest share of an agent's curvature
 // that goes to the anchor and perfect (see Ratings).
 func TestRatingsLeague(t *testing.T) {
+	t.Parallel()
 	rt := newRater(t)
 	s := newSimLeague(1)
 	s.rankByRatings(rt.r)
@@ -140,6 +141,7 @@ func hubShare(t testing.TB, pairs []elo.Pair) float64 {
 // bounded by settleTol over the share of an agent's curvature that goes
 // to the anchor, which every agent here plays.
 func TestRatingsRandomGraphs(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 42))
 		n := 50 + rng.IntN(250)
@@ -176,6 +178,7 @@ func TestRatingsRandomGraphs(t *testing.T) {
 // TestRatingsTiny compares with Fit on two and three agents, where the
 // prior decides all-win and all-loss records.
 func TestRatingsTiny(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		pairs []elo.Pair
@@ -211,6 +214,7 @@ func TestRatingsTiny(t *testing.T) {
 
 // TestRatingsErrors: bad input is refused and changes nothing.
 func TestRatingsErrors(t *testing.T) {
+	t.Parallel()
 	r := elo.NewRatings(anchor)
 	if err := r.Add(elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 20000, Losses: 5}}); err != nil {
 		t.Fatal(err)
@@ -263,6 +267,7 @@ func TestRatingsErrors(t *testing.T) {
 // the one Estimate predicts, to the bit; Moved then lists it, once;
 // Estimate and Restore move nothing.
 func TestRatingsNewAgent(t *testing.T) {
+	t.Parallel()
 	rt := newRater(t)
 	s := newSimLeague(3)
 	s.rankByRatings(rt.r)
@@ -317,6 +322,7 @@ func TestRatingsNewAgent(t *testing.T) {
 
 // TestNodeSize: a node stays 32 bytes, two to a cache line (see node).
 func TestNodeSize(t *testing.T) {
+	t.Parallel()
 	if elo.NodeSize != 32 {
 		t.Errorf("a node takes %d bytes, want 32", elo.NodeSize)
 	}

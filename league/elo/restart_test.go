@@ -195,6 +195,7 @@ func same(a, b any) bool {
 // TestRatingsDeterministic runs the same script twice, the second time on
 // one CPU, and wants the same record to the bit.
 func TestRatingsDeterministic(t *testing.T) {
+	t.Parallel()
 	run := func() []any {
 		s := newScript(99)
 		r := elo.NewRatings(anchor)
@@ -218,6 +219,7 @@ func TestRatingsDeterministic(t *testing.T) {
 // real ids gives: the same further calls, the same results, to the bit.
 // (The anchor here is agent 0, so the new agent goes by -1.)
 func TestRenameIsARestart(t *testing.T) {
+	t.Parallel()
 	const placeholder = -1
 	for seed := range uint64(20) {
 		s := newScript(seed)
