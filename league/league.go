@@ -50,9 +50,22 @@ type Config struct {
 	Members       float64       // share of training games against the league's frozen nets
 	Drill         float64       // share of training games that start where the learner throws a result away
 	Ladder        float64       // share of training games against the game's built-in players but random
-	// Learning is the learner's; its epsilon schedule runs over the
-	// learner's whole life, not per round.
+	// Learners are the methods that learn in the league (train.Methods),
+	// each on a line of its own: the lines train in turn, a round each,
+	// and every snapshot joins the one rating list.
+	Learners []string
+	// Learning is how every line learns (its Method is the line's; see
+	// learning); its epsilon schedule runs over a line's whole life, not
+	// per round.
 	train.Learning
+}
+
+// learning returns how the line of method learns: as c.Learning says,
+// but a table learner explores as its document does (ForMethod).
+func (c Config) learning(method string) train.Learning {
+	l := c.Learning
+	l.Method = method
+	return l.ForMethod(func(string) bool { return false })
 }
 
 // Default returns the settings of `ttt league run` for kit's game where
@@ -92,8 +105,8 @@ func Default(kit *agents.Kit) Config {
 			Openings:      2,
 			Opponents:     32,
 			SelfPlay:      1,
+			Learners:      []string{train.MethodTDLambda},
 			Learning: train.Learning{
-				Method:      train.MethodTDLambda,
 				Hidden:      nn.DefaultHidden,
 				LR:          0.01,
 				LRDecay:     1000000,
@@ -111,8 +124,8 @@ func Default(kit *agents.Kit) Config {
 		SelfPlay:      0.2,
 		Exploit:       0.3,
 		Drill:         0.2,
+		Learners:      []string{train.MethodPolicy},
 		Learning: train.Learning{
-			Method:      train.MethodPolicy,
 			Hidden:      nn.DefaultHidden,
 			LR:          nn.DefaultLR,
 			Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
@@ -157,14 +170,27 @@ func (c Config) Validate() error {
 		return train.Invalid(shares, func(n []string) string {
 			return fmt.Sprintf("the shares %s and %s add up to more than 1 (%s)", strings.Join(n[:len(n)-1], ", "), n[len(n)-1], sum)
 		})
-	case train.IsTable(c.Method):
-		// A league stores networks and plays their move tables; a
-		// table learner's snapshot has no place in it yet.
-		return train.Invalid([]string{"learner"}, func(n []string) string {
-			return fmt.Sprintf("%s %s: a league's learner is a network (policy or tdlambda); a table learns on its own, against random or itself", n[0], c.Method)
-		})
+	case len(c.Learners) == 0:
+		return train.OutOfRange("learners", "must name at least one method", `""`)
 	}
-	return c.Learning.Validate()
+	for i, m := range c.Learners {
+		switch {
+		case m == "mcts":
+			return train.Invalid([]string{"learners"}, func(n []string) string {
+				return fmt.Sprintf("%s mcts: MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100, mcts-1000)", n[0])
+			})
+		case slices.Contains(c.Learners[:i], m):
+			return train.Invalid([]string{"learners"}, func(n []string) string {
+				return fmt.Sprintf("%s %s: %s is named twice (a league has one line of each method)", n[0], strings.Join(c.Learners, ","), m)
+			})
+		case !slices.Contains(train.Methods, m):
+			return train.OutOfRange("learners", "must be methods among "+strings.Join(train.Methods, ", "), fmt.Sprintf("%q", m))
+		}
+		if err := c.learning(m).Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GCPercent is the garbage collector's target that a process running a
@@ -222,15 +248,16 @@ type league struct {
 	match     *match
 	cfg       Config
 	lastRound int64
-	learner   *learner
+	lines     []*learner // by Config.Learners
+	next      int        // the line that trains next
 
-	members []member // by id - 1: agent ids are dense from 1
-	byRound []int64  // the snapshot of each round, by round - 1; 0 for a round without one
-	parent  int64    // the latest snapshot; 0 before the first
-	random  int64    // the rating anchor
-	fixed   []int64  // the built-in players every newcomer plays, random first
-	ladder  []int64  // the other built-in players, weakest first
-	waiting []int64  // networks that have not played yet, in id order
+	members []member         // by id - 1: agent ids are dense from 1
+	byRound []int64          // the snapshot of each round, by round - 1; 0 for a round without one
+	latest  map[string]int64 // the latest snapshot of each method
+	random  int64            // the rating anchor
+	fixed   []int64          // the built-in players every newcomer plays, random first
+	ladder  []int64          // the other built-in players, weakest first
+	waiting []int64          // networks that have not played yet, in id order
 
 	fitsSince int // bytes of the fits table since its last full row
 
@@ -239,16 +266,11 @@ type league struct {
 	// before standings followed the fit: the next round writes theirs.
 	behind []int64
 
-	// snapshotPlayer is the last snapshot as a deterministic player,
-	// while the learner is the same network; nil once it trains on.
-	snapshotPlayer game.Player
-
 	checkpoints   sync.WaitGroup // the checkpoint under way, if any
 	checkpointing atomic.Bool
 	ratings       *elo.Ratings
 	ranking       *btree.BTreeG[ranked] // every rated network, by its rating shown
 	contestants   *contestants
-	scores        []scored // the latest snapshot's pool of networks, with its scores
 }
 
 // open loads the league in db: its members, their ratings, the result
@@ -265,7 +287,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if err := cfg.ValidateFor(kit); err != nil {
 		return nil, err
 	}
-	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess)}
+	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess), latest: map[string]int64{}}
 
 	// STEP 1: the agents, with their standings and the fit's ratings.
 	fits, since, err := db.Fits(ctx)
@@ -322,26 +344,27 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return nil, err
 	}
 
-	// STEP 3: the learner, and what the latest snapshot scored.
+	// STEP 3: the learners.
 	round, state, err := db.LastRound(ctx)
 	switch {
 	case errors.Is(err, store.ErrNoRounds):
-		lg.learner = newLearner(kit.Game, cfg.Learning, cfg.Seed)
+		for i, m := range cfg.Learners {
+			lg.lines = append(lg.lines, newLearner(kit.Game, cfg.learning(m), cfg.Seed, i))
+		}
 	case err != nil:
 		return nil, err
 	case state == nil:
 		return nil, fmt.Errorf("round %d: no learner state is stored", round)
 	default:
 		lg.lastRound = round
-		if lg.learner, err = unmarshalLearner(kit.Game, state); err != nil {
+		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, cfg.learning); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
 	}
 	if len(lg.byRound) < int(lg.lastRound) {
 		lg.byRound = append(lg.byRound, make([]int64, int(lg.lastRound)-len(lg.byRound))...)
 	}
-
-	return lg, lg.loadScores(ctx)
+	return lg, nil
 }
 
 // Run plays rounds on db until cfg.Rounds are done, cfg.Duration has
@@ -380,32 +403,38 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	return lg.lastRound, nil
 }
 
-// round plays one league round: train, snapshot, evaluate, rate, commit,
-// and reports it.
+// round plays one league round: train a line, snapshot, evaluate, rate,
+// commit, and reports it.
 func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Report, error) {
 	begun := time.Now()
 	number := lg.lastRound + 1
 
-	// STEP 1: train the learner against opponents drawn from the league.
-	if err := lg.train(ctx, number, hooks.Training); err != nil {
+	// STEP 1: train the line whose turn it is against opponents drawn
+	// from the league. The lines take turns so that each has the same
+	// share of training games, and a round still makes one checkpoint.
+	line := lg.lines[lg.next]
+	if err := lg.train(ctx, number, line, hooks.Training); err != nil {
 		return Report{}, err
 	}
 	trained := time.Since(begun)
 
 	// STEP 2: freeze a snapshot of it, with the facts the league keeps of
-	// every network: the checks of its game (tic-tac-toe's exhaustive
+	// every agent: the checks of its game (tic-tac-toe's exhaustive
 	// check and exact odds against random, Connect Four's position set)
 	// and, where the game has them, its move table. Its id comes with the
 	// commit; until then it is agent 0.
-	snapshot := &store.Agent{Kind: store.Checkpoint, ParentID: lg.parent,
-		TrainGames: lg.learner.games, Net: lg.learner.net.Clone()}
+	parent := lg.latest[line.method]
+	snapshot := line.snapshot()
+	snapshot.ParentID = parent
 	// A learner whose weights have grown past what a forward pass can
 	// add up (a learning rate too high for its game) would be stored as a
 	// network that no command can read back: the run stops here instead.
-	if err := snapshot.Net.Validate(); err != nil {
-		return Report{}, train.Invalid([]string{"lr"}, func(n []string) string {
-			return fmt.Sprintf("round %d: the learner has diverged (try a lower %s): %v", number, n[0], err)
-		})
+	if snapshot.Net != nil {
+		if err := snapshot.Net.Validate(); err != nil {
+			return Report{}, train.Invalid([]string{"lr"}, func(n []string) string {
+				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", number, line.method, n[0], err)
+			})
+		}
 	}
 	player, con := describe(lg.kit, snapshot)
 
@@ -419,7 +448,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	if err != nil {
 		return Report{}, err
 	}
-	entrants := append([]entrant{{id: 0, contestant: con, parent: lg.parent}}, newcomers...)
+	entrants := append([]entrant{{id: 0, contestant: con, parent: parent}}, newcomers...)
 	matches, err := lg.evaluate(ctx, number, entrants)
 	if err != nil {
 		return Report{}, err
@@ -434,8 +463,10 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 		return Report{}, err
 	}
 
-	// STEP 5: commit it all at once.
-	state, err := lg.learner.marshal()
+	// STEP 5: commit it all at once, with the learners as the next round
+	// takes them up.
+	next := (lg.next + 1) % len(lg.lines)
+	state, err := marshalLearners(lg.lines, next)
 	if err != nil {
 		return Report{}, err
 	}
@@ -453,7 +484,8 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	if err := lg.committed(context.WithoutCancel(ctx), r); err != nil {
 		return Report{}, err
 	}
-	lg.snapshotPlayer = player
+	lg.next = next
+	line.frozen = player
 	lg.checkpoint()
 	rating, _ := lg.ratings.Rating(snapshot.ID)
 	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
@@ -472,21 +504,25 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	return report, nil
 }
 
-// Describe fills in the facts the league keeps of the network a.Net, which
-// the store persists with it: the checks of its game (kit.Check) and,
-// where the game has them, its move table. Frozen networks never change,
-// so they are computed once, here, for every network that joins a league
-// (snapshots, ttt train --db, ttt import). It returns a.
+// Describe fills in the facts the league keeps of the network a.Net or
+// the table a.Table, which the store persists with it: the checks of its
+// game (kit.Check) and, where the game has them, its move table. Frozen
+// agents never change, so they are computed once, here, for every agent
+// that joins a league (snapshots, ttt train --db, ttt import). It
+// returns a.
 func Describe(kit *agents.Kit, a *store.Agent) *store.Agent {
 	describe(kit, a)
 	return a
 }
 
-// describe is Describe, and returns the network as a deterministic player
+// describe is Describe, and returns the agent as a deterministic player
 // and as evaluation plays it.
 func describe(kit *agents.Kit, a *store.Agent) (game.Player, contestant) {
-	var p game.Player = &nn.Player{Net: a.Net}
-	con := netContestant(a.Net)
+	p := a.Player()
+	con := fixed(p)
+	if a.Net != nil {
+		con = netContestant(a.Net)
+	}
 	if kit.Compile != nil {
 		a.Moves = kit.Compile(p)
 		p, _ = kit.Compiled(a.Moves) // a net's table is a table

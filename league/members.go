@@ -51,7 +51,7 @@ func (lg *league) add(a store.Member) error {
 			lg.byRound = append(lg.byRound, 0)
 		}
 		lg.byRound[a.Round-1] = a.ID
-		lg.parent = a.ID
+		lg.latest[a.Method] = a.ID
 	}
 	lg.members = append(lg.members, m)
 	return nil
@@ -60,19 +60,20 @@ func (lg *league) add(a store.Member) error {
 // member returns the member with id.
 func (lg *league) member(id int64) *member { return &lg.members[id-1] }
 
-// loadScores reads what the latest snapshot scored against the networks of
-// its pool, the candidates of prioritised fictitious self-play.
-func (lg *league) loadScores(ctx context.Context) error {
-	lg.scores = nil
-	if lg.parent == 0 || lg.cfg.Members == 0 {
-		return nil
+// scoresOf reads what the snapshot id scored against the networks of its
+// pool, the candidates of prioritised fictitious self-play; none for id 0.
+func (lg *league) scoresOf(ctx context.Context, id int64) ([]scored, error) {
+	var out []scored
+	if id == 0 {
+		return nil, nil
 	}
-	return lg.db.Matches(ctx, store.MatchFilter{Agent: lg.parent}, func(m store.Match) error {
-		if m.A == lg.parent && lg.member(m.B).kind.IsNetwork() {
-			lg.scores = append(lg.scores, scored{id: m.B, score: m.Score()})
+	err := lg.db.Matches(ctx, store.MatchFilter{Agent: id}, func(m store.Match) error {
+		if m.A == id && lg.member(m.B).kind.IsNetwork() {
+			out = append(out, scored{id: m.B, score: m.Score()})
 		}
 		return nil
 	})
+	return out, err
 }
 
 // newcomers returns the networks that have not played yet, those added

@@ -160,10 +160,11 @@ func buildNight(path string, n int) error {
 	for round := int64(1); round <= int64(n); round++ {
 		// The steps of round, from the snapshot on.
 		net := nets[round%nightNets]
-		snapshot := &store.Agent{Kind: store.Checkpoint, ParentID: lg.parent, TrainGames: round * 20000, Net: net.Net,
+		parent := lg.latest[train.MethodPolicy]
+		snapshot := &store.Agent{Kind: store.Checkpoint, Method: train.MethodPolicy, ParentID: parent, TrainGames: round * 20000, Net: net.Net,
 			Facts: net.Facts, Moves: net.Moves}
 		p, _ := agents.TicTacToe.Compiled(snapshot.Moves)
-		entrants := []entrant{{id: 0, contestant: fixed(p), parent: lg.parent}}
+		entrants := []entrant{{id: 0, contestant: fixed(p), parent: parent}}
 		matches, err := lg.evaluate(ctx, round, entrants)
 		if err != nil {
 			return err
@@ -175,7 +176,7 @@ func buildNight(path string, n int) error {
 		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(), Snapshot: snapshot,
 			Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits}
 		if round == int64(n) {
-			if r.Learner, err = lg.learner.marshal(); err != nil {
+			if r.Learner, err = marshalLearners(lg.lines, 0); err != nil {
 				return err
 			}
 		}

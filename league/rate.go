@@ -129,7 +129,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 		if err := lg.ratings.Rename(0, id); err != nil {
 			return err
 		}
-		lg.parent = id
+		lg.latest[r.Snapshot.Method] = id
 		lg.contestants.add(id, lg.contestants.of(r.Snapshot))
 	}
 	lg.lastRound = r.ID
@@ -156,14 +156,5 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 	}
 	lg.waiting = slices.DeleteFunc(lg.waiting, func(w int64) bool { return lg.member(w).shown.Round != 0 })
 
-	// STEP 3: what the snapshot scored against the nets of its pool.
-	if r.Snapshot != nil {
-		lg.scores = lg.scores[:0]
-		for _, m := range r.Matches {
-			if m.A == id && lg.cfg.Members > 0 && lg.member(m.B).kind.IsNetwork() {
-				lg.scores = append(lg.scores, scored{id: m.B, score: m.Score()})
-			}
-		}
-	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
@@ -28,7 +29,7 @@ func (c Config) Settings() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return map[string]string{
 		"seed":            strconv.FormatUint(c.Seed, 10),
-		"learner":         c.Method,
+		"learners":        strings.Join(c.Learners, ","),
 		"hidden":          strconv.Itoa(c.Hidden),
 		"games_per_round": strconv.Itoa(c.GamesPerRound),
 		"openings":        strconv.Itoa(c.Openings),
@@ -56,8 +57,8 @@ func (c *Config) set(name, value string) error {
 	switch name {
 	case "seed":
 		c.Seed, err = strconv.ParseUint(value, 10, 64)
-	case "learner":
-		c.Method = value
+	case "learners":
+		c.Learners = strings.Split(value, ",")
 	case "hidden":
 		i(&c.Hidden)
 	case "games_per_round":
@@ -107,8 +108,8 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 	if err != nil {
 		return cfg, nil, err
 	}
-	if _, ok := stored["learner"]; len(stored) > 0 && !ok {
-		stored["learner"] = train.MethodPolicy // the only learner of leagues older than the setting
+	if _, ok := stored["learners"]; len(stored) > 0 && !ok {
+		stored["learners"] = train.MethodPolicy // the only learner of leagues older than the setting
 	}
 	now := cfg.Settings()
 	var changes []Change
@@ -124,9 +125,9 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
 				return fmt.Sprintf("%s %s: this league's learner has %s hidden units, and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
 			})
-		case name == "learner":
+		case name == "learners":
 			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: this league's learner is %s, and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
+				return fmt.Sprintf("%s %s: this league's learners are %s, and a resumed league goes on with them (another database starts another league)", n[0], now[name], was)
 			})
 		default:
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
@@ -136,14 +137,18 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 }
 
 // keepSettings stores the settings a league starts with, if it has none
-// yet (see Resume); its learner's size is the size it has.
+// yet (see Resume); its networks' size is the size they have.
 func (lg *league) keepSettings(ctx context.Context) error {
 	stored, err := lg.db.Settings(ctx)
 	if err != nil || len(stored) > 0 {
 		return err
 	}
 	settings := lg.cfg.Settings()
-	settings["hidden"] = strconv.Itoa(lg.learner.net.Hidden)
+	for _, line := range lg.lines {
+		if h := line.hidden(); h != 0 {
+			settings["hidden"] = strconv.Itoa(h)
+		}
+	}
 	return lg.db.SetSettings(ctx, settings)
 }
 
@@ -155,10 +160,13 @@ func (c Config) ValidateFor(kit *agents.Kit) error {
 		return train.Invalid([]string{"exploit", "drill"}, func(n []string) string {
 			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
 		})
-	case train.IsTable(c.Method) && kit.Game != tictactoe.Game:
-		return train.Invalid([]string{"learner"}, func(n []string) string {
-			return fmt.Sprintf("%s %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", n[0], c.Method, kit.Title())
-		})
+	}
+	for _, m := range c.Learners {
+		if train.IsTable(m) && kit.Game != tictactoe.Game {
+			return train.Invalid([]string{"learners"}, func(n []string) string {
+				return fmt.Sprintf("%s %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", n[0], m, kit.Title())
+			})
+		}
 	}
 	return c.Validate()
 }

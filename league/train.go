@@ -6,8 +6,6 @@ import (
 	"sort"
 
 	"ttt/agents/game"
-	"ttt/agents/nn"
-	"ttt/agents/train"
 )
 
 // train plays the round's training games. Each game's opponent is drawn
@@ -60,13 +58,22 @@ import (
 // Perfect is a yardstick, not a sparring partner from the empty board:
 // like any greedy player it would teach one game per side. It only
 // defends in drills, which start where the learner goes wrong.
-func (lg *league) train(ctx context.Context, round int64, progress func(int64, int, int)) error {
+func (lg *league) train(ctx context.Context, round int64, line *learner, progress func(int64, int, int)) error {
 	// The learning rate of the whole round is the one of its first game.
-	l := train.New(lg.learner.net, lg.cfg.Learning.At(lg.learner.games), lg.learner.rng)
+	learning := lg.cfg.learning(line.method)
+	l := line.trainer(learning.At(line.games))
+	rng := line.rng
 	var ids []int64
 	var cum []float64 // cumulative PFSP weights of the nets ids
 	total := 0.0
-	for _, s := range lg.scores {
+	var scores []scored // what the line's last snapshot scored against its pool's networks
+	if lg.cfg.Members > 0 {
+		var err error
+		if scores, err = lg.scoresOf(ctx, lg.latest[line.method]); err != nil {
+			return err
+		}
+	}
+	for _, s := range scores {
 		if w := max(0, 0.5-s.score) * max(0, 0.5-s.score); w > 0 {
 			total += w
 			ids = append(ids, s.id)
@@ -79,18 +86,18 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 	}
 	nets := make([]game.Player, len(ids))
 	for i, id := range ids {
-		nets[i] = cons[id].player(lg.learner.rng)
+		nets[i] = cons[id].player(rng)
 	}
 	kit := lg.kit
-	random := game.Random{Game: kit.Game, Rand: lg.learner.rng}
-	ladder := lg.sparring(lg.learner.rng)
+	random := game.Random{Game: kit.Game, Rand: rng}
+	ladder := lg.sparring(rng)
 	var exploiter game.Player
 	var drills []game.Position // the learner's mistakes, as of the last rebuild
 	for g := range lg.cfg.GamesPerRound {
 		if g%exploitEvery == 0 && lg.cfg.Exploit+lg.cfg.Drill > 0 {
-			target := lg.learnerPlayer()
+			target := lg.learnerPlayer(line)
 			if lg.cfg.Exploit > 0 {
-				exploiter = kit.Exploiter(target, lg.learner.rng)
+				exploiter = kit.Exploiter(target, rng)
 			}
 			if lg.cfg.Drill > 0 {
 				drills = kit.Mistakes(target)
@@ -98,17 +105,17 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 		}
 		var opp game.Player = random // nil: itself
 		drilled := false
-		epsilon := lg.cfg.Epsilon.At(int(lg.learner.games))
-		switch r := lg.learner.rng.Float64(); {
+		epsilon := learning.Epsilon.At(int(line.games))
+		switch r := rng.Float64(); {
 		case r < lg.cfg.Exploit:
 			opp = exploiter
 		case r < lg.cfg.Exploit+lg.cfg.SelfPlay:
 			opp = nil
 		case r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && len(nets) > 0:
-			x := lg.learner.rng.Float64() * total
+			x := rng.Float64() * total
 			opp = nets[min(len(cum)-1, sort.Search(len(cum), func(i int) bool { return cum[i] > x }))]
 		case r >= lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members && r < lg.cfg.Exploit+lg.cfg.SelfPlay+lg.cfg.Members+lg.cfg.Ladder:
-			opp = ladder[lg.learner.rng.IntN(len(ladder))]
+			opp = ladder[rng.IntN(len(ladder))]
 		case r >= 1-lg.cfg.Drill && len(drills) > 0:
 			// A mistake fixed since the rebuild is drilled no more: drills
 			// past that point only push the net further on one position,
@@ -116,16 +123,16 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 			// runs, drilling fixed mistakes until the next rebuild took
 			// more than twice the rounds to perfect play). That game is
 			// played against random instead.
-			start := drills[lg.learner.rng.IntN(len(drills))]
+			start := drills[rng.IntN(len(drills))]
 			if own := l.Greedy(start); !kit.Optimal(start, own) {
 				l.Drill(start, own, kit.Perfect(), epsilon)
 				drilled = true
 			}
 		}
 		if !drilled {
-			l.Play(game.Side(lg.learner.games%2), opp, epsilon)
+			l.Play(game.Side(line.games%2), opp, epsilon)
 		}
-		lg.learner.games++
+		line.games++
 		if (g+1)%1000 == 0 || g+1 == lg.cfg.GamesPerRound {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -145,15 +152,15 @@ func (lg *league) train(ctx context.Context, round int64, progress func(int64, i
 // checks, a few milliseconds) costs little.
 const exploitEvery = 2000
 
-// learnerPlayer returns the learner as a deterministic player: at the
-// start of a round the last snapshot, which is the same network and was
+// learnerPlayer returns line's learner as a deterministic player: at the
+// start of a round its last snapshot, which is the same learner and was
 // compiled for its check (a table takes milliseconds), and after that
 // itself, compiled where the game has tables.
-func (lg *league) learnerPlayer() game.Player {
-	p := lg.snapshotPlayer
-	lg.snapshotPlayer = nil // the learner is about to change
+func (lg *league) learnerPlayer(line *learner) game.Player {
+	p := line.frozen
+	line.frozen = nil // the learner is about to change
 	if p == nil {
-		p = &nn.Player{Net: lg.learner.net.Clone()}
+		p = line.player()
 		if lg.kit.Compile != nil {
 			p, _ = lg.kit.Compiled(lg.kit.Compile(p)) // a net's table is a table
 		}

@@ -18,6 +18,7 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/nn"
+	"ttt/agents/table"
 	"ttt/agents/verify"
 )
 
@@ -73,8 +74,12 @@ type Agent struct {
 	ParentID   int64 // the agent it was trained on from; 0 for none
 	Generation int   // the league round that made it; 0 outside the league
 	TrainGames int64 // the training games behind the net
-	Hidden     int   // hidden units; 0 for random and perfect
-	CreatedAt  time.Time
+	Hidden     int   // hidden units; 0 for the built-in players and tables
+	// Method is how it learned (train.Methods): policy or tdlambda for a
+	// network, table or selfplay-table for a table of values; empty for
+	// the built-in players.
+	Method    string
+	CreatedAt time.Time
 
 	// The facts the league reads about a player, computed before it is
 	// stored: frozen agents never change.
@@ -83,8 +88,10 @@ type Agent struct {
 	// Standing is its rating and record now; nil while it is unrated.
 	Standing *Standing
 
-	// Net is the network: Agent fills it in, listings leave it nil.
-	Net *nn.Net
+	// Net is the network, or Table the table of values of a table
+	// learner: Agent fills in one of them, listings leave both nil.
+	Net   *nn.Net
+	Table *table.Table
 	// Moves is the network's move in every position where a move is due,
 	// in the order the league numbers them (the store keeps the bytes as
 	// they are given). AddAgent stores it; Moves reads it back.
@@ -106,11 +113,13 @@ type HistoryRow struct {
 	Games  int     // the games the rating rests on
 }
 
-// AddAgent stores the network a.Net as a new agent of kind a.Kind (a
-// network kind) with a's name, parent, generation, training games and
-// facts, which the caller computes (a.Verify, a.Class, a.VsRandom,
-// a.Moves). It fills in a's ID, Name (kind-ID when it was empty), Hidden
-// and CreatedAt. It returns ErrBadName or ErrNameTaken for a name that
+// AddAgent stores the network a.Net, or the table a.Table, as a new
+// agent of kind a.Kind (a network kind: a table is stored as a network
+// is, its table file in place of weights) with a's name, parent,
+// generation, training games, method and facts, which the caller
+// computes (a.Verify, a.Class, a.VsRandom, a.Moves). It fills in a's ID,
+// Name (kind-ID when it was empty), Hidden, Method (a network's, from its
+// shape, when it was empty) and CreatedAt. It returns ErrBadName or ErrNameTaken for a name that
 // cannot be used.
 func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	if err := a.prepare(); err != nil {
@@ -133,17 +142,45 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 }
 
 // prepare checks that a network agent comes with its facts and fills in
-// what storing it decides: its hidden size and the time.
+// what storing it decides: its hidden size, its method and the time.
 func (a *Agent) prepare() error {
 	switch {
-	case !a.Kind.IsNetwork() || a.Net == nil:
-		return fmt.Errorf("cannot store a %s agent: only networks are stored", a.Kind)
+	case !a.Kind.IsNetwork() || (a.Net == nil) == (a.Table == nil):
+		return fmt.Errorf("cannot store a %s agent: only networks and tables are stored", a.Kind)
 	case (len(a.Verify) != 2 || len(a.VsRandom) != 2) && a.Shares == nil:
 		return fmt.Errorf("cannot store a network without the facts of its check")
+	case a.Table != nil && a.Method != "table" && a.Method != "selfplay-table":
+		return fmt.Errorf("cannot store a table learned by %q", a.Method)
 	}
-	a.Hidden = a.Net.Hidden
+	if a.Net != nil {
+		a.Hidden = a.Net.Hidden
+		if a.Method == "" {
+			a.Method = NetMethod(a.Net)
+		}
+	}
 	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
 	return nil
+}
+
+// Player returns the stored network or table as a deterministic player;
+// nil for an agent read without either (a listing's, a built-in player).
+func (a *Agent) Player() game.Player {
+	switch {
+	case a.Net != nil:
+		return &nn.Player{Net: a.Net}
+	case a.Table != nil:
+		return a.Table
+	}
+	return nil
+}
+
+// NetMethod is the method that makes a network of net's shape: a value
+// net learns by TD(λ), a policy net by ttt-rl's rule.
+func NetMethod(net *nn.Net) string {
+	if net.IsValue() {
+		return "tdlambda"
+	}
+	return "policy"
 }
 
 // ownName matches the names the league gives its agents (kind-id), which
@@ -199,10 +236,17 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 
 	var weights, moves []byte
 	var hidden, parent, class, weightsCRC, movesCRC sql.Null[int64]
-	if a.Net != nil {
+	var method sql.Null[string]
+	switch {
+	case a.Net != nil:
 		weights = a.Net.Bytes()
 		hidden = sql.Null[int64]{V: int64(a.Net.Hidden), Valid: true}
+	case a.Table != nil:
+		weights = a.Table.Bytes()
+	}
+	if weights != nil {
 		weightsCRC = sql.Null[int64]{V: int64(crc32.Checksum(weights, crc)), Valid: true}
+		method = sql.Null[string]{V: a.Method, Valid: true}
 	}
 	if a.Moves != nil {
 		moves = deflate(a.Moves)
@@ -236,13 +280,13 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 			shares[2*i+1] = sql.Null[int64]{V: int64(sc.Positions), Valid: true}
 		}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, created_at, class,
+	_, err := tx.ExecContext(ctx, `INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, method, created_at, class,
 		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
 		x_win, x_draw, x_loss, o_win, o_draw, o_loss,
 		set_optimal, set_positions, early_optimal, early_positions, middle_optimal, middle_positions, late_optimal, late_positions,
 		moves_crc, weights_crc, moves, weights)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, a.CreatedAt.Format(time.RFC3339), class,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, method, a.CreatedAt.Format(time.RFC3339), class,
 		figures[0], figures[1], figures[2], figures[3], figures[4],
 		figures[5], figures[6], figures[7], figures[8], figures[9],
 		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5],
@@ -357,10 +401,21 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	if len(weights) == 0 {
 		return a, fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, ErrPruned)
 	}
-	if a.Net, err = nn.Parse(g, weights, nn.Shape{Inputs: g.Inputs(), Hidden: a.Hidden}); err != nil {
+	if a.Net, a.Table, err = parseWeights(g, weights, a.Hidden); err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
 	}
 	return a, nil
+}
+
+// parseWeights reads a stored agent's weights: a table file, or a
+// network's weights with hidden units.
+func parseWeights(g game.Game, weights []byte, hidden int) (*nn.Net, *table.Table, error) {
+	if table.IsFile(weights) {
+		t, err := table.Parse(weights)
+		return nil, t, err
+	}
+	net, err := nn.Parse(g, weights, nn.Shape{Inputs: g.Inputs(), Hidden: hidden})
+	return net, nil, err
 }
 
 // checkBlob checks a blob against its stored checksum.
@@ -511,7 +566,7 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 // selectAgents reads what scanAgent scans: every column but the blobs,
 // and the agent's standing, if any.
 const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.generation, a.train_games,
-	coalesce(a.hidden, 0), a.created_at, a.class,
+	coalesce(a.hidden, 0), coalesce(a.method, ''), a.created_at, a.class,
 	a.x_worst, a.x_lost, a.x_lines, a.x_optimal, a.x_positions,
 	a.o_worst, a.o_lost, a.o_lines, a.o_optimal, a.o_positions,
 	a.x_win, a.x_draw, a.x_loss, a.o_win, a.o_draw, a.o_loss,
@@ -533,7 +588,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		rating  [3]sql.Null[float64] // elo, lo, hi
 		record  [3]sql.Null[int64]   // wins, draws, losses
 	)
-	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &created, &class,
+	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &a.Method, &created, &class,
 		&figures[0], &figures[1], &figures[2], &figures[3], &figures[4],
 		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
 		&odds[0], &odds[1], &odds[2], &odds[3], &odds[4], &odds[5],
@@ -600,11 +655,12 @@ func queryAgents(ctx context.Context, tx *sql.Tx, q string, args []any, each fun
 // unrated), from which the league decides its next one, and the Elo its
 // standing shows, the fit's.
 type Member struct {
-	ID    int64
-	Kind  Kind
-	Round int64
-	Shown HistoryRow
-	Elo   float64
+	ID     int64
+	Kind   Kind
+	Method string // empty for the built-in players
+	Round  int64
+	Shown  HistoryRow
+	Elo    float64
 }
 
 // Members hands every agent with an id above after to each, in id order,
@@ -613,7 +669,7 @@ type Member struct {
 func (db *DB) Members(ctx context.Context, after int64, each func(Member) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
 		// A standing's round is that of its agent's last history row.
-		rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, a.generation,
+		rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, coalesce(a.method, ''), a.generation,
 			coalesce(h.round_id, 0), coalesce(h.elo, 0), coalesce(h.lo, 0), coalesce(h.hi, 0), coalesce(h.games, 0),
 			coalesce(s.elo, 0)
 			FROM agents a LEFT JOIN standings s ON s.agent_id = a.id
@@ -624,7 +680,7 @@ func (db *DB) Members(ctx context.Context, after int64, each func(Member) error)
 		}
 		defer rows.Close()
 		var m Member
-		return scanEach(ctx, rows, []any{&m.ID, &m.Kind, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games, &m.Elo}, func() error {
+		return scanEach(ctx, rows, []any{&m.ID, &m.Kind, &m.Method, &m.Round, &m.Shown.Round, &m.Shown.Elo, &m.Shown.Lo, &m.Shown.Hi, &m.Shown.Games, &m.Elo}, func() error {
 			m.Shown.Agent = m.ID
 			return each(m)
 		})

@@ -222,7 +222,7 @@ func TestOpen(t *testing.T) {
 		want    error
 		message string
 	}{
-		{7, store.ErrNewerSchema, "database was written by a newer ttt (schema 7, this ttt knows"},
+		{8, store.ErrNewerSchema, "database was written by a newer ttt (schema 8, this ttt knows"},
 		{-1, store.ErrNotDatabase, "schema version -1, which no ttt writes"},
 	} {
 		t.Run(fmt.Sprintf("Schema%d", tc.version), func(t *testing.T) {

@@ -201,6 +201,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	mustOpen(t, path).Close()
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
+		ALTER TABLE agents DROP COLUMN method;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}

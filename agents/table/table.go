@@ -112,3 +112,10 @@ func (t *Table) Move(p game.Position) int {
 	m, _ := t.Best(tictactoe.FromPosition(p), nil)
 	return m
 }
+
+// Clone returns a copy of t that later changes to t leave alone: a
+// learner's snapshot.
+func (t *Table) Clone() *Table {
+	c := *t
+	return &c
+}

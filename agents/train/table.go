@@ -1,6 +1,9 @@
 package train
 
 import (
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"ttt/agents/game"
@@ -214,3 +217,85 @@ func playTable(t *table.Table, rng *rand.Rand, b tictactoe.Board, first int, sid
 	}
 	return b.Result()
 }
+
+// TableLearner is a learner whose memory is a table of values: Valued or
+// Book.
+type TableLearner interface {
+	Learner
+	// Values is the table the learner moves by: frozen (cloned), its
+	// snapshot.
+	Values() *table.Table
+	// MarshalBinary encodes all the learner keeps between games but its
+	// random generator; UnmarshalTable reads it back.
+	MarshalBinary() ([]byte, error)
+}
+
+// NewTable returns a new table learner of method l.Method (MethodTable
+// or MethodSelfPlayTable), drawing from rng; the book's step size is
+// l.LR.
+func NewTable(l Learning, rng *rand.Rand) TableLearner {
+	if l.Method == MethodSelfPlayTable {
+		return NewBook(l.LR, rng)
+	}
+	return NewValued(rng)
+}
+
+// UnmarshalTable returns the table learner of method l.Method that
+// MarshalBinary encoded in data, drawing from rng.
+func UnmarshalTable(l Learning, data []byte, rng *rand.Rand) (TableLearner, error) {
+	if l.Method == MethodSelfPlayTable {
+		t, err := table.Parse(data)
+		if err != nil {
+			return nil, err
+		}
+		return &Book{Table: t, Rand: rng, Step: l.LR}, nil
+	}
+	// The table file, then a uint32 count and that many (state, N) pairs
+	// of uint32s.
+	if len(data) < 4 {
+		return nil, errors.New("the article's learner: truncated")
+	}
+	n := int(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	size := 8 * n
+	if n > table.States || len(data) < 4+size {
+		return nil, errors.New("the article's learner: truncated")
+	}
+	t, err := table.Parse(data[:len(data)-4-size])
+	if err != nil {
+		return nil, err
+	}
+	l2 := &Valued{Table: t, Rand: rng}
+	counts := data[len(data)-4-size : len(data)-4]
+	for i := range n {
+		s := binary.LittleEndian.Uint32(counts[8*i:])
+		if s >= table.States {
+			return nil, fmt.Errorf("the article's learner: state %d out of range", s)
+		}
+		l2.updates[s] = int32(binary.LittleEndian.Uint32(counts[8*i+4:]))
+	}
+	return l2, nil
+}
+
+// Values implements TableLearner.
+func (l *Valued) Values() *table.Table { return l.Table.Clone() }
+
+// MarshalBinary implements TableLearner: the table file, the N of each
+// state updated at least once, and their count.
+func (l *Valued) MarshalBinary() ([]byte, error) {
+	buf := l.Table.Bytes()
+	n := 0
+	for s, u := range l.updates {
+		if u != 0 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(s))
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(u))
+			n++
+		}
+	}
+	return binary.LittleEndian.AppendUint32(buf, uint32(n)), nil
+}
+
+// Values implements TableLearner.
+func (l *Book) Values() *table.Table { return l.Table.Clone() }
+
+// MarshalBinary implements TableLearner: the table file.
+func (l *Book) MarshalBinary() ([]byte, error) { return l.Table.Bytes(), nil }

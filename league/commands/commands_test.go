@@ -169,7 +169,7 @@ func TestBadInput(t *testing.T) {
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 6): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 7): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}

@@ -72,6 +72,8 @@ func leagueRunCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
+			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
+				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods},
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
 			&cli.IntFlag{Name: "opponents", Value: leagueDefaults.Opponents, Usage: "the members a new snapshot plays"},
 			floatFlag("self-play", leagueDefaults.SelfPlay, "share of training games against itself"),
@@ -98,6 +100,7 @@ func leagueRunCommand() *cli.Command {
 				Members:       c.Float64("members"),
 				Drill:         c.Float64("drill"),
 				Ladder:        c.Float64("ladder"),
+				Learners:      strings.Split(c.String("learners"), ","),
 				Learning:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")

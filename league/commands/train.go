@@ -45,6 +45,7 @@ func trainCommand() *cli.Command {
    if given; a table is written to -o only.`,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
+			&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: trainDefaults.Method, Usage: "how it learns: " + methods},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net or table to `FILE`"},
 			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs (a network)"},
 			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
@@ -82,8 +83,10 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 	if o.write, err = weightWriter(c); err != nil {
 		return o, err
 	}
+	l := learning(c)
+	l.Method = c.String("learner")
 	o.cfg = train.Plan{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
-		Learning: learning(c).ForMethod(givenFlags(c))}
+		Learning: l.ForMethod(givenFlags(c))}
 	if !c.IsSet("epsilon-games") {
 		o.cfg.Epsilon.Games = o.cfg.Games / 2
 	}
@@ -270,11 +273,14 @@ func (j *job) checkUntil(until verify.Class, kit *agents.Kit) error {
 // trainDefaults are train's settings where no flag says otherwise.
 var trainDefaults = train.Default(150000)
 
-// learningFlags are the settings of a learning network, shared by train
-// and league run, with the defaults of the one or the other.
+// methods says what each method of learning is, for the help of train's
+// --method and league run's --learners.
+const methods = "policy (ttt-rl's rule: a policy net, reinforced by the game's result), tdlambda (a value net moving to the best afterstate, learning by TD(λ)), table (the CodeProject article's table of values; tic-tac-toe only) or selfplay-table (Sutton and Barto's; tic-tac-toe only)"
+
+// learningFlags are the settings of a learner, shared by train and
+// league run, with the defaults of the one or the other.
 func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: d.Method, Usage: "how it learns: policy (ttt-rl's rule: a policy net, reinforced by the game's result), tdlambda (a value net moving to the best afterstate, learning by TD(λ)), table (the CodeProject article's table of values; ttt train only) or selfplay-table (Sutton and Barto's; ttt train only)"},
 		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
 		floatFlag("lr", d.LR, "learning rate"),
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
@@ -316,7 +322,6 @@ func workersFlag() cli.Flag {
 // learning reads the flags of learningFlags.
 func learning(c *cli.Context) train.Learning {
 	return train.Learning{
-		Method:      c.String("learner"),
 		Hidden:      c.Int("hidden"),
 		LR:          c.Float64("lr"),
 		Epsilon:     train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
