@@ -217,6 +217,9 @@ type Report struct {
 	// Builtins are the snapshot's results this round against the
 	// built-in players it met, by side, in the order of their ids.
 	Builtins []Sides
+	// Diverged says of each line that diverged this round, and trains
+	// no more, what happened.
+	Diverged []string
 }
 
 // Sides is an agent's record against one opponent, in the games it moved
@@ -360,6 +363,13 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, cfg.learning); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
+		var methods []string
+		for _, line := range lg.lines {
+			methods = append(methods, line.method)
+		}
+		if !slices.Equal(methods, cfg.Learners) {
+			return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(methods, ","), strings.Join(cfg.Learners, ","))
+		}
 	}
 	if len(lg.byRound) < int(lg.lastRound) {
 		lg.byRound = append(lg.byRound, make([]int64, int(lg.lastRound)-len(lg.byRound))...)
@@ -409,33 +419,19 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	begun := time.Now()
 	number := lg.lastRound + 1
 
-	// STEP 1: train the line whose turn it is against opponents drawn
-	// from the league. The lines take turns so that each has the same
-	// share of training games, and a round still makes one checkpoint.
-	line := lg.lines[lg.next]
-	if err := lg.train(ctx, number, line, hooks.Training); err != nil {
+	// STEP 1: train the line whose turn it is, and freeze a snapshot of
+	// it.
+	var diverged []string
+	line, snapshot, err := lg.trainLine(ctx, number, hooks.Training, &diverged)
+	if err != nil {
 		return Report{}, err
 	}
 	trained := time.Since(begun)
 
-	// STEP 2: freeze a snapshot of it, with the facts the league keeps of
-	// every agent: the checks of its game (tic-tac-toe's exhaustive
-	// check and exact odds against random, Connect Four's position set)
-	// and, where the game has them, its move table. Its id comes with the
-	// commit; until then it is agent 0.
-	parent := lg.latest[line.method]
-	snapshot := line.snapshot()
-	snapshot.ParentID = parent
-	// A learner whose weights have grown past what a forward pass can
-	// add up (a learning rate too high for its game) would be stored as a
-	// network that no command can read back: the run stops here instead.
-	if snapshot.Net != nil {
-		if err := snapshot.Net.Validate(); err != nil {
-			return Report{}, train.Invalid([]string{"lr"}, func(n []string) string {
-				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", number, line.method, n[0], err)
-			})
-		}
-	}
+	// STEP 2: the facts the league keeps of every agent: the checks of
+	// its game (tic-tac-toe's exhaustive check and exact odds against
+	// random, Connect Four's position set) and, where the game has them,
+	// its move table.
 	player, con := describe(lg.kit, snapshot)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
@@ -448,7 +444,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	if err != nil {
 		return Report{}, err
 	}
-	entrants := append([]entrant{{id: 0, contestant: con, parent: parent}}, newcomers...)
+	entrants := append([]entrant{{id: 0, contestant: con, parent: snapshot.ParentID}}, newcomers...)
 	matches, err := lg.evaluate(ctx, number, entrants)
 	if err != nil {
 		return Report{}, err
@@ -465,7 +461,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 
 	// STEP 5: commit it all at once, with the learners as the next round
 	// takes them up.
-	next := (lg.next + 1) % len(lg.lines)
+	next := lg.after(lg.next)
 	state, err := marshalLearners(lg.lines, next)
 	if err != nil {
 		return Report{}, err
@@ -489,7 +485,8 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	lg.checkpoint()
 	rating, _ := lg.ratings.Rating(snapshot.ID)
 	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
-		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start)}
+		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
+		Diverged: diverged}
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		for _, m := range r.Matches {
 			if m.A == snapshot.ID && m.B == id && m.First != nil {
@@ -502,6 +499,55 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 		hooks.Round(report)
 	}
 	return report, nil
+}
+
+// trainLine trains the line whose turn it is against opponents drawn
+// from the league, and freezes a snapshot of it; its id comes with the
+// commit, until then it is agent 0. The lines take turns, so that each has
+// the same share of training games and a round still makes one
+// checkpoint.
+//
+// A network whose weights have grown past what a forward pass can add up
+// (a learning rate too high for its game or method) would be stored as a
+// network that no command can read back. In a league of one learner the
+// run stops there; in a league of several, that line is retired, what
+// happened is added to diverged, and the next line trains in its place:
+// a night's comparison goes on with the methods that still learn.
+func (lg *league) trainLine(ctx context.Context, round int64, progress func(int64, int, int), diverged *[]string) (*learner, *store.Agent, error) {
+	for {
+		line := lg.lines[lg.next]
+		if err := lg.train(ctx, round, line, progress); err != nil {
+			return nil, nil, err
+		}
+		snapshot := line.snapshot()
+		snapshot.ParentID = lg.latest[line.method]
+		if snapshot.Net == nil {
+			return line, snapshot, nil
+		}
+		err := snapshot.Net.Validate()
+		if err == nil {
+			return line, snapshot, nil
+		}
+		if lg.after(lg.next) == lg.next {
+			return nil, nil, train.Invalid([]string{"lr"}, func(n []string) string {
+				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", round, line.method, n[0], err)
+			})
+		}
+		*diverged = append(*diverged, fmt.Sprintf("the %s learner has diverged after %d games, and trains no more: %v", line.method, line.games, err))
+		line.retire()
+		lg.next = lg.after(lg.next)
+	}
+}
+
+// after returns the line that trains after line i: the next that is not
+// retired, i itself if no other is left.
+func (lg *league) after(i int) int {
+	for k := 1; k <= len(lg.lines); k++ {
+		if j := (i + k) % len(lg.lines); !lg.lines[j].retired {
+			return j
+		}
+	}
+	return i
 }
 
 // Describe fills in the facts the league keeps of the network a.Net or

@@ -14,6 +14,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/agents/train"
 	"ttt/league"
 	"ttt/store"
 )
@@ -107,7 +108,11 @@ func read(t *testing.T, db *store.DB) stored {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.weights[a.ID] = full.Net.Bytes()
+			if full.Table != nil {
+				s.weights[a.ID] = full.Table.Bytes()
+			} else {
+				s.weights[a.ID] = full.Net.Bytes()
+			}
 		}
 	}
 	return s
@@ -125,6 +130,18 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	if !reflect.DeepEqual(one, two) {
 		t.Error("1 and 2 workers gave different matches, ratings or networks")
 	}
+	t.Run("ThreeLearners", func(t *testing.T) {
+		cfg := small()
+		cfg.Learners = []string{train.MethodPolicy, train.MethodTable, train.MethodTDLambda}
+		cfg.Rounds = 9
+		cfg.Workers = 1
+		one := run(t, filepath.Join(dir, "three1.db"), cfg)
+		cfg.Workers = 2
+		two := run(t, filepath.Join(dir, "three2.db"), cfg)
+		if !reflect.DeepEqual(one, two) {
+			t.Error("1 and 2 workers gave different matches, ratings, networks or tables")
+		}
+	})
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
 		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
@@ -169,6 +186,58 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 			t.Error("2 + 2 rounds differ from 4 rounds")
 		}
 	})
+	// Stopped in the middle of the lines' turn, a league of several
+	// learners goes on with the line whose turn it was, each line as it
+	// was.
+	t.Run("FourLearners", func(t *testing.T) {
+		cfg := small()
+		cfg.Learners = train.Methods
+		cfg.Rounds = 10
+		whole := run(t, filepath.Join(dir, "fourwhole.db"), cfg)
+		cfg.Rounds = 5
+		run(t, filepath.Join(dir, "foursplit.db"), cfg)
+		split := run(t, filepath.Join(dir, "foursplit.db"), cfg)
+		if !reflect.DeepEqual(whole, split) {
+			t.Error("5 + 5 rounds differ from 10 rounds")
+		}
+	})
+}
+
+// The lines of a league of several learners take turns, a round each;
+// each snapshot is its line's, with the method that made it, a network or
+// a table as the method keeps, and its parent is the line's previous
+// snapshot.
+func TestLearnersTakeTurns(t *testing.T) {
+	t.Parallel()
+	cfg := small()
+	cfg.Learners = []string{train.MethodTable, train.MethodPolicy, train.MethodSelfPlayTable, train.MethodTDLambda}
+	cfg.Rounds = 8
+	db := open(t, filepath.Join(t.TempDir(), "league.db"))
+	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+	parent := map[string]int64{}
+	for round := int64(1); round <= int64(cfg.Rounds); round++ {
+		id := builtins + round
+		a, err := db.Agent(context.Background(), strconv.FormatInt(id, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		method := cfg.Learners[(round-1)%int64(len(cfg.Learners))]
+		if a.Method != method || int64(a.Generation) != round {
+			t.Errorf("agent %d: method %q of round %d, want %q of round %d", id, a.Method, a.Generation, method, round)
+		}
+		if (a.Table != nil) != train.IsTable(method) || (a.Net != nil) == train.IsTable(method) {
+			t.Errorf("agent %d (%s): table %v, network %v", id, method, a.Table != nil, a.Net != nil)
+		}
+		if a.ParentID != parent[method] {
+			t.Errorf("agent %d (%s): parent %d, want %d", id, method, a.ParentID, parent[method])
+		}
+		if want := int64(cfg.GamesPerRound) * ((round-1)/int64(len(cfg.Learners)) + 1); a.TrainGames != want {
+			t.Errorf("agent %d (%s): %d training games, want %d", id, method, a.TrainGames, want)
+		}
+		parent[method] = id
+	}
 }
 
 // Each snapshot plays a pool of at most cfg.Opponents, with random,

@@ -25,6 +25,8 @@ type learner struct {
 	pcg    *rand.PCG
 	rng    *rand.Rand
 	games  int64
+	// retired: the line diverged, and trains no more; it keeps no model.
+	retired bool
 
 	// frozen is the line's last snapshot as a deterministic player,
 	// while the learner is the same; nil once it trains on.
@@ -45,6 +47,9 @@ func newLearner(g game.Game, l train.Learning, seed uint64, i int) *learner {
 	}
 	return ln
 }
+
+// retire ends the line's learning: its diverged network is dropped.
+func (ln *learner) retire() { ln.retired, ln.net, ln.values, ln.frozen = true, nil, nil, nil }
 
 // trainer returns the learner as train plays its games, learning as l
 // says.
@@ -94,9 +99,10 @@ var (
 
 // marshalLearners encodes the lines and next, the line that trains next:
 // magic, the number of lines, next, then each line: its method (a byte of
-// length, then the name), games, generator state, and its model, a
-// network (hidden units, outputs, weights) or a table learner's state,
-// each behind its length.
+// length, then the name), whether it is retired (a byte), games,
+// generator state, and its model, a network (hidden units, outputs,
+// weights), a table learner's state or nothing for a retired line, each
+// behind its length.
 func marshalLearners(lines []*learner, next int) ([]byte, error) {
 	buf := append([]byte(nil), stateMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(lines)))
@@ -107,17 +113,20 @@ func marshalLearners(lines []*learner, next int) ([]byte, error) {
 			return nil, err
 		}
 		var model []byte
-		if ln.values != nil {
+		switch {
+		case ln.retired:
+		case ln.values != nil:
 			if model, err = ln.values.MarshalBinary(); err != nil {
 				return nil, err
 			}
-		} else {
+		default:
 			model = binary.LittleEndian.AppendUint32(model, uint32(ln.net.Hidden))
 			model = binary.LittleEndian.AppendUint32(model, uint32(ln.net.Outputs))
 			model = append(model, ln.net.Bytes()...)
 		}
 		buf = append(buf, byte(len(ln.method)))
 		buf = append(buf, ln.method...)
+		buf = append(buf, boolByte(ln.retired))
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(ln.games))
 		for _, part := range [][]byte{pcg, model} {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(part)))
@@ -149,6 +158,7 @@ func unmarshalLearners(g game.Game, data []byte, learning func(method string) tr
 	lines := make([]*learner, n)
 	for i := range lines {
 		ln := &learner{method: string(r.bytes(int(r.byte())))}
+		ln.retired = r.byte() == 1
 		ln.games = int64(r.uint64())
 		pcg, model := r.part(), r.part()
 		if r.err != nil {
@@ -161,6 +171,7 @@ func unmarshalLearners(g game.Game, data []byte, learning func(method string) tr
 		ln.rng = rand.New(ln.pcg)
 		var err error
 		switch l := learning(ln.method); {
+		case ln.retired:
 		case train.IsTable(ln.method):
 			ln.values, err = train.UnmarshalTable(l, model, ln.rng)
 		case len(model) < 8:
@@ -174,8 +185,11 @@ func unmarshalLearners(g game.Game, data []byte, learning func(method string) tr
 		}
 		lines[i] = ln
 	}
-	if len(r.data) > 0 {
+	switch {
+	case len(r.data) > 0:
 		return nil, 0, bad("bytes after the last line")
+	case lines[next].retired:
+		return nil, 0, bad("the next line is retired")
 	}
 	return lines, next, nil
 }
@@ -219,6 +233,14 @@ func unmarshalNetLearner(g game.Game, data []byte) (*learner, error) {
 	}
 	l.net, l.method = net, store.NetMethod(net)
 	return l, nil
+}
+
+// boolByte encodes b as a byte, 1 for true.
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // reader reads a learner state's fields in order; the first read past

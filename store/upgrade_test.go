@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/nn"
 	"ttt/store"
 )
 
@@ -217,5 +220,57 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	}
 	if want := map[string]string{"games_per_round": "500", "self_play": "0.2", "lr": "0.1"}; !maps.Equal(got, want) {
 		t.Errorf("settings after the upgrade: %v, want %v", got, want)
+	}
+}
+
+// Schema 7 stores each agent's method. A league of schema 6 had one
+// learner, its setting `learner`: its checkpoints are that learner's,
+// and a baseline or an imported net is a value net (tdlambda) or a policy
+// net by its shape.
+func TestUpgradeLearners(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	db := mustOpen(t, path)
+	value := func(seed uint64) *nn.Net {
+		return nn.NewValue(tictactoe.Game, 7, rand.New(rand.NewPCG(seed, 0)))
+	}
+	want := map[int64]string{}
+	for _, tc := range []struct {
+		kind   store.Kind
+		net    *nn.Net
+		method string
+	}{
+		{store.Checkpoint, value(1), "tdlambda"},
+		{store.Baseline, testNet(5, 2), "policy"},
+		{store.Imported, value(3), "tdlambda"},
+		{store.Imported, testNet(7, 4), "policy"},
+	} {
+		a := network(tc.kind, tc.net, 1)
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		want[a.ID] = tc.method
+	}
+	db.Close()
+	raw := rawDB(t, path)
+	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
+		ALTER TABLE agents DROP COLUMN method;
+		PRAGMA user_version = 6`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err := openWrite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for id, method := range want {
+		if a, err := db.Agent(ctx, strconv.FormatInt(id, 10)); err != nil || a.Method != method {
+			t.Errorf("agent %d: method %q (%v), want %q", id, a.Method, err, method)
+		}
+	}
+	settings, err := db.Settings(ctx)
+	if err != nil || settings["learners"] != "tdlambda" || settings["learner"] != "" {
+		t.Errorf("settings %v (%v), want learners tdlambda", settings, err)
 	}
 }

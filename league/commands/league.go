@@ -263,6 +263,9 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		Round: func(r league.Report) {
 			bar.finish()
 			bar = progress{}
+			for _, d := range r.Diverged {
+				fmt.Fprintf(w, "round %d: %s\n", r.Round, d)
+			}
 			played++
 			if first == 0 {
 				first = r.Round
