@@ -1,8 +1,9 @@
-// Package league runs the self-play league of ttt: a learning network
-// that trains against itself, its exploiter and random, a snapshot of it
-// after every round, matches between the snapshot and a bounded pool of
-// the league's members, and maximum-likelihood Elo ratings kept up to
-// date over all results.
+// Package league runs the self-play league of ttt: learners (networks or
+// tables of values, one line for each method of Config.Learners) that
+// take turns to train against themselves, their exploiter and random, a
+// snapshot of the line after every round, matches between the snapshot
+// and a bounded pool of the league's members, and maximum-likelihood Elo
+// ratings kept up to date over all results.
 //
 // A league is built to run all night: every part of a round costs the
 // same, in time, memory and disk, whether the league holds a hundred
