@@ -26,7 +26,8 @@ import (
 // check, only whole rounds, a rating history that a fresh refit of the
 // stored results reproduces, and a next run that resumes from the last
 // committed round. At the end the league, finished after all its kills,
-// must equal one that never stopped.
+// must equal one that never stopped. Its league has two learners, a
+// network and a table, taking turns.
 //
 // No hook in the program aims the kills. The first comes while the
 // database is being made; each later one at a share of a round after a
@@ -37,7 +38,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 	t.Parallel()
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
-	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents)}
+	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table"}
 	var last int64 // the last committed round
 	for i := range len(aims) + 1 {
 		// One worker here makes the evaluation a larger target; the league
@@ -81,8 +82,12 @@ func TestKillAtAnyMoment(t *testing.T) {
 }
 
 // opponents is the pool of TestKillAtAnyMoment's leagues: small, so that
-// the league outgrows it after a few rounds.
-const opponents = 6
+// the league outgrows it after a few rounds. Its learners take turns on
+// lines of their own.
+const (
+	opponents = 6
+	lines     = 2
+)
 
 // aims are where in a round TestKillAtAnyMoment kills, as shares of its
 // length, and what the round is doing there. Measured with its flags, a
@@ -212,9 +217,9 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 	}
 
 	// Matches: each round's snapshot (agent round+builtins) against a
-	// whole pool of older networks, random, perfect, its parent and one or
-	// two rungs of the MCTS ladder among them, in that round; no pair
-	// twice.
+	// whole pool of older networks, random, perfect, its parent (its
+	// line's snapshot of `lines` rounds before) and one or two rungs of
+	// the MCTS ladder among them, in that round; no pair twice.
 	type pair struct{ a, b int64 }
 	seen := map[pair]bool{}
 	pools := map[int64][]int64{}
@@ -237,7 +242,7 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 			}
 		}
 		if want := min(r+1+rungs, opponents); int64(len(pool)) != want || rungs < 1 || rungs > 2 || !slices.Contains(pool, 1) ||
-			!slices.Contains(pool, 2) || (r > 1 && !slices.Contains(pool, r+builtins-1)) {
+			!slices.Contains(pool, 2) || (r > lines && !slices.Contains(pool, r+builtins-lines)) {
 			t.Fatalf("round %d: pool %v, want %d agents with random, perfect, the parent and one or two rungs", r, pool, want)
 		}
 	}
@@ -318,11 +323,10 @@ func leagueOf(t *testing.T, path string) []any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []int64
 	var history [][]store.HistoryRow
 	var standings []store.Standing
+	weights := map[int64][]byte{} // a network's weights, a table's file
 	for _, a := range list {
-		ids = append(ids, a.ID)
 		h, err := db.History(ctx, a.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -331,14 +335,18 @@ func leagueOf(t *testing.T, path string) []any {
 		if a.Standing != nil {
 			standings = append(standings, *a.Standing)
 		}
-	}
-	nets, err := db.Nets(ctx, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	weights := map[int64][]byte{}
-	for id, n := range nets {
-		weights[id] = n.Bytes()
+		if !a.Kind.IsNetwork() {
+			continue
+		}
+		full, err := db.Agent(ctx, strconv.FormatInt(a.ID, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Table != nil {
+			weights[a.ID] = full.Table.Bytes()
+		} else {
+			weights[a.ID] = full.Net.Bytes()
+		}
 	}
 	fits, _, err := db.Fits(ctx)
 	if err != nil {
