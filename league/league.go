@@ -178,7 +178,7 @@ func (c Config) Validate() error {
 		switch {
 		case m == "mcts":
 			return train.Invalid([]string{"learners"}, func(n []string) string {
-				return fmt.Sprintf("%s mcts: MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100, mcts-1000)", n[0])
+				return n[0] + " mcts: " + train.NoLearningMCTS
 			})
 		case slices.Contains(c.Learners[:i], m):
 			return train.Invalid([]string{"learners"}, func(n []string) string {

@@ -22,9 +22,15 @@ type Learning struct {
 	Lambda      float64 // a TD(λ) learner's
 }
 
+// NoLearningMCTS says why MCTS is no method of learning, to a user who
+// names it as one.
+const NoLearningMCTS = "MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100 and mcts-1000 in tic-tac-toe, mcts-100 to mcts-10000 in Connect Four)"
+
 // Validate reports the first setting that is out of range.
 func (l Learning) Validate() error {
 	switch {
+	case l.Method == "mcts":
+		return Invalid([]string{"learner"}, func(n []string) string { return n[0] + " mcts: " + NoLearningMCTS })
 	case !slices.Contains(Methods, l.Method):
 		return OutOfRange("learner", "must be one of "+strings.Join(Methods, ", "), fmt.Sprintf("%q", l.Method))
 	case !(l.Lambda >= 0 && l.Lambda <= 1):

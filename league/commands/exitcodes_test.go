@@ -85,6 +85,7 @@ func TestExitCodes(t *testing.T) {
 		{"train: --side folds a network's side input; a table plays both sides", []string{"train", "--method", "table", "--side", "X", "-o", "x.bin"}},
 		{"train: --lr, the selfplay-table learner's step size, must be within (0, 1] (got 2)", []string{"train", "--method", "selfplay-table", "--lr", "2", "-o", "x.bin"}},
 		{"league run: --learners mcts: MCTS does not learn", []string{"league", "run", "--learners", "mcts", "--db", "mcts.db", "--rounds", "1"}},
+		{"train: --method mcts: MCTS does not learn", []string{"train", "--method", "mcts", "-o", "mcts.bin"}},
 		{"league run: --learners policy,policy: policy is named twice", []string{"league", "run", "--learners", "policy,policy", "--db", "twice.db", "--rounds", "1"}},
 		{"league run: --learners selfplay-table: a table of values cannot hold the positions of Connect Four", []string{"league", "run", "--game", "connect4", "--db", "c4.db", "--learners", "selfplay-table"}},
 		{`play: --as: side must be X or O, not "Q"`, []string{"play", "--as", "Q"}},
