@@ -469,7 +469,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	}
 	r := &store.Round{Kind: store.LeagueRound, Started: begun, Snapshot: snapshot, Learner: state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
-		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound, TrainTime: trained, EvalGames: evalGames(matches),
+		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(diverged)), TrainTime: trained, EvalGames: evalGames(matches),
 			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
 	r.Finished = time.Now()
 	if err := lg.db.CommitRound(ctx, r); err != nil {
@@ -485,7 +485,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	line.frozen = player
 	lg.checkpoint()
 	rating, _ := lg.ratings.Rating(snapshot.ID)
-	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: lg.cfg.GamesPerRound,
+	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
 		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
 		Diverged: diverged}
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {

@@ -42,6 +42,10 @@ func TestDivergedLineRetires(t *testing.T) {
 		if r.Snapshot.Method != train.MethodTDLambda {
 			t.Errorf("round %d: a snapshot of %s, want tdlambda's", r.Round, r.Snapshot.Method)
 		}
+		// The round trained both lines, the one that diverged too.
+		if want := cfg.GamesPerRound * (1 + len(r.Diverged)); r.TrainGames != want {
+			t.Errorf("round %d: %d training games, want %d", r.Round, r.TrainGames, want)
+		}
 		if wantReport := round == 0; (len(r.Diverged) == 1 && strings.Contains(r.Diverged[0], "policy learner has diverged")) != wantReport {
 			t.Errorf("round %d: diverged %q", r.Round, r.Diverged)
 		}
