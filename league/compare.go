@@ -7,7 +7,6 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/nn"
 	"ttt/store"
 )
 
@@ -126,12 +125,12 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 }
 
 // Deterministic returns the player of a stored agent of kit's game whose
-// move in a position is always the same (a network, playing greedily,
-// or a built-in player that draws nothing), or nil for random and the
-// MCTS players, which draw their moves.
+// move in a position is always the same (a network, playing greedily, a
+// table of values, or a built-in player that draws nothing), or nil for
+// random and the MCTS players, which draw their moves.
 func Deterministic(kit *agents.Kit, a *store.Agent) game.Player {
-	if a.Net != nil {
-		return &nn.Player{Net: a.Net}
+	if p := a.Player(); p != nil {
+		return p
 	}
 	if b, ok := kit.Builtin(a.Name); ok && !b.Random {
 		return b.New(nil)
