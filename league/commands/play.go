@@ -38,12 +38,14 @@ func playCommand() *cli.Command {
 
    Type a square, 0-8 as numbered beside the board, and Enter; q quits.
    After each of its moves the agent shows what it thought of every empty
-   square, its choice in brackets: a network its move probabilities (the
-   softmax over the nine squares, as ttt-rl shows them); perfect the game
-   value of each move for itself (win, draw or loss; it takes the quickest
-   win and the lowest square among equals); random the chance of each
-   square. The agent plays greedily and does not learn: the database is
-   only read.`,
+   square, its choice in brackets: a policy network its move
+   probabilities (the softmax over the nine squares, as ttt-rl shows
+   them); a value network what it expects to score after each square; a
+   table of values the value it puts on the position after each square;
+   perfect the game value of each move for itself (win, draw or loss; it
+   takes the quickest win and the lowest square among equals); random the
+   chance of each square. The agent plays greedily and does not learn:
+   the database is only read.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
