@@ -45,8 +45,9 @@ func importCommand() *cli.Command {
 	}
 }
 
-// runImport stores the weight file or table file at path in the league as an agent
-// called name; inputs is --inputs, 0 for the file's size to decide.
+// runImport stores the weight file or table file at path in the league
+// as an agent called name; inputs is --inputs, 0 for the file's size to
+// decide.
 func runImport(j *job, path, name string, inputs int) error {
 	// The file is read and checked before the league is opened: a broken
 	// file changes nothing, not even by creating a database.

@@ -165,7 +165,7 @@ func oddsText(o verify.Expect) string {
 func agentListing(a, parent *store.Agent) listing {
 	l := listing{
 		object: true,
-		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "values", "created",
+		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "table", "created",
 			"elo", "lo", "hi", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
 	}
 	var method, parentID, parentName, hidden, params, values any

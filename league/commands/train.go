@@ -140,16 +140,20 @@ func runTrain(j *job, o trainOptions) error {
 	}
 	var db *store.DB
 	if o.toLeague {
-		var err error
+		// What train makes plays tic-tac-toe: a league of another game
+		// could not read it back. It is refused before the league is
+		// opened to write (and perhaps upgraded).
+		kit, err := j.leagueKit()
+		if err != nil {
+			return err
+		}
+		if kit != agents.TicTacToe {
+			return fmt.Errorf("the league in %s plays %s, and train makes tic-tac-toe players: train %s networks with ttt league run", j.db, kit.Title(), kit.Title())
+		}
 		if db, err = j.openLeague(true); err != nil {
 			return err
 		}
 		defer db.Close()
-		// What train makes plays tic-tac-toe: a league of another game
-		// could not read it back.
-		if g := db.Game(); g != agents.TicTacToe.Game {
-			return fmt.Errorf("the league in %s plays %s, and train makes tic-tac-toe players: train %s networks with ttt league run", j.db, g.Title(), g.Title())
-		}
 		// Opening may have made the database at -o's path, by a name that
 		// createOutput could not tell (a link to it).
 		if file != nil {
