@@ -174,6 +174,18 @@ func (a *Agent) Player() game.Player {
 	return nil
 }
 
+// weights is what the store keeps of a's network or table, in its weights
+// column: a plain weight file or a table file; nil for neither.
+func (a *Agent) weights() []byte {
+	switch {
+	case a.Net != nil:
+		return a.Net.Bytes()
+	case a.Table != nil:
+		return a.Table.Bytes()
+	}
+	return nil
+}
+
 // NetMethod is the method that makes a network of net's shape: a value
 // net learns by TD(λ), a policy net by ttt-rl's rule.
 func NetMethod(net *nn.Net) string {
@@ -234,15 +246,12 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		return fmt.Errorf("%w: %q", ErrNameTaken, a.Name)
 	}
 
-	var weights, moves []byte
+	var moves []byte
 	var hidden, parent, class, weightsCRC, movesCRC sql.Null[int64]
 	var method sql.Null[string]
-	switch {
-	case a.Net != nil:
-		weights = a.Net.Bytes()
+	weights := a.weights()
+	if a.Net != nil {
 		hidden = sql.Null[int64]{V: int64(a.Net.Hidden), Valid: true}
-	case a.Table != nil:
-		weights = a.Table.Bytes()
 	}
 	if weights != nil {
 		weightsCRC = sql.Null[int64]{V: int64(crc32.Checksum(weights, crc)), Valid: true}
@@ -488,21 +497,22 @@ func (db *DB) Count(ctx context.Context) (n int, err error) {
 	return n, err
 }
 
-// SameNet returns the first stored network whose weights are net's, by
-// id, and false when none is. Its checksum narrows the search to the
-// rare rows that share it.
-func (db *DB) SameNet(ctx context.Context, net *nn.Net) (a AgentName, found bool, err error) {
-	weights := net.Bytes()
+// SameAgent returns the first stored agent whose network or table is
+// a's (their stored weights are the same bytes), by id, and false when
+// none is. Its checksum narrows the search to the rare rows that share
+// it.
+func (db *DB) SameAgent(ctx context.Context, a *Agent) (same AgentName, found bool, err error) {
+	weights := a.weights()
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "SELECT id, name, kind FROM agents WHERE weights_crc = ? AND weights = ? ORDER BY id LIMIT 1",
-			int64(crc32.Checksum(weights, crc)), weights).Scan(&a.ID, &a.Name, &a.Kind)
+			int64(crc32.Checksum(weights, crc)), weights).Scan(&same.ID, &same.Name, &same.Kind)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		found = err == nil
 		return err
 	})
-	return a, found, err
+	return same, found, err
 }
 
 // Moves returns the stored move tables of the networks ids, by id, after

@@ -13,7 +13,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/table"
 	"ttt/agents/verify"
 	"ttt/store"
 )
@@ -339,5 +342,49 @@ func TestReaderWhileWriting(t *testing.T) {
 	close(stop)
 	if err := errors.Join(rerr, writers.Wait()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// SameAgent finds a stored network or table by its weights, and a table
+// is pruned as a network is, keeping its method.
+func TestSameAgentAndPrunedTable(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+	tab := table.New(1, 0.5, 0, 0.5)
+	tab.Set(game.X, tictactoe.Board{}.Play(4), 0.75)
+	tableAgent := func(kind store.Kind) *store.Agent {
+		return &store.Agent{Kind: kind, Method: "table", Table: tab, Facts: agents.TicTacToe.Check(tictactoe.NewTable(tab)),
+			Moves: bytes.Repeat([]byte{1}, 4520)}
+	}
+	net := network(store.Baseline, testNet(5, 1), 1)
+	for _, a := range []*store.Agent{tableAgent(store.Checkpoint), net} {
+		if _, found, err := db.SameAgent(ctx, a); err != nil || found {
+			t.Fatalf("SameAgent before it is stored: found %v, %v", found, err)
+		}
+		if err := db.AddAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		a    *store.Agent
+		want int64
+	}{{tableAgent(store.Imported), 3}, {network(store.Imported, testNet(5, 1), 1), 4}} {
+		if same, found, err := db.SameAgent(ctx, c.a); err != nil || !found || same.ID != c.want {
+			t.Errorf("SameAgent: %+v, %v, %v; want agent %d", same, found, err, c.want)
+		}
+	}
+	if _, found, _ := db.SameAgent(ctx, network(store.Imported, testNet(5, 2), 2)); found {
+		t.Error("SameAgent found another network")
+	}
+
+	got, err := db.Agent(ctx, "3")
+	if err != nil || got.Table == nil || !bytes.Equal(got.Table.Bytes(), tab.Bytes()) || got.Method != "table" || got.Hidden != 0 {
+		t.Fatalf("the table read back: %+v, %v", got, err)
+	}
+	if n, _, err := db.Prune(ctx, nil, 0); err != nil || n != 1 {
+		t.Fatalf("Prune: %d, %v; want the table checkpoint", n, err)
+	}
+	if got, err := db.Agent(ctx, "3"); !errors.Is(err, store.ErrPruned) || got.Table != nil || got.Method != "table" {
+		t.Errorf("the pruned table: %+v, %v; want its method and ErrPruned", got, err)
 	}
 }

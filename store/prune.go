@@ -10,7 +10,7 @@ import (
 // ErrPruned: the agent is a checkpoint whose weights ttt prune dropped.
 // Its record, ratings, history, facts and move table remain, so the
 // league still rates it, plays it and replays its games; only what needs
-// the network itself (export, verify, play) cannot use it.
+// the network or the table itself (export, verify, play) cannot use it.
 var ErrPruned = errors.New("its weights were dropped by ttt prune; its record, ratings and games remain")
 
 // Pruning keeps a pruned checkpoint's row as it is, with weights of
@@ -18,12 +18,12 @@ var ErrPruned = errors.New("its weights were dropped by ttt prune; its record, r
 // predate pruning), and a table rebuilt to relax them would copy every
 // blob of a night's league. An empty blob has a checksum of 0.
 
-// Prune drops the weights of every tic-tac-toe checkpoint but those
-// keep names and those of the rounds that every divides (none when every
-// is 0), in one transaction, and returns how many it dropped and their
-// bytes. Only checkpoints with a move table are pruned: the league plays
-// and replays them by it. Connect Four's checkpoints, which have none,
-// keep their weights.
+// Prune drops the weights (a network's, or a table's file) of every
+// tic-tac-toe checkpoint but those keep names and those of the rounds
+// that every divides (none when every is 0), in one transaction, and
+// returns how many it dropped and their bytes. Only checkpoints with a
+// move table are pruned: the league plays and replays them by it.
+// Connect Four's checkpoints, which have none, keep their weights.
 func (db *DB) Prune(ctx context.Context, keep []int64, every int) (pruned int, bytes int64, err error) {
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {

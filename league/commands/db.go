@@ -128,24 +128,29 @@ func (j *job) lookup(db *store.DB, ref string) (*store.Agent, error) {
 	return a, err
 }
 
-// errPruned is the error of a command that needs the network of a, a
-// checkpoint that ttt prune thinned out.
+// errPruned is the error of a command that needs the network or the
+// table of a, a checkpoint that ttt prune thinned out.
 func errPruned(a *store.Agent) error {
 	return fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, store.ErrPruned)
 }
 
-// storedNet returns the stored network that ref (an id, a name, best or
-// latest) names.
-func (j *job) storedNet(ref string) (*store.Agent, error) {
+// pruned reports whether a, as lookup read it, is a network or a table
+// whose weights ttt prune dropped: the store read neither.
+func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Player() == nil }
+
+// storedModel returns the stored network or table of values that ref
+// (an id, a name, best or latest) names: an agent with a file to export
+// and check.
+func (j *job) storedModel(ref string) (*store.Agent, error) {
 	a, err := j.storedAgent(ref)
 	if err != nil {
 		return nil, err
 	}
-	if a.Net == nil && a.Kind.IsNetwork() {
+	if pruned(a) {
 		return nil, errPruned(a)
 	}
-	if a.Net == nil {
-		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network", a.ID, a.Name, a.Kind)
+	if a.Player() == nil {
+		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network or a table", a.ID, a.Name, a.Kind)
 	}
 	return a, nil
 }

@@ -38,12 +38,14 @@ func playCommand() *cli.Command {
 
    Type a square, 0-8 as numbered beside the board, and Enter; q quits.
    After each of its moves the agent shows what it thought of every empty
-   square, its choice in brackets: a network its move probabilities (the
-   softmax over the nine squares, as ttt-rl shows them); perfect the game
-   value of each move for itself (win, draw or loss; it takes the quickest
-   win and the lowest square among equals); random the chance of each
-   square. The agent plays greedily and does not learn: the database is
-   only read.`,
+   square, its choice in brackets: a policy network its move
+   probabilities (the softmax over the nine squares, as ttt-rl shows
+   them); a value network what it expects to score after each square; a
+   table of values the value it puts on the position after each square;
+   perfect the game value of each move for itself (win, draw or loss; it
+   takes the quickest win and the lowest square among equals); random the
+   chance of each square. The agent plays greedily and does not learn:
+   the database is only read.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
@@ -103,7 +105,7 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, error) {
 	}
 	defer db.Close()
 	a, err := j.lookup(db, ref)
-	if err == nil && a.Net == nil && a.Kind.IsNetwork() {
+	if err == nil && pruned(a) {
 		return nil, nil, errPruned(a)
 	}
 	kit := agents.KitFor(db.Game())
@@ -125,21 +127,7 @@ func (j *job) fileRival(path string) (rival, error) {
 	if err != nil {
 		return rival{}, userNames(err, j.path(path), path)
 	}
-	name := filepath.Base(path)
-	if values == nil {
-		return newRival(kit, &store.Agent{Name: name, Net: net}, nil), nil
-	}
-	return rival{name: name, kit: kit, about: "the value it puts on the position after each square",
-		think: func(p game.Position) (int, []string) {
-			b := tictactoe.FromPosition(p)
-			cells := make([]string, kit.Moves())
-			for sq := range cells {
-				if b.IsEmpty(sq) {
-					cells[sq] = strconv.FormatFloat(values.Value(b.ToMove(), b.Play(sq)), 'f', 2, 64)
-				}
-			}
-			return values.Move(p), cells
-		}}, nil
+	return newRival(kit, &store.Agent{Name: filepath.Base(path), Net: net, Table: values}, nil), nil
 }
 
 // rival is the agent across the board: its move in a position, and what
@@ -180,6 +168,14 @@ func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
 		r.think = func(p game.Position) (int, []string) {
 			a.Net.Forward(p, &pass)
 			return a.Net.Greedy(p, &pass), cells(p, func(m int) string { return percent(pass.Probs[m]) })
+		}
+	case a.Table != nil: // a tic-tac-toe player
+		r.about = "the value it puts on the position after each square"
+		r.think = func(p game.Position) (int, []string) {
+			b := tictactoe.FromPosition(p)
+			return a.Table.Move(p), cells(p, func(m int) string {
+				return strconv.FormatFloat(a.Table.Value(b.ToMove(), b.Play(m)), 'f', 2, 64)
+			})
 		}
 	case a.Kind == store.Random:
 		r.about = "the chance of each " + kit.MoveName()

@@ -22,18 +22,19 @@ func pruneCommand() *cli.Command {
    ttt prune                          # keep the 10 best, the newest, one every 100 rounds
    ttt prune --best 3 --every 0
 
-   A tic-tac-toe checkpoint is 11.6 KB of weights (100 hidden units) and
-   about 4 KB of everything else: its move table, its matches, its
-   rating history. Pruning drops the weights of the checkpoints it does
-   not keep, and nothing else: every rating, record, history row and
-   move table stays, so the ratings do not move, games export replays
-   every game, and the league goes on playing pruned checkpoints by their
-   move tables. A pruned checkpoint cannot be exported, verified or
-   played (ttt show says it is pruned). Networks imported or trained by
-   ttt train are kept, and Connect Four's checkpoints, which the league
-   plays by their weights. The file is then compacted (SQLite's VACUUM),
-   which needs as much free disk space again. Not while a league runs on
-   the file.`,
+   A tic-tac-toe checkpoint is 11.6 KB of weights (100 hidden units), or
+   a table of values of up to 108 KB, and about 4 KB of everything else:
+   its move table, its matches, its rating history. Pruning drops the
+   weights (or the table) of the checkpoints it does not keep, and
+   nothing else: every rating, record, history row and move table stays,
+   so the ratings do not move, games export replays every game, and the
+   league goes on playing pruned checkpoints by their move tables. A
+   pruned checkpoint cannot be exported, verified or played (ttt show
+   says it is pruned). Networks and tables imported or trained by ttt
+   train are kept, and Connect Four's checkpoints, which the league plays
+   by their weights. The file is then compacted (SQLite's VACUUM), which
+   needs as much free disk space again. Not while a league runs on the
+   file.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "best", Value: 10, Usage: "keep the weights of this many best networks (the best rule of ttt ratings)"},
 			&cli.IntFlag{Name: "every", Value: 100, Usage: "keep the checkpoint of every round that this divides (0: none)"},

@@ -12,6 +12,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/nn"
+	"ttt/agents/train"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -21,7 +22,7 @@ import (
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "show",
-		Usage: "describe one agent: kind, lineage, network, Elo, record and verify figures",
+		Usage: "describe one agent: kind, lineage, network or table, Elo, record and verify figures",
 		UsageText: `ttt show [options] ID|NAME|best|latest
 
    ttt show best
@@ -50,7 +51,7 @@ func runShow(j *job, ref, format string) error {
 	if err != nil {
 		return err
 	}
-	if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
+	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
 		league.Describe(agents.KitFor(db.Game()), a)
 	}
 	var parent *store.Agent
@@ -91,15 +92,24 @@ func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) err
 		fmt.Fprintf(w, "round:\tnone: not made by a league round\n")
 	}
 	fmt.Fprintf(w, "training games:\t%d\n", a.TrainGames)
-	if a.Net != nil {
+	if a.Method != "" {
+		fmt.Fprintf(w, "method:\t%s\n", a.Method)
+	}
+	isTable := train.IsTable(a.Method)
+	switch {
+	case a.Net != nil:
 		kind := "a policy net"
 		if a.Net.IsValue() {
 			kind = "a value net"
 		}
 		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters, %s\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs), kind)
-	} else if a.Kind.IsNetwork() {
+	case a.Table != nil:
+		fmt.Fprintf(w, "table:\t%d values (%s)\n", a.Table.Len(), tableLearner(a.Method))
+	case a.Kind.IsNetwork() && isTable:
+		fmt.Fprintf(w, "table:\tits values dropped by ttt prune (its record, ratings and games remain)\n")
+	case a.Kind.IsNetwork():
 		fmt.Fprintf(w, "network:\t%d hidden units, its weights dropped by ttt prune (its record, ratings and games remain)\n", a.Hidden)
-	} else {
+	default:
 		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
 	}
 	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
@@ -155,17 +165,23 @@ func oddsText(o verify.Expect) string {
 func agentListing(a, parent *store.Agent) listing {
 	l := listing{
 		object: true,
-		columns: append(append([]string{"id", "name", "kind", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "created",
+		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "table", "created",
 			"elo", "lo", "hi", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
 	}
-	var parentID, parentName, hidden, params any
+	var method, parentID, parentName, hidden, params, values any
+	if a.Method != "" {
+		method = a.Method
+	}
 	if parent != nil {
 		parentID, parentName = parent.ID, parent.Name
 	}
 	if a.Net != nil {
 		hidden, params = a.Hidden, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
 	}
-	row := []any{a.ID, a.Name, a.Kind, parentID, parentName, a.Generation, a.TrainGames, hidden, params, a.CreatedAt.Format(time.RFC3339)}
+	if a.Table != nil {
+		values = a.Table.Len()
+	}
+	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, hidden, params, values, a.CreatedAt.Format(time.RFC3339)}
 	if s := a.Standing; s != nil {
 		row = append(row, s.Elo, s.Lo, s.Hi, s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
 	} else {

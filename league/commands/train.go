@@ -41,8 +41,8 @@ func trainCommand() *cli.Command {
    and training stops at the first check it passes; --games is then the
    most it may play, and a run that does not get there within them ends
    with status 1 (the net or table is saved all the same). With --db (or
-   TTT_DB set), a net is stored in the league as well as written to -o,
-   if given; a table is written to -o only.`,
+   TTT_DB set), the net or table is stored in the league, a tic-tac-toe
+   one, as a baseline agent, as well as written to -o, if given.`,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
 			&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: trainDefaults.Method, Usage: "how it learns: " + methods},
@@ -53,7 +53,7 @@ func trainCommand() *cli.Command {
 			&cli.IntFlag{Name: "check-every", Value: trainDefaults.CheckEvery, Usage: "with --until: training games between two checks"},
 			// Not dbFlag(): train uses no database unless told, so it
 			// shows no default.
-			&cli.StringFlag{Name: dbFlagName, Usage: "store the net in the league database `FILE` too (TTT_DB when set)"},
+			&cli.StringFlag{Name: dbFlagName, Usage: "store the net or table in the league database `FILE` too (TTT_DB when set)"},
 		}, learningFlags(trainDefaults.Learning, "half of --games")...),
 		Action: func(c *cli.Context) error {
 			o, err := trainFlags(c)
@@ -96,10 +96,7 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 	if err := o.cfg.Validate(); err != nil {
 		return o, usage(c.Command, "%v", flagged(err, trainFlagOf))
 	}
-	switch isTable := train.IsTable(o.cfg.Method); {
-	case isTable && o.toLeague:
-		return o, usage(c.Command, "--method %s: a league stores networks only, not tables; write the table with -o FILE", o.cfg.Method)
-	case isTable && o.folded:
+	if train.IsTable(o.cfg.Method) && o.folded {
 		return o, usage(c.Command, "--side folds a network's side input; a table plays both sides")
 	}
 	return o, nil
@@ -109,14 +106,14 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 type trainOptions struct {
 	cfg      train.Plan
 	out      string // -o, "" for none
-	toLeague bool   // store the net in the job's league
+	toLeague bool   // store the net or table in the job's league
 	write    func(*nn.Net) []byte
 	folded   bool // --side: write the net folded for one side
 	force    bool
 }
 
 // runTrain trains as o.cfg says, and writes what it trained to o.out
-// and (a network) to the job's league.
+// and to the job's league.
 func runTrain(j *job, o trainOptions) error {
 	cfg, isTable := o.cfg, train.IsTable(o.cfg.Method)
 	// Both destinations are opened before training: a path that cannot
@@ -143,7 +140,16 @@ func runTrain(j *job, o trainOptions) error {
 	}
 	var db *store.DB
 	if o.toLeague {
-		var err error
+		// What train makes plays tic-tac-toe: a league of another game
+		// could not read it back. It is refused before the league is
+		// opened to write (and perhaps upgraded).
+		kit, err := j.leagueKit()
+		if err != nil {
+			return err
+		}
+		if kit != agents.TicTacToe {
+			return fmt.Errorf("the league in %s plays %s, and train makes tic-tac-toe players: train %s networks with ttt league run", j.db, kit.Title(), kit.Title())
+		}
 		if db, err = j.openLeague(true); err != nil {
 			return err
 		}
@@ -162,17 +168,22 @@ func runTrain(j *job, o trainOptions) error {
 		return err
 	}
 	w := j.Stdout
+	what := "Network"
+	if isTable {
+		what = fmt.Sprintf("Table of %d values", model.Table.Len())
+	}
 	if db != nil {
-		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games), Net: model.Net})
+		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games),
+			Method: cfg.Method, Net: model.Net, Table: model.Table})
 		if err := db.AddAgent(j.ctx, a); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "Network stored as agent %d (%s) in %s\n", a.ID, a.Name, j.db)
+		fmt.Fprintf(w, "%s stored as agent %d (%s) in %s\n", what, a.ID, a.Name, j.db)
 	}
 	if file != nil {
-		what, data := "Network", []byte(nil)
+		var data []byte
 		if isTable {
-			what, data = fmt.Sprintf("Table of %d values", model.Table.Len()), model.Table.Bytes()
+			data = model.Table.Bytes()
 		} else {
 			data = o.write(model.Net)
 		}
@@ -237,13 +248,22 @@ func (j *job) trainWithProgress(cfg train.Plan) (model train.Model, games int, r
 func trainee(cfg train.Plan) string {
 	switch cfg.Method {
 	case train.MethodTable:
-		return "a table of values (the CodeProject article's learner) against a random opponent"
+		return "a table of values (" + tableLearner(cfg.Method) + ") against a random opponent"
 	case train.MethodSelfPlayTable:
-		return "a table of values (Sutton and Barto's learner) in self-play"
+		return "a table of values (" + tableLearner(cfg.Method) + ") in self-play"
 	case train.MethodTDLambda:
 		return fmt.Sprintf("a %d-hidden value network by TD(λ) in self-play", cfg.Hidden)
 	}
 	return fmt.Sprintf("a %d-hidden network against a random opponent", cfg.Hidden)
+}
+
+// tableLearner names whose learner a table of method (table or
+// selfplay-table) is: the two fill the same kind of table.
+func tableLearner(method string) string {
+	if method == train.MethodSelfPlayTable {
+		return "Sutton and Barto's learner"
+	}
+	return "the CodeProject article's learner"
 }
 
 // untilFlag reads --until: the class a learner must reach, or

@@ -68,8 +68,7 @@ func TestTrainMethods(t *testing.T) {
 		t.Errorf("the table of a run that fell short: %v", err)
 	}
 
-	// A table joins no league, and replaces only a table unless forced.
-	p.Refused(t, "table.bin is a table of values, not a network's weights", "import", "table.bin")
+	// A table replaces only a table unless forced.
 	p.Write(t, "notes.txt", []byte("notes\n"))
 	p.Refused(t, "cannot write notes.txt: it is a file of 6 bytes that is not a table of values",
 		"train", "--method", "table", "--games", "10", "-o", "notes.txt")

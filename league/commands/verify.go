@@ -33,10 +33,10 @@ func verifyCommand() *cli.Command {
    ttt verify n.bin
    ttt verify table.bin             # a table of values, as ttt train --method table writes it
    ttt verify ttt_nn.bin --side O
-   ttt verify best                  # a network stored in the league
+   ttt verify best                  # a network or a table stored in the league
    ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Usage: "a stored network, `ID|NAME|best|latest`, as export and play take it"},
+			&cli.StringFlag{Name: "checkpoint", Usage: "a stored network or table, `ID|NAME|best|latest`, as export and play take it"},
 			&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
 			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
 			&cli.IntFlag{Name: "games", Value: 10000, Usage: "games against a random opponent per side"},
@@ -136,15 +136,15 @@ func runVerify(j *job, o verifyOptions) error {
 
 // agentToVerify reads the agent arg names: the file at arg when there is
 // one (and arg is not a --checkpoint), a network's weights or a table of
-// values, else the network arg names in the league; oneSide is true of a
-// weight file without the side input.
+// values, else the network or table arg names in the league; oneSide is
+// true of a weight file without the side input.
 func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, values *table.Table, oneSide bool, err error) {
 	if stored {
-		a, err := j.storedNet(arg)
+		a, err := j.storedModel(arg)
 		if err != nil {
 			return nil, nil, false, err
 		}
-		return a.Net, nil, false, nil
+		return a.Net, a.Table, false, nil
 	}
 	// Whatever is at arg but a directory is read as an agent's file,
 	// which refuses what is not one: /dev/zero is not an agent's name.
@@ -164,7 +164,7 @@ func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, v
 		g := kit.Game
 		return net, nil, info.Size() == int64(4*nn.Params(g.Inputs()-1, net.Hidden, g.Moves())), nil
 	}
-	a, err := j.storedNet(arg)
+	a, err := j.storedModel(arg)
 	if err != nil {
 		what := "no file " + arg
 		if info != nil {
@@ -172,7 +172,7 @@ func (j *job) agentToVerify(arg string, stored bool, inputs int) (net *nn.Net, v
 		}
 		return nil, nil, false, fmt.Errorf("%s, and %w", what, err)
 	}
-	return a.Net, nil, false, nil
+	return a.Net, a.Table, false, nil
 }
 
 // verifySampled is ttt verify for a game too large to try every line

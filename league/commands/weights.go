@@ -27,16 +27,6 @@ func maxWeightFile(g game.Game) int64 {
 	return size
 }
 
-// readWeightFile reads a plain weight file, naming the file in any
-// error; a table of values is refused, with what to do with one.
-func readWeightFile(g game.Game, path string, inputs int) (*nn.Net, error) {
-	net, t, err := readAgentFile(g, path, inputs)
-	if t != nil {
-		return nil, fmt.Errorf("%s is a table of values, not a network's weights: a league stores networks only (ttt verify and ttt play --file take a table)", path)
-	}
-	return net, err
-}
-
 // readAgentFile reads the file of an agent of g: a plain weight file, or
 // in tic-tac-toe a table of values, which its magic tells apart (a weight
 // file has no header). It names the file in any error. It reads regular

@@ -19,6 +19,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -469,10 +470,12 @@ type agentFacts struct {
 	Parent     *agentRef             `json:"parent"`
 	Generation int                   `json:"generation"`
 	TrainGames int64                 `json:"train_games"`
+	Method     *string               `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
 	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
 	Hidden     *int                  `json:"hidden"`
 	Outputs    *int                  `json:"outputs"`
 	Parameters *int                  `json:"parameters"`
+	Table      *int                  `json:"table"` // a table of values' count of values
 	Created    string                `json:"created"`
 	Standing   *standingFigures      `json:"standing"`
 	Verify     *sides[verifyFigures] `json:"verify"`
@@ -513,7 +516,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kit := agents.KitFor(s.db.Game())
-	if a.Net != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
+	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
 		league.Describe(kit, a)
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
@@ -523,9 +526,16 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		ref := agentRef(parent)
 		out.Parent = &ref
 	}
-	if a.Net != nil {
+	if a.Method != "" {
+		out.Method = &a.Method
+	}
+	switch {
+	case a.Net != nil:
 		params := nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
 		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
+	case a.Table != nil:
+		n := a.Table.Len()
+		out.Table = &n
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -783,7 +793,8 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 
 // weights answers GET /api/agents/{ref}/weights: the network as the
 // plain weight file ttt export writes, 19 inputs, or with side=X or O
-// the 18 inputs of ttt export --side.
+// the 18 inputs of ttt export --side; a table of values as its table
+// file, which takes no side.
 func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 	var side *game.Side
 	if v := r.URL.Query().Get("side"); v != "" {
@@ -799,13 +810,21 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if a.Net == nil {
-		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player, not a network: it has no weight file", a.ID, a.Name, a.Kind)
+	var data []byte
+	var name string
+	switch {
+	case a.Table != nil && side != nil:
+		writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a table of values, which plays both sides: it has no side to fold", a.ID, a.Name)
 		return
-	}
-	data, name := a.Net.Bytes(), a.Name+".bin"
-	if side != nil {
+	case a.Table != nil:
+		data, name = a.Table.Bytes(), a.Name+"-table.bin"
+	case a.Net == nil:
+		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player, not a network or a table: it has no weight file", a.ID, a.Name, a.Kind)
+		return
+	case side != nil:
 		data, name = a.Net.FoldedBytes(*side), fmt.Sprintf("%s-%s.bin", a.Name, side)
+	default:
+		data, name = a.Net.Bytes(), a.Name+".bin"
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
@@ -836,15 +855,20 @@ type moveAnswer struct {
 	// loss) after each move it may play, 0 for one it cannot. Absent for
 	// the others.
 	Expected []float32 `json:"expected,omitempty"`
-	After    string    `json:"after"`  // the board after the move
-	Result   string    `json:"result"` // after the move: ongoing, X wins, O wins or tie
+	// TableValues: a table's value of the position after each move, for
+	// the side to move, on the table's own scale (the CodeProject
+	// article's learner scores a win 11), as ttt play shows them; null
+	// for a move it cannot play. Absent for the others.
+	TableValues []*float64 `json:"table_values,omitempty"`
+	After       string     `json:"after"`  // the board after the move
+	Result      string     `json:"result"` // after the move: ongoing, X wins, O wins or tie
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
 // a POST of {"board": B} or {"moves": [4, 0, 8]}: the agent's move in the
-// position, stateless. A network and the deterministic built-in players
-// play as in ttt play (a network greedily); random and MCTS draw their
-// moves.
+// position, stateless. A network, a table and the deterministic
+// built-in players play as in ttt play (greedily); random and MCTS draw
+// their moves.
 func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	kit := agents.KitFor(s.db.Game())
 	n := notations[kit.Name()]
@@ -880,6 +904,16 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		a.Net.Forward(p, &pass)
 		out.Probabilities = slices.Clone(pass.Probs[:kit.Moves()])
 		m = a.Net.Greedy(p, &pass)
+	case a.Table != nil: // a tic-tac-toe player
+		b := tictactoe.FromPosition(p)
+		out.TableValues = make([]*float64, kit.Moves())
+		for k := range out.TableValues {
+			if b.IsEmpty(k) {
+				v := a.Table.Value(b.ToMove(), b.Play(k))
+				out.TableValues[k] = &v
+			}
+		}
+		m = a.Table.Move(p)
 	case !builtin:
 		s.fail(w, r, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title()))
 		return

@@ -170,12 +170,12 @@ func TestBrowser(t *testing.T) {
 
 	// A whole game against it as X, then one as O.
 	follow(t, ctx, "#play-x")
-	playGame(t, ctx, url, want.Best.Name)
+	playGame(t, ctx, url, want.Best.Name, probability)
 	if shots != "" {
 		screenshot(t, ctx, shots, "serve-play.png")
 	}
 	follow(t, ctx, "#side-o")
-	playGame(t, ctx, url, want.Best.Name)
+	playGame(t, ctx, url, want.Best.Name, probability)
 	if shots == "" {
 		screenshot(t, ctx, shots, "serve-play.png")
 	}
@@ -192,12 +192,13 @@ func TestBrowser(t *testing.T) {
 	waitFor(t, ctx, `window.tttChart && tttChart.scales.x.min === 3 && document.querySelectorAll("#leaderboard tbody tr").length > 0`)
 	screenshot(t, ctx, shots, "serve-leaderboard-phone.png")
 	do(t, ctx, chromedp.Navigate(url+"play/best?as=O"))
-	playGame(t, ctx, url, want.Best.Name)
+	playGame(t, ctx, url, want.Best.Name, probability)
 	screenshot(t, ctx, shots, "serve-play-phone.png")
 	notFoundPages(t, ctx, problems, url)
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	darkMode(t, ctx, url, shots)
 	connectFour(t, ctx, shots)
+	tablePages(t, ctx)
 }
 
 // connectFour checks the pages of a Connect Four league: the leaderboard
@@ -873,8 +874,10 @@ func arrived(t *testing.T, ctx context.Context, expr string) {
 }
 
 // playGame plays the page's game to its end, the human playing perfect's
-// moves (from the API), and checks what the page shows on the way.
-func playGame(t *testing.T, ctx context.Context, url, name string) {
+// moves (from the API), and checks what the page shows on the way: after
+// each of the agent's moves, thoughts of which one at least is like
+// thought.
+func playGame(t *testing.T, ctx context.Context, url, name string, thought *regexp.Regexp) {
 	t.Helper()
 	waitFor(t, ctx, `document.querySelectorAll("#board .cell").length === 9 && document.getElementById("opponent").textContent !== "…"`)
 	for turn := 0; ; turn++ {
@@ -897,8 +900,8 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 			// the page shows what it thought of each square.
 			thoughts := eval[[]string](t, ctx, `[...document.querySelectorAll("#thoughts .thought")].map(e => e.textContent)`)
 			chosen := eval[int](t, ctx, `document.querySelectorAll("#thoughts .thought.chosen").length`)
-			if len(thoughts) != 9 || chosen != 1 || !slices.ContainsFunc(thoughts, func(s string) bool { return strings.HasSuffix(s, "%") }) {
-				t.Errorf("after its move the page shows %q with %d chosen; want 9 cells, one chosen, probabilities", thoughts, chosen)
+			if len(thoughts) != 9 || chosen != 1 || !slices.ContainsFunc(thoughts, thought.MatchString) {
+				t.Errorf("after its move the page shows %q with %d chosen; want 9 cells, one chosen, thoughts like %s", thoughts, chosen, thought)
 			}
 		}
 		var perfect struct{ Move string }
@@ -917,6 +920,42 @@ func playGame(t *testing.T, ctx context.Context, url, name string) {
 	}
 	moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
 	t.Logf("a game against %s: moves %s, %s", name, moves, status)
+}
+
+// probability and tableValue are how the play page shows a network's
+// thought of a square (97.1%) and a table's (-3.54).
+var probability, tableValue = regexp.MustCompile(`%$`), regexp.MustCompile(`^-?\d+\.\d\d$`)
+
+// tablePages checks the pages of a table of values in a league: its facts
+// say what it is, it downloads its table file and no file for a side,
+// and a whole game is played against it, which shows its values.
+func tablePages(t *testing.T, ctx context.Context) {
+	t.Helper()
+	p, path := newLeague(t, 2, tableFlags...)
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+
+	var a struct {
+		Name  string
+		Table int
+	}
+	getJSON(t, url+"api/agents/6", &a)
+	do(t, ctx, chromedp.Navigate(url+"agents/6"))
+	waitFor(t, ctx, `document.querySelectorAll("#facts dt").length > 0 && document.querySelectorAll("#verify tbody tr").length === 2`)
+	facts := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#facts dt")].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))`)
+	if facts["method"] != "table" || strings.ReplaceAll(facts["table"], ",", "") != fmt.Sprintf("%d values", a.Table) || facts["network"] != "" {
+		t.Errorf("the table's facts: %q; want method table and %d values, no network", facts, a.Table)
+	}
+	if eval[bool](t, ctx, `document.getElementById("weights-x") !== null`) {
+		t.Error("the table's page offers a file for X: a table has no side to fold")
+	}
+	got := download(t, ctx, "#weights", a.Name+"-table.bin")
+	p.OK(t, "export", "--db", "league.db", "--checkpoint", "6", "-o", "table.bin")
+	if !bytes.Equal(got, p.File(t, "table.bin")) {
+		t.Errorf("the downloaded table (%d bytes) is not ttt export's (%d bytes)", len(got), len(p.File(t, "table.bin")))
+	}
+	follow(t, ctx, "#play-x")
+	playGame(t, ctx, url, a.Name, tableValue)
 }
 
 // endings are how the play page shows the end of a game: the status

@@ -52,6 +52,9 @@ function header(a) {
     const file = (side, text, id) =>
       el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
     actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
+  } else if (a.table) {
+    // A table of values plays both sides: one file, no side to fold.
+    actions.push(el("a", { class: "button", id: "weights", href: `/api/agents/${a.id}/weights`, download: "", title: "its table file, as ttt export writes it: plays both sides", text: "⤓ table" }));
   }
   document.getElementById("actions").replaceChildren(...actions);
 }
@@ -144,7 +147,8 @@ function facts(a) {
     ["parent", a.parent ? el("a", { href: agentURL(a.parent.id), text: `${a.parent.name} (${a.parent.id})` }) : "none"],
     ["generation", a.generation ? `round ${fmt.int(a.generation)}` : "outside the league"],
     ["training games", fmt.int(a.train_games)],
-    ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
+    ["method", a.method || "none (a built-in player)"],
+    a.table ? ["table", `${fmt.int(a.table)} values`] : ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
     ["created", new Date(a.created).toLocaleString()],
   ];
   document.getElementById("facts").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, typeof v === "object" ? v : String(v))]));

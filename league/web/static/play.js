@@ -185,7 +185,7 @@ function say(text, failed = false, ...more) {
 
 // think shows what the agent thought of each move, its choice outlined.
 function think(ans, before) {
-  const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${view.name}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${view.name}` : null;
+  const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${view.name}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${view.name}` : ans.table_values ? `the value it puts on the position after each ${view.name}` : null;
   document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${view.name} ${ans.move}${what ? `; ${what}:` : "."}`;
   if (!what) {
     document.getElementById("thoughts").replaceChildren(); // a player that searches shows nothing
@@ -203,6 +203,11 @@ function think(ans, before) {
     if (ans.values) {
       const v = ans.values[k];
       cells.push(el("div", { class: `thought ${v}${chosen}`, "data-move": move, text: v }));
+      continue;
+    }
+    if (ans.table_values) {
+      // On the table's own scale, not a share: no bar.
+      cells.push(el("div", { class: `thought${chosen}`, "data-move": move, text: ans.table_values[k].toFixed(2) }));
       continue;
     }
     const p = (ans.probabilities || ans.expected)[k];
@@ -293,7 +298,7 @@ async function main() {
   view.build(play);
   boardBox.dataset.game = agent.game;
   document.getElementById("thoughts").classList.toggle("c4", agent.game === "connect4");
-  document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a policy network's move probabilities, a value network's expected score after each move, perfect's game value of each move, random's chance of each ${view.name}; its choice outlined`;
+  document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a policy network's move probabilities, a value network's expected score after each move, a table's value of the position after each move, perfect's game value of each move, random's chance of each ${view.name}; its choice outlined`;
   document.title = `Play ${agent.name} · ttt`;
   const link = document.getElementById("opponent");
   link.textContent = agent.name;
