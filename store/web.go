@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,16 +91,33 @@ func (v *View) NewestRound() (int64, error) {
 	return last.V, err
 }
 
+// CurvePoint is a point of the learning curve: a league round's snapshot
+// at the rating that round's fit gave it (Games is 0: a round does not
+// store it), and the method that made the snapshot.
+type CurvePoint struct {
+	HistoryRow
+	Method string
+}
+
+// curveWindow is how many rounds from each of its spread ids a thinned
+// curve reads: a league has one line of each method it learns by, four
+// at most (the agents' CHECK), taking turns a round each, so every line
+// has a snapshot in any four rounds in a row. Reading one round per id
+// would draw a league of two lines from the odd rounds alone when the
+// ids are two apart.
+const curveWindow = 4
+
 // Curve returns the league's learning curve, each league round's
-// snapshot at the rating that round's fit gave it (Rating.Games is 0: a
-// round does not store it), thinned to at most points rounds, and the
-// newest round. A league of more rounds is read at points round ids
-// spread evenly from the first round to the newest, both included: point
-// i is round first + i*(newest-first)/(points-1). Each is read by its
-// key, so the cost is the same at a hundred rounds and at a million.
-// Rounds that made no snapshot (ttt roundrobin) have no point, so a
-// league with such rounds may give fewer.
-func (db *DB) Curve(ctx context.Context, points int) (curve []HistoryRow, newest int64, err error) {
+// snapshot at the rating that round's fit gave it, with its method,
+// thinned to at most points rounds of each method, and the newest round.
+// A league of more rounds is read at points round ids spread evenly from
+// the first round to the newest, both included (id i is round first +
+// i*(newest-first)/(points-1)), each with the curveWindow-1 rounds after
+// it: each method's point of an id is its first snapshot in that window.
+// Each round is read by its key, so the cost is the same at a hundred
+// rounds and at a million. Rounds that made no snapshot (ttt roundrobin)
+// have no point, so a league with such rounds may give fewer.
+func (db *DB) Curve(ctx context.Context, points int) (curve []CurvePoint, newest int64, err error) {
 	err = db.View(ctx, func(v *View) (err error) {
 		curve, newest, err = v.Curve(points)
 		return err
@@ -107,8 +125,32 @@ func (db *DB) Curve(ctx context.Context, points int) (curve []HistoryRow, newest
 	return curve, newest, err
 }
 
+// curvePoints reads the curve's points of the rounds that where selects
+// with args, the first limit of them (-1: all) in the order of their ids.
+// Each snapshot's method is a look-up of the agents' key.
+func curvePoints(ctx context.Context, tx *sql.Tx, where string, limit int, args ...any) (curve []CurvePoint, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.snapshot_id, r.elo, r.lo, r.hi, coalesce(a.method, '')
+		FROM rounds r LEFT JOIN agents a ON a.id = r.snapshot_id
+		WHERE r.elo IS NOT NULL AND `+where+` ORDER BY r.id LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p CurvePoint
+		if err := rows.Scan(&p.Round, &p.Agent, &p.Elo, &p.Lo, &p.Hi, &p.Method); err != nil {
+			return nil, err
+		}
+		if err := p.check(); err != nil {
+			return nil, err
+		}
+		curve = append(curve, p)
+	}
+	return curve, rows.Err()
+}
+
 // Curve is DB.Curve, in the view.
-func (v *View) Curve(points int) (curve []HistoryRow, newest int64, err error) {
+func (v *View) Curve(points int) (curve []CurvePoint, newest int64, err error) {
 	ctx, tx := v.ctx, v.tx
 	var first, last sql.Null[int64]
 	// Two subqueries: SQLite reads min and max from the key's ends
@@ -121,64 +163,67 @@ func (v *View) Curve(points int) (curve []HistoryRow, newest int64, err error) {
 	if !last.Valid || points < 1 {
 		return nil, newest, nil
 	}
-	q := "SELECT id, snapshot_id, elo, lo, hi FROM rounds WHERE id BETWEEN ? AND ? AND elo IS NOT NULL ORDER BY id"
-	args := []any{first.V, last.V}
-	if n := last.V - first.V + 1; n > int64(points) {
-		ids := make([]int64, points)
-		for i := range ids {
-			ids[i] = first.V
-			if points > 1 {
-				ids[i] += int64(i) * (n - 1) / int64(points-1)
-			}
-		}
-		list, _ := json.Marshal(ids) // numbers always marshal
-		// One statement for all the ids: json_each hands the list to
-		// SQLite as a table, and each id is a look-up of the key.
-		q = `SELECT id, snapshot_id, elo, lo, hi FROM rounds
-			WHERE id IN (SELECT value FROM json_each(?)) AND elo IS NOT NULL ORDER BY id`
-		args = []any{string(list)}
+	n := last.V - first.V + 1
+	if n <= int64(points) {
+		curve, err = curvePoints(ctx, tx, "r.id BETWEEN ? AND ?", -1, first.V, last.V)
+		return curve, newest, err
 	}
-	rows, err := tx.QueryContext(ctx, q, args...)
+	spread := make([]int64, points)
+	var ids []int64 // the rounds of the windows, each once
+	next := first.V
+	for i := range spread {
+		spread[i] = first.V
+		if points > 1 {
+			spread[i] += int64(i) * (n - 1) / int64(points-1)
+		}
+		for next = max(next, spread[i]); next < spread[i]+curveWindow && next <= last.V; next++ {
+			ids = append(ids, next)
+		}
+	}
+	list, _ := json.Marshal(ids) // numbers always marshal
+	// One statement for all the ids: json_each hands the list to SQLite
+	// as a table, and each id is a look-up of the key.
+	read, err := curvePoints(ctx, tx, "r.id IN (SELECT value FROM json_each(?))", -1, string(list))
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var r HistoryRow
-		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
-			return nil, 0, err
+	return spreadPoints(read, spread), newest, nil
+}
+
+// spreadPoints keeps of read, the points of the windows of the spread
+// ids, each method's first point in each window: at most one point of a
+// method for each id, and none twice where windows overlap.
+func spreadPoints(read []CurvePoint, spread []int64) []CurvePoint {
+	keep := make([]bool, len(read))
+	for _, s := range spread {
+		k, _ := slices.BinarySearchFunc(read, s, func(p CurvePoint, id int64) int { return cmp.Compare(p.Round, id) })
+		var seen []string
+		for ; k < len(read) && read[k].Round < s+curveWindow; k++ {
+			if !slices.Contains(seen, read[k].Method) {
+				seen = append(seen, read[k].Method)
+				keep[k] = true
+			}
 		}
-		if err := r.check(); err != nil {
-			return nil, 0, err
-		}
-		curve = append(curve, r)
 	}
-	return curve, newest, rows.Err()
+	var out []CurvePoint
+	for k, p := range read {
+		if keep[k] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // CurveAfter is the learning curve's points of the rounds after round
 // after, oldest first, at most limit of them, and the newest round: what
 // a chart that holds the curve up to after lacks. Its rounds are a range
 // of the key.
-func (v *View) CurveAfter(after int64, limit int) (curve []HistoryRow, newest int64, err error) {
-	ctx, tx := v.ctx, v.tx
-	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM rounds").Scan(&newest); err != nil {
+func (v *View) CurveAfter(after int64, limit int) (curve []CurvePoint, newest int64, err error) {
+	if err := v.tx.QueryRowContext(v.ctx, "SELECT coalesce(max(id), 0) FROM rounds").Scan(&newest); err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, snapshot_id, elo, lo, hi FROM rounds
-		WHERE id > ? AND elo IS NOT NULL ORDER BY id LIMIT ?`, after, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r HistoryRow
-		if err := rows.Scan(&r.Round, &r.Agent, &r.Elo, &r.Lo, &r.Hi); err != nil {
-			return nil, 0, err
-		}
-		curve = append(curve, r)
-	}
-	return curve, newest, rows.Err()
+	curve, err = curvePoints(v.ctx, v.tx, "r.id > ?", limit, after)
+	return curve, newest, err
 }
 
 // Opponent is an agent's record against one of its opponents, from the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -12,12 +14,16 @@ import (
 	"time"
 
 	"ttt/agents/game"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/nn"
 	"ttt/store"
 )
 
 // The learning curve: a point for each round that made a snapshot, at
-// the rating that round gave it; thinned to rounds spread evenly from the
-// first to the newest, both kept, each read by its key.
+// the rating that round gave it, with the snapshot's method; thinned to
+// rounds spread evenly from the first to the newest, both kept, each
+// read by its key with the rounds after it, where each method has its
+// next point.
 func TestCurve(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
@@ -27,55 +33,93 @@ func TestCurve(t *testing.T) {
 	if curve, newest, err := db.Curve(ctx, 10); err != nil || curve != nil || newest != 0 {
 		t.Fatalf("a new league's curve: %v %d %v", curve, newest, err)
 	}
-	var all []store.HistoryRow
-	for round := int64(1); round <= 10; round++ {
-		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
-		if round == 5 { // a round robin makes no snapshot
-			r.Kind = store.RobinRound
-		} else {
-			elo := 10 * float64(round)
-			r.Snapshot = network(store.Checkpoint, testNet(3, uint64(round)), uint64(round))
-			r.History = []store.HistoryRow{{Agent: 0, Elo: elo, Lo: elo - 5, Hi: elo + 5, Games: 144}}
-			r.Updates = []store.Update{{Agent: 0, Played: game.Record{Wins: 144}}}
+	// Two lines taking turns, the odd rounds a policy net's, the even a
+	// value net's.
+	turns := func(round int64) *nn.Net {
+		if round%2 == 0 {
+			return nn.NewValue(tictactoe.Game, 3, rand.New(rand.NewPCG(uint64(round), 0)))
 		}
-		if err := db.CommitRound(ctx, r); err != nil {
-			t.Fatal(err)
-		}
-		if r.Snapshot != nil {
-			all = append(all, store.HistoryRow{Agent: r.Snapshot.ID, Round: round, Elo: 10 * float64(round),
-				Lo: 10*float64(round) - 5, Hi: 10*float64(round) + 5})
-		}
+		return testNet(3, uint64(round))
 	}
+	all := commitCurve(t, db, 10, turns)
 	if newest, err := db.NewestRound(ctx); err != nil || newest != 10 {
 		t.Errorf("newest round %d %v, want 10", newest, err)
 	}
-	pick := func(rounds ...int64) (list []store.HistoryRow) {
-		for _, r := range all {
-			for _, want := range rounds {
-				if r.Round == want {
-					list = append(list, r)
-				}
-			}
+	for _, p := range all {
+		if want := map[bool]string{true: "tdlambda", false: "policy"}[p.Round%2 == 0]; p.Method != want {
+			t.Errorf("round %d's point is of %q, want %q", p.Round, p.Method, want)
 		}
-		return list
 	}
 	for _, c := range []struct {
 		points int
-		want   []store.HistoryRow
+		want   []store.CurvePoint
 	}{
 		{100, all},
 		{10, all},
-		{9, pick(1, 2, 3, 4, 6, 7, 8, 10)}, // 1 + i*9/8: 1 2 3 4 5 6 7 8 10
-		{4, pick(1, 4, 7, 10)},
-		{3, pick(1, 10)}, // 1 5 10, and 5 made no snapshot
-		{2, pick(1, 10)},
-		{1, pick(1)},
+		{9, all},                                // 1 + i*9/8: 1 2 3 4 5 6 7 8 10, and the round after each
+		{4, pickRounds(all, 1, 2, 4, 7, 8, 10)}, // 1 4 7 10: 4's value net is 4, its policy net 7 (5 made no snapshot)
+		{3, pickRounds(all, 1, 2, 6, 7, 10)},    // 1 5 10
+		{2, pickRounds(all, 1, 2, 10)},          // 1 10
+		{1, pickRounds(all, 1, 2)},              // 1
 	} {
 		curve, newest, err := db.Curve(ctx, c.points)
 		if err != nil || newest != 10 || !reflect.DeepEqual(curve, c.want) {
 			t.Errorf("Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
 		}
 	}
+	// Spread ids four rounds apart are all odd, a policy net's rounds: the
+	// value nets have their points from the rounds after them all the
+	// same.
+	all = commitCurve(t, db, 11, turns)
+	if curve, _, err := db.Curve(ctx, 6); err != nil || !reflect.DeepEqual(curve, pickRounds(all, 1, 2, 6, 7, 9, 10, 13, 14, 17, 18, 21)) {
+		t.Errorf("Curve(6) of 21 rounds: %v, %v", curve, err)
+	}
+}
+
+// commitCurve commits n more rounds to db, each with a snapshot of the
+// net of its round (none for the fifth, a round robin's), rated ten Elo a
+// round, and returns the whole curve.
+func commitCurve(t *testing.T, db *store.DB, n int64, net func(round int64) *nn.Net) []store.CurvePoint {
+	t.Helper()
+	ctx := context.Background()
+	first, err := db.NewestRound(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := first + 1; round <= first+n; round++ {
+		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
+		if round == 5 { // a round robin makes no snapshot
+			r.Kind = store.RobinRound
+		} else {
+			elo := 10 * float64(round)
+			r.Snapshot = network(store.Checkpoint, net(round), uint64(round))
+			r.History = []store.HistoryRow{{Agent: 0, Elo: elo, Lo: elo - 5, Hi: elo + 5, Games: 144}}
+			r.Updates = []store.Update{{Agent: 0, Played: game.Record{Wins: 144}}}
+		}
+		if err := db.CommitRound(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _, err := db.Curve(ctx, math.MaxInt32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range all {
+		if elo := 10 * float64(p.Round); p.Elo != elo || p.Lo != elo-5 || p.Hi != elo+5 || p.Games != 0 || p.Agent == 0 {
+			t.Errorf("round %d's point: %+v", p.Round, p)
+		}
+	}
+	return all
+}
+
+// pickRounds is the points of curve of the rounds given.
+func pickRounds(curve []store.CurvePoint, rounds ...int64) (list []store.CurvePoint) {
+	for _, p := range curve {
+		if slices.Contains(rounds, p.Round) {
+			list = append(list, p)
+		}
+	}
+	return list
 }
 
 // A reader's connections refuse every write in SQLite itself (query_only),

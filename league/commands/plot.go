@@ -37,6 +37,8 @@ func ratingsPlotCommand() *cli.Command {
    Above, the league's learning curve: each round's snapshot at the
    rating its first games gave it, over the band of its 95% interval, with
    dashed lines for perfect (its rating now) and random (0, the anchor).
+   A league of several learners has a curve for each, named by its
+   method, from the rounds that were its turn.
    Below, on a scale of their own, the --top best networks (3) from the
    round that first rated each. A league of many rounds is drawn from
    every k-th round. The extension of -o chooses the format.`,
@@ -86,7 +88,13 @@ func runPlot(j *job, out, format string, top int) error {
 	if err := file.commit(img); err != nil {
 		return err
 	}
-	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, len(series)-1, out, file.replaced())
+	agents := 0
+	for _, s := range series {
+		if s.kind != curveKind {
+			agents++
+		}
+	}
+	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, agents, out, file.replaced())
 	return nil
 }
 
@@ -106,7 +114,7 @@ const maxPoints = 2000
 type seriesKind int
 
 const (
-	curveKind     seriesKind = iota // the league's learning curve
+	curveKind     seriesKind = iota // the league's learning curve, or a method's
 	agentKind                       // one agent's rating by round
 	referenceKind                   // perfect or random, flat
 )
@@ -121,11 +129,18 @@ type eloSeries struct {
 
 // optimalCurve is the second learning curve of a game whose players are
 // measured on a position set (Connect Four): each snapshot's share of
-// optimal moves there, in percent, and flat, the built-in players' shares
-// and a random player's expected one.
+// optimal moves there, in percent, a line for each method as in the
+// first, and flat, the built-in players' shares and a random player's
+// expected one.
 type optimalCurve struct {
+	lines []optimalLine
+	refs  []reference
+}
+
+// optimalLine is a line of the curve of optimal moves, and its label.
+type optimalLine struct {
+	label  string
 	points plotter.XYs
-	refs   []reference
 }
 
 // reference is a flat line of a panel.
@@ -134,10 +149,10 @@ type reference struct {
 	value float64
 }
 
-// plotSeries reads the lines to plot: the learning curve, the top best
-// networks' histories (the best rule's order), the built-in players; the
-// curve of optimal moves where the game has one; and the number of
-// rounds.
+// plotSeries reads the lines to plot: the learning curve (one for each
+// method of a league of several learners), the top best networks'
+// histories (the best rule's order), the built-in players; the curve of
+// optimal moves where the game has one; and the number of rounds.
 func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	db, err := j.openLeague(false)
 	if err != nil {
@@ -155,7 +170,15 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		return nil, nil, 0, fmt.Errorf("the league has no snapshot rated yet")
 	}
 	first := curve[0].Round
-	series := []eloSeries{{label: "each snapshot when made", kind: curveKind, ratings: curve}}
+	methods := methodCurves(curve)
+	var series []eloSeries
+	for _, m := range methods {
+		label := "each snapshot when made"
+		if len(methods) > 1 {
+			label = m.method // the panel's title says the rest
+		}
+		series = append(series, eloSeries{label: label, kind: curveKind, ratings: m.ratings})
+	}
 
 	// The best networks, from the round that first rated each.
 	best, err := db.Best(j.ctx, top)
@@ -171,7 +194,11 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		end := history[len(history)-1]
 		end.Round = last
 		history = append(history, end)
-		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", a.Name, a.Standing.Elo, a.Verdict()), kind: agentKind, ratings: history}))
+		name := a.Name
+		if len(methods) > 1 {
+			name += " " + a.Method
+		}
+		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", name, a.Standing.Elo, a.Verdict()), kind: agentKind, ratings: history}))
 	}
 
 	// The built-in players (perfect and random; random, the tactician
@@ -197,14 +224,36 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 			series = append(series, eloSeries{label: label, kind: referenceKind, ratings: flat})
 		}
 	}
-	optimal, err := optimalSeries(j.ctx, db, curve)
+	optimal, err := optimalSeries(j.ctx, db, curve, series[:len(methods)])
 	return series, optimal, last, err
 }
 
+// methodCurve is the learning curve of one method: the ratings of its
+// snapshots.
+type methodCurve struct {
+	method  string
+	ratings []store.HistoryRow
+}
+
+// methodCurves splits curve by method, the methods in the order of their
+// first rounds: the learners' order, a league's first round being its
+// first learner's.
+func methodCurves(curve []store.CurvePoint) []methodCurve {
+	var out []methodCurve
+	for _, p := range curve {
+		k := slices.IndexFunc(out, func(m methodCurve) bool { return m.method == p.Method })
+		if k < 0 {
+			k, out = len(out), append(out, methodCurve{method: p.Method})
+		}
+		out[k].ratings = append(out[k].ratings, p.HistoryRow)
+	}
+	return out
+}
+
 // optimalSeries reads the curve of optimal moves of the snapshots of
-// curve, for a game that measures its players on a position set; nil for
-// another.
-func optimalSeries(ctx context.Context, db *store.DB, curve []store.HistoryRow) (*optimalCurve, error) {
+// curve, for a game that measures its players on a position set, with a
+// line for each of the learning curves; nil for another game.
+func optimalSeries(ctx context.Context, db *store.DB, curve []store.CurvePoint, curves []eloSeries) (*optimalCurve, error) {
 	kit := agents.KitFor(db.Game())
 	if kit.Positions == nil {
 		return nil, nil
@@ -218,9 +267,15 @@ func optimalSeries(ctx context.Context, db *store.DB, curve []store.HistoryRow) 
 		return nil, err
 	}
 	var out optimalCurve
-	for _, r := range curve {
-		if s, ok := shares[r.Agent]; ok {
-			out.points = append(out.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Share()})
+	for _, c := range curves {
+		line := optimalLine{label: c.label}
+		for _, r := range c.ratings {
+			if s, ok := shares[r.Agent]; ok {
+				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Share()})
+			}
+		}
+		if len(line.points) > 0 {
+			out.lines = append(out.lines, line)
 		}
 	}
 	for _, b := range kit.Builtins {
@@ -273,6 +328,17 @@ var (
 	referenceColor = color.RGBA{110, 110, 110, 255}
 )
 
+// curveColors are the learning curves' colours, a method's each in a
+// league of several learners: the one curve's black, then the indigo,
+// wine and olive of Paul Tol's muted scheme, which readers with
+// colour-blindness can tell apart, and apart from the agents' colours.
+var curveColors = []color.RGBA{
+	curveColor,
+	{51, 34, 136, 255},  // indigo
+	{136, 34, 85, 255},  // wine
+	{153, 153, 51, 255}, // olive
+}
+
 // eloPlot draws series as an image in format (svg or png), in two
 // panels one above the other, each with its legend beside it: the
 // league, its learning curve over the band of its 95% intervals with the
@@ -283,8 +349,8 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 	league, leagueKey := newPanel("The league: each round's snapshot when made")
 	best, bestKey := newPanel("")
 	var leagueLines, bestLines []plot.Plotter
-	var curveBand plot.Plotter // drawn under the lines
-	agents := 0
+	var curveBands []plot.Plotter // drawn under the lines
+	curves, agents := 0, 0
 	for _, s := range series {
 		xy := make(plotter.XYs, len(s.ratings))
 		for k, r := range s.ratings {
@@ -308,11 +374,13 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", s.label, err)
 			}
-			poly.Color = color.NRGBA{30, 30, 30, 0x28}
+			c := curveColors[curves%len(curveColors)]
+			curves++
+			poly.Color = color.NRGBA{c.R, c.G, c.B, 0x28}
 			poly.LineStyle.Width = 0
 			league.Add(poly)
-			curveBand = poly
-			line.Color, line.Width = curveColor, vg.Points(1.5)
+			curveBands = append(curveBands, poly)
+			line.Color, line.Width = c, vg.Points(1.5)
 			leagueKey.Add(s.label+", 95% band", line)
 			leagueLines = append(leagueLines, line)
 		case referenceKind:
@@ -348,9 +416,9 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		best.Add(bestLines...)
 		panels, keys = append(panels, []*plot.Plot{best}), append(keys, &bestKey)
 	}
-	fitAxes(league, append(leagueLines, curveBand))
+	fitAxes(league, append(leagueLines, curveBands...))
 	fitAxes(best, bestLines)
-	if optimal != nil && len(optimal.points) > 0 {
+	if optimal != nil && len(optimal.lines) > 0 {
 		panel, key, err := optimalPanel(optimal)
 		if err != nil {
 			return nil, err
@@ -397,14 +465,18 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
 	panel, key := newPanel("Optimal moves on the position set: each round's snapshot")
 	panel.Y.Label.Text = "optimal moves (%)"
-	line, err := plotter.NewLine(o.points)
-	if err != nil {
-		return nil, nil, err
+	var lines []plot.Plotter
+	first, last := math.Inf(1), math.Inf(-1)
+	for k, l := range o.lines {
+		line, err := plotter.NewLine(l.points)
+		if err != nil {
+			return nil, nil, err
+		}
+		line.Color, line.Width = curveColors[k%len(curveColors)], vg.Points(1.5)
+		key.Add(l.label, line)
+		lines = append(lines, line)
+		first, last = min(first, l.points[0].X), max(last, l.points[len(l.points)-1].X)
 	}
-	line.Color, line.Width = curveColor, vg.Points(1.5)
-	key.Add("each snapshot when made", line)
-	lines := []plot.Plotter{line}
-	first, last := o.points[0].X, o.points[len(o.points)-1].X
 	for _, r := range o.refs {
 		ref, err := plotter.NewLine(plotter.XYs{{X: first, Y: r.value}, {X: last, Y: r.value}})
 		if err != nil {

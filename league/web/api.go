@@ -227,7 +227,7 @@ type shareFigure struct {
 
 // curveShares reads the position-set shares of the agents of curve, by
 // agent; none for a game without a position set.
-func curveShares(v *store.View, kit *agents.Kit, curve []store.HistoryRow) (map[int64]verify.Score, error) {
+func curveShares(v *store.View, kit *agents.Kit, curve []store.CurvePoint) (map[int64]verify.Score, error) {
 	if kit.Positions == nil {
 		return nil, nil
 	}
@@ -686,11 +686,14 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, out)
 }
 
-// point is a point of the learning curve: a round, its snapshot and the
-// rating that round's fit gave it.
+// point is a point of the learning curve: a round, its snapshot, the
+// rating that round's fit gave it, and the method that made the
+// snapshot. The points of a method are its own learning curve: a league
+// of several learners has one for each.
 type point struct {
-	Round int64 `json:"round"`
-	Agent int64 `json:"agent"`
+	Round  int64  `json:"round"`
+	Agent  int64  `json:"agent"`
+	Method string `json:"method"`
 	interval
 	// Share is the snapshot's share of optimal moves on its game's
 	// position set, in percent: absent where the game has none.
@@ -712,7 +715,7 @@ type reference struct {
 // perfect's and random's ratings now.
 func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 	var (
-		curve  []store.HistoryRow
+		curve  []store.CurvePoint
 		newest int64
 		refs   []*store.Agent
 		shares map[int64]verify.Score
@@ -773,7 +776,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		out.Floor = &f.All
 	}
 	for _, c := range curve {
-		pt := point{Round: c.Round, Agent: c.Agent, interval: intervalOf(c)}
+		pt := point{Round: c.Round, Agent: c.Agent, Method: c.Method, interval: intervalOf(c.HistoryRow)}
 		if sc, ok := shares[c.Agent]; ok {
 			pt.Share = pct(sc)
 		}

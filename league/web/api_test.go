@@ -473,16 +473,17 @@ func TestAPI(t *testing.T) {
 		var progress struct {
 			Points []struct {
 				Round, Agent int64
+				Method       string
 				Elo, Lo, Hi  float64
 			}
 		}
 		getJSON(t, url+"api/progress", &progress)
 		rows := readCSV(download("api/progress.csv", "text/csv; charset=utf-8", "learning-curve.csv"))
 		var want [][]string
-		want = append(want, []string{"round", "agent", "elo", "lo", "hi"})
+		want = append(want, []string{"round", "agent", "method", "elo", "lo", "hi"})
 		for _, p := range progress.Points {
 			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-			want = append(want, []string{strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Agent, 10), f(p.Elo), f(p.Lo), f(p.Hi)})
+			want = append(want, []string{strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Agent, 10), p.Method, f(p.Elo), f(p.Lo), f(p.Hi)})
 		}
 		if !reflect.DeepEqual(rows, want) {
 			t.Errorf("the learning curve's CSV:\n%q\nwant\n%q", rows, want)

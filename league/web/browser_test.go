@@ -134,7 +134,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.Click(unfollowed))
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
-	if got := download(t, ctx, "#curve-csv", "learning-curve.csv"); !bytes.HasPrefix(got, []byte("round,agent,elo,lo,hi\n")) || bytes.Count(got, []byte("\n")) != rounds+1 {
+	if got := download(t, ctx, "#curve-csv", "learning-curve.csv"); !bytes.HasPrefix(got, []byte("round,agent,method,elo,lo,hi\n")) || bytes.Count(got, []byte("\n")) != rounds+1 {
 		t.Errorf("the learning curve downloads as %q; want a header and %d rounds", got, rounds)
 	}
 	sharedView(t, ctx, zoom)

@@ -47,7 +47,7 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
 	kit := agents.KitFor(s.db.Game())
 	var (
-		curve  []store.HistoryRow
+		curve  []store.CurvePoint
 		shares map[int64]verify.Score
 	)
 	ok := s.view(w, r, func(v *store.View) (err error) {
@@ -60,13 +60,13 @@ func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	head := []string{"round", "agent", "elo", "lo", "hi"}
+	head := []string{"round", "agent", "method", "elo", "lo", "hi"}
 	if kit.Positions != nil {
 		head = append(head, "optimal_pct")
 	}
 	rows := [][]string{head}
 	for _, c := range curve {
-		row := []string{strconv.FormatInt(c.Round, 10), strconv.FormatInt(c.Agent, 10), num(c.Elo), num(c.Lo), num(c.Hi)}
+		row := []string{strconv.FormatInt(c.Round, 10), strconv.FormatInt(c.Agent, 10), c.Method, num(c.Elo), num(c.Lo), num(c.Hi)}
 		if kit.Positions != nil {
 			pct := ""
 			if sc, ok := shares[c.Agent]; ok {
