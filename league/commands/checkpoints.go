@@ -65,7 +65,7 @@ func runCheckpoints(j *job, after int64, limit int, format string) error {
 	if err != nil {
 		return err
 	}
-	l := listing{columns: []string{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"}}
+	l := listing{columns: []string{"id", "kind", "method", "name", "generation", "train_games", "hidden", "elo", "class"}}
 	for _, a := range list {
 		var hidden, elo, class any // none for random and perfect, while unrated, for random
 		if a.Hidden > 0 {
@@ -77,7 +77,7 @@ func runCheckpoints(j *job, after int64, limit int, format string) error {
 		if a.Standing != nil {
 			elo = a.Standing.Elo
 		}
-		l.rows = append(l.rows, []any{a.ID, a.Kind, a.Name, a.Generation, a.TrainGames, hidden, elo, class})
+		l.rows = append(l.rows, []any{a.ID, a.Kind, methodOf(a), a.Name, a.Generation, a.TrainGames, hidden, elo, class})
 	}
 	if err := l.write(j.Stdout, format); err != nil {
 		return err

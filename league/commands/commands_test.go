@@ -37,13 +37,13 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		{"id", "kind", "name", "generation", "train_games", "hidden", "elo", "class"},
-		{"1", "random", "random", "0", "0", "", "", ""},
-		{"2", "perfect", "perfect", "0", "0", "", "", "perfect"},
-		{"3", "mcts", "mcts-10", "0", "0", "", "", ""},
-		{"4", "mcts", "mcts-100", "0", "0", "", "", ""},
-		{"5", "mcts", "mcts-1000", "0", "0", "", "", ""},
-		{"6", "baseline", "baseline-6", "0", "2000", "100", "", "beatable"},
+		{"id", "kind", "method", "name", "generation", "train_games", "hidden", "elo", "class"},
+		{"1", "random", "", "random", "0", "0", "", "", ""},
+		{"2", "perfect", "", "perfect", "0", "0", "", "", "perfect"},
+		{"3", "mcts", "", "mcts-10", "0", "0", "", "", ""},
+		{"4", "mcts", "", "mcts-100", "0", "0", "", "", ""},
+		{"5", "mcts", "", "mcts-1000", "0", "0", "", "", ""},
+		{"6", "baseline", "policy", "baseline-6", "0", "2000", "100", "", "beatable"},
 	}
 	if got, want := strings.Join(flatten(rows), ","), strings.Join(flatten(want), ","); got != want {
 		t.Errorf("checkpoints --format csv:\n got %s\nwant %s", got, want)

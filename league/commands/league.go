@@ -241,6 +241,13 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		stoppedBy string // the condition that ended the run; "" for none
 	)
 	watch := stop.until != verify.Beatable || stop.patience > 0 || stop.quiet
+	// A league of several learners says whose turn each round was.
+	snapshot := func(r league.Report) string {
+		if len(cfg.Learners) > 1 {
+			return r.Snapshot.Name + " " + r.Snapshot.Method
+		}
+		return r.Snapshot.Name
+	}
 	last, err := league.Run(j.ctx, db, cfg, league.Hooks{
 		Loading: func(done, total int) {
 			if bar.bar == nil {
@@ -283,7 +290,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
 			}
 			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  %s%s  train %s games/s  eval %s games/s  elapsed %s%s",
-				r.Round, r.Snapshot.Name, r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts), ladderText(r),
+				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts), ladderText(r),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
 		},
 		Stop: func(r league.Report) bool {

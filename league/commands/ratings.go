@@ -16,7 +16,7 @@ import (
 func ratingsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ratings",
-		Usage: "the leaderboard: rank, agent, Elo, interval, W/D/L, class and verify figures",
+		Usage: "the leaderboard: rank, agent, method, Elo, interval, W/D/L, class and verify figures",
 		UsageText: `ttt ratings [options]
 
    ttt ratings                        # the top 20
@@ -24,10 +24,12 @@ func ratingsCommand() *cli.Command {
    ttt ratings --all --format csv
    ttt ratings history --agent best
 
-   The table fits a terminal of 100 columns. CLASS is what ttt verify
-   finds of both sides at once: perfect (every move keeps the game's
-   value), unbeatable (no line beats it) or beatable; X OPT and O OPT are
-   the shares of its moves as X and as O that keep the game's value. CSV
+   The table fits a terminal of 100 columns. METHOD is how the agent
+   learned (policy, tdlambda, table or selfplay-table; a dash for a
+   built-in player). CLASS is what ttt verify finds of both sides at
+   once: perfect (every move keeps the game's value), unbeatable (no line
+   beats it) or beatable; X OPT and O OPT are the shares of its moves as
+   X and as O that keep the game's value. CSV
    and JSON hold every figure in a field of its own, with the agent's id
    and kind, the lines that beat it, and its exact odds against random.
    Best, the agent export and play take by default, is the first network
@@ -96,7 +98,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 	}
 	if format == "table" {
 		// The games are W+D+L, so the table has no column of their own.
-		l := listing{columns: []string{"rank", "agent", "round", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
+		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
 		for i, a := range list {
 			row := standingRow(i, a, isBest(a))
 			if len(a.Verify) == 0 { // random has no single line to check
@@ -109,7 +111,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 		}
 		return l
 	}
-	l := listing{columns: append([]string{"rank", "id", "agent", "round", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
+	l := listing{columns: append([]string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
 		append(verifyColumns(), oddsColumns()...)...)}
 	for i, a := range list {
 		var class any
@@ -310,14 +312,14 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		return []any{pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())}
 	}
 	if format == "table" {
-		l := listing{columns: []string{"rank", "agent", "round", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
+		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
 		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
 		for i, a := range list {
 			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
 		}
 		return l
 	}
-	l := listing{columns: []string{"rank", "id", "agent", "round", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
+	l := listing{columns: []string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
 		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
 	pct := func(x float64) any { return exact(100 * x) }
 	for i, a := range list {
@@ -327,25 +329,26 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 }
 
 // standingRow is the start of a leaderboard table's row of a, ranked
-// i+1: rank, name (starred when best), the round that made it, Elo,
-// interval, W/D/L. The name carries the agent's id, and the round is the
-// other number a user meets (a checkpoint's round line, ttt rounds).
+// i+1: rank, name (starred when best), the round that made it, its
+// method, Elo, interval, W/D/L. The name carries the agent's id, and the
+// round is the other number a user meets (a checkpoint's round line, ttt
+// rounds).
 func standingRow(i int, a *store.Agent, best bool) []any {
 	s := a.Standing
 	name := clip(a.Name, maxTableName)
 	if best {
 		name += " *"
 	}
-	return []any{i + 1, name, madeIn(a), s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+	return []any{i + 1, name, madeIn(a), methodOf(a), s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
 		count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
 }
 
 // standingFields is the start of a leaderboard's CSV or JSON row of a,
-// ranked i+1: rank, id, name, round, kind, best, Elo, interval, games, W,
-// D, L.
+// ranked i+1: rank, id, name, round, method, kind, best, Elo, interval,
+// games, W, D, L.
 func standingFields(i int, a *store.Agent, best bool) []any {
 	s := a.Standing
-	return []any{i + 1, a.ID, a.Name, madeIn(a), a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
+	return []any{i + 1, a.ID, a.Name, madeIn(a), methodOf(a), a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
 }
 
 // madeIn is the league round that made a, none (nil) for an agent made
@@ -355,4 +358,13 @@ func madeIn(a *store.Agent) any {
 		return nil
 	}
 	return a.Generation
+}
+
+// methodOf is how a learned, none (nil) for a built-in player or no
+// agent.
+func methodOf(a *store.Agent) any {
+	if a == nil || a.Method == "" {
+		return nil
+	}
+	return a.Method
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -27,9 +28,10 @@ func roundsCommand() *cli.Command {
    expected score against a random opponent as X and as O (RANDOM X/O:
    exact, from every random reply), its class (beatable, unbeatable or
    perfect), the speeds of its training and evaluation (games a second),
-   and when it was committed (month-day hour:minute, local time). A round of ttt roundrobin has no snapshot. CSV and JSON
-   give every figure in a field of its own, the times and game counts
-   included.`,
+   and when it was committed (month-day hour:minute, local time). A round of ttt roundrobin has no snapshot. Where the rounds
+   listed are of several learners, METHOD says whose turn each was. CSV
+   and JSON give every figure in a field of its own, the times, game
+   counts and methods included.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the newest `N` rounds"},
 			&cli.BoolFlag{Name: "all", Usage: "list every round"},
@@ -77,11 +79,21 @@ func runRounds(j *job, limit int, format string) error {
 }
 
 // roundListing is the listing of ttt rounds: list as format prints it.
-// The table fits a terminal of 100 columns; CSV and JSON hold every
-// figure in a field of its own.
+// The table fits a terminal of 100 columns, its snapshots' methods
+// besides where they are several; CSV and JSON hold every figure in a
+// field of its own.
 func roundListing(list []store.RoundInfo, format string) listing {
 	if format == "table" {
+		methods := map[string]bool{}
+		for _, r := range list {
+			if r.Agent != nil {
+				methods[r.Agent.Method] = true
+			}
+		}
 		l := listing{columns: []string{"round", "snapshot", "elo", "95%", "random x/o", "class", "train/s", "eval/s", "finished"}}
+		if len(methods) > 1 {
+			l.columns = slices.Insert(l.columns, 2, "method")
+		}
 		for _, r := range list {
 			row := []any{r.ID, nil, nil, nil, nil, nil, nil, nil, nil}
 			if a := r.Agent; a != nil {
@@ -102,30 +114,33 @@ func roundListing(list []store.RoundInfo, format string) listing {
 			if !r.Finished.IsZero() {
 				row[8] = r.Finished.Local().Format("01-02 15:04")
 			}
+			if len(methods) > 1 {
+				row = slices.Insert(row, 2, methodOf(r.Agent))
+			}
 			l.rows = append(l.rows, row)
 		}
 		return l
 	}
-	l := listing{columns: []string{"round", "kind", "started", "finished", "snapshot_id", "snapshot", "elo", "lo", "hi",
+	l := listing{columns: []string{"round", "kind", "started", "finished", "snapshot_id", "snapshot", "method", "elo", "lo", "hi",
 		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending"}}
 	for _, r := range list {
-		row := []any{r.ID, string(r.Kind), r.Started.UTC().Format(time.RFC3339Nano), nil, nil, nil, nil, nil, nil, nil, nil, nil,
-			nil, nil, nil, nil, nil, nil}
+		row := []any{r.ID, string(r.Kind), r.Started.UTC().Format(time.RFC3339Nano), nil, nil, nil, methodOf(r.Agent), nil, nil, nil,
+			nil, nil, nil, nil, nil, nil, nil, nil, nil}
 		if !r.Finished.IsZero() {
 			row[3] = r.Finished.UTC().Format(time.RFC3339Nano)
 		}
 		if a := r.Agent; a != nil {
-			row[4], row[5], row[11] = a.ID, a.Name, a.Verdict()
+			row[4], row[5], row[12] = a.ID, a.Name, a.Verdict()
 			if len(a.VsRandom) == 2 {
-				row[9], row[10] = exact(a.VsRandom[0].Score()), exact(a.VsRandom[1].Score())
+				row[10], row[11] = exact(a.VsRandom[0].Score()), exact(a.VsRandom[1].Score())
 			}
 		}
 		if r.Rating != nil {
-			row[6], row[7], row[8] = exact(r.Rating.Elo), exact(r.Rating.Lo), exact(r.Rating.Hi)
+			row[7], row[8], row[9] = exact(r.Rating.Elo), exact(r.Rating.Lo), exact(r.Rating.Hi)
 		}
 		if s := r.Stats; s != nil {
-			row[12], row[13], row[14], row[15] = s.TrainGames, exact(s.TrainTime.Seconds()), s.EvalGames, exact(s.EvalTime.Seconds())
-			row[16], row[17] = s.FitSteps, s.FitPending
+			row[13], row[14], row[15], row[16] = s.TrainGames, exact(s.TrainTime.Seconds()), s.EvalGames, exact(s.EvalTime.Seconds())
+			row[17], row[18] = s.FitSteps, s.FitPending
 		}
 		l.rows = append(l.rows, row)
 	}
