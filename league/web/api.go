@@ -216,6 +216,15 @@ func classOf(a *store.Agent) *string {
 	return &c
 }
 
+// methodOf is how a learned (store.Agent.Method), nil for a built-in
+// player.
+func methodOf(a *store.Agent) *string {
+	if a.Method == "" {
+		return nil
+	}
+	return &a.Method
+}
+
 // shareFigure is a score on a game's position set: the positions where the
 // agent's move keeps the value, of those it moved in, and their share in
 // percent.
@@ -286,6 +295,7 @@ type leaderboardRow struct {
 	// Generation is the round that made it, 0 for an agent made outside
 	// the rounds: the number beside its name, which carries its id.
 	Generation int     `json:"generation"`
+	Method     *string `json:"method"` // how it learned; null for a built-in player
 	Class      *string `json:"class"`
 	Best       bool    `json:"best"`
 	interval
@@ -337,7 +347,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
-			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Class: classOf(a), Best: best != nil && best.ID == a.ID,
+			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 			interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}

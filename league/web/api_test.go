@@ -72,7 +72,7 @@ func TestAPI(t *testing.T) {
 		for i, a := range got.Agents {
 			c := cli[i]
 			same(t, fmt.Sprint("row ", i), a, map[string]any{
-				"rank": c["rank"], "id": c["id"], "name": c["agent"], "kind": c["kind"], "class": c["class"], "best": c["best"],
+				"rank": c["rank"], "id": c["id"], "name": c["agent"], "kind": c["kind"], "method": c["method"], "class": c["class"], "best": c["best"],
 				"elo": c["elo"], "lo": c["lo"], "hi": c["hi"], "games": c["games"], "wins": c["wins"], "draws": c["draws"], "losses": c["losses"],
 			})
 			if a["best"] == true {
@@ -114,6 +114,13 @@ func TestAPI(t *testing.T) {
 				"generation": cli["generation"], "train_games": cli["train_games"], "hidden": cli["hidden"], "parameters": cli["parameters"],
 				"created": cli["created"]}
 			same(t, ref, got, want)
+			a, err := db.Agent(t.Context(), ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, _ := got["method"].(string); m != a.Method || (a.Method == "") != (got["method"] == nil) {
+				t.Errorf("%s: method %v, want %q (null for a built-in player)", ref, got["method"], a.Method)
+			}
 			if parent := got["parent"]; cli["parent_id"] == nil && parent != nil ||
 				cli["parent_id"] != nil && !reflect.DeepEqual(parent, map[string]any{"id": cli["parent_id"], "name": cli["parent"], "kind": "checkpoint"}) {
 				t.Errorf("%s: parent %v, ttt show says %v (%v)", ref, parent, cli["parent_id"], cli["parent"])
@@ -306,6 +313,7 @@ func TestAPI(t *testing.T) {
 			Thinned     bool
 			Points      []struct {
 				Round, Agent int64
+				Method       string
 				Elo, Lo, Hi  float64
 			}
 			References []struct {
@@ -319,7 +327,8 @@ func TestAPI(t *testing.T) {
 		}
 		for i, r := range rounds {
 			pt := got.Points[i]
-			if pt.Round != r.ID || pt.Agent != r.Snapshot || pt.Elo != r.Rating.Elo || pt.Lo != r.Rating.Lo || pt.Hi != r.Rating.Hi {
+			if pt.Round != r.ID || pt.Agent != r.Snapshot || pt.Method != r.Agent.Method || pt.Method != "policy" ||
+				pt.Elo != r.Rating.Elo || pt.Lo != r.Rating.Lo || pt.Hi != r.Rating.Hi {
 				t.Errorf("point %d: %+v; round %d has snapshot %d at %+v", i, pt, r.ID, r.Snapshot, *r.Rating)
 			}
 		}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -79,12 +80,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the chart's canvas has %d painted pixels: nothing drawn", painted)
 	}
 	// Each agent's name, and beside it the round that made it (none for a
-	// built-in player): the two numbers a user meets.
-	board := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr td.agent")].map(td => td.querySelector("a").textContent + (td.querySelector(".made") ? td.querySelector(".made").textContent : ""))`)
+	// built-in player): the two numbers a user meets; then its method (a
+	// dash for a built-in player).
+	board := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr")].map(tr => {
+		const td = tr.querySelector("td.agent");
+		return td.querySelector("a").textContent + (td.querySelector(".made") ? td.querySelector(".made").textContent : "") + " " + tr.querySelector("td.method").textContent;
+	})`)
 	var want struct {
 		Agents []struct {
 			Name       string
 			Generation int
+			Method     *string
 		}
 		Best struct {
 			ID   int64
@@ -97,9 +103,10 @@ func TestBrowser(t *testing.T) {
 		if a.Generation > 0 {
 			a.Name += fmt.Sprintf(" r%d", a.Generation)
 		}
-		names = append(names, a.Name)
+		names = append(names, a.Name+" "+cmp.Or(deref(a.Method), "–"))
 	}
-	if !slices.Equal(board, names) || !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, " r") }) {
+	if !slices.Equal(board, names) || !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, " r") }) ||
+		!slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, " policy") }) {
 		t.Errorf("the leaderboard shows %q, the API %q", board, names)
 	}
 
@@ -199,6 +206,93 @@ func TestBrowser(t *testing.T) {
 	darkMode(t, ctx, url, shots)
 	connectFour(t, ctx, shots)
 	tablePages(t, ctx)
+	learners(t, ctx, shots)
+}
+
+// learners checks the pages of a league of two learners, the odd rounds
+// the policy net's and the even the table's: the leaderboard names each
+// agent's method as the API does, the chart draws a learning curve for
+// each method from its own rounds, and the agent page says the method.
+func learners(t *testing.T, ctx context.Context, shots string) {
+	t.Helper()
+	_, path := newLeague(t, 4, "--learners", "policy,table", "--games-per-round", "2000", "--hidden", "16", "--opponents", "8", "--openings", "1")
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+
+	do(t, ctx, chromedp.Navigate(url+"?limit=100"))
+	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "4"`)
+	var board struct {
+		Agents []struct {
+			Name   string
+			Method *string
+		}
+	}
+	getJSON(t, url+"api/leaderboard?limit=100", &board)
+	var want []string
+	for _, a := range board.Agents {
+		want = append(want, a.Name+" "+cmp.Or(deref(a.Method), "–"))
+	}
+	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr")].map(tr => tr.querySelector("td.agent a").textContent + " " + tr.querySelector("td.method").textContent)`)
+	if !slices.Equal(shown, want) || !slices.Contains(want, "checkpoint-6 policy") || !slices.Contains(want, "checkpoint-7 table") || !slices.Contains(want, "random –") {
+		t.Errorf("the leaderboard shows %q; the API %q", shown, want)
+	}
+
+	// A curve for each method, named by it, with the ratings of its own
+	// rounds and none at the other's.
+	var progress struct {
+		Points []struct {
+			Round  int64
+			Method string
+			Elo    float64
+		}
+	}
+	getJSON(t, url+"api/progress", &progress)
+	labels := eval[[]string](t, ctx, legendLabels)
+	if !slices.Contains(labels, "policy") || !slices.Contains(labels, "table") || slices.Contains(labels, "learning curve") {
+		t.Errorf("the chart's legend has %q; want a curve for policy and one for table", labels)
+	}
+	for _, m := range []string{"policy", "table"} {
+		got := eval[[]*float64](t, ctx, fmt.Sprintf(`tttChart.data[tttChart.series.findIndex(s => s.label === %q)]`, m))
+		var wantElo, gotElo []string
+		for i, p := range progress.Points {
+			if want := map[bool]string{true: "policy", false: "table"}[p.Round%2 == 1]; p.Method != want {
+				t.Errorf("round %d's point is %s's; want %s's", p.Round, p.Method, want)
+			}
+			w := "none"
+			if p.Method == m {
+				w = fmt.Sprint(p.Elo)
+			}
+			wantElo = append(wantElo, w)
+			if i < len(got) && got[i] != nil {
+				gotElo = append(gotElo, fmt.Sprint(*got[i]))
+			} else {
+				gotElo = append(gotElo, "none")
+			}
+		}
+		if len(got) != len(progress.Points) || !slices.Equal(gotElo, wantElo) {
+			t.Errorf("the chart's %s curve is %q; the API's points %q", m, gotElo, wantElo)
+		}
+	}
+	screenshot(t, ctx, shots, "serve-learners.png")
+
+	// The agent page says the method: a checkpoint's, and none for a
+	// built-in player.
+	for ref, want := range map[string]string{"checkpoint-6": "policy", "perfect": "none (a built-in player)"} {
+		do(t, ctx, chromedp.Navigate(url+"agents/"+ref))
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("name").textContent === %q && document.querySelectorAll("#facts dt").length > 0`, ref))
+		facts := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#facts dt")].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))`)
+		if facts["method"] != want {
+			t.Errorf("%s's page says method %q; want %q", ref, facts["method"], want)
+		}
+	}
+}
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // connectFour checks the pages of a Connect Four league: the leaderboard

@@ -87,6 +87,17 @@ export const curveColor = cssVar("--curve") || "#1e1e1e";
 export const referenceColor = "#8a8a8a";
 export const bandColor = cssVar("--band") || "rgba(30, 30, 30, 0.09)";
 export const shareColor = cssVar("--share") || "#009e73";
+// The learning curves' colours, a method's each in a league of several
+// learners: the one curve's, then the indigo, wine and olive of Paul
+// Tol's muted scheme (lighter in dark mode), as ttt ratings plot draws
+// them, apart from the agents' colours.
+export const curveColors = [curveColor, cssVar("--method2") || "#332288", cssVar("--method3") || "#882255", cssVar("--method4") || "#999933"];
+
+// tint is the colour #rrggbb at opacity alpha, for a band.
+export function tint(hex, alpha) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
 const gridColor = cssVar("--grid") || "#eef0f3";
 const textColor = cssVar("--text") || "#1c2230";
 
@@ -223,10 +234,9 @@ function chartSize(box, height) {
 
 // newChart draws a uPlot chart of Elo over rounds in box, height pixels
 // high, as wide as the box and following its width. opts holds the
-// series (1 the line, 2 and 3 the low and high ends of its 95% interval,
-// which draw the band only, and have no row in the legend) and the
-// bands, and axes after the rounds' and Elo's; destroy it before it
-// leaves the page.
+// series (a line, then the low and high ends of its 95% interval, which
+// draw its band only, and have no row in the legend) and the bands, and
+// axes after the rounds' and Elo's; destroy it before it leaves the page.
 export function newChart(box, height, opts, data) {
   const { axes = [], ...rest } = opts;
   const chart = new uPlot(
@@ -241,7 +251,7 @@ export function newChart(box, height, opts, data) {
     box,
   );
   const rows = chart.root.querySelectorAll(".u-legend .u-series");
-  rows[2].style.display = rows[3].style.display = "none";
+  for (const si of (opts.bands ?? []).flatMap((b) => b.series)) rows[si].style.display = "none";
   const resize = new ResizeObserver(() => chart.setSize(chartSize(box, height)));
   resize.observe(box);
   chart.hooks.destroy = [...(chart.hooks.destroy || []), () => resize.disconnect()];

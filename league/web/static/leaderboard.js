@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColor, referenceColor, bandColor, shareColor, shareAxis, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -261,6 +261,7 @@ function table(board) {
           a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null,
           a.generation ? el("span", { class: "muted made", title: "the league round that made it; its name carries its id", text: ` r${a.generation}` }) : null,
         ),
+        el("td", { class: a.method ? "method" : "method muted", text: a.method ?? "–" }),
         el("td", {}, badge(a.class, a.shares)),
         el("td", { class: "num", text: fmt.elo(a.elo) }),
         el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
@@ -312,30 +313,64 @@ function carry(rows, xs) {
 function draw(progress, histories) {
   const pts = progress.points;
   const xs = pts.map((p) => p.round);
-  const lo = pts.map((p) => p.lo);
-  const hi = pts.map((p) => p.hi);
-  const data = [xs, pts.map((p) => p.elo), lo, hi];
-  const series = [
-    { label: "round", value: legendValue(fmt.int) },
-    {
-      label: "learning curve",
-      stroke: curveColor,
-      width: 1.5,
-      points: { show: xs.length <= 80, size: 4 },
-      // The interval from the chart's own data: the data of a later
-      // round, not that of the first draw.
-      value: (u, v, si, i) => legendValue((val, k) => `${val.toFixed(0)} ${fmt.interval(u.data[2][k], u.data[3][k])}`)(u, v, si, i),
-    },
-    { label: "lo", stroke: "transparent", points: { show: false } },
-    { label: "hi", stroke: "transparent", points: { show: false } },
-  ];
+  // A league of several learners has a learning curve for each method,
+  // from the rounds that were its turn; the methods in the order of
+  // their first rounds.
+  const methods = [...new Set(pts.map((p) => p.method))];
+  const several = methods.length > 1;
+  const data = [xs];
+  const series = [{ label: "round", value: legendValue(fmt.int) }];
+  const bands = [];
+  // Each method's curve, and the low and high ends of its 95% interval,
+  // which draw its band; a method's rounds only, joined across the
+  // others'.
+  methods.forEach((m, k) => {
+    const of = (f) => pts.map((p) => (p.method === m ? f(p) : null));
+    const at = data.length;
+    data.push(of((p) => p.elo), of((p) => p.lo), of((p) => p.hi));
+    const color = curveColors[k % curveColors.length];
+    series.push(
+      {
+        label: several ? m : "learning curve",
+        stroke: color,
+        width: 1.5,
+        spanGaps: true,
+        points: { show: xs.length <= 80, size: 4 },
+        // The interval from the chart's own data: the data of a later
+        // round, not that of the first draw. A round of another method
+        // shows this method's newest point before it, and its round.
+        value: (u, v, si, i) => {
+          const k = i ?? u.data[0].length - 1;
+          let j = k;
+          while (j > 0 && u.data[si][j] == null) j--;
+          const val = u.data[si][j];
+          if (val == null) return "–";
+          return `${val.toFixed(0)} ${fmt.interval(u.data[at + 1][j], u.data[at + 2][j])}` + (j === k ? "" : ` (round ${fmt.int(u.data[0][j])})`);
+        },
+      },
+      { label: "lo", stroke: "transparent", spanGaps: true, points: { show: false } },
+      { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
+    );
+    bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+  });
   // A game measured on a position set: each snapshot's share of optimal
   // moves there, on a scale of its own, with the built-in players' and
   // random's (the floor) flat.
   const shares = pts.some((p) => p.share != null);
   if (shares) {
-    data.push(pts.map((p) => p.share ?? null));
-    series.push({ label: "optimal moves", scale: "%", stroke: shareColor, width: 1.5, points: { show: xs.length <= 80, size: 3 }, value: legendValue((v) => fmt.pctOf(v)) });
+    methods.forEach((m, k) => {
+      data.push(pts.map((p) => (p.method === m ? (p.share ?? null) : null)));
+      series.push({
+        label: several ? `${m}'s optimal moves` : "optimal moves",
+        scale: "%",
+        stroke: several ? curveColors[k % curveColors.length] : shareColor,
+        dash: several ? [3, 3] : undefined,
+        width: 1.5,
+        spanGaps: true,
+        points: { show: xs.length <= 80, size: 3 },
+        value: legendValue((v) => fmt.pctOf(v)),
+      });
+    });
     const flat = (label, v) => {
       data.push(xs.map(() => v));
       series.push({ label, scale: "%", stroke: shareColor, width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
@@ -392,7 +427,7 @@ function draw(progress, histories) {
     chartHeight,
     {
       series,
-      bands: [{ series: [3, 2], fill: bandColor }],
+      bands,
       legend: { live: true },
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
@@ -436,17 +471,19 @@ function draw(progress, histories) {
 let applying = false;
 
 // fitRatings is the range of the chart's scale (y, Elo): the ratings of
-// the curve, the agents followed and the references in the rounds in
-// view, with a margin of at least minPad, leaving the intervals out. A
-// chart with shares fits their scale, "%", the same way.
+// the curves, the agents followed and the references in the rounds in
+// view, with a margin of at least minPad, leaving the intervals (the
+// bands' edges) out. A chart with shares fits their scale, "%", the same
+// way.
 function fitRatings(u, scale, minPad) {
   const xs = u.data[0];
   const x0 = u.scales.x.min ?? xs[0];
   const x1 = u.scales.x.max ?? xs[xs.length - 1];
+  const edges = u.bands.flatMap((b) => b.series);
   let min = Infinity;
   let max = -Infinity;
   u.data.forEach((ys, si) => {
-    if (si === 0 || si === 2 || si === 3 || (u.series[si].scale ?? "y") !== scale) return;
+    if (si === 0 || edges.includes(si) || (u.series[si].scale ?? "y") !== scale) return;
     ys.forEach((y, k) => {
       if (y == null || xs[k] < x0 || xs[k] > x1) return;
       if (y < min) min = y;
