@@ -99,21 +99,14 @@ type CurvePoint struct {
 	Method string
 }
 
-// curveWindow is how many rounds from each of its spread ids a thinned
-// curve reads: a league has one line of each method it learns by, four
-// at most (the agents' CHECK), taking turns a round each, so every line
-// has a snapshot in any four rounds in a row. Reading one round per id
-// would draw a league of two lines from the odd rounds alone when the
-// ids are two apart.
-const curveWindow = 4
-
 // Curve returns the league's learning curve, each league round's
 // snapshot at the rating that round's fit gave it, with its method,
 // thinned to at most points rounds of each method, and the newest round.
 // A league of more rounds is read at points round ids spread evenly from
 // the first round to the newest, both included (id i is round first +
-// i*(newest-first)/(points-1)), each with the curveWindow-1 rounds after
-// it: each method's point of an id is its first snapshot in that window.
+// i*(newest-first)/(points-1)), each with the rounds after it up to a
+// window of as many rounds as the league has learners (curveWindow):
+// each method's point of an id is its first snapshot in that window.
 // Each round is read by its key, so the cost is the same at a hundred
 // rounds and at a million. Rounds that made no snapshot (ttt roundrobin)
 // have no point, so a league with such rounds may give fewer.
@@ -168,6 +161,10 @@ func (v *View) Curve(points int) (curve []CurvePoint, newest int64, err error) {
 		curve, err = curvePoints(ctx, tx, "r.id BETWEEN ? AND ?", -1, first.V, last.V)
 		return curve, newest, err
 	}
+	window, err := curveWindow(ctx, tx)
+	if err != nil {
+		return nil, 0, err
+	}
 	spread := make([]int64, points)
 	var ids []int64 // the rounds of the windows, each once
 	next := first.V
@@ -176,7 +173,7 @@ func (v *View) Curve(points int) (curve []CurvePoint, newest int64, err error) {
 		if points > 1 {
 			spread[i] += int64(i) * (n - 1) / int64(points-1)
 		}
-		for next = max(next, spread[i]); next < spread[i]+curveWindow && next <= last.V; next++ {
+		for next = max(next, spread[i]); next < spread[i]+window && next <= last.V; next++ {
 			ids = append(ids, next)
 		}
 	}
@@ -187,18 +184,36 @@ func (v *View) Curve(points int) (curve []CurvePoint, newest int64, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return spreadPoints(read, spread), newest, nil
+	return spreadPoints(read, spread, window), newest, nil
 }
 
-// spreadPoints keeps of read, the points of the windows of the spread
-// ids, each method's first point in each window: at most one point of a
-// method for each id, and none twice where windows overlap.
-func spreadPoints(read []CurvePoint, spread []int64) []CurvePoint {
+// curveWindow is how many rounds from each of its spread ids a thinned
+// curve reads: as many as the league has learners (its setting
+// learners, a list of methods; one in a league older than the setting),
+// which take turns a round each, so that every line has a snapshot in
+// any window of that many rounds. One round per id would draw a league
+// of two learners from the odd rounds alone when the ids are two apart;
+// and each round read costs a look-up of its snapshot's method, stored
+// after the agent's blobs.
+func curveWindow(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var learners string
+	err := tx.QueryRowContext(ctx, "SELECT value FROM settings WHERE name = 'learners'").Scan(&learners)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	return int64(strings.Count(learners, ",") + 1), nil
+}
+
+// spreadPoints keeps of read, the points of the windows of window rounds
+// from the spread ids, each method's first point in each window: at most
+// one point of a method for each id, and none twice where windows
+// overlap.
+func spreadPoints(read []CurvePoint, spread []int64, window int64) []CurvePoint {
 	keep := make([]bool, len(read))
 	for _, s := range spread {
 		k, _ := slices.BinarySearchFunc(read, s, func(p CurvePoint, id int64) int { return cmp.Compare(p.Round, id) })
 		var seen []string
-		for ; k < len(read) && read[k].Round < s+curveWindow; k++ {
+		for ; k < len(read) && read[k].Round < s+window; k++ {
 			if !slices.Contains(seen, read[k].Method) {
 				seen = append(seen, read[k].Method)
 				keep[k] = true

@@ -22,8 +22,8 @@ import (
 // The learning curve: a point for each round that made a snapshot, at
 // the rating that round gave it, with the snapshot's method; thinned to
 // rounds spread evenly from the first to the newest, both kept, each
-// read by its key with the rounds after it, where each method has its
-// next point.
+// read by its key; in a league of several learners, with the rounds
+// after it where each has its next point.
 func TestCurve(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
@@ -33,15 +33,39 @@ func TestCurve(t *testing.T) {
 	if curve, newest, err := db.Curve(ctx, 10); err != nil || curve != nil || newest != 0 {
 		t.Fatalf("a new league's curve: %v %d %v", curve, newest, err)
 	}
-	// Two lines taking turns, the odd rounds a policy net's, the even a
-	// value net's.
+	// One learner: a point for each spread id that made a snapshot.
+	one := mustOpen(t, filepath.Join(t.TempDir(), "one.db"))
+	all := commitCurve(t, one, 10, func(round int64) *nn.Net { return testNet(3, uint64(round)) })
+	for _, c := range []struct {
+		points int
+		want   []store.CurvePoint
+	}{
+		{100, all},
+		{10, all},
+		{9, pickRounds(all, 1, 2, 3, 4, 6, 7, 8, 10)}, // 1 + i*9/8: 1 2 3 4 5 6 7 8 10
+		{4, pickRounds(all, 1, 4, 7, 10)},
+		{3, pickRounds(all, 1, 10)}, // 1 5 10, and 5 made no snapshot
+		{2, pickRounds(all, 1, 10)},
+		{1, pickRounds(all, 1)},
+	} {
+		curve, newest, err := one.Curve(ctx, c.points)
+		if err != nil || newest != 10 || !reflect.DeepEqual(curve, c.want) {
+			t.Errorf("one learner: Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
+		}
+	}
+
+	// Two learners taking turns, the odd rounds a policy net's, the even
+	// a value net's.
+	if err := db.SetSettings(ctx, map[string]string{"learners": "policy,tdlambda"}); err != nil {
+		t.Fatal(err)
+	}
 	turns := func(round int64) *nn.Net {
 		if round%2 == 0 {
 			return nn.NewValue(tictactoe.Game, 3, rand.New(rand.NewPCG(uint64(round), 0)))
 		}
 		return testNet(3, uint64(round))
 	}
-	all := commitCurve(t, db, 10, turns)
+	all = commitCurve(t, db, 10, turns)
 	if newest, err := db.NewestRound(ctx); err != nil || newest != 10 {
 		t.Errorf("newest round %d %v, want 10", newest, err)
 	}
@@ -57,21 +81,21 @@ func TestCurve(t *testing.T) {
 		{100, all},
 		{10, all},
 		{9, all},                                // 1 + i*9/8: 1 2 3 4 5 6 7 8 10, and the round after each
-		{4, pickRounds(all, 1, 2, 4, 7, 8, 10)}, // 1 4 7 10: 4's value net is 4, its policy net 7 (5 made no snapshot)
-		{3, pickRounds(all, 1, 2, 6, 7, 10)},    // 1 5 10
+		{4, pickRounds(all, 1, 2, 4, 7, 8, 10)}, // 1 4 7 10: 4 has no policy net after it (5 made no snapshot)
+		{3, pickRounds(all, 1, 2, 6, 10)},       // 1 5 10
 		{2, pickRounds(all, 1, 2, 10)},          // 1 10
 		{1, pickRounds(all, 1, 2)},              // 1
 	} {
 		curve, newest, err := db.Curve(ctx, c.points)
 		if err != nil || newest != 10 || !reflect.DeepEqual(curve, c.want) {
-			t.Errorf("Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
+			t.Errorf("two learners: Curve(%d): %v, newest %d, %v\nwant %v", c.points, curve, newest, err, c.want)
 		}
 	}
 	// Spread ids four rounds apart are all odd, a policy net's rounds: the
 	// value nets have their points from the rounds after them all the
 	// same.
 	all = commitCurve(t, db, 11, turns)
-	if curve, _, err := db.Curve(ctx, 6); err != nil || !reflect.DeepEqual(curve, pickRounds(all, 1, 2, 6, 7, 9, 10, 13, 14, 17, 18, 21)) {
+	if curve, _, err := db.Curve(ctx, 6); err != nil || !reflect.DeepEqual(curve, pickRounds(all, 1, 2, 6, 9, 10, 13, 14, 17, 18, 21)) {
 		t.Errorf("Curve(6) of 21 rounds: %v, %v", curve, err)
 	}
 }

@@ -196,11 +196,11 @@ func bigLeague(b *testing.B, n int) string {
 		`WITH RECURSIVE k(r) AS (SELECT 3 UNION ALL SELECT r + 1 FROM k WHERE r < :n)
 		INSERT INTO agents (id, kind, name, parent_id, generation, train_games, hidden, created_at, class,
 			x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
-			x_win, x_draw, x_loss, o_win, o_draw, o_loss, moves_crc, weights_crc, moves, weights)
+			x_win, x_draw, x_loss, o_win, o_draw, o_loss, moves_crc, weights_crc, moves, weights, method)
 		SELECT r + :k, 'checkpoint', 'checkpoint-' || (r + :k), r + :k - 1, r, r * 20000, t.hidden, t.created_at,
 			CASE WHEN r = :best THEN 2 WHEN r % 7 = 0 THEN 1 ELSE 0 END,
 			t.x_worst, t.x_lost, t.x_lines, t.x_optimal, t.x_positions, t.o_worst, t.o_lost, t.o_lines, t.o_optimal, t.o_positions,
-			t.x_win, t.x_draw, t.x_loss, t.o_win, t.o_draw, t.o_loss, t.moves_crc, t.weights_crc, t.moves, t.weights
+			t.x_win, t.x_draw, t.x_loss, t.o_win, t.o_draw, t.o_loss, t.moves_crc, t.weights_crc, t.moves, t.weights, t.method
 		FROM k, agents t WHERE t.id = :k + 2`,
 		// The learning curve rises towards 400, with some noise.
 		`WITH RECURSIVE k(r) AS (SELECT 3 UNION ALL SELECT r + 1 FROM k WHERE r < :n),
