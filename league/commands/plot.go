@@ -224,7 +224,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 			series = append(series, eloSeries{label: label, kind: referenceKind, ratings: flat})
 		}
 	}
-	optimal, err := optimalSeries(j.ctx, db, curve, series[:len(methods)])
+	optimal, err := optimalSeries(j.ctx, db, series[:len(methods)])
 	return series, optimal, last, err
 }
 
@@ -250,17 +250,19 @@ func methodCurves(curve []store.CurvePoint) []methodCurve {
 	return out
 }
 
-// optimalSeries reads the curve of optimal moves of the snapshots of
-// curve, for a game that measures its players on a position set, with a
-// line for each of the learning curves; nil for another game.
-func optimalSeries(ctx context.Context, db *store.DB, curve []store.CurvePoint, curves []eloSeries) (*optimalCurve, error) {
+// optimalSeries reads the curve of optimal moves of the snapshots of the
+// learning curves, a line for each, for a game that measures its players
+// on a position set; nil for another game.
+func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*optimalCurve, error) {
 	kit := agents.KitFor(db.Game())
 	if kit.Positions == nil {
 		return nil, nil
 	}
-	ids := make([]int64, len(curve))
-	for i, r := range curve {
-		ids[i] = r.Agent
+	var ids []int64
+	for _, c := range curves {
+		for _, r := range c.ratings {
+			ids = append(ids, r.Agent)
+		}
 	}
 	shares, err := db.Shares(ctx, ids)
 	if err != nil {
