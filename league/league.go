@@ -22,6 +22,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,14 +60,69 @@ type Config struct {
 	// learning); its epsilon schedule runs over a line's whole life, not
 	// per round.
 	train.Learning
+	// LRByMethod are the learning rates of the lines that do not learn
+	// at Learning.LR: methods differ in the rates they stand (ttt-rl's
+	// rule diverges in Connect Four at the value net's).
+	LRByMethod map[string]float64
 }
 
-// learning returns how the line of method learns: as c.Learning says,
-// but a table learner explores as its document does (ForMethod).
+// learning returns how the line of method learns: as c.Learning says, at
+// its own learning rate if it has one, but a table learner explores as
+// its document does (ForMethod).
 func (c Config) learning(method string) train.Learning {
 	l := c.Learning
 	l.Method = method
-	return l.ForMethod(func(string) bool { return false })
+	lr, own := c.LRByMethod[method]
+	if own {
+		l.LR = lr // selfplay-table's step size too, in place of its book's
+	}
+	return l.ForMethod(func(name string) bool { return name == "lr" && own })
+}
+
+// ParseLR reads a league's learning rates as the setting lr holds them:
+// the rate of every line, then METHOD=RATE for each line of its own
+// ("0.01,policy=0.001"). The rates' ranges are Validate's.
+func ParseLR(s string) (lr float64, byMethod map[string]float64, err error) {
+	seen := false
+	for i, item := range strings.Split(s, ",") {
+		method, value, own := strings.Cut(item, "=")
+		if !own {
+			value = method
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		switch {
+		case (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && item == s:
+			return 0, nil, errors.New("not a number")
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			return 0, nil, fmt.Errorf("%q is not a number", value)
+		case !own && i > 0:
+			return 0, nil, errors.New("the rate of every line comes first, the rates of methods after it (METHOD=RATE)")
+		case !own:
+			lr, seen = v, true
+		case byMethod[method] != 0:
+			return 0, nil, fmt.Errorf("%s has two rates", method)
+		default:
+			if byMethod == nil {
+				byMethod = map[string]float64{}
+			}
+			byMethod[method] = v
+		}
+	}
+	if !seen {
+		return 0, nil, errors.New("the rate of every line comes first (RATE[,METHOD=RATE...])")
+	}
+	return lr, byMethod, nil
+}
+
+// lrText writes the learning rates as ParseLR reads them, the methods'
+// in the order of their names.
+func (c Config) lrText() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	out := f(c.LR)
+	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {
+		out += "," + m + "=" + f(c.LRByMethod[m])
+	}
+	return out
 }
 
 // Default returns the settings of `ttt league run` for kit's game where
@@ -189,6 +245,13 @@ func (c Config) Validate() error {
 		}
 		if err := c.learning(m).Validate(); err != nil {
 			return err
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {
+		if !slices.Contains(c.Learners, m) {
+			return train.Invalid([]string{"lr", "learners"}, func(n []string) string {
+				return fmt.Sprintf("%s %s: %s is not among the %s (%s)", n[0], c.lrText(), m, n[1], strings.Join(c.Learners, ","))
+			})
 		}
 	}
 	return nil

@@ -414,3 +414,34 @@ func TestCancelAbandonsTheRound(t *testing.T) {
 		t.Errorf("%d agents after one round, want the built-in players and one snapshot", all)
 	}
 }
+
+// A line with a learning rate of its own (Config.LRByMethod) learns at
+// it, and the other lines as before; the rates are stored as one setting
+// that reads back as it was written.
+func TestLearningRateOfALine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := small()
+	cfg.Learners = []string{train.MethodPolicy, train.MethodTDLambda}
+	cfg.Rounds = 2
+	shared := run(t, filepath.Join(dir, "shared.db"), cfg)
+	cfg.LRByMethod = map[string]float64{train.MethodTDLambda: cfg.LR / 10}
+	own := run(t, filepath.Join(dir, "own.db"), cfg)
+	policy, td := builtins+1, builtins+2
+	if !slices.Equal(shared.weights[policy], own.weights[policy]) {
+		t.Error("the policy line learned differently when only tdlambda's rate changed")
+	}
+	if slices.Equal(shared.weights[td], own.weights[td]) {
+		t.Error("the tdlambda line learned the same at a tenth of the rate")
+	}
+
+	lr, byMethod, err := league.ParseLR(cfg.Settings()["lr"])
+	if err != nil || lr != cfg.LR || !reflect.DeepEqual(byMethod, cfg.LRByMethod) {
+		t.Errorf("lr %q reads back as %v, %v (%v)", cfg.Settings()["lr"], lr, byMethod, err)
+	}
+	for _, bad := range []string{"", "policy=0.1", "0.1,0.2", "0.1,policy=x", "0.1,policy=0.1,policy=0.2", "NaN"} {
+		if _, _, err := league.ParseLR(bad); err == nil {
+			t.Errorf("ParseLR(%q) took it", bad)
+		}
+	}
+}

@@ -39,7 +39,7 @@ func (c Config) Settings() map[string]string {
 		"members":         f(c.Members),
 		"drill":           f(c.Drill),
 		"ladder":          f(c.Ladder),
-		"lr":              f(c.LR),
+		"lr":              c.lrText(),
 		"lr_decay":        strconv.Itoa(c.LRDecay),
 		"epsilon":         f(c.Epsilon.Start),
 		"epsilon_end":     f(c.Epsilon.End),
@@ -78,7 +78,7 @@ func (c *Config) set(name, value string) error {
 	case "ladder":
 		f(&c.Ladder)
 	case "lr":
-		f(&c.LR)
+		c.LR, c.LRByMethod, err = ParseLR(value)
 	case "lr_decay":
 		i(&c.LRDecay)
 	case "epsilon":

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,6 +75,8 @@ func leagueRunCommand() *cli.Command {
 			workersFlag(),
 			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
 				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods},
+			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),
+				Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001"},
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
 			&cli.IntFlag{Name: "opponents", Value: leagueDefaults.Opponents, Usage: "the members a new snapshot plays"},
 			floatFlag("self-play", leagueDefaults.SelfPlay, "share of training games against itself"),
@@ -104,6 +107,10 @@ func leagueRunCommand() *cli.Command {
 				Learning:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")
+			var err error
+			if cfg.LR, cfg.LRByMethod, err = league.ParseLR(c.String("lr")); err != nil {
+				return usage(c.Command, "--lr %s: %v", c.String("lr"), err)
+			}
 			stop, err := stopFlags(c)
 			if err != nil {
 				return err
@@ -128,8 +135,9 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	cfg = cfg.ForGame(kit, given)
 	// Before the database is touched: every flag in range, and the shares
 	// adding up to 1 at most. Where a league may exist already, the
-	// shares not given may be its own, which Resume reads: they are
-	// checked again after.
+	// shares and the learners not given may be its own, which Resume
+	// reads: they are checked again after, and so are the rates of
+	// methods, which must be among its learners.
 	check := cfg
 	if _, err := os.Stat(j.path(j.db)); err == nil {
 		for name, share := range map[string]*float64{"self_play": &check.SelfPlay, "exploit": &check.Exploit,
@@ -137,6 +145,9 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 			if !given(name) {
 				*share = 0
 			}
+		}
+		if !given("learners") {
+			check.LRByMethod = nil
 		}
 	}
 	if err := check.ValidateFor(kit); err != nil {

@@ -46,6 +46,7 @@ func trainCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
 			&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: trainDefaults.Method, Usage: "how it learns: " + methods},
+			floatFlag("lr", trainDefaults.LR, "learning rate (the step size of selfplay-table, 0.1 unless given)"),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net or table to `FILE`"},
 			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs (a network)"},
 			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
@@ -84,7 +85,7 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 		return o, err
 	}
 	l := learning(c)
-	l.Method = c.String("learner")
+	l.Method, l.LR = c.String("learner"), c.Float64("lr")
 	o.cfg = train.Plan{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
 		Learning: l.ForMethod(givenFlags(c))}
 	if !c.IsSet("epsilon-games") {
@@ -302,7 +303,6 @@ const methods = "policy (ttt-rl's rule: a policy net, reinforced by the game's r
 func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
-		floatFlag("lr", d.LR, "learning rate"),
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
 		floatFlag("epsilon", d.Epsilon.Start, "exploration rate at the start: the chance of a uniformly random move"),
 		floatFlag("epsilon-end", d.Epsilon.End, "exploration rate after the decay"),
@@ -339,11 +339,11 @@ func workersFlag() cli.Flag {
 	}
 }
 
-// learning reads the flags of learningFlags.
+// learning reads the flags of learningFlags; the learning rate is each
+// command's own flag.
 func learning(c *cli.Context) train.Learning {
 	return train.Learning{
 		Hidden:      c.Int("hidden"),
-		LR:          c.Float64("lr"),
 		Epsilon:     train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
 		Temperature: c.Float64("temperature"),
 		Lambda:      c.Float64("lambda"),
