@@ -47,15 +47,18 @@ func leagueRunCommand() *cli.Command {
    ttt league run --duration 8h             # overnight
    ttt league run                           # until Ctrl-C; run again to resume
    ttt league run --game connect4 --db c4.db --duration 8h
+   ttt league run --db mix.db --learners policy,tdlambda,table,selfplay-table
+   ttt league run --game connect4 --db c4mix.db --learners policy,tdlambda --lr 0.01,policy=0.001
 
-   Each round trains the learner, stores a snapshot of it, plays the
-   snapshot against a pool of --opponents members (random and perfect, or
-   in Connect Four random, the tactician and the MCTS players around its
+   Each round trains the learner (with several --learners, each method's
+   in turn, a round each), stores a snapshot of it, plays the snapshot
+   against a pool of --opponents members (random and perfect, or in
+   Connect Four random, the tactician and the MCTS players around its
    rating; its parent, the best, a spread over the league's history, and
    those nearest to it in rating), updates the ratings and commits it all
    at once. A new league plays the game --game names, and keeps it;
    Connect Four leagues have their own defaults for the settings not
-   given (--learner tdlambda: a value net learning by TD(λ) in self-play,
+   given (--learners tdlambda: a value net learning by TD(λ) in self-play,
    --lr 0.01 with --lr-decay 1000000, --epsilon 0.1 all along, no
    exploiter or drills).
    Ctrl-C abandons the round under way; nothing committed is lost, and the
