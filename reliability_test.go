@@ -340,9 +340,9 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	for _, q := range []string{
-		`INSERT INTO agents (id, kind, name, generation, hidden, created_at, class, weights, weights_crc)
+		`INSERT INTO agents (id, kind, name, generation, hidden, method, created_at, class, weights, weights_crc)
 			WITH RECURSIVE n(i) AS (SELECT 8 UNION ALL SELECT i + 1 FROM n WHERE i < 907)
-			SELECT i, 'imported', 'bulk' || i, 0, 1, '2026-11-23T00:00:00Z', 0, zeroblob(152), 0 FROM n`,
+			SELECT i, 'imported', 'bulk' || i, 0, 1, 'policy', '2026-11-23T00:00:00Z', 0, zeroblob(152), 0 FROM n`,
 		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
 			WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 399999)
 			SELECT 2, 8 + i % 900 + 2 + (i / 900), 6 + i % 900, 2, 0, 50, 44, 50 FROM n
