@@ -342,11 +342,7 @@ func leagueOf(t *testing.T, path string) []any {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if full.Table != nil {
-			weights[a.ID] = full.Table.Bytes()
-		} else {
-			weights[a.ID] = full.Net.Bytes()
-		}
+		weights[a.ID] = full.Weights
 	}
 	fits, _, err := db.Fits(ctx)
 	if err != nil {

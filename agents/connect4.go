@@ -7,6 +7,7 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
+	"ttt/agents/ntuple"
 	"ttt/agents/verify"
 )
 
@@ -18,6 +19,11 @@ import (
 // a player's move keeps the value.
 var ConnectFour = &Kit{
 	Game: connect4.Game,
+	// The n-tuple network in self-play, its only opponent: no exploiter
+	// or drills without a solved game, and games against the tactician
+	// taught the value net more slowly than its own.
+	Learner: ntuple.Method,
+	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, SelfPlay: 1},
 	Builtins: []Builtin{
 		randomBuiltin(connect4.Game),
 		{Kind: "tactician", Name: "tactician", Fixed: true, Checked: true,
@@ -28,9 +34,11 @@ var ConnectFour = &Kit{
 		{Kind: "solver", Name: "solver", New: func(*rand.Rand) game.Player { return solverPlayer{} }},
 	},
 	Positions: connect4.PositionSet,
+	Random:    connect4.RandomSet,
 	Check: func(p game.Player) verify.Facts {
 		s := verify.CheckSet(p, connect4.PositionSet())
-		return verify.Facts{Class: verify.Beatable, Shares: &s}
+		r := verify.CheckSet(p, connect4.RandomSet()).All
+		return verify.Facts{Class: verify.Beatable, Shares: &s, Random: &r}
 	},
 	Analyze: func(ctx context.Context, p game.Position) (map[int]game.Outcome, error) {
 		b := connect4.FromPosition(p)

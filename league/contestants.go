@@ -7,7 +7,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"ttt/agents"
-	"ttt/agents/nn"
+	"ttt/agents/learn"
 	"ttt/store"
 )
 
@@ -102,39 +102,32 @@ func (c *contestants) get(ctx context.Context, ids []int64) (map[int64]contestan
 		nets = missing
 	}
 	if len(nets) > 0 {
-		stored, err := c.db.Nets(ctx, nets)
+		stored, err := c.db.Models(ctx, nets)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range nets {
-			net, ok := stored[id]
+			s, ok := stored[id]
 			if !ok {
-				return nil, fmt.Errorf("agent %d is not a network", id)
+				return nil, fmt.Errorf("agent %d has no model to play: %w", id, store.ErrPruned)
 			}
-			out[id] = c.ofNet(net)
+			m, err := agents.Decode(c.kit.Game, s.Method, s.Weights)
+			if err != nil {
+				return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
+			}
+			out[id] = c.ofModel(m)
 			c.cache.Add(id, out[id])
 		}
 	}
 	return out, nil
 }
 
-// of returns the contestant of a network agent that is about to be
-// stored: its move table where it has one, else its network.
-func (c *contestants) of(a *store.Agent) contestant {
-	if a.Moves != nil && c.kit.Compiled != nil {
-		if p, err := c.kit.Compiled(a.Moves); err == nil {
-			return fixed(p)
-		}
-	}
-	return c.ofNet(a.Net)
-}
-
-// ofNet returns the contestant that plays net: its compiled table where
-// the game has tables, else the network itself, a player per game.
-func (c *contestants) ofNet(net *nn.Net) contestant {
+// ofModel returns the contestant that plays m: its compiled table where
+// the game has tables, else the model itself, a player per game.
+func (c *contestants) ofModel(m learn.Model) contestant {
 	if c.kit.Compile != nil {
-		p, _ := c.kit.Compiled(c.kit.Compile(&nn.Player{Net: net})) // a net's table is a table
+		p, _ := c.kit.Compiled(c.kit.Compile(m.Player())) // a model's table is a table
 		return fixed(p)
 	}
-	return netContestant(net)
+	return modelContestant(m)
 }

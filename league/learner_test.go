@@ -20,7 +20,7 @@ func TestDivergedLineRetires(t *testing.T) {
 	ctx := context.Background()
 	cfg := Default(agents.TicTacToe)
 	cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Workers = 200, 8, 6, 1
-	cfg.Learners = []string{train.MethodPolicy, train.MethodTDLambda}
+	cfg.Learners = []string{train.PolicyMethod.Name, train.TDLambdaMethod.Name}
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "league.db"), func() store.Setup { return Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +33,13 @@ func TestDivergedLineRetires(t *testing.T) {
 	defer lg.checkpoints.Wait()
 	// A hidden unit's bias past what a forward pass may add up: the
 	// policy line has diverged, whatever its games teach it.
-	lg.lines[0].net.BH[0] = 2 * 1e30
+	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
 	for round := range 2 {
 		r, err := lg.round(ctx, Hooks{}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Snapshot.Method != train.MethodTDLambda {
+		if r.Snapshot.Method != train.TDLambdaMethod.Name {
 			t.Errorf("round %d: a snapshot of %s, want tdlambda's", r.Round, r.Snapshot.Method)
 		}
 		// The round trained both lines, the one that diverged too.
@@ -69,7 +69,7 @@ func TestDivergedLineRetires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lg.lines[0].net.BH[0] = 2 * 1e30
+	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
 	if _, err := lg.round(ctx, Hooks{}, time.Now()); err == nil || !strings.Contains(err.Error(), "round 1: the policy learner has diverged") {
 		t.Errorf("a league of one diverged learner: %v", err)
 	}

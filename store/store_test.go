@@ -109,8 +109,12 @@ func testNet(hidden int, seed uint64) *nn.Net {
 // computes before it stores one. The store keeps a move table as opaque
 // bytes, so any will do: these are the seed's.
 func network(kind store.Kind, net *nn.Net, seed uint64) *store.Agent {
-	return &store.Agent{Kind: kind, Net: net, Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})),
-		Moves: bytes.Repeat([]byte{byte(seed)}, 4520)}
+	method := "policy"
+	if net.IsValue() {
+		method = "tdlambda"
+	}
+	return &store.Agent{Kind: kind, Method: method, Weights: net.Bytes(), Hidden: net.Hidden,
+		Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})), Moves: bytes.Repeat([]byte{byte(seed)}, 4520)}
 }
 
 // addNets stores n baseline networks and returns their ids.
@@ -222,7 +226,7 @@ func TestOpen(t *testing.T) {
 		want    error
 		message string
 	}{
-		{8, store.ErrNewerSchema, "database was written by a newer ttt (schema 8, this ttt knows"},
+		{9, store.ErrNewerSchema, "database was written by a newer ttt (schema 9, this ttt knows"},
 		{-1, store.ErrNotDatabase, "schema version -1, which no ttt writes"},
 	} {
 		t.Run(fmt.Sprintf("Schema%d", tc.version), func(t *testing.T) {

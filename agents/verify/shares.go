@@ -41,8 +41,10 @@ type Facts struct {
 	// VsRandom is tic-tac-toe's exact chance of each result against a
 	// uniformly random opponent, as X and as O.
 	VsRandom []Expect
-	// Shares is Connect Four's position-set check.
+	// Shares is Connect Four's check on its tactical position set, and
+	// Random the share on its set of random positions.
 	Shares *Shares
+	Random *Score
 }
 
 // Phase bounds: a position of up to EarlyPlies moves is early, of up to
@@ -112,6 +114,8 @@ func CheckSet(p game.Player, set []game.Solved) Shares {
 // player that was not checked.
 func (f Facts) Verdict() string {
 	switch {
+	case f.Shares != nil && f.Random != nil:
+		return fmt.Sprintf("%.1f%% rand, %.1f%% tact", 100*f.Random.Share(), 100*f.Shares.All.Share())
 	case f.Shares != nil:
 		return fmt.Sprintf("%.1f%% opt", 100*f.Shares.All.Share())
 	case f.Verify != nil:

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ttt/agents"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league/commands"
@@ -86,17 +87,24 @@ func TestWeightFileLimits(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(p.Dir, "dir.bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	largest := int64(4 * nn.Params(tictactoe.Inputs, nn.MaxHidden, 9))
-	p.Write(t, "onetoomany.bin", make([]byte, largest+4))
+	largest := agents.MaxFileSize()
+	g, err := os.Create(filepath.Join(p.Dir, "onetoomany.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Truncate(largest + 4); err != nil { // sparse too
+		t.Fatal(err)
+	}
+	g.Close()
 
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, c := range []struct{ file, want string }{
-		{"/dev/zero", "/dev/zero is a device, not a weight file"},
-		{"fifo", "fifo is a named pipe, not a weight file"},
-		{"dir.bin", "dir.bin is a directory, not a weight file"},
-		{"huge.bin", fmt.Sprintf("huge.bin is larger than any weight file (at most %d bytes", largest)},
-		{"onetoomany.bin", "onetoomany.bin is larger than any weight file"},
+		{"/dev/zero", "/dev/zero is a device, not a model's file"},
+		{"fifo", "fifo is a named pipe, not a model's file"},
+		{"dir.bin", "dir.bin is a directory, not a model's file"},
+		{"huge.bin", fmt.Sprintf("huge.bin is larger than any model's file (at most %d bytes", largest)},
+		{"onetoomany.bin", "onetoomany.bin is larger than any model's file"},
 	} {
 		p.Refused(t, c.want, "import", c.file)
 		if c.file != "dir.bin" { // a directory is no file to verify: verify looks for an agent of that name

@@ -106,7 +106,7 @@ func TestEndToEnd(t *testing.T) {
 	p.Refused(t, "no checkpoints yet", "export", "--db", "empty.db", "-o", "x.bin")
 	p.Usage(t, "side must be X or O", "export", "--side", "Q", "-o", "x.bin")
 	p.Refused(t, "cannot write", "export", "-o", filepath.Join("no", "such", "dir", "x.bin"))
-	p.Refused(t, "not a network", "export", "--checkpoint", "perfect", "-o", "x.bin")
+	p.Refused(t, "it learned no model", "export", "--checkpoint", "perfect", "-o", "x.bin")
 	p.Refused(t, "no league database at nowhere.db", "checkpoints", "--db", "nowhere.db")
 	p.Refused(t, "not a ttt database", "checkpoints", "--db", "notes.db")
 	p.Usage(t, "--format must be", "checkpoints", "--format", "xml")
@@ -169,7 +169,7 @@ func TestBadInput(t *testing.T) {
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 7): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 8): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}

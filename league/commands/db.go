@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/learn"
 	"ttt/league"
 	"ttt/store"
 )
@@ -134,25 +135,29 @@ func errPruned(a *store.Agent) error {
 	return fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, store.ErrPruned)
 }
 
-// pruned reports whether a, as lookup read it, is a network or a table
-// whose weights ttt prune dropped: the store read neither.
-func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Player() == nil }
+// pruned reports whether a, as lookup read it, is a model whose weights
+// ttt prune dropped: the store read none.
+func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Weights == nil }
 
-// storedModel returns the stored network or table of values that ref
-// (an id, a name, best or latest) names: an agent with a file to export
-// and check.
-func (j *job) storedModel(ref string) (*store.Agent, error) {
-	a, err := j.storedAgent(ref)
+// storedModel returns the agent that ref (an id, a name, best or latest)
+// names and its model: an agent with a file to export and check.
+func (j *job) storedModel(ref string) (*store.Agent, learn.Model, error) {
+	db, err := j.openLeague(false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if pruned(a) {
-		return nil, errPruned(a)
+	defer db.Close()
+	a, err := j.lookup(db, ref)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case pruned(a):
+		return nil, nil, errPruned(a)
+	case a.Weights == nil:
+		return nil, nil, fmt.Errorf("agent %d (%s) is the built-in %s player: it learned no model", a.ID, a.Name, a.Kind)
 	}
-	if a.Player() == nil {
-		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network or a table", a.ID, a.Name, a.Kind)
-	}
-	return a, nil
+	m, err := league.ModelOf(agents.KitFor(db.Game()), a)
+	return a, m, err
 }
 
 // leagueKit returns the game of the job's league, or where there is none

@@ -2,8 +2,9 @@ package commands
 
 import (
 	"fmt"
-	"strings"
-	"ttt/agents/nn"
+	"ttt/agents/game"
+	"ttt/agents/learn"
+	"ttt/league"
 
 	"github.com/urfave/cli/v2"
 )
@@ -37,12 +38,11 @@ func exportCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			write, err := weightWriter(c)
+			side, err := sideFlag(c)
 			if err != nil {
 				return err
 			}
-			return runExport(jobOf(c), exportOptions{ref: c.String("checkpoint"), out: c.String("output"),
-				side: strings.ToUpper(c.String("side")), write: write, force: c.Bool("force")})
+			return runExport(jobOf(c), exportOptions{ref: c.String("checkpoint"), out: c.String("output"), side: side, force: c.Bool("force")})
 		},
 	}
 }
@@ -50,38 +50,19 @@ func exportCommand() *cli.Command {
 // exportOptions are ttt export's flags.
 type exportOptions struct {
 	ref, out string
-	side     string // X, O, or "" for both sides
-	write    func(*nn.Net) []byte
+	side     *game.Side // nil for both sides
 	force    bool
 }
 
-// runExport writes the network or the table of values that o.ref names
-// as a file: a plain weight file, or a table file.
+// runExport writes the model that o.ref names as its plain file.
 func runExport(j *job, o exportOptions) error {
-	a, err := j.storedModel(o.ref)
+	a, m, err := j.storedModel(o.ref)
 	if err != nil {
 		return err
 	}
-	var (
-		data  []byte
-		name  string // the file's name without -o
-		check func(*outputFile) error
-	)
-	if a.Table != nil {
-		if o.side != "" {
-			return j.usage("--side folds a network's side input; agent %d (%s) is a table of values, which plays both sides", a.ID, a.Name)
-		}
-		data, name = a.Table.Bytes(), a.Name+"-table.bin"
-		check = func(file *outputFile) error { return checkTableLayout(file, o.force) }
-	} else {
-		data = o.write(a.Net)
-		inputs := a.Net.Inputs
-		name = fmt.Sprintf("%s-%din.bin", a.Name, inputs)
-		if o.side != "" {
-			inputs-- // the side input, folded
-			name = fmt.Sprintf("%s-%s-%din.bin", a.Name, o.side, inputs)
-		}
-		check = func(file *outputFile) error { return checkLayout(file, a.Net.Game, inputs, a.Net.Hidden, o.force) }
+	data, err := modelFile(m, o.side)
+	if err != nil {
+		return j.usage("--side: agent %d (%s) %v", a.ID, a.Name, err)
 	}
 	out := o.out
 	if out == "-" {
@@ -92,14 +73,14 @@ func runExport(j *job, o exportOptions) error {
 		return nil
 	}
 	if out == "" {
-		out = name
+		out = league.FileName(a, m, o.side)
 	}
 	file, err := j.createOutput(out)
 	if err != nil {
 		return err
 	}
 	defer file.abort()
-	if err := check(file); err != nil {
+	if err := checkLayout(file, data, o.force); err != nil {
 		return err
 	}
 	if err := file.commit(data); err != nil {
@@ -107,4 +88,17 @@ func runExport(j *job, o exportOptions) error {
 	}
 	fmt.Fprintf(j.Stdout, "Agent %d (%s) written to %s (%d bytes)%s\n", a.ID, a.Name, out, len(data), file.replaced())
 	return nil
+}
+
+// modelFile returns m's plain file, for one side where side is not nil;
+// an error for a model that has no file of one side.
+func modelFile(m learn.Model, side *game.Side) ([]byte, error) {
+	if side == nil {
+		return m.File(), nil
+	}
+	sided, ok := m.(learn.Sided)
+	if !ok {
+		return nil, fmt.Errorf("is a %s, which plays both sides from one file: it takes no --side", m.Describe())
+	}
+	return sided.FileFor(*side), nil
 }

@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
+	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"
 )
@@ -35,7 +38,7 @@ func TestEveryKindOfAgent(t *testing.T) {
 	for round, method := range methods {
 		id := strconv.Itoa(6 + round)
 		t.Run(method, func(t *testing.T) {
-			stored := storedAgent(t, p, id)
+			stored, model := storedAgent(t, p, id)
 			if stored.Method != method {
 				t.Fatalf("agent %s: method %q, want %q", id, stored.Method, method)
 			}
@@ -52,8 +55,8 @@ func TestEveryKindOfAgent(t *testing.T) {
 			if m == nil {
 				t.Fatalf("import %s said:\n%s", file, out)
 			}
-			copied := storedAgent(t, p, m[1])
-			if stored.Table != nil && copied.Method != "table" || stored.Net != nil && copied.Method != method {
+			copied, copiedModel := storedAgent(t, p, m[1])
+			if method == "selfplay-table" && copied.Method != "table" || method != "selfplay-table" && copied.Method != method {
 				t.Errorf("the copy of a %s agent: method %q", method, copied.Method)
 			}
 			compared, differ := 0, 0
@@ -62,7 +65,7 @@ func TestEveryKindOfAgent(t *testing.T) {
 					continue
 				}
 				compared++
-				if a, c := stored.Player().Move(b.Position()), copied.Player().Move(b.Position()); a != c {
+				if a, c := model.Player().Move(b.Position()), copiedModel.Player().Move(b.Position()); a != c {
 					if differ++; differ <= 3 {
 						t.Errorf("%s: agent %s plays %d, its imported copy %d", b.Compact(), id, a, c)
 					}
@@ -82,7 +85,7 @@ func TestEveryKindOfAgent(t *testing.T) {
 			continue
 		}
 		pruned++
-		want := regexp.MustCompile(`(?m)^table: +its values dropped by ttt prune \(its record, ratings and games remain\)$`)
+		want := regexp.MustCompile(`(?m)^model: +its weights dropped by ttt prune \(its record, ratings and games remain\)$`)
 		if out := p.OK(t, "show", id); !want.MatchString(out) {
 			t.Errorf("show %s, pruned:\n%s", id, out)
 		}
@@ -93,15 +96,19 @@ func TestEveryKindOfAgent(t *testing.T) {
 	}
 }
 
-// storedAgent reads the agent id of the league in p's directory, with its
-// network or table.
-func storedAgent(t *testing.T, p clitest.TTT, id string) *store.Agent {
+// storedAgent reads the agent id of the league in p's directory, and its
+// model.
+func storedAgent(t *testing.T, p clitest.TTT, id string) (*store.Agent, learn.Model) {
 	t.Helper()
 	a, err := storedAgentErr(t, p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	m, err := league.ModelOf(agents.TicTacToe, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, m
 }
 
 // storedAgentErr is storedAgent's look-up, with its error.

@@ -15,7 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
-	"ttt/agents/train"
+	"ttt/agents/learn"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -77,7 +77,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
 			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
-				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods},
+				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods()},
 			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),
 				Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001"},
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
@@ -88,7 +88,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
 			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
 			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
-		}, learningFlags(leagueDefaults.Learning, "")...),
+		}, learningFlags(leagueDefaults.Settings, "")...),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
@@ -107,7 +107,7 @@ func leagueRunCommand() *cli.Command {
 				Drill:         c.Float64("drill"),
 				Ladder:        c.Float64("ladder"),
 				Learners:      strings.Split(c.String("learners"), ","),
-				Learning:      learning(c),
+				Settings:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")
 			var err error
@@ -175,7 +175,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 		return err
 	}
 	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
-	if _, ok := errors.AsType[*train.SettingError](err); ok {
+	if _, ok := errors.AsType[*learn.SettingError](err); ok {
 		return j.usage("%v", flagged(err, flagOf))
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -185,7 +185,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	// says it goes on with a value it then refuses. With none given, the
 	// fault is the stored settings' (an edited file), not the command
 	// line's.
-	if err := flagged(cfg.Validate(), flagOf); err != nil {
+	if err := flagged(cfg.ValidateFor(kit), flagOf); err != nil {
 		if len(changes) > 0 {
 			return j.usage("%v", err)
 		}
@@ -390,11 +390,15 @@ func ladderText(r league.Report) string {
 
 // factsText is what a round's line says of its snapshot's checks:
 // tic-tac-toe's scores against random and class, Connect Four's shares of
-// optimal moves.
+// optimal moves on its two sets, the harder first.
 func factsText(f verify.Facts) string {
 	if s := f.Shares; s != nil {
-		return fmt.Sprintf("optimal %.1f%% (early %.1f%%, middle %.1f%%, late %.1f%%)",
-			100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
+		random := ""
+		if f.Random != nil {
+			random = fmt.Sprintf("random set %.1f%%, ", 100*f.Random.Share())
+		}
+		return fmt.Sprintf("optimal moves: %stactical set %.1f%% (early %.1f%%, middle %.1f%%, late %.1f%%)",
+			random, 100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
 }
@@ -411,10 +415,10 @@ func givenFlags(c *cli.Context) func(setting string) bool {
 }
 
 // flagged is err said with the flags that give the settings it names,
-// when it holds a train.SettingError; flag names each setting's flag.
+// when it holds a learn.SettingError; flag names each setting's flag.
 // errors.Is and As see err as it was.
 func flagged(err error, flag func(setting string) string) error {
-	if se, ok := errors.AsType[*train.SettingError](err); ok {
+	if se, ok := errors.AsType[*learn.SettingError](err); ok {
 		return &renamed{err: err, msg: strings.Replace(err.Error(), se.Error(), se.Say(flag), 1)}
 	}
 	return err
@@ -423,7 +427,7 @@ func flagged(err error, flag func(setting string) string) error {
 // settingFlags writes cfg's settings as ttt league run's flags, in the
 // order of their names: what a run goes on with, to see or to type again.
 func settingFlags(cfg league.Config) string {
-	settings := cfg.Settings()
+	settings := cfg.Stored()
 	var flags []string
 	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		flags = append(flags, flagOf(name)+" "+settings[name])

@@ -301,18 +301,22 @@ func runAgentHistory(j *job, ref, format string) error {
 var errStopListing = errors.New("enough rows")
 
 // sampledLeaderboard is the leaderboard of a game whose players are
-// measured on a set of solved positions (Connect Four): the share of
-// their moves there that keep the value, overall and by phase.
+// measured on sets of solved positions (Connect Four): the share of
+// their moves that keep the value on the random set, then on the
+// tactical set, overall and by phase.
 func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string) listing {
 	shares := func(a *store.Agent, pct func(float64) any) []any {
-		if a.Shares == nil {
-			return []any{nil, nil, nil, nil}
+		out := []any{nil, nil, nil, nil, nil}
+		if a.Random != nil {
+			out[0] = pct(a.Random.Share())
 		}
-		s := a.Shares
-		return []any{pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())}
+		if s := a.Shares; s != nil {
+			out[1], out[2], out[3], out[4] = pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())
+		}
+		return out
 	}
 	if format == "table" {
-		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
+		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "random", "tactical", "early", "middle", "late"}}
 		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
 		for i, a := range list {
 			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
@@ -320,7 +324,7 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		return l
 	}
 	l := listing{columns: []string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
-		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
+		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}}
 	pct := func(x float64) any { return exact(100 * x) }
 	for i, a := range list {
 		l.rows = append(l.rows, append(standingFields(i, a, isBest(a)), shares(a, pct)...))

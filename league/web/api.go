@@ -19,8 +19,9 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
+	"ttt/agents/table"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -484,8 +485,9 @@ type agentFacts struct {
 	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
 	Hidden     *int                  `json:"hidden"`
 	Outputs    *int                  `json:"outputs"`
-	Parameters *int                  `json:"parameters"`
-	Table      *int                  `json:"table"` // a table of values' count of values
+	Parameters *int                  `json:"parameters"` // a model's weights or values
+	Table      *int                  `json:"table"`      // a table of values' count of values
+	Model      *string               `json:"model"`      // what its model is, in a few words
 	Created    string                `json:"created"`
 	Standing   *standingFigures      `json:"standing"`
 	Verify     *sides[verifyFigures] `json:"verify"`
@@ -526,8 +528,16 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kit := agents.KitFor(s.db.Game())
-	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
-		league.Describe(kit, a)
+	var model learn.Model
+	if a.Weights != nil {
+		var err error
+		if model, err = league.ModelOf(kit, a); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
+			league.Describe(kit, a, model)
+		}
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
@@ -539,13 +549,15 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if a.Method != "" {
 		out.Method = &a.Method
 	}
-	switch {
-	case a.Net != nil:
-		params := nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
-		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
-	case a.Table != nil:
-		n := a.Table.Len()
-		out.Table = &n
+	if model != nil {
+		what, size := model.Describe(), model.Size()
+		out.Model, out.Parameters = &what, &size
+		switch m := model.(type) {
+		case *nn.Net:
+			out.Inputs, out.Hidden, out.Outputs = &m.Inputs, &m.Hidden, &m.Outputs
+		case *table.Table:
+			out.Table = &size
+		}
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -823,22 +835,25 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var data []byte
-	var name string
-	switch {
-	case a.Table != nil && side != nil:
-		writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a table of values, which plays both sides: it has no side to fold", a.ID, a.Name)
+	if a.Weights == nil {
+		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player: it learned no model, and has no file", a.ID, a.Name, a.Kind)
 		return
-	case a.Table != nil:
-		data, name = a.Table.Bytes(), a.Name+"-table.bin"
-	case a.Net == nil:
-		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player, not a network or a table: it has no weight file", a.ID, a.Name, a.Kind)
-		return
-	case side != nil:
-		data, name = a.Net.FoldedBytes(*side), fmt.Sprintf("%s-%s.bin", a.Name, side)
-	default:
-		data, name = a.Net.Bytes(), a.Name+".bin"
 	}
+	model, err := league.ModelOf(agents.KitFor(s.db.Game()), a)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	data := model.File()
+	if side != nil {
+		sided, ok := model.(learn.Sided)
+		if !ok {
+			writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a %s, which plays both sides from one file: it has no file of one side", a.ID, a.Name, model.Describe())
+			return
+		}
+		data = sided.FileFor(*side)
+	}
+	name := league.FileName(a, model, side)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
@@ -908,25 +923,33 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	legal := kit.Legal(p)
 	var m int
 	switch b, builtin := kit.Builtin(a.Name); {
-	case a.Net != nil && a.Net.IsValue():
-		var pass nn.Pass
-		out.Expected = make([]float32, kit.Moves())
-		m, _ = a.Net.Afterstates(p, &pass, out.Expected)
-	case a.Net != nil:
-		var pass nn.Pass
-		a.Net.Forward(p, &pass)
-		out.Probabilities = slices.Clone(pass.Probs[:kit.Moves()])
-		m = a.Net.Greedy(p, &pass)
-	case a.Table != nil: // a tic-tac-toe player
-		b := tictactoe.FromPosition(p)
-		out.TableValues = make([]*float64, kit.Moves())
-		for k := range out.TableValues {
-			if b.IsEmpty(k) {
-				v := a.Table.Value(b.ToMove(), b.Play(k))
-				out.TableValues[k] = &v
+	case a.Weights != nil:
+		model, err := league.ModelOf(kit, a)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		views := make([]float64, kit.Moves())
+		m = model.Explain(p, views)
+		switch model.Views() {
+		case learn.Probabilities:
+			out.Probabilities = make([]float32, kit.Moves())
+			for k, v := range views {
+				out.Probabilities[k] = float32(v)
+			}
+		case learn.Scores:
+			out.Expected = make([]float32, kit.Moves())
+			for k, v := range views {
+				out.Expected[k] = float32(v)
+			}
+		case learn.Values:
+			out.TableValues = make([]*float64, kit.Moves())
+			for k := range out.TableValues {
+				if legal&(1<<k) != 0 {
+					out.TableValues[k] = &views[k]
+				}
 			}
 		}
-		m = a.Table.Move(p)
 	case !builtin:
 		s.fail(w, r, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title()))
 		return

@@ -158,7 +158,7 @@ func TestBrowser(t *testing.T) {
 	screenshot(t, ctx, shots, "serve-agent.png")
 
 	// Its weight file, downloaded, is what ttt export writes.
-	got := download(t, ctx, "#weights", want.Best.Name+".bin")
+	got := download(t, ctx, "#weights", want.Best.Name+"-19in.bin")
 	p.OK(t, "export", "--db", "league.db", "--checkpoint", strconv.FormatInt(want.Best.ID, 10), "-o", "best.bin")
 	if !bytes.Equal(got, p.File(t, "best.bin")) {
 		t.Errorf("the downloaded weight file (%d bytes) is not ttt export's (%d bytes)", len(got), len(p.File(t, "best.bin")))

@@ -1,93 +1,57 @@
-package train
+package learn
 
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
-
-	"ttt/agents/nn"
 )
 
-// Learning is how a learner learns: its method, a network's size when
-// new, the learning rate (the step size of Sutton and Barto's table), and
-// how it explores.
-type Learning struct {
-	Method      string // one of Methods
-	Hidden      int
+// Settings are how a learner learns: its method, the size of a new
+// model, the learning rate (a table's step size), and how it explores.
+// A method reads the settings that concern it (Method.Defaults gives
+// them for each game) and leaves the others alone.
+type Settings struct {
+	Method      string
+	Hidden      int // a network's hidden units
 	LR          float64
 	LRDecay     int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)
 	Epsilon     Schedule
 	Temperature float64 // a policy learner's
 	Lambda      float64 // a TD(λ) learner's
+	// An n-tuple network's: its tuples, their length in cells, and the
+	// most random moves that a self-play game starts with.
+	Tuples, TupleLength, RandomPlies int
 }
 
 // NoLearningMCTS says why MCTS is no method of learning, to a user who
 // names it as one.
 const NoLearningMCTS = "MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100 and mcts-1000 in tic-tac-toe, mcts-100 to mcts-10000 in Connect Four)"
 
-// Validate reports the first setting that is out of range.
-func (l Learning) Validate() error {
+// Validate reports the first of the settings every method shares that is
+// out of range; Method.Check reports a method's own.
+func (s Settings) Validate() error {
 	switch {
-	case l.Method == "mcts":
-		return Invalid([]string{"learner"}, func(n []string) string { return n[0] + " mcts: " + NoLearningMCTS })
-	case !slices.Contains(Methods, l.Method):
-		return OutOfRange("learner", "must be one of "+strings.Join(Methods, ", "), fmt.Sprintf("%q", l.Method))
-	case !(l.Lambda >= 0 && l.Lambda <= 1):
-		return OutOfRange("lambda", "must be within 0..1", l.Lambda)
-	case l.Hidden < 1 || l.Hidden > nn.MaxHidden:
-		return OutOfRange("hidden", fmt.Sprintf("must be within 1..%d", nn.MaxHidden), l.Hidden)
-	case !(l.LR > 0 && l.LR <= 10):
-		return OutOfRange("lr", "must be within (0, 10]", l.LR)
-	case l.Method == MethodSelfPlayTable && l.LR > 1:
-		// A step past the target overshoots it: the value swings.
-		return Invalid([]string{"lr"}, func(n []string) string {
-			return fmt.Sprintf("%s, the %s learner's step size, must be within (0, 1] (got %g)", n[0], l.Method, l.LR)
-		})
-	case l.LRDecay < 0:
-		return OutOfRange("lr_decay", "must not be negative", l.LRDecay)
-	case !(l.Temperature > 0 && l.Temperature <= 100):
-		return OutOfRange("temperature", "must be within (0, 100]", l.Temperature)
+	case !(s.Lambda >= 0 && s.Lambda <= 1):
+		return OutOfRange("lambda", "must be within 0..1", s.Lambda)
+	case !(s.LR > 0 && s.LR <= 10):
+		return OutOfRange("lr", "must be within (0, 10]", s.LR)
+	case s.LRDecay < 0:
+		return OutOfRange("lr_decay", "must not be negative", s.LRDecay)
+	case !(s.Temperature > 0 && s.Temperature <= 100):
+		return OutOfRange("temperature", "must be within (0, 100]", s.Temperature)
 	}
-	return l.Epsilon.Validate()
+	return s.Epsilon.Validate()
 }
 
-// ForMethod returns l with the settings of its method's document where
-// given (a flag's name) says the command line did not set them: the
-// table learners explore at a constant rate, the article's or the
-// book's, and the book's steps are 0.1.
-func (l Learning) ForMethod(given func(name string) bool) Learning {
-	var epsilon float64
-	switch l.Method {
-	case MethodTable:
-		epsilon = ArticleEpsilon
-	case MethodSelfPlayTable:
-		epsilon = BookEpsilon
-		if !given("lr") {
-			l.LR = BookStep
-		}
-	default:
-		return l
-	}
-	if !given("epsilon") {
-		l.Epsilon.Start = epsilon
-	}
-	if !given("epsilon_end") {
-		l.Epsilon.End = l.Epsilon.Start
-	}
-	return l
-}
-
-// At returns the learning for the learner's training game g (counted
+// At returns the settings for the learner's training game g (counted
 // from 0): its learning rate falls as 1/sqrt(1 + g/LRDecay), the
 // schedule under which stochastic updates average out their noise while
 // still moving far enough to learn (the sum of the rates grows without
 // bound, the sum of their squares more slowly).
-func (l Learning) At(g int64) Learning {
-	if l.LRDecay > 0 {
-		l.LR /= math.Sqrt(1 + float64(g)/float64(l.LRDecay))
+func (s Settings) At(g int64) Settings {
+	if s.LRDecay > 0 {
+		s.LR /= math.Sqrt(1 + float64(g)/float64(s.LRDecay))
 	}
-	return l
+	return s
 }
 
 // Exploration defaults. Sampling at the net's own temperature (1) makes
