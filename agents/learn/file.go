@@ -80,9 +80,9 @@ func ReadHeader(data []byte, magic string, g game.Game, kind string) (side *game
 	if len(rest) < 1 || len(rest) < 2+int(rest[0]) {
 		return nil, nil, fmt.Errorf("%s file: truncated header", kind)
 	}
-	name := string(rest[1 : 1+rest[0]])
-	s := rest[1+rest[0]]
-	rest = rest[2+rest[0]:]
+	n := int(rest[0])
+	name, s := string(rest[1:1+n]), rest[1+n]
+	rest = rest[2+n:]
 	switch {
 	case name != g.Name():
 		return nil, nil, &OtherGameError{Kind: kind, Game: name, Want: g}

@@ -84,10 +84,11 @@ func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
 		if len(data) < 1 || len(data) < 1+int(data[0]) {
 			return nil, fmt.Errorf("truncated in tuple %d", i)
 		}
-		for _, c := range data[1 : 1+data[0]] {
+		n := int(data[0])
+		for _, c := range data[1 : 1+n] {
 			tuples[i] = append(tuples[i], int(c))
 		}
-		data = data[1+data[0]:]
+		data = data[1+n:]
 	}
 	// Check the size before the tables are made: a file must not make
 	// ttt allocate what it does not hold.

@@ -134,6 +134,7 @@ type Pass struct {
 	cells  []uint8
 	after  []uint8
 	index  []uint32 // of each instance in the position
+	moved  []uint32 // of each instance a move changes, after it
 	stamp  []uint32 // marks the instances a move changes
 	mark   uint32
 	change []int32 // the instances a move changes
@@ -145,6 +146,7 @@ func (p *Pass) size(n *Net) {
 		p.cells = make([]uint8, n.board.Cells)
 		p.after = make([]uint8, n.board.Cells)
 		p.index = make([]uint32, len(n.inst))
+		p.moved = make([]uint32, len(n.inst))
 		p.stamp = make([]uint32, len(n.inst))
 		p.change = make([]int32, 0, len(n.inst))
 	}
@@ -236,7 +238,9 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 }
 
 // delta returns what the sum in w changes by from the position whose
-// cells and indices p holds to after, a position one move away.
+// cells and indices p holds to after, a position one move away. Only
+// the instances that read a changed cell are looked at, and their new
+// index is the old one plus each change times its place value.
 func (n *Net) delta(after game.Position, w []float32, p *Pass) float32 {
 	n.Game.CellStates(after, p.after)
 	p.mark++
@@ -249,21 +253,20 @@ func (n *Net) delta(after game.Position, w []float32, p *Pass) float32 {
 		if s == p.cells[c] {
 			continue
 		}
+		step := int32(s) - int32(p.cells[c])
 		for _, u := range n.byCell[c] {
 			if p.stamp[u.inst] != p.mark {
 				p.stamp[u.inst] = p.mark
 				p.change = append(p.change, u.inst)
+				p.moved[u.inst] = p.index[u.inst]
 			}
+			p.moved[u.inst] = uint32(int32(p.moved[u.inst]) + step*u.place)
 		}
 	}
 	var d float32
 	for _, i := range p.change {
-		in := n.inst[i]
-		var x uint32
-		for k, c := range in.cells {
-			x += uint32(p.after[c]) * n.powers[k]
-		}
-		d += w[in.offset+int32(x)] - w[in.offset+int32(p.index[i])]
+		off := n.inst[i].offset
+		d += w[off+int32(p.moved[i])] - w[off+int32(p.index[i])]
 	}
 	return d
 }

@@ -30,29 +30,32 @@ import (
 func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "play",
-		Usage: "play tic-tac-toe against a stored agent",
+		Usage: "play a game against a stored agent, a built-in player or a model's file",
 		UsageText: `ttt play [options]
 
    ttt play                                  # you are X against the best checkpoint
-   ttt play --checkpoint perfect --as O
+   ttt play --checkpoint perfect --as O      # a built-in player: no league needed
+   ttt play --game connect4 --checkpoint tactician
    printf '4\n8\nq\n' | ttt play --checkpoint 12   # a scripted game
-   ttt play --file table.bin                 # a file, not the league: a network or a table
+   ttt play --file table.bin                 # a file, not the league: any model ttt writes
 
-   Type a square, 0-8 as numbered beside the board, and Enter; q quits.
-   After each of its moves the agent shows what it thought of every empty
-   square, its choice in brackets: a policy network its move
-   probabilities (the softmax over the nine squares, as ttt-rl shows
-   them); a value network what it expects to score after each square; a
-   table of values the value it puts on the position after each square;
-   perfect the game value of each move for itself (win, draw or loss; it
-   takes the quickest win and the lowest square among equals); random the
-   chance of each square. The agent plays greedily and does not learn:
-   the database is only read.`,
+   Type your move and Enter: a square 0-8 in tic-tac-toe, as numbered
+   beside the board, or a column 1-7 in Connect Four; q quits. After each
+   of its moves the agent shows what it thought of every move, its choice
+   in brackets: a policy network its move probabilities (the softmax, as
+   ttt-rl shows them); a value network or an n-tuple network what it
+   expects to score after each move; a table of values the value it puts
+   on the position after each square; perfect the game value of each move
+   for itself (win, draw or loss; it takes the quickest win and the
+   lowest square among equals); random the chance of each move. The agent
+   plays greedily and does not learn: the database is only read. A file
+   says its game (or its size does); --game chooses where it cannot.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, mcts-100, ...)"},
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, tactician, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
-			&cli.StringFlag{Name: "file", Usage: "the opponent is the tic-tac-toe agent in `FILE`: a network's weights, or a table of values (ttt train --method table)"},
+			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
+			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `tictactoe|connect4`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
