@@ -38,7 +38,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 	t.Parallel()
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
-	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table"}
+	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table,ntuple"}
 	var last int64 // the last committed round
 	for i := range len(aims) + 1 {
 		// One worker here makes the evaluation a larger target; the league
@@ -86,7 +86,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 // lines of their own.
 const (
 	opponents = 6
-	lines     = 2
+	lines     = 3
 )
 
 // aims are where in a round TestKillAtAnyMoment kills, as shares of its

@@ -46,7 +46,8 @@ type Kit struct {
 	Positions, Random func() []game.Solved
 	// Analyze returns the exact outcome of every legal move in p, by
 	// move, for the side to move. It may search for long on a large
-	// game, and stops with ctx's error.
+	// game; stopped by ctx, it returns the outcomes it has, the likeliest
+	// best moves first, with ctx's error.
 	Analyze func(ctx context.Context, p game.Position) (map[int]game.Outcome, error)
 	// Compile writes a deterministic player out as the table of its moves
 	// in every position, which a league stores with a network and plays

@@ -43,14 +43,11 @@ var ConnectFour = &Kit{
 	Analyze: func(ctx context.Context, p game.Position) (map[int]game.Outcome, error) {
 		b := connect4.FromPosition(p)
 		scores, err := connect4.NewSolver(24).Analyze(ctx, b, false)
-		if err != nil {
-			return nil, err
-		}
 		out := map[int]game.Outcome{}
 		for col, sc := range scores {
 			out[col] = connect4.Outcome(sc, b.Plies())
 		}
-		return out, nil
+		return out, err
 	},
 }
 

@@ -140,7 +140,8 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	})
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
+		cfg.Tuples, cfg.TupleLength = 12, 6
 		cfg.Workers = 1
 		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
 		cfg.Workers = 2
@@ -173,7 +174,8 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	}
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
+		cfg.Tuples, cfg.TupleLength = 12, 6
 		whole := runGame(t, filepath.Join(dir, "c4whole.db"), agents.ConnectFour, cfg)
 		cfg.Rounds = 2
 		runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)

@@ -15,11 +15,15 @@ const Magic = "ttt-ntup"
 // An n-tuple network's file is little-endian: the header of every file
 // of ttt's own (learn.AppendHeader: Magic, the game, the side), the
 // number of tuples as a uint32, each tuple as a byte of its length and a
-// byte for each of its cells (the game's numbering), then the tables as
-// float32: for each side that has just moved (X, then O; only the one
-// side of a one-side file), each tuple's table in the order of the
-// tuples, States^length entries, the entry of a tuple whose cells are in
-// states s0, s1, ... at index s0 + States*s1 + States^2*s2 + ....
+// byte for each of its cells (the game's numbering), then the tables of
+// each side that has just moved (X, then O; only the one side of a
+// one-side file). A side's tables are each tuple's table in the order of
+// the tuples, States^length entries each, the entry of a tuple whose
+// cells are in states s0, s1, ... at s0 + States*s1 + States^2*s2 + ...;
+// most entries are never met (Connect Four's gravity makes most patterns
+// of cells impossible) and stay 0, so the file holds only the others: a
+// uint32 count, then count pairs of a uint32 index into the side's
+// entries, increasing, and the entry's float32 value.
 
 // File implements learn.Model.
 func (n *Net) File() []byte { return n.file(nil) }
@@ -29,11 +33,11 @@ func (n *Net) File() []byte { return n.file(nil) }
 func (n *Net) FileFor(side game.Side) []byte { return n.file(&side) }
 
 func (n *Net) file(side *game.Side) []byte {
-	w := n.W
+	sides := []game.Side{game.X, game.O}
 	if side != nil {
-		w = n.table(*side)
+		sides = []game.Side{*side}
 	}
-	buf := learn.AppendHeader(make([]byte, 0, 64+4*len(w)), Magic, n.Game, side)
+	buf := learn.AppendHeader(make([]byte, 0, 1<<16), Magic, n.Game, side)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(n.Tuples)))
 	for _, t := range n.Tuples {
 		buf = append(buf, byte(len(t)))
@@ -41,8 +45,21 @@ func (n *Net) file(side *game.Side) []byte {
 			buf = append(buf, byte(c))
 		}
 	}
-	for _, v := range w {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	for _, s := range sides {
+		w := n.table(s)
+		count := 0
+		for _, v := range w {
+			if v != 0 {
+				count++
+			}
+		}
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
+		for i, v := range w {
+			if v != 0 {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(i))
+				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			}
+		}
 	}
 	return buf
 }
@@ -90,29 +107,42 @@ func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
 		}
 		data = data[1+n:]
 	}
-	// Check the size before the tables are made: a file must not make
-	// ttt allocate what it does not hold.
-	perSide, err := entries(g.Board(), tuples)
-	if err != nil {
+	// Check the tuples before the tables are made: a file must not make
+	// ttt allocate more than its tuples can hold.
+	if _, err := entries(g.Board(), tuples); err != nil {
 		return nil, err
-	}
-	sets := 2
-	if side != nil {
-		sets = 1
-	}
-	if len(data) != 4*sets*perSide {
-		return nil, fmt.Errorf("%d bytes of tables where its tuples take %d", len(data), 4*sets*perSide)
 	}
 	n, err := New(g, tuples)
 	if err != nil {
 		return nil, err
 	}
-	w := n.W
+	sides := []game.Side{game.X, game.O}
 	if side != nil {
-		w = n.table(*side)
+		sides = []game.Side{*side}
 	}
-	for i := range w {
-		w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+	for _, s := range sides {
+		w := n.table(s)
+		if len(data) < 4 {
+			return nil, fmt.Errorf("truncated before the tables of %s", s)
+		}
+		count := int(binary.LittleEndian.Uint32(data))
+		data = data[4:]
+		if count > len(w) || len(data) < 8*count {
+			return nil, fmt.Errorf("the tables of %s: %d entries, of %d, in %d bytes", s, count, len(w), len(data))
+		}
+		last := -1
+		for k := range count {
+			i := int(binary.LittleEndian.Uint32(data[8*k:]))
+			if i <= last || i >= len(w) {
+				return nil, fmt.Errorf("the tables of %s: entry %d out of order or range", s, i)
+			}
+			w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*k+4:]))
+			last = i
+		}
+		data = data[8*count:]
+	}
+	if len(data) > 0 {
+		return nil, fmt.Errorf("%d bytes after the tables", len(data))
 	}
 	if err := n.Validate(); err != nil {
 		return nil, err
@@ -121,6 +151,6 @@ func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
 }
 
 // maxTuples bounds a network's tuples: a file cannot ask for more tables
-// than a league would ever learn (256 tables of 4^8 entries are 134 MB a
+// than a league would ever learn (128 tables of 4^8 entries are 33 MB a
 // side).
-const maxTuples = 256
+const maxTuples = 128

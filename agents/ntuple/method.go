@@ -1,7 +1,10 @@
 package ntuple
 
 import (
+	"bytes"
+	"compress/flate"
 	"fmt"
+	"io"
 	"math/rand/v2"
 
 	"ttt/agents/game"
@@ -24,19 +27,15 @@ var Method = &learn.Method{
 		return NewTD(net, float32(s.LR), float32(s.Lambda), s.RandomPlies, rng), nil
 	},
 	Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
-		net, err := parseFile(g, state)
+		m, err := decode(g, state)
 		if err != nil {
 			return nil, err
 		}
-		return NewTD(net, float32(s.LR), float32(s.Lambda), s.RandomPlies, rng), nil
+		return NewTD(m.(*Net), float32(s.LR), float32(s.Lambda), s.RandomPlies, rng), nil
 	},
-	Decode: func(g game.Game, stored []byte) (learn.Model, error) {
-		return parseFile(g, stored)
-	},
+	Decode:   decode,
 	ReadFile: ReadFile,
-	MaxFile: func(g game.Game) int64 {
-		return 64 + maxTuples*(1+MaxLen) + 2*4*maxTuples*int64(pow(g.Board().States, MaxLen))
-	},
+	MaxFile: maxFile,
 }
 
 // defaults are the n-tuple learner's settings for g: those that learned
@@ -113,8 +112,32 @@ func (n *Net) Explain(pos game.Position, views []float64) int {
 	return m
 }
 
-// Bytes implements learn.Model: a league stores the file.
-func (n *Net) Bytes() []byte { return n.File() }
+// Bytes implements learn.Model: a league stores the file compressed
+// (deflate): its indices climb by small steps, and the values of a side's
+// tables share their top bytes.
+func (n *Net) Bytes() []byte {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.DefaultCompression) // the level is valid
+	w.Write(n.File())
+	w.Close()
+	return buf.Bytes()
+}
+
+// maxFile is the size of the largest file of a network of g: every entry
+// of maxTuples tuples of MaxLen cells listed for both sides.
+func maxFile(g game.Game) int64 {
+	return 64 + maxTuples*(1+MaxLen) + 2*(4+8*maxTuples*int64(pow(g.Board().States, MaxLen)))
+}
+
+// decode reads what Bytes stored.
+func decode(g game.Game, stored []byte) (learn.Model, error) {
+	r := flate.NewReader(bytes.NewReader(stored))
+	var file bytes.Buffer
+	if _, err := file.ReadFrom(io.LimitReader(r, maxFile(g)+1)); err != nil {
+		return nil, fmt.Errorf("a stored n-tuple network: %w", err)
+	}
+	return parseFile(g, file.Bytes())
+}
 
 // Describe implements learn.Model.
 func (n *Net) Describe() string {
@@ -130,5 +153,6 @@ func (l *TD) SetRate(lr float64) { l.LR = float32(lr) }
 // Model implements learn.Learner.
 func (l *TD) Model() learn.Model { return l.Net.Clone() }
 
-// MarshalBinary implements learn.Learner: the network's file.
-func (l *TD) MarshalBinary() ([]byte, error) { return l.Net.File(), nil }
+// MarshalBinary implements learn.Learner: the network as a league stores
+// it.
+func (l *TD) MarshalBinary() ([]byte, error) { return l.Net.Bytes(), nil }

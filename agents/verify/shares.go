@@ -14,6 +14,11 @@ type Score struct {
 // Share is Optimal / Positions; 0 for no positions.
 func (s Score) Share() float64 { return float64(s.Optimal) / float64(max(s.Positions, 1)) }
 
+// Percent is the share in percent, computed in one division so that it
+// is the double nearest the exact percentage (52.3, not 100*0.523 =
+// 52.300000000000004).
+func (s Score) Percent() float64 { return float64(100*s.Optimal) / float64(max(s.Positions, 1)) }
+
 // Shares is what a fixed set of solved positions says of a player, where
 // the game is too large to try every line (Connect Four): the share of
 // the positions where its move keeps the value, overall and by phase of

@@ -365,7 +365,7 @@ func TestUpgradeNeedsALeague(t *testing.T) {
 	}
 	raw.Close()
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "no league database at typo.db (choose one with --db or TTT_DB)", "upgrade", "--db", "typo.db")
+	p.Refused(t, "no league database at typo.db (ttt league run makes one; choose another with --db or TTT_DB)", "upgrade", "--db", "typo.db")
 	p.Refused(t, "empty.db: no league database: the file is empty", "upgrade", "--db", "empty.db")
 	p.Refused(t, "bare.db: no league database: an SQLite file with no league in it yet", "upgrade", "--db", "bare.db")
 	if after := clitest.Snapshot(t, p.Dir); after != before {

@@ -77,7 +77,7 @@ func (j *job) openLeague(create bool) (*store.DB, error) {
 		return db, nil
 	}
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
+		return nil, fmt.Errorf("no league database at %s (ttt league run makes one; choose another with --db or TTT_DB)", j.db)
 	}
 	db, err := store.OpenRead(j.ctx, file)
 	return db, userNames(err, file, j.db)

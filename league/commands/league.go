@@ -262,6 +262,17 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		}
 		return r.Snapshot.Name
 	}
+	if stop.until != verify.Beatable {
+		// A league already there plays no round to find it out.
+		best, err := db.Agent(j.ctx, store.Best)
+		if err == nil && best.Verify != nil && best.Class >= stop.until {
+			fmt.Fprintf(w, "stopped: the best, %s, is %s already (--until %s); no round was played\n", best.Name, best.Class, stop.until)
+			return nil
+		}
+		if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+			return err
+		}
+	}
 	last, err := league.Run(j.ctx, db, cfg, league.Hooks{
 		Loading: func(done, total int) {
 			if bar.bar == nil {

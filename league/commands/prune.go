@@ -63,7 +63,7 @@ func runPrune(j *job, keepBest, every int) error {
 	// A missing file is refused as the readers refuse it, never made into
 	// an empty league to prune.
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
+		return fmt.Errorf("no league database at %s (ttt league run makes one; choose another with --db or TTT_DB)", j.db)
 	}
 	before := fileSize(file)
 	db, err := j.openLeague(true)

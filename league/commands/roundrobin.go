@@ -44,10 +44,9 @@ func roundrobinCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			cfg := league.Default(agents.TicTacToe)
-			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
-			if err := cfg.Validate(); err != nil {
-				return usage(c.Command, "%v", flagged(err, flagOf))
+			cfg := league.Config{Openings: c.Int("openings"), Workers: c.Int("workers"), Seed: c.Uint64("seed")}
+			if cfg.Openings < 0 || cfg.Openings > league.MaxPlies {
+				return usage(c.Command, "--openings must be within 0..%d moves (got %d)", league.MaxPlies, cfg.Openings)
 			}
 			return runRoundRobin(jobOf(c), c.Args().Slice(), cfg, c.String(formatFlagName))
 		},
@@ -55,14 +54,19 @@ func roundrobinCommand() *cli.Command {
 }
 
 // runRoundRobin plays every pair of the agents refs name that has not
-// played, with cfg's openings, workers and seed, as a league round, and
-// prints their crosstable in format.
-func runRoundRobin(j *job, refs []string, cfg league.Config, format string) error {
+// played, with flags' openings, workers and seed and the league's other
+// settings, as a league round, and prints their crosstable in format.
+func runRoundRobin(j *job, refs []string, flags league.Config, format string) error {
 	db, err := j.openLeague(true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	cfg, _, err := league.Resume(j.ctx, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
+	if err != nil {
+		return err
+	}
+	cfg.Openings, cfg.Workers, cfg.Seed = flags.Openings, flags.Workers, flags.Seed
 	var agents []*store.Agent
 	seen := map[int64]bool{}
 	for _, ref := range refs {

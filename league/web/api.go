@@ -202,7 +202,7 @@ func verifyOf(a *store.Agent) *sides[verifyFigures] {
 	}
 	v := func(r verify.Report) verifyFigures {
 		return verifyFigures{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
-			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: 100 * r.OptimalShare()}
+			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: r.OptimalPercent()}
 	}
 	return &sides[verifyFigures]{X: v(a.Verify[0]), O: v(a.Verify[1])}
 }
@@ -251,10 +251,14 @@ func curveShares(v *store.View, kit *agents.Kit, curve []store.CurvePoint) (map[
 // shareFigures is the position-set check (Connect Four's): the share of
 // optimal moves overall and by phase of the game.
 type shareFigures struct {
-	All    shareFigure `json:"all"`
-	Early  shareFigure `json:"early"`
-	Middle shareFigure `json:"middle"`
-	Late   shareFigure `json:"late"`
+	// Random is the share of the set of positions reached by random
+	// moves, absent for an agent measured before that set; the others
+	// are the tactical set's.
+	Random *shareFigure `json:"random,omitempty"`
+	All    shareFigure  `json:"all"`
+	Early  shareFigure  `json:"early"`
+	Middle shareFigure  `json:"middle"`
+	Late   shareFigure  `json:"late"`
 }
 
 // sharesOf is a's position-set check, nil where its game has none or it
@@ -264,9 +268,14 @@ func sharesOf(a *store.Agent) *shareFigures {
 		return nil
 	}
 	sc := func(s verify.Score) shareFigure {
-		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: 100 * s.Share()}
+		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: s.Percent()}
 	}
-	return &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+	out := &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+	if a.Random != nil {
+		r := sc(*a.Random)
+		out.Random = &r
+	}
+	return out
 }
 
 // floorFigures is what a uniformly random player is expected to keep of the
@@ -791,7 +800,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		Floor *float64 `json:"floor,omitempty"`
 	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
 	pct := func(s verify.Score) *float64 {
-		v := 100 * s.Share()
+		v := s.Percent()
 		return &v
 	}
 	if f := floorOf(kit); f != nil {
