@@ -34,15 +34,16 @@ type TD struct {
 	// coherence (LearnTCL); nil otherwise.
 	TCL []float32
 
-	pass   Pass
-	values []float32
-	steps  []step
+	pass    Pass
+	values  []float32
+	steps   []step
+	entries []int32 // of each step's afterstate, one after the other
 }
 
-// step is one move of a game: the afterstate it left, its mover's worth
-// of it, and the best worth that mover saw among its moves.
+// step is one move of a game: the afterstate it left (by its entries,
+// in TD.entries), its mover's worth of it, and the best worth that mover
+// saw among its moves.
 type step struct {
-	after    game.Position
 	ended    bool
 	explored bool // not the mover's best
 	worth    float32
@@ -87,7 +88,7 @@ func (l *TD) Drill(start game.Position, avoid int, opp game.Player, epsilon floa
 // the first random moves of the game are random.
 func (l *TD) play(p game.Position, first, random int, side game.Side, opp game.Player, epsilon float64) game.Result {
 	g := l.Net.Game
-	l.steps = l.steps[:0]
+	l.steps, l.entries = l.steps[:0], l.entries[:0]
 	for g.Result(p) == game.Ongoing {
 		m, best := l.Net.Afterstates(p, &l.pass, l.values)
 		switch {
@@ -100,9 +101,14 @@ func (l *TD) play(p game.Position, first, random int, side game.Side, opp game.P
 		case epsilon > 0 && l.Rand.Float64() < epsilon:
 			m = game.RandomMove(g, p, l.Rand)
 		}
+		mover := g.ToMove(p)
 		p = g.Play(p, m)
 		worth := l.values[m]
-		l.steps = append(l.steps, step{after: p, ended: g.Result(p) != game.Ongoing, explored: worth < best, worth: worth, best: best})
+		ended := g.Result(p) != game.Ongoing
+		if !ended {
+			l.entries = l.Net.afterEntries(p, mover, &l.pass, l.entries)
+		}
+		l.steps = append(l.steps, step{ended: ended, explored: worth < best, worth: worth, best: best})
 	}
 	l.learn()
 	return g.Result(p)
@@ -111,6 +117,8 @@ func (l *TD) play(p game.Position, first, random int, side game.Side, opp game.P
 // learn backs up the λ-returns of the game's afterstates, from the last.
 func (l *TD) learn() {
 	var target float32 // the λ-return of the next afterstate, to its mover
+	size := len(l.Net.inst)
+	end := len(l.entries) // the entries of the afterstates not yet learned end here
 	for i := len(l.steps) - 1; i >= 0; i-- {
 		s := l.steps[i]
 		if s.ended {
@@ -123,10 +131,12 @@ func (l *TD) learn() {
 		} else {
 			target = 1 - ((1-l.Lambda)*next.best + l.Lambda*target)
 		}
+		e := l.entries[end-size : end]
+		end -= size
 		if l.TCL != nil {
-			l.Net.LearnTCL(s.after, target, l.LR, l.TCL, &l.pass)
+			l.Net.learnTCL(e, target, l.LR, l.TCL)
 		} else {
-			l.Net.Learn(s.after, target, l.LR, &l.pass)
+			l.Net.learn(e, target, l.LR)
 		}
 	}
 }

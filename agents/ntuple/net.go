@@ -138,6 +138,7 @@ type Pass struct {
 	stamp  []uint32 // marks the instances a move changes
 	mark   uint32
 	change []int32 // the instances a move changes
+	entries []int32
 }
 
 // size makes p fit n.
@@ -278,11 +279,47 @@ func (n *Net) delta(after game.Position, w []float32, p *Pass) float32 {
 // returns the error.
 func (n *Net) Learn(pos game.Position, target, lr float32, p *Pass) float32 {
 	n.indices(pos, p)
-	w := n.table(n.Game.ToMove(pos).Other())
-	delta := target - sigmoid(n.sum(w, p))
-	step := lr * delta / float32(len(n.inst))
+	return n.learn(n.entries(n.Game.ToMove(pos).Other(), p.index, p.entries[:0]), target, lr)
+}
+
+// entries appends to dst the entries of W that indices select in the
+// tables of mover, the side that has just moved.
+func (n *Net) entries(mover game.Side, indices []uint32, dst []int32) []int32 {
+	base := int32(int(mover) * n.perSide)
 	for i, in := range n.inst {
-		w[in.offset+int32(p.index[i])] += step
+		dst = append(dst, base+in.offset+int32(indices[i]))
+	}
+	return dst
+}
+
+// afterEntries appends to dst the entries that after, a position one
+// move from the one whose cells and indices p holds (as Afterstates left
+// it), selects for mover: the indices of p, with those of the cells the
+// move changed moved.
+func (n *Net) afterEntries(after game.Position, mover game.Side, p *Pass, dst []int32) []int32 {
+	n.Game.CellStates(after, p.after)
+	start := len(dst)
+	dst = n.entries(mover, p.index, dst)
+	for c, s := range p.after {
+		if step := int32(s) - int32(p.cells[c]); step != 0 {
+			for _, u := range n.byCell[c] {
+				dst[start+int(u.inst)] += step * u.place
+			}
+		}
+	}
+	return dst
+}
+
+// learn is Learn on the entries e of a position.
+func (n *Net) learn(e []int32, target, lr float32) float32 {
+	var sum float32
+	for _, k := range e {
+		sum += n.W[k]
+	}
+	delta := target - sigmoid(sum)
+	step := lr * delta / float32(len(e))
+	for _, k := range e {
+		n.W[k] += step
 	}
 	return delta
 }
@@ -313,29 +350,26 @@ func (pl *Player) Move(pos game.Position) int {
 	return m
 }
 
-// LearnTCL is Learn with temporal coherence learning (Beal and Smith;
-// Thill, Bagheri, Koch and Konen): each entry's step is scaled by
-// |N|/A, the sum of the changes asked of it over the sum of their sizes,
-// which it keeps in na (N then A, for each entry), so that an entry
-// whose changes keep one direction learns at the full rate, and one
-// pulled both ways by noise slows down.
-func (n *Net) LearnTCL(pos game.Position, target, lr float32, na []float32, p *Pass) float32 {
-	n.indices(pos, p)
-	side := n.Game.ToMove(pos).Other()
-	w := n.table(side)
-	base := int32(int(side) * n.perSide)
-	delta := target - sigmoid(n.sum(w, p))
-	r := delta / float32(len(n.inst))
-	for i, in := range n.inst {
-		k := in.offset + int32(p.index[i])
-		e := 2 * (base + k)
-		rate := float32(1)
-		if na[e+1] > 0 {
-			rate = float32(math.Abs(float64(na[e]))) / na[e+1]
-		}
-		w[k] += lr * rate * r
-		na[e] += r
-		na[e+1] += float32(math.Abs(float64(r)))
+// learnTCL is learn with temporal coherence learning (Beal and Smith;
+// Thill, Bagheri, Koch and Konen): each entry's step is scaled by |N|/A,
+// the sum of the changes asked of it over the sum of their sizes, which
+// it keeps in na (N then A, for each entry), so that an entry whose
+// changes keep one direction learns at the full rate, and one pulled
+// both ways by noise slows down.
+func (n *Net) learnTCL(e []int32, target, lr float32, na []float32) float32 {
+	var sum float32
+	for _, k := range e {
+		sum += n.W[k]
 	}
-	return delta
+	r := (target - sigmoid(sum)) / float32(len(e))
+	for _, k := range e {
+		rate := float32(1)
+		if a := na[2*k+1]; a > 0 {
+			rate = float32(math.Abs(float64(na[2*k]))) / a
+		}
+		n.W[k] += lr * rate * r
+		na[2*k] += r
+		na[2*k+1] += float32(math.Abs(float64(r)))
+	}
+	return r * float32(len(e))
 }
