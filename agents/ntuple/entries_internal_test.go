@@ -17,7 +17,11 @@ import (
 func TestAfterEntriesAreTheAfterstates(t *testing.T) {
 	for _, g := range []game.Game{connect4.Game, tictactoe.Game} {
 		rng := rand.New(rand.NewPCG(3, 4))
-		n, err := New(g, RandomWalks(g.Board(), 12, min(6, g.Board().Cells), rng))
+		tuples, err := RandomWalks(g.Board(), 12, 5, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := New(g, tuples)
 		if err != nil {
 			t.Fatal(err)
 		}

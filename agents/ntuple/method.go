@@ -20,7 +20,11 @@ var Method = &learn.Method{
 	Defaults: defaults,
 	Check:    check,
 	New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {
-		net, err := New(g, Tuples(g.Board(), s.Tuples, s.TupleLength, rng))
+		tuples, err := Tuples(g.Board(), s.Tuples, s.TupleLength, rng)
+		if err != nil {
+			return nil, err
+		}
+		net, err := New(g, tuples)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +89,7 @@ func parseFile(g game.Game, data []byte) (*Net, error) {
 
 // Tuples returns the tuples of a new network of a game with board b:
 // n random walks of length cells (RandomWalks).
-func Tuples(b game.Board, n, length int, rng *rand.Rand) [][]int {
+func Tuples(b game.Board, n, length int, rng *rand.Rand) ([][]int, error) {
 	return RandomWalks(b, n, length, rng)
 }
 

@@ -1,6 +1,7 @@
 package ntuple
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -11,12 +12,16 @@ import (
 // the board from a random cell to one of its eight neighbours at each
 // step, never twice on a cell: the tuples of Thill, Koch and Konen. No
 // two tuples hold the same cells, nor the same cells under a symmetry of
-// the board.
-func RandomWalks(b game.Board, n, length int, rng *rand.Rand) [][]int {
+// the board. A small board may not hold n such tuples: after a thousand
+// walks for each tuple asked, it says how many it found.
+func RandomWalks(b game.Board, n, length int, rng *rand.Rand) ([][]int, error) {
 	rows := b.Cells / b.Width
 	seen := map[string]bool{}
 	var out [][]int
-	for len(out) < n {
+	for tries := 0; len(out) < n; tries++ {
+		if tries == 1000*n {
+			return nil, fmt.Errorf("the board holds %d different tuples of %d cells, not %d", len(out), length, n)
+		}
 		walk := []int{rng.IntN(b.Cells)}
 		for len(walk) < length {
 			var next []int
@@ -48,7 +53,7 @@ func RandomWalks(b game.Board, n, length int, rng *rand.Rand) [][]int {
 			out = append(out, walk)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // key names the set of cells of t under sym.
