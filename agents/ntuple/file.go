@@ -32,7 +32,13 @@ func (n *Net) File() []byte { return n.file(nil) }
 // leaves, which are all it reads when it plays side.
 func (n *Net) FileFor(side game.Side) []byte { return n.file(&side) }
 
-func (n *Net) file(side *game.Side) []byte {
+func (n *Net) file(side *game.Side) []byte { return n.encode(side, false) }
+
+// encode writes n's file, for one side where side is not nil; compact,
+// the form a league stores: each count a uvarint, and each entry's index
+// a uvarint of its gap from the one before less one, which takes one
+// byte where the file's takes four.
+func (n *Net) encode(side *game.Side, compact bool) []byte {
 	sides := []game.Side{game.X, game.O}
 	if side != nil {
 		sides = []game.Side{*side}
@@ -53,12 +59,23 @@ func (n *Net) file(side *game.Side) []byte {
 				count++
 			}
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
+		if compact {
+			buf = binary.AppendUvarint(buf, uint64(count))
+		} else {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
+		}
+		last := -1
 		for i, v := range w {
-			if v != 0 {
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(i))
-				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			if v == 0 {
+				continue
 			}
+			if compact {
+				buf = binary.AppendUvarint(buf, uint64(i-last-1))
+			} else {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(i))
+			}
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			last = i
 		}
 	}
 	return buf
@@ -75,7 +92,7 @@ func ReadFile(g game.Game, data []byte) ([]learn.Reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := parse(g, rest, side)
+	n, err := parse(g, rest, side, false)
 	if err != nil {
 		return nil, fmt.Errorf("n-tuple network file: %w", err)
 	}
@@ -86,8 +103,9 @@ func ReadFile(g game.Game, data []byte) ([]learn.Reading, error) {
 	return []learn.Reading{{Model: n, Method: "ntuple", Side: side, What: what}}, nil
 }
 
-// parse reads the tuples and tables of a file, after its header.
-func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
+// parse reads the tuples and tables of a file, after its header, or of
+// the compact form a league stores.
+func parse(g game.Game, data []byte, side *game.Side, compact bool) (*Net, error) {
 	if len(data) < 4 {
 		return nil, fmt.Errorf("truncated")
 	}
@@ -121,25 +139,9 @@ func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
 		sides = []game.Side{*side}
 	}
 	for _, s := range sides {
-		w := n.table(s)
-		if len(data) < 4 {
-			return nil, fmt.Errorf("truncated before the tables of %s", s)
+		if data, err = readTable(n.table(s), data, compact); err != nil {
+			return nil, fmt.Errorf("the tables of %s: %w", s, err)
 		}
-		count := int(binary.LittleEndian.Uint32(data))
-		data = data[4:]
-		if count > len(w) || len(data) < 8*count {
-			return nil, fmt.Errorf("the tables of %s: %d entries, of %d, in %d bytes", s, count, len(w), len(data))
-		}
-		last := -1
-		for k := range count {
-			i := int(binary.LittleEndian.Uint32(data[8*k:]))
-			if i <= last || i >= len(w) {
-				return nil, fmt.Errorf("the tables of %s: entry %d out of order or range", s, i)
-			}
-			w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*k+4:]))
-			last = i
-		}
-		data = data[8*count:]
 	}
 	if len(data) > 0 {
 		return nil, fmt.Errorf("%d bytes after the tables", len(data))
@@ -148,6 +150,49 @@ func parse(g game.Game, data []byte, side *game.Side) (*Net, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// readTable reads one side's tables into w, and returns what follows.
+func readTable(w []float32, data []byte, compact bool) ([]byte, error) {
+	var count uint64
+	if compact {
+		c, n := binary.Uvarint(data)
+		if n <= 0 {
+			return nil, fmt.Errorf("truncated")
+		}
+		count, data = c, data[n:]
+	} else {
+		if len(data) < 4 {
+			return nil, fmt.Errorf("truncated")
+		}
+		count, data = uint64(binary.LittleEndian.Uint32(data)), data[4:]
+	}
+	if count > uint64(len(w)) {
+		return nil, fmt.Errorf("%d entries, of %d", count, len(w))
+	}
+	last := -1
+	for range count {
+		var i int
+		if compact {
+			gap, n := binary.Uvarint(data)
+			if n <= 0 || gap >= uint64(len(w)) {
+				return nil, fmt.Errorf("truncated, or an index out of range")
+			}
+			i, data = last+1+int(gap), data[n:]
+		} else {
+			if len(data) < 4 {
+				return nil, fmt.Errorf("truncated")
+			}
+			i, data = int(binary.LittleEndian.Uint32(data)), data[4:]
+		}
+		if i <= last || i >= len(w) || len(data) < 4 {
+			return nil, fmt.Errorf("entry %d out of order or range, or truncated", i)
+		}
+		w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data))
+		data = data[4:]
+		last = i
+	}
+	return data, nil
 }
 
 // maxTuples bounds a network's tuples: a file cannot ask for more tables

@@ -115,6 +115,13 @@ func TestFile(t *testing.T) {
 		if !bytes.Equal(back.File(), net.File()) || !bytes.Equal(back.Bytes(), net.Bytes()) {
 			t.Errorf("%s: the file read back writes another file", g.Name())
 		}
+		stored, err := ntuple.Method.Decode(g, net.Bytes())
+		if err != nil || !bytes.Equal(stored.File(), net.File()) {
+			t.Errorf("%s: the stored form reads back as another network (%v)", g.Name(), err)
+		}
+		if len(net.Bytes()) >= len(net.File()) {
+			t.Errorf("%s: the stored form takes %d bytes, the file %d", g.Name(), len(net.Bytes()), len(net.File()))
+		}
 		for _, side := range []game.Side{game.X, game.O} {
 			readings, err := ntuple.ReadFile(g, net.FileFor(side))
 			if err != nil || len(readings) != 1 || readings[0].Side == nil || *readings[0].Side != side {
@@ -142,6 +149,19 @@ func asOther(err error, target **learn.OtherGameError) bool {
 	e, ok := err.(*learn.OtherGameError)
 	*target = e
 	return ok
+}
+
+// A damaged stored network is refused, never a panic.
+func FuzzDecode(f *testing.F) {
+	net, _ := trained(f, tictactoe.Game, 200)
+	f.Add(net.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if m, err := ntuple.Method.Decode(tictactoe.Game, data); err == nil {
+			if err := m.Validate(); err != nil {
+				t.Fatalf("decoded a network that does not validate: %v", err)
+			}
+		}
+	})
 }
 
 // A damaged file is refused, whatever is damaged: never a panic, never a
