@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ttt/agents/game"
@@ -126,4 +127,31 @@ func MaxFileSize() int64 {
 		}
 	}
 	return size
+}
+
+// Setting returns the setting called name that a method of Methods reads
+// (learn.Method.Own), or nil.
+func Setting(name string) *learn.Setting {
+	for _, m := range Methods {
+		for _, st := range m.Own {
+			if st.Name == name {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// Settings are the settings the methods of Methods read, each once, in
+// the order they first appear.
+func Settings() []*learn.Setting {
+	var out []*learn.Setting
+	for _, m := range Methods {
+		for _, st := range m.Own {
+			if !slices.Contains(out, st) {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }

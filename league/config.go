@@ -45,9 +45,8 @@ type Config struct {
 // settings returns how the line of method m learns g: as c.Settings
 // says, at its own learning rate if it has one, and where the method's
 // document fixes a setting, as it does (learn.Method.Tune); a line's own
-// rate is the only setting of its own. A size that c leaves at zero (a
-// network's hidden units, an n-tuple network's tuples, in a league whose
-// first method has none) is the method's default for g.
+// rate is the only setting of its own. A setting of the method's own
+// that c lacks is the method's default for g.
 func (c Config) settings(g game.Game, m *learn.Method) learn.Settings {
 	s := c.Settings
 	s.Method = m.Name
@@ -59,9 +58,9 @@ func (c Config) settings(g game.Game, m *learn.Method) learn.Settings {
 		s = m.Tune(s, func(name string) bool { return name == "lr" && own })
 	}
 	d := m.Defaults(g)
-	for _, p := range [][2]*int{{&s.Hidden, &d.Hidden}, {&s.Tuples, &d.Tuples}, {&s.TupleLength, &d.TupleLength}} {
-		if *p[0] == 0 {
-			*p[0] = *p[1]
+	for _, st := range m.Own {
+		if _, ok := s.Own[st.Name]; !ok {
+			s = s.With(st.Name, d.Own[st.Name])
 		}
 	}
 	return s
@@ -189,7 +188,7 @@ func (c Config) Validate() error {
 			return learn.OutOfRange("learners", "must be methods among "+strings.Join(agents.MethodNames(), ", "), fmt.Sprintf("%q", name))
 		}
 	}
-	if err := c.Settings.Validate(); err != nil {
+	if err := c.Settings.Validate(nil); err != nil {
 		return err
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {

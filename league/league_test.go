@@ -24,7 +24,7 @@ import (
 func small() league.Config {
 	cfg := league.Default(agents.TicTacToe)
 	cfg.GamesPerRound = 1000
-	cfg.Hidden = 20
+	cfg.Settings = cfg.With("hidden", 20)
 	cfg.Opponents = 8
 	return cfg
 }
@@ -141,7 +141,7 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
 		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
-		cfg.Tuples, cfg.TupleLength = 12, 6
+		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6)
 		cfg.Workers = 1
 		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
 		cfg.Workers = 2
@@ -175,7 +175,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
 		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
-		cfg.Tuples, cfg.TupleLength = 12, 6
+		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6)
 		whole := runGame(t, filepath.Join(dir, "c4whole.db"), agents.ConnectFour, cfg)
 		cfg.Rounds = 2
 		runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)

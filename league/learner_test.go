@@ -19,7 +19,8 @@ func TestDivergedLineRetires(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cfg := Default(agents.TicTacToe)
-	cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Workers = 200, 8, 6, 1
+	cfg.GamesPerRound, cfg.Opponents, cfg.Workers = 200, 6, 1
+	cfg.Settings = cfg.With("hidden", 8)
 	cfg.Learners = []string{train.PolicyMethod.Name, train.TDLambdaMethod.Name}
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "league.db"), func() store.Setup { return Setup(agents.TicTacToe) })
 	if err != nil {

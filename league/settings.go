@@ -22,7 +22,7 @@ type Change struct {
 }
 
 // Stored returns c's settings as the league stores them, by name: the
-// league's own, and those its methods read (learn.Method.Reads); the
+// league's own, and those its methods read (learn.Method.Own); the
 // settings of a run (rounds, duration, workers) are not the league's.
 // The names are the database's, which a command line need not spell its
 // flags as (learn.SettingError names settings so too).
@@ -45,18 +45,12 @@ func (c Config) Stored() map[string]string {
 		"epsilon_end":     f(c.Epsilon.End),
 		"epsilon_games":   strconv.Itoa(c.Epsilon.Games),
 	}
-	own := map[string]string{
-		"hidden":       strconv.Itoa(c.Hidden),
-		"temperature":  f(c.Temperature),
-		"lambda":       f(c.Lambda),
-		"tuples":       strconv.Itoa(c.Tuples),
-		"tuple_length": strconv.Itoa(c.TupleLength),
-		"random_plies": strconv.Itoa(c.RandomPlies),
-	}
 	for _, name := range c.Learners {
 		if m, err := agents.MethodOf(name); err == nil {
-			for _, key := range m.Reads {
-				out[key] = own[key]
+			for _, st := range m.Own {
+				if v, ok := c.Own[st.Name]; ok {
+					out[st.Name] = st.Text(v)
+				}
 			}
 		}
 	}
@@ -73,8 +67,6 @@ func (c *Config) set(name, value string) error {
 		c.Seed, err = strconv.ParseUint(value, 10, 64)
 	case "learners":
 		c.Learners = strings.Split(value, ",")
-	case "hidden":
-		i(&c.Hidden)
 	case "games_per_round":
 		i(&c.GamesPerRound)
 	case "openings":
@@ -101,28 +93,17 @@ func (c *Config) set(name, value string) error {
 		f(&c.Epsilon.End)
 	case "epsilon_games":
 		i(&c.Epsilon.Games)
-	case "temperature":
-		f(&c.Temperature)
-	case "lambda":
-		f(&c.Lambda)
-	case "tuples":
-		i(&c.Tuples)
-	case "tuple_length":
-		i(&c.TupleLength)
-	case "random_plies":
-		i(&c.RandomPlies)
 	default:
-		return fmt.Errorf("unknown setting %q", name)
+		st := agents.Setting(name)
+		if st == nil {
+			return fmt.Errorf("unknown setting %q", name)
+		}
+		var v float64
+		if v, err = st.Parse(value); err == nil {
+			c.Settings = c.Settings.With(name, v)
+		}
 	}
 	return err
-}
-
-// madeWith says, of the settings that make a learner's model, what the
-// league's learner was made with.
-var madeWith = map[string]string{
-	"hidden":       "this league's learner has %s hidden units",
-	"tuples":       "this league's n-tuple network has %s tuples",
-	"tuple_length": "this league's n-tuple network has tuples of %s cells",
 }
 
 // Resume returns the settings a run on db's league goes on with: those
@@ -149,9 +130,9 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 			if err := cfg.set(name, was); err != nil {
 				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
 			}
-		case madeWith[name] != "":
+		case agents.Setting(name) != nil && agents.Setting(name).Made != "":
 			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: "+madeWith[name]+", and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
+				return fmt.Sprintf("%s %s: "+agents.Setting(name).Made+", and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
 			})
 		case name == "learners":
 			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
@@ -174,7 +155,7 @@ func (lg *league) keepSettings(ctx context.Context) error {
 	settings := lg.cfg.Stored()
 	for _, line := range lg.lines {
 		if h := Hidden(line.learner.Model()); h != 0 {
-			settings["hidden"] = strconv.Itoa(h)
+			settings[train.Hidden.Name] = strconv.Itoa(h)
 		}
 	}
 	return lg.db.SetSettings(ctx, settings)
@@ -201,13 +182,13 @@ func (c Config) ValidateFor(kit *agents.Kit) error {
 			}
 		}
 		s := c.settings(kit.Game, m)
+		if err := s.Validate(m.Own); err != nil {
+			return err
+		}
 		if m.Check != nil {
 			if err := m.Check(s); err != nil {
 				return err
 			}
-		}
-		if err := s.Validate(); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -233,9 +214,9 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			d.Settings = methods[0].Defaults(kit.Game)
 			for _, m := range methods[1:] {
 				o := m.Defaults(kit.Game)
-				for _, p := range [][2]*int{{&d.Hidden, &o.Hidden}, {&d.Tuples, &o.Tuples}, {&d.TupleLength, &o.TupleLength}, {&d.RandomPlies, &o.RandomPlies}} {
-					if *p[0] == 0 {
-						*p[0] = *p[1]
+				for _, st := range m.Own {
+					if _, ok := d.Own[st.Name]; !ok {
+						d.Settings = d.Settings.With(st.Name, o.Own[st.Name])
 					}
 				}
 				if lr := o.LR; lr != d.LR && !given("lr") {

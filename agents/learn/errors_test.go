@@ -12,9 +12,9 @@ import (
 // line says it with its own names for the settings.
 func TestSettingErrorNamesTheSetting(t *testing.T) {
 	t.Parallel()
-	l := learn.Settings{Hidden: 10, LR: 0.1, Temperature: 1,
+	l := learn.Settings{LR: 0.1,
 		Epsilon: learn.Schedule{Start: 2, End: 0.5}}
-	err := l.Validate()
+	err := l.Validate(nil)
 	se, ok := errors.AsType[*learn.SettingError](err)
 	if !ok || strings.Join(se.Settings, ",") != "epsilon,epsilon_end" {
 		t.Fatalf("Validate: %v (%T), want a SettingError of epsilon and epsilon-end", err, err)

@@ -31,14 +31,14 @@ type Method struct {
 	SelfPlay bool
 	// CanLearn says why the method cannot learn g, or returns nil.
 	CanLearn func(g game.Game) error
-	// Reads are the settings of its own that the method reads, by their
-	// stored names ("hidden", "tuples"), besides those of every method:
-	// the learning rate and its decay, and exploration.
-	Reads []string
-	// Defaults returns the method's settings for g: those its document
-	// gives, or those ttt measured best. Check reports a setting of the
-	// method's own out of its range (Settings.Validate checks the
-	// shared ones); nil checks none.
+	// Own are the settings of its own that the method reads ("hidden",
+	// "tuples"), besides those of every method: the learning rate and
+	// its decay, and exploration.
+	Own []*Setting
+	// Defaults returns the method's settings for g, its own among them:
+	// those its document gives, or those ttt measured best. Check
+	// reports what the method refuses beyond the ranges of its settings
+	// (Settings.Validate checks those); nil refuses nothing more.
 	Defaults func(g game.Game) Settings
 	Check    func(s Settings) error
 	// Tune returns s with the settings the method's document fixes in

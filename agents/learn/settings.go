@@ -3,43 +3,107 @@ package learn
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
-// Settings are how a learner learns: its method, the size of a new
-// model, the learning rate (a table's step size), and how it explores.
-// A method reads the settings that concern it (Method.Defaults gives
-// them for each game) and leaves the others alone.
+// Settings are how a learner learns: its method, the learning rate (a
+// table's step size) and its decay, how it explores, and the values of
+// the settings of the method's own (Method.Own: a network's hidden units,
+// TD(λ)'s λ, an n-tuple network's tuples), by name.
 type Settings struct {
-	Method      string
-	Hidden      int // a network's hidden units
-	LR          float64
-	LRDecay     int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)
-	Epsilon     Schedule
-	Temperature float64 // a policy learner's
-	Lambda      float64 // a TD(λ) learner's
-	// An n-tuple network's: its tuples, their length in cells, and the
-	// most random moves that a self-play game starts with.
-	Tuples, TupleLength, RandomPlies int
+	Method  string
+	LR      float64
+	LRDecay int // games over which the learning rate falls by 1/sqrt(2), and so on (0: it stays)
+	Epsilon Schedule
+	Own     map[string]float64
 }
+
+// Int is the value of the setting called name, a whole number.
+func (s Settings) Int(name string) int { return int(s.Own[name]) }
+
+// Float is the value of the setting called name.
+func (s Settings) Float(name string) float64 { return s.Own[name] }
+
+// With returns s with the setting called name set to v; s's own
+// settings are not changed.
+func (s Settings) With(name string, v float64) Settings {
+	own := make(map[string]float64, len(s.Own)+1)
+	for k, x := range s.Own {
+		own[k] = x
+	}
+	own[name] = v
+	s.Own = own
+	return s
+}
+
+// Setting is a setting that only some methods read, declared once and
+// listed by each method that reads it (Method.Own): the league stores it
+// under its Name, the command line takes it as --Name (with dashes for
+// underscores), and Validate checks it against its range.
+type Setting struct {
+	Name  string
+	Usage string
+	Whole bool // a whole number
+	// In reports whether a value is in range; Range says the range, as
+	// an error says it: "within 1..4096".
+	In    func(v float64) bool
+	Range string
+	// Made, for a setting that makes a learner's model (its size), says
+	// what a resumed league's learner was made with, around %s: "this
+	// league's learner has %s hidden units". A resumed league keeps it.
+	Made string
+}
+
+// Text writes v as the setting's value is stored and typed.
+func (st *Setting) Text(v float64) string {
+	if st.Whole {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Parse reads a value of the setting as Text writes it.
+func (st *Setting) Parse(text string) (float64, error) {
+	if st.Whole {
+		n, err := strconv.ParseInt(text, 10, 64)
+		return float64(n), err
+	}
+	return strconv.ParseFloat(text, 64)
+}
+
+// Lambda is TD(λ)'s λ, which the value network and the n-tuple network
+// read.
+var Lambda = &Setting{Name: "lambda", Usage: "λ of TD(λ): 0 learns from the next position only, 1 from the result only",
+	In: func(v float64) bool { return v >= 0 && v <= 1 }, Range: "within 0..1"}
 
 // NoLearningMCTS says why MCTS is no method of learning, to a user who
 // names it as one.
 const NoLearningMCTS = "MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100 and mcts-1000 in tic-tac-toe, mcts-100 to mcts-10000 in Connect Four)"
 
-// Validate reports the first of the settings every method shares that is
-// out of range; Method.Check reports a method's own.
-func (s Settings) Validate() error {
+// Validate reports the first setting out of range: of those every
+// method shares, then of own, the method's own, each of which s must
+// hold. Method.Check reports what else a method refuses.
+func (s Settings) Validate(own []*Setting) error {
 	switch {
-	case !(s.Lambda >= 0 && s.Lambda <= 1):
-		return OutOfRange("lambda", "must be within 0..1", s.Lambda)
 	case !(s.LR > 0 && s.LR <= 10):
 		return OutOfRange("lr", "must be within (0, 10]", s.LR)
 	case s.LRDecay < 0:
 		return OutOfRange("lr_decay", "must not be negative", s.LRDecay)
-	case !(s.Temperature > 0 && s.Temperature <= 100):
-		return OutOfRange("temperature", "must be within (0, 100]", s.Temperature)
 	}
-	return s.Epsilon.Validate()
+	if err := s.Epsilon.Validate(); err != nil {
+		return err
+	}
+	for _, st := range own {
+		v, ok := s.Own[st.Name]
+		if !ok {
+			return fmt.Errorf("the %s method's setting %s is missing", s.Method, st.Name)
+		}
+		// !In, so that NaN, which fails every comparison, is refused.
+		if !st.In(v) || st.Whole && v != math.Trunc(v) {
+			return OutOfRange(st.Name, "must be "+st.Range, st.Text(v))
+		}
+	}
+	return nil
 }
 
 // At returns the settings for the learner's training game g (counted
@@ -63,9 +127,8 @@ const (
 	DefaultTemperature = 0.01
 )
 
-// DefaultLambda is TD(λ)'s λ where no flag says otherwise: TD-Gammon's
-// 0.7, which also learned fastest of 0, 0.7 and 1 in our Connect Four
-// runs.
+// DefaultLambda is the value network's λ where no flag says otherwise:
+// TD-Gammon's 0.7.
 const DefaultLambda = 0.7
 
 // Schedule is how the exploration rate epsilon decays: linearly from Start

@@ -15,12 +15,11 @@ import (
 // Method is the n-tuple network learning by TD(λ) in self-play, as
 // learn registers it.
 var Method = &learn.Method{
-	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Reads: []string{"tuples", "tuple_length", "random_plies", "lambda"},
+	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{Tuples, TupleLength, RandomPlies, learn.Lambda},
 	Summary:  "an n-tuple network (small tables over patterns of cells, Thill, Koch and Konen's Connect Four agent), learning by TD(λ)",
 	Defaults: defaults,
-	Check:    check,
 	New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {
-		tuples, err := Tuples(g.Board(), s.Tuples, s.TupleLength, rng)
+		tuples, err := RandomWalks(g.Board(), s.Int(Tuples.Name), s.Int(TupleLength.Name), rng)
 		if err != nil {
 			return nil, err
 		}
@@ -28,57 +27,50 @@ var Method = &learn.Method{
 		if err != nil {
 			return nil, err
 		}
-		return NewTD(net, float32(s.LR), float32(s.Lambda), s.RandomPlies, rng), nil
+		return newTD(net, s, rng), nil
 	},
 	Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
 		m, err := decode(g, state)
 		if err != nil {
 			return nil, err
 		}
-		return NewTD(m.(*Net), float32(s.LR), float32(s.Lambda), s.RandomPlies, rng), nil
+		return newTD(m.(*Net), s, rng), nil
 	},
 	Decode:   decode,
 	ReadFile: ReadFile,
 	MaxFile: maxFile,
 }
 
+// The n-tuple learner's own settings.
+var (
+	Tuples = &learn.Setting{Name: "tuples", Usage: "tuples of a new n-tuple network", Whole: true,
+		In: func(v float64) bool { return v >= 1 && v <= maxTuples }, Range: fmt.Sprintf("within 1..%d", maxTuples),
+		Made: "this league's n-tuple network has %s tuples"}
+	TupleLength = &learn.Setting{Name: "tuple_length", Usage: "cells of each tuple of a new n-tuple network", Whole: true,
+		In: func(v float64) bool { return v >= 2 && v <= MaxLen }, Range: fmt.Sprintf("within 2..%d", MaxLen),
+		Made: "this league's n-tuple network has tuples of %s cells"}
+	RandomPlies = &learn.Setting{Name: "random_plies", Usage: "the most random moves a self-play game of the n-tuple learner starts with", Whole: true,
+		In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
+)
+
 // defaults are the n-tuple learner's settings for g: those that learned
 // fastest on ttt's position sets (BENCHMARKS.md).
 func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
-		LR:          0.5,
-		LRDecay:     0,
-		Epsilon:     learn.Schedule{Start: 0.1, End: 0.1},
-		Temperature: 1,
-		Lambda:      0.5,
-		Tuples:      70,
-		TupleLength: 8,
-		RandomPlies: 8,
+		LR:      0.5,
+		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
+		Own: map[string]float64{Tuples.Name: 70, TupleLength.Name: 8, RandomPlies.Name: 8, learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
-		s.Tuples, s.TupleLength, s.RandomPlies = 8, 6, 0
+		s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 8, 6, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
 	}
 	return s
 }
 
-// check refuses tuples that cannot be drawn.
-func check(s learn.Settings) error {
-	switch {
-	case s.Tuples < 1 || s.Tuples > maxTuples:
-		return learn.OutOfRange("tuples", fmt.Sprintf("must be within 1..%d", maxTuples), s.Tuples)
-	case s.TupleLength < 2 || s.TupleLength > MaxLen:
-		return learn.OutOfRange("tuple_length", fmt.Sprintf("must be within 2..%d", MaxLen), s.TupleLength)
-	case s.RandomPlies < 0 || s.RandomPlies > 40:
-		return learn.OutOfRange("random_plies", "must be within 0..40", s.RandomPlies)
-	}
-	return nil
-}
-
-// Tuples returns the tuples of a new network of a game with board b:
-// n random walks of length cells (RandomWalks).
-func Tuples(b game.Board, n, length int, rng *rand.Rand) ([][]int, error) {
-	return RandomWalks(b, n, length, rng)
+// newTD returns the TD(λ) learner of net as s says.
+func newTD(net *Net, s learn.Settings, rng *rand.Rand) *TD {
+	return NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), rng)
 }
 
 var _ learn.Sided = (*Net)(nil)

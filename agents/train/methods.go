@@ -13,24 +13,34 @@ import (
 	"ttt/agents/table"
 )
 
+// The settings of the network methods' own.
+var (
+	// Hidden is a new network's size.
+	Hidden = &learn.Setting{Name: "hidden", Usage: "hidden units of a new network", Whole: true,
+		In: func(v float64) bool { return v >= 1 && v <= nn.MaxHidden }, Range: fmt.Sprintf("within 1..%d", nn.MaxHidden),
+		Made: "this league's learner has %s hidden units"}
+	// Temperature is the policy learner's softmax temperature.
+	Temperature = &learn.Setting{Name: "temperature", Usage: "softmax temperature of sampled moves (lower is greedier)",
+		In: func(v float64) bool { return v > 0 && v <= 100 }, Range: "within (0, 100]"}
+)
+
 // The methods of the documents ttt grew from, as learn registers them.
 var (
 	// PolicyMethod is ttt-rl's: a policy net, reinforced by the game's
 	// result against a random opponent.
 	PolicyMethod = &learn.Method{
-		Name: "policy", Model: "policy network", Reads: []string{"hidden", "temperature"},
+		Name: "policy", Model: "policy network", Own: []*learn.Setting{Hidden, Temperature},
 		Summary:  "ttt-rl's rule: a policy net, reinforced by the game's result",
-		Defaults: netDefaults,
-		Check:    checkHidden,
+		Defaults: policyDefaults,
 		New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {
-			return NewPolicy(nn.New(g, s.Hidden, rng), float32(s.LR), s.Temperature, rng), nil
+			return NewPolicy(nn.New(g, s.Int(Hidden.Name), rng), float32(s.LR), s.Float(Temperature.Name), rng), nil
 		},
 		Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
 			net, err := unmarshalNet(g, state)
 			if err != nil {
 				return nil, err
 			}
-			return NewPolicy(net, float32(s.LR), s.Temperature, rng), nil
+			return NewPolicy(net, float32(s.LR), s.Float(Temperature.Name), rng), nil
 		},
 		Decode: func(g game.Game, stored []byte) (learn.Model, error) {
 			return nn.Parse(g, stored, nn.Shape{Inputs: g.Inputs(), Outputs: g.Moves()})
@@ -43,19 +53,18 @@ var (
 	// TDLambdaMethod is TD-Gammon's and GNU Backgammon's: a value net
 	// moving to the best afterstate, learning by TD(λ) in self-play.
 	TDLambdaMethod = &learn.Method{
-		Name: "tdlambda", Model: "value network", SelfPlay: true, Reads: []string{"hidden", "lambda"},
+		Name: "tdlambda", Model: "value network", SelfPlay: true, Own: []*learn.Setting{Hidden, learn.Lambda},
 		Summary:  "a value net moving to the best afterstate, learning by TD(λ)",
-		Defaults: netDefaults,
-		Check:    checkHidden,
+		Defaults: valueDefaults,
 		New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {
-			return NewTD(nn.NewValue(g, s.Hidden, rng), float32(s.LR), float32(s.Lambda), rng), nil
+			return NewTD(nn.NewValue(g, s.Int(Hidden.Name), rng), float32(s.LR), float32(s.Float(learn.Lambda.Name)), rng), nil
 		},
 		Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
 			net, err := unmarshalNet(g, state)
 			if err != nil {
 				return nil, err
 			}
-			return NewTD(net, float32(s.LR), float32(s.Lambda), rng), nil
+			return NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), rng), nil
 		},
 		Decode: func(g game.Game, stored []byte) (learn.Model, error) {
 			return nn.Parse(g, stored, nn.Shape{Inputs: g.Inputs(), Outputs: 1})
@@ -71,7 +80,7 @@ var (
 		Name: "table", Model: "table of values",
 		Summary:  "the CodeProject article's table of values; tic-tac-toe only",
 		CanLearn: tablesOnly,
-		Defaults: netDefaults,
+		Defaults: sharedDefaults,
 		Tune: func(s learn.Settings, given func(string) bool) learn.Settings {
 			return explore(s, ArticleEpsilon, given)
 		},
@@ -89,7 +98,7 @@ var (
 		Name: "selfplay-table", Model: "table of values", SelfPlay: true,
 		Summary:  "Sutton and Barto's table of values; tic-tac-toe only",
 		CanLearn: tablesOnly,
-		Defaults: netDefaults,
+		Defaults: sharedDefaults,
 		Check: func(s learn.Settings) error {
 			if s.LR > 1 { // a step past the target overshoots it: the value swings
 				return learn.Invalid([]string{"lr"}, func(n []string) string {
@@ -118,22 +127,38 @@ var (
 	}
 )
 
-// netDefaults are the settings of every method of the documents: ttt-rl's
-// in tic-tac-toe, and in Connect Four those under which TD(λ) learned
-// fastest and ttt-rl's rule did not diverge within an hour.
-func netDefaults(g game.Game) learn.Settings {
+// sharedDefaults are the settings every method of the documents shares:
+// ttt-rl's in tic-tac-toe, and in Connect Four those under which TD(λ)
+// learned fastest and ttt-rl's rule did not diverge within an hour.
+func sharedDefaults(g game.Game) learn.Settings {
 	s := learn.Settings{
-		Hidden:      nn.DefaultHidden,
-		LR:          nn.DefaultLR,
-		Epsilon:     learn.Schedule{Start: 0.1, End: 0, Games: 20000},
-		Temperature: learn.DefaultTemperature,
-		Lambda:      learn.DefaultLambda,
+		LR:      nn.DefaultLR,
+		Epsilon: learn.Schedule{Start: 0.1, End: 0, Games: 20000},
+		Own:     map[string]float64{},
 	}
 	if g != tictactoe.Game {
 		s.LR, s.LRDecay = 0.01, 1000000
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0.1, Games: 20000}
-		s.Temperature = 1
 	}
+	return s
+}
+
+// policyDefaults are the policy learner's: the shared ones, a network of
+// ttt-rl's size, sampling near greedy in tic-tac-toe.
+func policyDefaults(g game.Game) learn.Settings {
+	s := sharedDefaults(g)
+	s.Own[Hidden.Name], s.Own[Temperature.Name] = nn.DefaultHidden, learn.DefaultTemperature
+	if g != tictactoe.Game {
+		s.Own[Temperature.Name] = 1
+	}
+	return s
+}
+
+// valueDefaults are the value learner's: the shared ones, a network of
+// ttt-rl's size and TD-Gammon's λ.
+func valueDefaults(g game.Game) learn.Settings {
+	s := sharedDefaults(g)
+	s.Own[Hidden.Name], s.Own[learn.Lambda.Name] = nn.DefaultHidden, learn.DefaultLambda
 	return s
 }
 
@@ -147,14 +172,6 @@ func explore(s learn.Settings, epsilon float64, given func(string) bool) learn.S
 		s.Epsilon.End = s.Epsilon.Start
 	}
 	return s
-}
-
-// checkHidden refuses a network size out of range.
-func checkHidden(s learn.Settings) error {
-	if s.Hidden < 1 || s.Hidden > nn.MaxHidden {
-		return learn.OutOfRange("hidden", fmt.Sprintf("must be within 1..%d", nn.MaxHidden), s.Hidden)
-	}
-	return nil
 }
 
 // tablesOnly says why a table of values learns tic-tac-toe alone.

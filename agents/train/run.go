@@ -67,7 +67,7 @@ func (c Plan) Validate() error {
 			return err
 		}
 	}
-	return c.Settings.Validate()
+	return c.Settings.Validate(c.Method.Own)
 }
 
 // ReportEvery is how many games a progress report covers; Window how

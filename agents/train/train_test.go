@@ -110,8 +110,8 @@ func TestPlanRefusesBadSettings(t *testing.T) {
 	for name, mutate := range map[string]func(*train.Plan){
 		"zero games":      func(c *train.Plan) { c.Games = 0 },
 		"negative games":  func(c *train.Plan) { c.Games = -5 },
-		"zero hidden":     func(c *train.Plan) { c.Hidden = 0 },
-		"huge hidden":     func(c *train.Plan) { c.Hidden = 1 << 20 },
+		"zero hidden":     func(c *train.Plan) { c.Settings = c.With("hidden", 0) },
+		"huge hidden":     func(c *train.Plan) { c.Settings = c.With("hidden", 1<<20) },
 		"zero lr":         func(c *train.Plan) { c.LR = 0 },
 		"epsilon above 1": func(c *train.Plan) { c.Epsilon.Start = 1.5 },
 		// NaN fails every comparison: a check of x < 0 || x > 1 lets it
@@ -119,9 +119,9 @@ func TestPlanRefusesBadSettings(t *testing.T) {
 		"NaN epsilon":      func(c *train.Plan) { c.Epsilon.Start = math.NaN() },
 		"NaN epsilon end":  func(c *train.Plan) { c.Epsilon.End = math.NaN() },
 		"NaN lr":           func(c *train.Plan) { c.LR = math.NaN() },
-		"NaN temperature":  func(c *train.Plan) { c.Temperature = math.NaN() },
+		"NaN temperature":  func(c *train.Plan) { c.Settings = c.With("temperature", math.NaN()) },
 		"negative decay":   func(c *train.Plan) { c.Epsilon.Games = -1 },
-		"zero temperature": func(c *train.Plan) { c.Temperature = 0 },
+		"zero temperature": func(c *train.Plan) { c.Settings = c.With("temperature", 0) },
 	} {
 		cfg := train.Default(100)
 		mutate(&cfg)

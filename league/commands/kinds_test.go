@@ -39,12 +39,11 @@ func TestEveryKindOfAgent(t *testing.T) {
 		t.Run(c.kit.Name(), func(t *testing.T) {
 			t.Parallel()
 			p := clitest.New(t)
-			other := "connect4"
+			other := []string{"--game", "connect4", "--tuples", "4", "--tuple-length", "4"}
 			if c.kit == agents.ConnectFour {
-				other = "tictactoe"
+				other = []string{"--game", "tictactoe", "--hidden", "8"}
 			}
-			p.OK(t, "league", "run", "--db", "other.db", "--game", other, "--rounds", "1", "--games-per-round", "100",
-				"--hidden", "8", "--tuples", "4", "--tuple-length", "4", "--opponents", "4")
+			p.OK(t, append([]string{"league", "run", "--db", "other.db", "--rounds", "1", "--games-per-round", "100", "--opponents", "4"}, other...)...)
 			p.OK(t, append([]string{"league", "run", "--game", c.kit.Name(), "--learners", strings.Join(c.methods, ","),
 				"--rounds", strconv.Itoa(len(c.methods)), "--seed", "5"}, c.flags...)...)
 			positions := positionsOf(c.kit)

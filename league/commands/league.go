@@ -156,6 +156,11 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := check.ValidateFor(kit); err != nil {
 		return j.usage("%v", flagged(err, flagOf))
 	}
+	if _, err := os.Stat(j.path(j.db)); err != nil || given("learners") {
+		if err := j.unread(cfg.Learners, given); err != nil {
+			return err
+		}
+	}
 	db, err := j.openLeague(true)
 	if errors.Is(err, context.Canceled) {
 		// Ctrl-C before the league was open stops the run as it stops a
@@ -177,6 +182,9 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
 	if _, ok := errors.AsType[*learn.SettingError](err); ok {
 		return j.usage("%v", flagged(err, flagOf))
+	}
+	if err == nil {
+		err = j.unread(cfg.Learners, given)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err // Ctrl-C here stops the run below, as it stops a round
@@ -412,6 +420,27 @@ func factsText(f verify.Facts) string {
 			random, 100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
+}
+
+// unread refuses a setting that given reports as given but that none of
+// methods (the names of learners) reads, such as --hidden for a league
+// of n-tuple networks: the user meant it, and it would change nothing.
+func (j *job) unread(methods []string, given func(setting string) bool) error {
+	for _, st := range agents.Settings() {
+		if !given(st.Name) {
+			continue
+		}
+		read := false
+		for _, name := range methods {
+			if m, err := agents.MethodOf(name); err == nil && slices.Contains(m.Own, st) {
+				read = true
+			}
+		}
+		if !read {
+			return j.usage("%s: no learner of this league reads it (%s: %s do)", flagOf(st.Name), strings.Join(methods, ","), strings.Join(readers(st), ", "))
+		}
+	}
+	return nil
 }
 
 // flagOf is the flag of ttt league run (or ttt train) that gives a

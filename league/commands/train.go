@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,18 +128,21 @@ func (o trainOptions) settings(kit *agents.Kit) train.Plan {
 	cfg.Game = kit.Game
 	cfg.Settings = cfg.Method.Defaults(kit.Game)
 	cfg.Epsilon = learn.Schedule{Start: learn.DefaultEpsilon, End: 0, Games: cfg.Games / 2}
-	ints := map[string][2]*int{"hidden": {&cfg.Hidden, &flags.Hidden}, "epsilon_games": {&cfg.Epsilon.Games, &flags.Epsilon.Games},
-		"tuples": {&cfg.Tuples, &flags.Tuples}, "tuple_length": {&cfg.TupleLength, &flags.TupleLength}, "random_plies": {&cfg.RandomPlies, &flags.RandomPlies}}
-	floats := map[string][2]*float64{"lr": {&cfg.LR, &flags.LR}, "epsilon": {&cfg.Epsilon.Start, &flags.Epsilon.Start},
-		"epsilon_end": {&cfg.Epsilon.End, &flags.Epsilon.End}, "temperature": {&cfg.Temperature, &flags.Temperature}, "lambda": {&cfg.Lambda, &flags.Lambda}}
-	for name, p := range ints {
-		if o.given(name) {
-			*p[0] = *p[1]
-		}
+	if o.given("lr") {
+		cfg.LR = flags.LR
 	}
-	for name, p := range floats {
-		if o.given(name) {
-			*p[0] = *p[1]
+	if o.given("epsilon") {
+		cfg.Epsilon.Start = flags.Epsilon.Start
+	}
+	if o.given("epsilon_end") {
+		cfg.Epsilon.End = flags.Epsilon.End
+	}
+	if o.given("epsilon_games") {
+		cfg.Epsilon.Games = flags.Epsilon.Games
+	}
+	for _, st := range cfg.Method.Own {
+		if o.given(st.Name) {
+			cfg.Settings = cfg.Settings.With(st.Name, flags.Own[st.Name])
 		}
 	}
 	if cfg.Method.Tune != nil {
@@ -153,6 +157,9 @@ func (o trainOptions) settings(kit *agents.Kit) train.Plan {
 func runTrain(j *job, o trainOptions) error {
 	kit, err := j.leagueKit()
 	if err != nil {
+		return err
+	}
+	if err := j.unread([]string{o.cfg.Method.Name}, o.given); err != nil {
 		return err
 	}
 	cfg := o.settings(kit)
@@ -316,20 +323,60 @@ func methods() string {
 }
 
 // learningFlags are the settings of a learner, shared by train and
-// league run, with the defaults of the one or the other.
+// league run, with the defaults of the one or the other: those of every
+// method, then each method's own (agents.Settings), whose defaults are
+// those of the games' default methods.
 func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
-		&cli.IntFlag{Name: "tuples", Value: ntupleDefaults.Tuples, Usage: "tuples of a new n-tuple network (ntuple learner)"},
-		&cli.IntFlag{Name: "tuple-length", Value: ntupleDefaults.TupleLength, Usage: "cells of each tuple of a new n-tuple network (ntuple learner)"},
-		&cli.IntFlag{Name: "random-plies", Value: ntupleDefaults.RandomPlies, Usage: "the most random moves a self-play game of the ntuple learner starts with"},
+	flags := []cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
 		floatFlag("epsilon", d.Epsilon.Start, "exploration rate at the start: the chance of a uniformly random move"),
 		floatFlag("epsilon-end", d.Epsilon.End, "exploration rate after the decay"),
 		&cli.IntFlag{Name: "epsilon-games", Value: d.Epsilon.Games, Usage: "training games over which epsilon decays linearly", DefaultText: decayDefault},
-		floatFlag("temperature", d.Temperature, "softmax temperature of sampled moves (lower is greedier; policy learner)"),
-		floatFlag("lambda", d.Lambda, "λ of TD(λ): 0 learns from the next position only, 1 from the result only (tdlambda learner)"),
 	}
+	for _, st := range agents.Settings() {
+		name := strings.TrimPrefix(flagOf(st.Name), "--")
+		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(readers(st), ", "))
+		var defaults []string
+		for _, k := range agents.Games {
+			if m := defaultReader(k, st); m != nil {
+				defaults = append(defaults, fmt.Sprintf("%s in %s", st.Text(m.Defaults(k.Game).Own[st.Name]), k.Title()))
+			}
+		}
+		text := strings.Join(defaults, ", ")
+		if st.Whole {
+			flags = append(flags, &cli.IntFlag{Name: name, Usage: usage, DefaultText: text})
+		} else {
+			f := floatFlag(name, 0, usage).(*cli.Float64Flag)
+			f.DefaultText = text
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
+
+// readers are the names of the methods that read st.
+func readers(st *learn.Setting) []string {
+	var out []string
+	for _, m := range agents.Methods {
+		if slices.Contains(m.Own, st) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// defaultReader is the method whose defaults in kit's game a flag of st shows:
+// the game's default method where it reads st, else the first that does.
+func defaultReader(kit *agents.Kit, st *learn.Setting) *learn.Method {
+	if slices.Contains(kit.Learner.Own, st) {
+		return kit.Learner
+	}
+	for _, m := range agents.Methods {
+		if slices.Contains(m.Own, st) && (m.CanLearn == nil || m.CanLearn(kit.Game) == nil) {
+			return m
+		}
+	}
+	return nil
 }
 
 // floatFlag is a flag whose value is a real number: NaN and the
@@ -362,20 +409,23 @@ func workersFlag() cli.Flag {
 // learning reads the flags of learningFlags; the learning rate is each
 // command's own flag.
 func learning(c *cli.Context) learn.Settings {
-	return learn.Settings{
-		Hidden:      c.Int("hidden"),
-		Epsilon:     learn.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
-		Temperature: c.Float64("temperature"),
-		Lambda:      c.Float64("lambda"),
-		Tuples:      c.Int("tuples"),
-		TupleLength: c.Int("tuple-length"),
-		RandomPlies: c.Int("random-plies"),
+	s := learn.Settings{
+		Epsilon: learn.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
+		Own:     map[string]float64{},
 	}
+	for _, st := range agents.Settings() {
+		name := strings.TrimPrefix(flagOf(st.Name), "--")
+		if !c.IsSet(name) {
+			continue // ForGame or the method's defaults give it
+		}
+		if st.Whole {
+			s.Own[st.Name] = float64(c.Int(name))
+		} else {
+			s.Own[st.Name] = c.Float64(name)
+		}
+	}
+	return s
 }
-
-// ntupleDefaults are the n-tuple learner's settings of Connect Four,
-// the game it is the default learner of: what its flags show.
-var ntupleDefaults = agents.ConnectFour.Learner.Defaults(agents.ConnectFour.Game)
 
 // window formats a trainer's window of games as ttt-rl's trainer does.
 func window(rec game.Record) string {
