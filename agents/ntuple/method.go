@@ -38,7 +38,7 @@ var Method = &learn.Method{
 	},
 	Decode:   decode,
 	ReadFile: ReadFile,
-	MaxFile: maxFile,
+	MaxFile:  maxFile,
 }
 
 // The n-tuple learner's own settings.
@@ -59,7 +59,7 @@ func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
 		LR:      0.5,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
-		Own: map[string]float64{Tuples.Name: 70, TupleLength.Name: 8, RandomPlies.Name: 8, learn.Lambda.Name: 0.5},
+		Own:     map[string]float64{Tuples.Name: 70, TupleLength.Name: 8, RandomPlies.Name: 8, learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
 		s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 8, 6, 0

@@ -131,13 +131,13 @@ func (n *Net) Clone() *Net {
 // Pass is the scratch space of a net's evaluation. Reusing one keeps play
 // and training free of allocation.
 type Pass struct {
-	cells  []uint8
-	after  []uint8
-	index  []uint32 // of each instance in the position
-	moved  []uint32 // of each instance a move changes, after it
-	stamp  []uint32 // marks the instances a move changes
-	mark   uint32
-	change []int32 // the instances a move changes
+	cells   []uint8
+	after   []uint8
+	index   []uint32 // of each instance in the position
+	moved   []uint32 // of each instance a move changes, after it
+	stamp   []uint32 // marks the instances a move changes
+	mark    uint32
+	change  []int32 // the instances a move changes
 	entries []int32
 }
 
