@@ -284,6 +284,7 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	// random, Connect Four's position set) and, where the game has them,
 	// its move table.
 	player, con := describe(lg.kit, snapshot, model)
+	lg.contestants.fit(model)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
 	// import, ttt train --db), play their pools. The pools are chosen
