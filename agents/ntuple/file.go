@@ -196,6 +196,6 @@ func readTable(w []float32, data []byte, compact bool) ([]byte, error) {
 }
 
 // maxTuples bounds a network's tuples: a file cannot ask for more tables
-// than a league would ever learn (128 tables of 4^8 entries are 33 MB a
+// than a league would ever learn (256 tables of 4^8 entries are 67 MB a
 // side).
-const maxTuples = 128
+const maxTuples = 256
