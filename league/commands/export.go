@@ -9,28 +9,34 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// exportCommand is `ttt export`: a stored network as a plain weight
-// file, or a stored table of values as a table file.
+// exportCommand is `ttt export`: a stored model as its plain file.
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "export",
-		Usage: "write a stored network as a plain weight file, or a stored table of values as a table file",
+		Usage: "write a stored model as its plain file: a network's weights, a table of values, an n-tuple network",
 		UsageText: `ttt export [options]
 
    ttt export                                      # checkpoint-34-19in.bin: plays both sides
    ttt export --checkpoint best --side O -o ttt_nn.bin   # for ttt-rl's play program
    ttt export -o - | sha256sum                     # - is standard output
    ttt export --checkpoint 7                       # checkpoint-7-table.bin, if agent 7 is a table
+   ttt export --db c4.db                           # checkpoint-90-ntuple.bin, a Connect Four n-tuple network
 
-   Without -o the file is named after the agent and its inputs (or
-   -table for a table of values), never ttt_nn.bin, the name of ttt-rl's
-   18-input file. A file of another size (another layout: inputs or hidden
-   units) is replaced only with --force; so is a file that is not a table
-   file, by a table. A table plays both sides: it takes no --side.`,
+   Without -o the file is named after the agent and its inputs (a policy
+   network: 19in, or 18in for one side) or its method, never ttt_nn.bin,
+   the name of ttt-rl's 18-input file. A policy network's file is ttt-rl's
+   headerless layout; the other models' files start with a header that
+   says their kind, game and side, so that every file ttt writes reads
+   back with no flags (README, "Files"). --side writes a file of one side:
+   a network without its side input (the C program's 18 or 84 inputs),
+   a table or an n-tuple network with that side's values only; it plays
+   that side as the checkpoint does. A file of another size (another
+   layout: inputs or hidden units), or of another kind, is replaced only
+   with --force.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the network or table: `ID|NAME|best|latest`"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (- for standard output)", DefaultText: "NAME-19in.bin, NAME-O-18in.bin with --side O, NAME-table.bin for a table"},
-			&cli.StringFlag{Name: "side", Usage: "fold the side input for `X|O` and write 18 inputs (ttt-rl's format; a network only)"},
+			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the model: `ID|NAME|best|latest`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (- for standard output)", DefaultText: "NAME-19in.bin, NAME-O-18in.bin with --side O, NAME-METHOD.bin for the other models"},
+			&cli.StringFlag{Name: "side", Usage: "write a file of one side, `X|O` (a policy network: the side input folded, 18 inputs, ttt-rl's layout)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a file of another layout"},
 			dbFlag(),
 		},

@@ -25,7 +25,7 @@ func importCommand() *cli.Command {
    ttt import table.bin                    # a table of values (tic-tac-toe), as ttt train --method table writes it`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "the agent's `NAME` (default: the file's name without extension)"},
-			&cli.IntFlag{Name: "inputs", Usage: "inputs of a headerless weight file, `N` (18 or 19 in tic-tac-toe, 84 or 85 in Connect Four), when its size fits more than one network"},
+			&cli.IntFlag{Name: "inputs", Usage: "inputs of a headerless weight file, `N` (18 or 19 in tic-tac-toe, 84 or 85 in Connect Four), when its size fits more than one network", DefaultText: "what the file says, or its size"},
 			dbFlag(),
 			gameFlag(),
 		},

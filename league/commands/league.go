@@ -66,13 +66,13 @@ func leagueRunCommand() *cli.Command {
    league was started with unless a flag says otherwise. One league run at
    a time per database (a second one is refused); the other commands work
    while it runs.`,
-		Flags: append([]cli.Flag{
+		Flags: perGame(append([]cli.Flag{
 			dbFlag(),
 			gameFlag(),
-			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
+			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)", DefaultText: "no limit"},
 			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
-			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)"},
+			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
@@ -88,7 +88,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
 			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
 			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
-		}, learningFlags(leagueDefaults.Settings, "")...),
+		}, learningFlags(leagueDefaults.Settings, "")...)),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
@@ -420,6 +420,47 @@ func factsText(f verify.Facts) string {
 			random, 100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
+}
+
+// perGame gives the flags of a league's settings whose default differs
+// from game to game the defaults of each game, "policy in tic-tac-toe,
+// ntuple in Connect Four", where the flag alone would show tic-tac-toe's.
+func perGame(flags []cli.Flag) []cli.Flag {
+	for _, f := range flags {
+		setting := strings.ReplaceAll(f.Names()[0], "-", "_")
+		var values []string
+		for _, k := range agents.Games {
+			if v, ok := league.Default(k).Stored()[setting]; ok {
+				values = append(values, v)
+			}
+		}
+		if len(values) < len(agents.Games) {
+			continue
+		}
+		text := perGameText(values)
+		switch f := f.(type) {
+		case *cli.IntFlag:
+			f.DefaultText = text
+		case *cli.StringFlag:
+			f.DefaultText = text
+		case *cli.Float64Flag:
+			f.DefaultText = text
+		}
+	}
+	return flags
+}
+
+// perGameText says the values of a default in each game of agents.Games:
+// the one value if they agree, else each with its game.
+func perGameText(values []string) string {
+	if slices.Equal(values, slices.Repeat(values[:1], len(values))) {
+		return values[0]
+	}
+	var out []string
+	for i, v := range values {
+		out = append(out, v+" in "+agents.Games[i].Title())
+	}
+	return strings.Join(out, ", ")
 }
 
 // unread refuses a setting that given reports as given but that none of

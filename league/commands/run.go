@@ -52,7 +52,7 @@ func Run(ctx context.Context, env Env, args []string) int {
 func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:    "ttt",
-		Usage:   "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
+		Usage:   "teach tic-tac-toe and Connect Four players by reinforcement learning, rate them in a self-play league",
 		Version: version(),
 		UsageText: `ttt [--version] COMMAND [options] [arguments]
 

@@ -21,7 +21,7 @@ import (
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "show",
-		Usage: "describe one agent: kind, lineage, network or table, Elo, record and verify figures",
+		Usage: "describe one agent: kind, lineage, model, Elo, record and verify figures",
 		UsageText: `ttt show [options] ID|NAME|best|latest
 
    ttt show best

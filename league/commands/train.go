@@ -339,10 +339,10 @@ func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
 		var defaults []string
 		for _, k := range agents.Games {
 			if m := defaultReader(k, st); m != nil {
-				defaults = append(defaults, fmt.Sprintf("%s in %s", st.Text(m.Defaults(k.Game).Own[st.Name]), k.Title()))
+				defaults = append(defaults, st.Text(m.Defaults(k.Game).Own[st.Name]))
 			}
 		}
-		text := strings.Join(defaults, ", ")
+		text := perGameText(defaults)
 		if st.Whole {
 			flags = append(flags, &cli.IntFlag{Name: name, Usage: usage, DefaultText: text})
 		} else {

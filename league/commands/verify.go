@@ -55,7 +55,7 @@ func verifyCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Usage: "a stored model, `ID|NAME|best|latest`, as export and play take it"},
 			&cli.StringFlag{Name: "side", Usage: "check only `X|O` (default both)"},
-			&cli.IntFlag{Name: "inputs", Usage: "inputs of a headerless weight file, `N`, when its size fits more than one network"},
+			&cli.IntFlag{Name: "inputs", Usage: "inputs of a headerless weight file, `N`, when its size fits more than one network", DefaultText: "what the file says, or its size"},
 			&cli.IntFlag{Name: "games", Value: 10000, Usage: "tic-tac-toe: games against a random opponent per side"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
 			&cli.StringSliceFlag{Name: "against", Usage: "Connect Four: the built-in players to play, `NAME,...` (default all)"},
