@@ -77,15 +77,16 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 
 // fail answers an error of the store: 404 for an agent that is not
 // there, 410 for a checkpoint whose weights ttt prune dropped, 503 when
-// the database is busy, and 500, logged, for the rest, which are the
-// database's failures rather than the request's.
+// the database is busy or its file was replaced or removed under the
+// server, and 500, logged, for the rest, which are the database's
+// failures rather than the request's.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoCheckpoints):
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, store.ErrPruned):
 		writeError(w, http.StatusGone, "%v", err)
-	case errors.Is(err, store.ErrBusy):
+	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 	case r.Context().Err() != nil:
 		// The client has gone: nobody reads the answer.
@@ -119,14 +120,30 @@ func limitParam(r *http.Request) (int, error) {
 	return int(n), err
 }
 
-// view reads the answer to r in one store.View, and answers the store's
-// error if it fails: ok is false then, and the handler has answered.
-func (s *Server) view(w http.ResponseWriter, r *http.Request, fn func(*store.View) error) (ok bool) {
-	if err := s.db.View(r.Context(), fn); err != nil {
+// view reads the answer to r in one store.View of o, and answers the
+// store's error if it fails, or errReplaced if the league's path named
+// another file by the end: ok is false then, and the handler has
+// answered.
+func (s *Server) view(w http.ResponseWriter, r *http.Request, o *opened, fn func(*store.View) error) (ok bool) {
+	err := o.db.View(r.Context(), fn)
+	if err == nil {
+		err = o.current() // every read was of one file
+	}
+	if err != nil {
 		s.fail(w, r, err)
 		return false
 	}
 	return true
+}
+
+// storedAgent reads the agent that ref names in o, with its network, as
+// store.DB.Agent does: a pruned checkpoint comes with store.ErrPruned.
+func storedAgent(r *http.Request, o *opened, ref string) (*store.Agent, error) {
+	a, err := o.db.Agent(r.Context(), ref)
+	if cur := o.current(); cur != nil {
+		return nil, cur
+	}
+	return a, err
 }
 
 // The types below are the API's answers and their parts, as JSON writes
@@ -308,7 +325,7 @@ type leaderboardRow struct {
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
 // agents (20 unless said), as ttt ratings lists them; or another view of
 // the rated agents (listingOf): another order, filters, a page further.
-func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) {
 	l, err := listingOf(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -320,7 +337,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		matched, rated int
 		best           *agentRef
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
 			return err
 		}
@@ -343,7 +360,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		Offset  int              `json:"offset"`
 		Best    *agentRef        `json:"best"`
 		Agents  []leaderboardRow `json:"agents"`
-	}{Game: s.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
+	}{Game: o.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
@@ -500,14 +517,14 @@ type agentFacts struct {
 
 // agent answers GET /api/agents/{ref}: an agent's facts, ref an id, a
 // name, best or latest, and its record against its first opponents.
-func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
+func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		a         *store.Agent
 		best      *agentRef
 		parent    store.AgentName
 		opponents *opponentsPage
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if a, err = v.Agent(r.PathValue("ref")); err != nil {
 			return err
 		}
@@ -525,7 +542,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	kit := agents.KitFor(s.db.Game())
+	kit := agents.KitFor(o.db.Game())
 	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
 		league.Describe(kit, a)
 	}
@@ -562,7 +579,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 // opponents answers GET /api/agents/{ref}/opponents?after=ID&limit=N:
 // the agent's record against each of its opponents with ids above after
 // (0 unless said), in id order, N of them (20 unless said).
-func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) opponents(w http.ResponseWriter, r *http.Request, o *opened) {
 	after, err := intParam(r, "after", "an agent id (0 or more)", 0, 0, math.MaxInt64)
 	var limit int
 	if err == nil {
@@ -576,7 +593,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
 		Agent agentRef `json:"agent"`
 		*opponentsPage
 	}
-	ok := s.view(w, r, func(v *store.View) error {
+	ok := s.view(w, r, o, func(v *store.View) error {
 		n, err := v.Name(r.PathValue("ref"))
 		if err != nil {
 			return err
@@ -612,7 +629,7 @@ func ratingOf(h store.HistoryRow) historyRow {
 // ratings history --agent lists them, from the round that first rated
 // it (or from=R) to the newest (or to=R), at most maxRoundRows per
 // answer: next_from is then where the next answer starts.
-func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 	q := r.URL.Query()
 	per := q.Get("per")
 	if per != "" && per != "stored" && per != "round" {
@@ -641,7 +658,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		agent  store.AgentName
 		stored []store.HistoryRow
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
@@ -723,14 +740,14 @@ type reference struct {
 // interval, at most maxPoints of them (store.Curve says which: thinned,
 // since round ids start at 1, when the league has more rounds), and
 // perfect's and random's ratings now.
-func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
+func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		curve  []store.CurvePoint
 		newest int64
 		refs   []*store.Agent
 		shares map[int64]verify.Score
 	)
-	kit := agents.KitFor(s.db.Game())
+	kit := agents.KitFor(o.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
 	// holds the curve up to ROUND lacks, a few hundred bytes a round
 	// rather than the whole curve. More than maxPoints rounds since, or
@@ -741,7 +758,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	whole := after < 0
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if !whole {
 			if curve, newest, err = v.CurveAfter(after, maxPoints+1); err != nil {
 				return err
@@ -808,7 +825,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 // plain weight file ttt export writes, 19 inputs, or with side=X or O
 // the 18 inputs of ttt export --side; a table of values as its table
 // file, which takes no side.
-func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
+func (s *Server) weights(w http.ResponseWriter, r *http.Request, o *opened) {
 	var side *game.Side
 	if v := r.URL.Query().Get("side"); v != "" {
 		sd, err := game.ParseSide(v)
@@ -818,7 +835,7 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 		}
 		side = &sd
 	}
-	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	a, err := storedAgent(r, o, r.PathValue("ref"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -882,8 +899,8 @@ type moveAnswer struct {
 // position, stateless. A network, a table and the deterministic
 // built-in players play as in ttt play (greedily); random and MCTS draw
 // their moves.
-func (s *Server) move(w http.ResponseWriter, r *http.Request) {
-	kit := agents.KitFor(s.db.Game())
+func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
+	kit := agents.KitFor(o.db.Game())
 	n := notations[kit.Name()]
 	p, moves, err := requestPosition(r, kit, n)
 	if err != nil {
@@ -899,7 +916,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", board, res)
 		return
 	}
-	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	a, err := storedAgent(r, o, r.PathValue("ref"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -51,7 +51,7 @@ type difference struct {
 // where they move differently (every one in tic-tac-toe, the position
 // set in Connect Four). With positions=0, the figures only: what a page
 // that has the positions asks at each new round.
-func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	q := r.URL.Query().Get("positions")
 	if q != "" && q != "0" && q != "1" {
 		writeError(w, http.StatusBadRequest, "positions must be 0 or 1 (got %q)", q)
@@ -63,7 +63,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		met    bool
 		newest int64
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%s and %s are one agent, %s (%d): compare two", r.PathValue("a"), r.PathValue("b"), a.Name, a.ID)
 		return
 	}
-	kit := agents.KitFor(s.db.Game())
+	kit := agents.KitFor(o.db.Game())
 	c := league.Compare(a, b, played, met)
 	if q != "0" {
 		if err := c.Moves(r.Context(), kit); err != nil {

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"ttt/league/commands/clitest"
+	"ttt/league/web"
+	"ttt/store"
 )
 
 // The tests run ttt as a user would: a real league made by ttt league
@@ -31,6 +34,19 @@ func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) 
 	p := clitest.New(t)
 	p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(rounds)}, flags...)...)
 	return p, filepath.Join(p.Dir, "league.db")
+}
+
+// newServer returns ttt serve's handler of the league at path, which it
+// opens as ttt serve does (store.OpenRead); the test closes it at its
+// end.
+func newServer(t testing.TB, path string) *web.Server {
+	t.Helper()
+	h, err := web.New(path, func() (*store.DB, error) { return store.OpenRead(context.Background(), path) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
 }
 
 // servingLine is ttt serve's first line.

@@ -18,7 +18,6 @@ import (
 
 	"ttt/league/commands/clitest"
 	"ttt/league/web"
-	"ttt/store"
 )
 
 // ttt serve: its line, its refusals, its answers only to loopback names,
@@ -215,12 +214,7 @@ func TestServeWhileLeagueRuns(t *testing.T) {
 // last poller saw; and Close ends every stream at once.
 func TestEventStreams(t *testing.T) {
 	p, path := newLeague(t, 1)
-	db, err := store.OpenRead(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	h := web.New(db, nil)
+	h := newServer(t, path)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer h.Close()
