@@ -2,9 +2,11 @@ package web
 
 import (
 	"cmp"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/bits"
@@ -58,12 +60,48 @@ type apiError struct {
 }
 
 // writeJSON answers v with status 200. The API's answers change with
-// every round, so none may be cached.
-func writeJSON(w http.ResponseWriter, v any) {
+// every round, so a browser must ask again each time (no-cache); but an
+// answer carries a hash of itself (its ETag), so that one that has not
+// changed since the copy the browser holds is 304, with no body. An
+// answer of more than gzipAbove bytes goes compressed to a client that
+// takes gzip, as browsers do: JSON's names repeat in every row.
+func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
+	body, _ := json.Marshal(v) // the answer types always encode
+	body = append(body, '\n')
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(v) // the answer types always encode; a write error is the client's
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	sum := fnv.New64a()
+	sum.Write(body)
+	etag := fmt.Sprintf(`W/"%x"`, sum.Sum64())
+	h.Set("ETag", etag)
+	if strings.Contains(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if len(body) <= gzipAbove || !acceptsGzip(r) {
+		w.Write(body) // a write error is the client's
+		return
+	}
+	h.Set("Content-Encoding", "gzip")
+	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // a valid level
+	zw.Write(body)
+	zw.Close()
+}
+
+// gzipAbove is the size of an answer above which it is compressed: below
+// it, the few bytes saved are not worth the work.
+const gzipAbove = 1 << 10
+
+// acceptsGzip reports whether r's client takes gzip-encoded answers.
+func acceptsGzip(r *http.Request) bool {
+	for _, e := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		if name, q, _ := strings.Cut(strings.TrimSpace(e), ";"); strings.EqualFold(name, "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 // writeError answers an error: status and a message.
@@ -158,6 +196,10 @@ type agentRef struct {
 }
 
 func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, Kind: a.Kind} }
+
+// isPruned reports whether a, as the store read it, is a network or a
+// table whose weights ttt prune dropped: the store read neither.
+func isPruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Player() == nil }
 
 // bestOf is the agent that best names in v (store.Agent), nil in a
 // league without networks.
@@ -315,6 +357,7 @@ type leaderboardRow struct {
 	Method     *string `json:"method"` // how it learned; null for a built-in player
 	Class      *string `json:"class"`
 	Best       bool    `json:"best"`
+	Pruned     bool    `json:"pruned"` // its weights dropped by ttt prune: it cannot play
 	interval
 	Games int `json:"games"`
 	record
@@ -336,12 +379,20 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		list           []*store.Agent
 		matched, rated int
 		best           *agentRef
+		pruned         map[int64]bool
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
 			return err
 		}
 		if list, matched, rated, err = v.Leaderboard(l); err != nil {
+			return err
+		}
+		ids := make([]int64, len(list))
+		for i, a := range list {
+			ids[i] = a.ID
+		}
+		if pruned, err = v.Pruned(ids); err != nil {
 			return err
 		}
 		best, err = bestOf(v)
@@ -365,10 +416,10 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
 			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
+			Pruned: pruned[a.ID], interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // listingOf reads the view of the leaderboard that r asks for: limit
@@ -492,6 +543,10 @@ type oddsFigures struct {
 type agentFacts struct {
 	Game string `json:"game"` // its league's
 	agentRef
+	// Pruned: ttt prune dropped its weights (a network's, or a table's
+	// file), so it cannot play, be exported or downloaded; its record,
+	// ratings and games remain.
+	Pruned     bool                  `json:"pruned"`
 	Class      *string               `json:"class"`
 	Best       bool                  `json:"best"`
 	Parent     *agentRef             `json:"parent"`
@@ -525,7 +580,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		opponents *opponentsPage
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
-		if a, err = v.Agent(r.PathValue("ref")); err != nil {
+		// A pruned checkpoint is all that remains of it: its record,
+		// ratings and games, without its network.
+		if a, err = v.Agent(r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
 		if best, err = bestOf(v); err != nil {
@@ -546,7 +603,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
 		league.Describe(kit, a)
 	}
-	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
 		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents}
 	if a.ParentID != 0 {
@@ -563,6 +620,8 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	case a.Table != nil:
 		n := a.Table.Len()
 		out.Table = &n
+	case out.Pruned && a.Hidden > 0: // a network's size is kept beside its weights
+		out.Hidden = &a.Hidden
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -573,7 +632,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 		out.VsRandom = &sides[oddsFigures]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // opponents answers GET /api/agents/{ref}/opponents?after=ID&limit=N:
@@ -603,7 +662,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request, o *opened) {
 		return err
 	})
 	if ok {
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 	}
 }
 
@@ -624,7 +683,8 @@ func ratingOf(h store.HistoryRow) historyRow {
 // history answers GET /api/agents/{ref}/history: the agent's stored
 // rating history, a row wherever its rating or interval moved by more
 // than half an Elo (store.History), its rating after any round being its
-// last row at or before that round, until the newest round. With
+// last row at or before that round, until the newest round; with
+// after=R, the rows of the rounds after R only. With
 // per=round, the rows are carried forward to one per round, as ttt
 // ratings history --agent lists them, from the round that first rated
 // it (or from=R) to the newest (or to=R), at most maxRoundRows per
@@ -638,14 +698,19 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	const round = "a round number (1 or more)"
 	from, err := intParam(r, "from", round, 1, 1, math.MaxInt64)
-	var to int64
+	var to, after int64
 	if err == nil {
 		to, err = intParam(r, "to", round, 0, 1, math.MaxInt64) // 0: the newest round
+	}
+	if err == nil {
+		after, err = intParam(r, "after", "a round number, 0 or more", 0, 0, math.MaxInt64)
 	}
 	switch {
 	case err != nil:
 	case per != "round" && (q.Has("from") || q.Has("to")):
 		err = errors.New("from and to go with per=round")
+	case per == "round" && q.Has("after"):
+		err = errors.New("after goes with the stored rows (per=stored)")
 	case to != 0 && from > to:
 		err = fmt.Errorf("from must not be after to (from=%d, to=%d)", from, to)
 	}
@@ -679,15 +744,20 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 		NextFrom    *int64       `json:"next_from,omitempty"`
 	}{Agent: agentRef(agent), NewestRound: newest, Per: "stored", Rows: []historyRow{}}
 	if per != "round" {
+		// With after=ROUND, the rows since: what a page that holds the
+		// history up to ROUND lacks (rows are only ever added, at the
+		// round that stores them).
 		for _, h := range stored {
-			out.Rows = append(out.Rows, ratingOf(h))
+			if h.Round > after {
+				out.Rows = append(out.Rows, ratingOf(h))
+			}
 		}
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 		return
 	}
 	out.Per = "round"
 	if len(stored) == 0 { // not rated yet
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 		return
 	}
 	if to == 0 || to > newest {
@@ -710,7 +780,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 		row.Stored = &isStored
 		out.Rows = append(out.Rows, row)
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // point is a point of the learning curve: a round, its snapshot, the
@@ -818,7 +888,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 			out.References = append(out.References, ref)
 		}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // weights answers GET /api/agents/{ref}/weights: the network as the
@@ -973,5 +1043,5 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	after := kit.Play(p, m)
 	out.Move, out.After, out.Result = kit.FormatMove(m), n.write(kit, after, append(moves, m)), kit.Result(after).String()
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }

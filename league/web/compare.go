@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -14,13 +15,14 @@ import (
 // gives an agent.
 type compared struct {
 	agentRef
+	Pruned   bool             `json:"pruned"` // its weights dropped by ttt prune: its moves are not known
 	Class    *string          `json:"class"`
 	Shares   *shareFigures    `json:"shares"`
 	Standing *standingFigures `json:"standing"`
 }
 
 func comparedOf(a *store.Agent) compared {
-	c := compared{agentRef: *refOf(a), Class: classOf(a), Shares: sharesOf(a)}
+	c := compared{agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Shares: sharesOf(a)}
 	if st := a.Standing; st != nil {
 		c.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
@@ -67,10 +69,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
-		if a, err = v.Agent(r.PathValue("a")); err != nil {
+		// A pruned checkpoint keeps its record and rating; only its
+		// moves cannot be compared (pruned says so).
+		if a, err = v.Agent(r.PathValue("a")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
-		if b, err = v.Agent(r.PathValue("b")); err != nil {
+		if b, err = v.Agent(r.PathValue("b")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
 		played, met, err = league.HeadToHead(v, a.ID, b.ID)
@@ -122,5 +126,5 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 			})
 		}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }

@@ -97,5 +97,5 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		l := comparedOf(latest)
 		out.Latest = &l
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
