@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"math/bits"
 	"net/http"
 	"strings"
 
@@ -30,10 +31,12 @@ func comparedOf(a *store.Agent) compared {
 }
 
 // moveValue is an agent's move in a position, as people type it, and its
-// exact value for the side to move.
+// exact value for the side to move; in tic-tac-toe, whether the agent's
+// own play reaches the position (ownPlay).
 type moveValue struct {
-	Move  string `json:"move"`
-	Value string `json:"value"`
+	Move   string `json:"move"`
+	Value  string `json:"value"`
+	InPlay *bool  `json:"in_play,omitempty"`
 }
 
 // difference is a position where the two agents move differently:
@@ -43,8 +46,36 @@ type moveValue struct {
 type difference struct {
 	Rows   []string  `json:"rows"`
 	ToMove string    `json:"to_move"`
+	Best   string    `json:"best"` // the position's value for the side to move: its best move's
 	A      moveValue `json:"a"`
 	B      moveValue `json:"b"`
+}
+
+// ownPlay returns the positions where p is to move in the games it plays
+// as side against every line of the other side's moves: those its own
+// play reaches, where ttt verify checks it. A comparison walks every
+// position, and there an agent of the perfect class may make a losing
+// move in a position its own play never reaches. Only for a game whose
+// tree is small enough to walk (tic-tac-toe).
+func ownPlay(kit *agents.Kit, p game.Player, side game.Side) map[game.Position]bool {
+	mine, seen := map[game.Position]bool{}, map[game.Position]bool{}
+	var walk func(pos game.Position)
+	walk = func(pos game.Position) {
+		if seen[pos] || kit.Result(pos) != game.Ongoing {
+			return
+		}
+		seen[pos] = true
+		if kit.ToMove(pos) == side {
+			mine[pos] = true
+			walk(kit.Play(pos, p.Move(pos)))
+			return
+		}
+		for legal := kit.Legal(pos); legal != 0; legal &= legal - 1 {
+			walk(kit.Play(pos, bits.TrailingZeros64(legal)))
+		}
+	}
+	walk(kit.Start())
+	return mine
 }
 
 // compare answers GET /api/compare/{a}/{b}: what ttt compare says of two
@@ -118,12 +149,29 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	if q != "0" {
 		out.Compared = &c.Compared
 		out.Differences = make([]difference, 0, len(c.Differences))
+		// In tic-tac-toe, whether each one's own play reaches each
+		// position, as X or as O.
+		var plays [2][2]map[game.Position]bool // by agent, by side
+		if kit.Positions == nil && len(c.Differences) > 0 {
+			for i, a := range []*store.Agent{a, b} {
+				p := league.Deterministic(kit, a) // both are: they differ
+				plays[i] = [2]map[game.Position]bool{ownPlay(kit, p, game.X), ownPlay(kit, p, game.O)}
+			}
+		}
+		inPlay := func(i int, pos game.Position) *bool {
+			if plays[i][0] == nil {
+				return nil
+			}
+			in := plays[i][kit.ToMove(pos)][pos]
+			return &in
+		}
 		for _, d := range c.Differences {
-			out.Differences = append(out.Differences, difference{
-				Rows: strings.Split(kit.Format(d.Position), "\n"), ToMove: kit.ToMove(d.Position).String(),
-				A: moveValue{Move: kit.FormatMove(d.A), Value: d.AValue.String()},
-				B: moveValue{Move: kit.FormatMove(d.B), Value: d.BValue.String()},
-			})
+			diff := difference{
+				Rows: strings.Split(kit.Format(d.Position), "\n"), ToMove: kit.ToMove(d.Position).String(), Best: d.Best.String(),
+				A: moveValue{Move: kit.FormatMove(d.A), Value: d.AValue.String(), InPlay: inPlay(0, d.Position)},
+				B: moveValue{Move: kit.FormatMove(d.B), Value: d.BValue.String(), InPlay: inPlay(1, d.Position)},
+			}
+			out.Differences = append(out.Differences, diff)
 		}
 	}
 	writeJSON(w, r, out)
