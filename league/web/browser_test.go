@@ -650,10 +650,10 @@ const phoneWidth, phoneHeight = 390, 844
 // legendLabels is an expression: the labels of the chart's legend.
 const legendLabels = `[...document.querySelectorAll("#chart .u-legend .u-series th")].map(e => e.textContent)`
 
-// openWithBest opens the leaderboard as if the best were another network,
-// the best of the leaderboard's networks that is not the best: the
-// page's first request for the best is sent to that network instead. It
-// returns that network's name.
+// openWithBest opens the leaderboard as if the best it follows were
+// another network, the best of the leaderboard's networks that is not
+// the best: the page's first answer of the league's health names that
+// network as the best. It returns that network's name.
 func openWithBest(t *testing.T, ctx context.Context, url string) string {
 	t.Helper()
 	var board struct {
@@ -665,40 +665,45 @@ func openWithBest(t *testing.T, ctx context.Context, url string) string {
 		}
 	}
 	getJSON(t, url+"api/leaderboard", &board)
-	var other int64
-	var name string
+	var other map[string]any
 	for _, a := range board.Agents {
 		if a.Kind == "checkpoint" && !a.Best {
-			other, name = a.ID, a.Name
+			getJSON(t, fmt.Sprintf("%sapi/agents/%d", url, a.ID), &other)
 			break
 		}
 	}
-	if other == 0 {
+	if other == nil {
 		t.Fatal("the league has a single network")
 	}
-	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/agents/best*"}}}); err != nil {
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/health*", RequestStage: fetch.RequestStageResponse}}}); err != nil {
 		t.Fatal(err)
 	}
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	do(t, ctx, chromedp.Navigate(url))
-	// Two requests: the best, and its history.
-	n := 0
 	for ev, err := range paused {
 		if err != nil {
 			t.Fatal(err)
 		}
-		swapped := strings.Replace(ev.Request.URL, "/api/agents/best", fmt.Sprintf("/api/agents/%d", other), 1)
-		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID, URL: swapped}); err != nil {
+		res, err := chromedp.Call(ctx, fetch.GetResponseBody, fetch.GetResponseBodyParams{RequestID: ev.RequestID})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if n++; n == 2 {
-			break
+		var health map[string]any
+		if err := json.Unmarshal(res.Body, &health); err != nil {
+			t.Fatalf("the health %q: %v", res.Body, err)
 		}
+		health["best"] = map[string]any{"id": other["id"], "name": other["name"], "kind": other["kind"], "class": other["class"], "standing": other["standing"]}
+		body, _ := json.Marshal(health)
+		if _, err := chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: 200,
+			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		break
 	}
 	if _, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	return name
+	return other["name"].(string)
 }
 
 // chartRange is an expression: the rounds the leaderboard's chart shows.
@@ -885,17 +890,26 @@ func failedMove(t *testing.T, ctx context.Context, problems *pageProblems, url, 
 		t.Errorf("after the failed move %d cells can be played; want none: it is the agent's move", free)
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS("#retry")))
-	waitFor(t, ctx, `document.getElementById("status").textContent === "Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
+	waitFor(t, ctx, `document.getElementById("status").textContent === "` + name + ` played square " + document.getElementById("board").dataset.moves.split(",")[1] + ". Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
 }
 
 // backAndForth goes from page to page in one tab, as a user does, by
 // links, by the address and by the browser's back and forward, and checks
 // that each page comes within viewLimit and follows the league. A page
-// left stays alive in the browser's back/forward cache: if it kept its
-// event stream open, the browser's six connections to the server would be
-// taken after six pages, and the next would wait a minute for one.
+// left stays alive in the browser's back/forward cache, and must let go
+// of the event stream and take it again when it comes back. Chromium
+// keeps a page in that cache only while another page keeps their shared
+// stream's worker (events.js) alive, as a watcher's other tabs do: one
+// is open meanwhile, and follows the league throughout.
 func backAndForth(t *testing.T, ctx context.Context, url string, round int) {
 	const viewLimit = 5 * time.Second
+	other, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	do(t, other, chromedp.Navigate(url+"agents/perfect"))
+	defer func() {
+		waitFor(t, other, fmt.Sprintf(`document.getElementById("round").dataset.round === "%d" && document.getElementById("live").classList.contains("on")`, round))
+		do(t, other, chromedp.Navigate("about:blank"))
+	}()
 	type page struct{ at, drawn string }
 	var (
 		leaderboard = page{`location.pathname === "/"`, `document.querySelectorAll("#leaderboard tbody tr").length > 0`}

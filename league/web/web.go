@@ -10,7 +10,10 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"embed"
 	"errors"
 	"fmt"
@@ -82,6 +85,25 @@ func (s *Server) Close() {
 	s.league.close()
 }
 
+// bootTag is how a page names static/boot.js, which the server puts in
+// the page itself: a page that lost its scripts as the server restarted
+// must still have that one, which loads it again.
+const bootTag = `<script src="/static/boot.js"></script>`
+
+// bootScript is boot.js, as the pages hold it inline.
+var bootScript = func() string {
+	b, _ := static.ReadFile("static/boot.js") // embedded
+	return string(b)
+}()
+
+// contentPolicy is every answer's Content-Security-Policy. The pages load
+// nothing from elsewhere, and nothing may frame them; the one inline
+// script they run is boot.js, named by its hash.
+var contentPolicy = func() string {
+	sum := sha256.Sum256([]byte(bootScript))
+	return fmt.Sprintf("default-src 'self'; script-src 'self' 'sha256-%s'; img-src 'self' data:; frame-ancestors 'none'", base64.StdEncoding.EncodeToString(sum[:]))
+}()
+
 // maxBody bounds every request's body: the largest a request needs is
 // a move's JSON, a few dozen bytes.
 const maxBody = 4 << 10
@@ -91,7 +113,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	h := w.Header()
 	// The pages load nothing from elsewhere, and nothing may frame them.
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	s.mux.ServeHTTP(w, r)
@@ -132,7 +154,13 @@ func (s *Server) routes() {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFileFS(w, r, pages, name)
+		if !strings.HasSuffix(name, ".html") {
+			http.ServeFileFS(w, r, pages, name)
+			return
+		}
+		page, _ := fs.ReadFile(pages, name) // it is there
+		page = bytes.Replace(page, []byte(bootTag), []byte("<script>"+bootScript+"</script>"), 1)
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(page))
 	}
 	page := func(name string) http.Handler {
 		return allow(func(w http.ResponseWriter, r *http.Request) { serve(w, r, name) }, http.MethodGet)
