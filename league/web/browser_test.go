@@ -890,7 +890,7 @@ func failedMove(t *testing.T, ctx context.Context, problems *pageProblems, url, 
 		t.Errorf("after the failed move %d cells can be played; want none: it is the agent's move", free)
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS("#retry")))
-	waitFor(t, ctx, `document.getElementById("status").textContent === "` + name + ` played square " + document.getElementById("board").dataset.moves.split(",")[1] + ". Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
+	waitFor(t, ctx, `document.getElementById("status").textContent === "`+name+` played square " + document.getElementById("board").dataset.moves.split(",")[1] + ". Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
 }
 
 // backAndForth goes from page to page in one tab, as a user does, by
