@@ -56,7 +56,13 @@ var servingLine = regexp.MustCompile(`serving .* on (http://\S+/) \(Ctrl-C stops
 // port, and returns it and the URL it serves on (ending in /).
 func serve(t testing.TB, path string) (*clitest.Background, string) {
 	t.Helper()
-	r := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", "127.0.0.1:0")
+	return serveOn(t, path, "127.0.0.1:0")
+}
+
+// serveOn runs `ttt serve` on the database at path, listening on addr.
+func serveOn(t testing.TB, path, addr string) (*clitest.Background, string) {
+	t.Helper()
+	r := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", addr)
 	r.WaitOutput(t, "(Ctrl-C stops)\n")
 	m := servingLine.FindStringSubmatch(r.Stdout())
 	if m == nil {

@@ -32,8 +32,19 @@ var errReplaced = errors.New("the league file was replaced while this answer was
 // errGone: the league's path names no file.
 var errGone = errors.New("the league file is gone since ttt serve opened it (removed, or renamed away): waiting for a league at its name")
 
+// errStaleJournal: the path names a new file, and beside it is still
+// the journal (-wal) of the file it replaced, with pages of the old
+// league that SQLite would read as the new file's. Only the last writer
+// to close a league empties its journal, not a reader such as ttt serve,
+// so the server says so and waits, rather than mix the two.
+var errStaleJournal = errors.New("the league file was replaced, but the journal beside its name (-wal) is still the old league's")
+
 // errClosed: the server is shutting down.
 var errClosed = errors.New("ttt serve is shutting down")
+
+// walHeader is the size of a -wal file's header: one no longer holds
+// no page.
+const walHeader = 32
 
 // reopenEvery is how often the server tries again to open a league that
 // failed to open (a file missing, or not yet whole): not at every
@@ -50,6 +61,10 @@ type leagueFile struct {
 	err    error
 	tried  time.Time // when the last failed open was tried
 	seen   bool      // a file was open: one missing now is gone
+	// gone is the file last open and its journal then (nil for none),
+	// until a file opens in its place: a new file at the path must not
+	// be read through that journal.
+	gone, goneJournal os.FileInfo
 	closed bool
 }
 
@@ -59,6 +74,8 @@ type opened struct {
 	db   *store.DB
 	path string
 	file os.FileInfo // what path named when db was opened
+	// journal is the file path's -wal named then, nil for none.
+	journal os.FileInfo
 	// league names the league the file holds, for the pages: its game and
 	// when it was made (its first agent's creation), so that a page that
 	// comes back to a server restarted on another league starts anew.
@@ -126,6 +143,7 @@ func (l *leagueFile) retire() {
 	o.end()
 	o.users.Wait()
 	o.db.Close()
+	l.gone, l.goneJournal = o.file, o.journal
 }
 
 // openNow opens the file at the league's path, and checks that the path
@@ -137,6 +155,13 @@ func (l *leagueFile) openNow() (*opened, error) {
 		if errors.Is(statErr, fs.ErrNotExist) && l.seen {
 			return nil, fmt.Errorf("%s: %w", l.path, errGone)
 		}
+		journal, _ := os.Stat(l.path + "-wal")
+		// A journal with frames (more than its header) that was the old
+		// file's, beside a new file.
+		if statErr == nil && l.gone != nil && !os.SameFile(before, l.gone) && l.goneJournal != nil && journal != nil &&
+			os.SameFile(journal, l.goneJournal) && journal.Size() > walHeader {
+			return nil, fmt.Errorf("%s: %w: once no ttt uses the old league, remove %s-wal and %s-shm, and ttt serve opens the new one", l.path, errStaleJournal, l.path, l.path)
+		}
 		db, err := l.open() // says best what is wrong with the file
 		if err != nil {
 			return nil, err
@@ -146,6 +171,7 @@ func (l *leagueFile) openNow() (*opened, error) {
 			db.Close()
 			continue
 		}
+		o.journal, _ = os.Stat(l.path + "-wal") // made by the open, if there was none
 		o.league = db.Game().Name()
 		if err := db.View(context.Background(), func(v *store.View) error {
 			first, err := v.Agent("1") // a built-in player, made with the league

@@ -226,7 +226,12 @@ const behindAfter = 5000;
 // load does not wait for the event stream, whose first event, which may
 // come before that load is done, reloads only if the load missed its
 // round. onDown is live's.
-export function loadLive(refresh, shown, onDown) {
+export function loadLive(load, shown, onDown) {
+  // The round the page shows, on the page, for a test that waits for it.
+  const refresh = async () => {
+    await load();
+    document.documentElement.dataset.shown = shown();
+  };
   const first = refresh();
   let running = null;
   let started = 0;

@@ -87,22 +87,16 @@ function writeURL() {
   document.getElementById("log").setAttribute("aria-pressed", log);
 }
 
-// showRange puts the rounds the chart shows into the range's fields,
-// unless the user is typing in one.
-function showRange() {
-  if (!chart) return;
-  for (const [id, v] of [["from", chart.scales.x.min], ["to", chart.scales.x.max]]) {
-    const input = document.getElementById(id);
-    if (document.activeElement !== input && v != null) input.value = Math.round(v);
-  }
-}
-
-// applyRange sets the chart's rounds to zoom's, or to all of them.
+// applyRange sets the chart's rounds to zoom's, or to all of them, and
+// puts them into the range's fields, unless the user is typing in one.
 function applyRange() {
   if (!chart) return;
   const xs = chart.data[0];
-  chart.setScale("x", xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] });
-  showRange();
+  const range = xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] };
+  chart.setScale("x", range);
+  if (["from", "to"].includes(document.activeElement?.id)) return;
+  document.getElementById("from").value = range.min;
+  document.getElementById("to").value = range.max;
 }
 
 // setZoom is a range the user chose.
@@ -623,7 +617,6 @@ for (const id of ["from", "to"]) {
     const min = Math.round(Number(document.getElementById("from").value));
     const max = Math.round(Number(document.getElementById("to").value));
     if (Number.isFinite(min) && Number.isFinite(max) && min < max) setZoom({ min, max });
-    else showRange();
   });
 }
 
