@@ -56,16 +56,16 @@ type leagueFile struct {
 	path string
 	open func() (*store.DB, error)
 
-	mu     sync.Mutex
-	now    *opened // nil while no league opens at path (err says why)
-	err    error
-	tried  time.Time // when the last failed open was tried
-	seen   bool      // a file was open: one missing now is gone
+	mu    sync.Mutex
+	now   *opened // nil while no league opens at path (err says why)
+	err   error
+	tried time.Time // when the last failed open was tried
+	seen  bool      // a file was open: one missing now is gone
 	// gone is the file last open and its journal then (nil for none),
 	// until a file opens in its place: a new file at the path must not
 	// be read through that journal.
 	gone, goneJournal os.FileInfo
-	closed bool
+	closed            bool
 }
 
 // opened is one file of the league's path, open: every read of an answer
