@@ -1195,7 +1195,15 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute)
+	// Every wait has a bound of its own (pageWait); the browser lives as
+	// long as the test may (go test -timeout), a night for TestNight.
+	timeout := 5 * time.Minute
+	if tt, ok := t.(*testing.T); ok {
+		if end, ok := tt.Deadline(); ok {
+			timeout = time.Until(end)
+		}
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
