@@ -283,8 +283,8 @@ function about(board) {
   const perfect = board.agents.find((a) => a.kind === "perfect");
   const top = (cls) => board.agents.find((a) => a.class === cls && a.kind !== "perfect");
   const dt = document.getElementById("about-perfect");
-  dt.hidden = dt.nextElementSibling.hidden = !perfect;
-  if (!perfect) return;
+  dt.hidden = dt.nextElementSibling.hidden = !perfect || board.game !== "tictactoe"; // the check it speaks of is tic-tac-toe's
+  if (dt.hidden) return;
   const net = top("perfect") || top("unbeatable");
   dt.textContent = `Perfect at ${fmt.elo(perfect.elo)}` + (net ? `, ${net.class} networks up to ${fmt.elo(net.elo)}` : "");
 }
