@@ -13,14 +13,14 @@ let opponents = null; // the opponents the table shows: {total, rows, next_after
 // morePage is how many more opponents "more" adds.
 const morePage = 100;
 
-// history is the agent's rating history as the page holds it: after the
+// ratings is the agent's rating history as the page holds it: after the
 // first load, only the rows since are asked for.
-let history = null;
+let ratings = null;
 
 const refresh = coalesce(async () => {
-  const [a, h] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), history ? history.since() : History.load(ref)]);
+  const [a, h] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), ratings ? ratings.since() : History.load(ref)]);
   // /agents/best follows the best: a new one's history is asked whole.
-  history = h.agent.id === a.id ? h : await History.load(a.id);
+  ratings = h.agent.id === a.id ? h : await History.load(a.id);
   // A new round keeps the rows "more" added, read again as they are now.
   let page = a.opponents;
   if (shown && shown.id === a.id && opponents.rows.length > page.rows.length) {
@@ -35,8 +35,8 @@ const refresh = coalesce(async () => {
   positionSet(a);
   ladder(a, page);
   showOpponents(page);
-  draw(history);
-  shownRound = history.newest_round;
+  draw(ratings);
+  shownRound = ratings.newest_round;
 });
 
 function header(a) {

@@ -369,7 +369,10 @@ function table(board) {
             checked: !!f,
             onchange: (e) => {
               if (e.target.checked) follow(a.id, a.name);
-              else followed.delete(a.id);
+              else {
+                followed.delete(a.id);
+                histories.delete(a.id);
+              }
               // Ticked or unticked by hand, the best stays as the user
               // left it.
               if (a.id === bestID) {
