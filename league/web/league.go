@@ -42,8 +42,8 @@ var errStaleJournal = errors.New("the league file was replaced, but the journal 
 // errClosed: the server is shutting down.
 var errClosed = errors.New("ttt serve is shutting down")
 
-// walHeader is the size of a -wal file's header: one no longer holds
-// no page.
+// walHeader is the size of a -wal file's header: a -wal of that size
+// or less holds no page.
 const walHeader = 32
 
 // reopenEvery is how often the server tries again to open a league that
@@ -112,7 +112,7 @@ func (l *leagueFile) acquire() (*opened, error) {
 		l.err, l.tried = err, time.Now()
 		return nil, err
 	}
-	l.now, l.err = o, nil
+	l.now, l.err, l.gone, l.goneJournal = o, nil, nil, nil
 	o.users.Add(1)
 	return o, nil
 }
