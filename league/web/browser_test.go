@@ -192,7 +192,7 @@ func TestBrowser(t *testing.T) {
 
 	comparePage(t, ctx, url, shots)
 	failedMove(t, ctx, problems, url, want.Best.Name)
-	backAndForth(t, ctx, url, rounds)
+	backAndForth(t, ctx, problems, url, rounds)
 	notFoundPages(t, ctx, problems, url)
 
 	// A phone: every page fits its width, the board keeps its shape.
@@ -985,10 +985,9 @@ func failedMove(t *testing.T, ctx context.Context, problems *pageProblems, url, 
 // keeps a page in that cache only while another page keeps their shared
 // stream's worker (events.js) alive, as a watcher's other tabs do: one
 // is open meanwhile, and follows the league throughout.
-func backAndForth(t *testing.T, ctx context.Context, url string, round int) {
+func backAndForth(t *testing.T, ctx context.Context, problems *pageProblems, url string, round int) {
 	const viewLimit = 5 * time.Second
-	other, cancel := chromedp.NewContext(ctx)
-	defer cancel()
+	other := newTab(t, ctx, problems)
 	do(t, other, chromedp.Navigate(url+"agents/perfect"))
 	defer func() {
 		waitFor(t, other, fmt.Sprintf(`document.getElementById("round").dataset.round === "%d" && document.getElementById("live").classList.contains("on")`, round))
@@ -1211,6 +1210,23 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	})
 
 	problems := &pageProblems{}
+	problems.watch(t, ctx)
+	t.Cleanup(func() {
+		problems.mu.Lock()
+		defer problems.mu.Unlock()
+		for _, p := range problems.list {
+			if !slices.ContainsFunc(problems.expected, func(s string) bool { return strings.Contains(p, s) }) {
+				t.Errorf("a page: %s", p)
+			}
+		}
+	})
+	return ctx, problems
+}
+
+// watch adds to p what the page of the tab ctx throws or logs as an
+// error.
+func (p *pageProblems) watch(t testing.TB, ctx context.Context) {
+	t.Helper()
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	console := chromedp.Events(ctx, runtime.ConsoleAPICalled)
 	// The browser's own errors: a resource that failed to load, a
@@ -1224,7 +1240,7 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 			if err != nil {
 				return
 			}
-			problems.add(fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
+			p.add(fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
 		}
 	}()
 	go func() {
@@ -1237,7 +1253,7 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 				for _, a := range ev.Args {
 					args = append(args, string(a.Value)+a.Description)
 				}
-				problems.add("console.error: " + strings.Join(args, " "))
+				p.add("console.error: " + strings.Join(args, " "))
 			}
 		}
 	}()
@@ -1247,20 +1263,20 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 				return
 			}
 			if e := ev.Entry; e.Level == cdplog.EntryLevelError || e.Level == cdplog.EntryLevelWarning {
-				problems.add(fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
+				p.add(fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		problems.mu.Lock()
-		defer problems.mu.Unlock()
-		for _, p := range problems.list {
-			if !slices.ContainsFunc(problems.expected, func(s string) bool { return strings.Contains(p, s) }) {
-				t.Errorf("a page: %s", p)
-			}
-		}
-	})
-	return ctx, problems
+}
+
+// newTab opens another tab of the browser of ctx, whose page's problems
+// go to p, until the test ends.
+func newTab(t testing.TB, ctx context.Context, p *pageProblems) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	p.watch(t, tab)
+	return tab
 }
 
 // exceptionText is what a page's exception says.

@@ -42,8 +42,7 @@ func TestNight(t *testing.T) {
 	}
 	tabs := make([]context.Context, len(pages))
 	for i, p := range pages {
-		tab, cancel := chromedp.NewContext(browser)
-		defer cancel()
+		tab := newTab(t, browser, problems)
 		tabs[i] = tab
 		do(t, tab, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url+p.path))
 		waitFor(t, tab, p.drawn)
@@ -93,7 +92,7 @@ func TestNight(t *testing.T) {
 		t.Errorf("at the end of the night: %q", behind)
 	}
 	problems.mu.Lock()
-	t.Logf("the pages logged %d problems", len(problems.list))
+	t.Logf("the pages threw or logged %d errors: %q", len(problems.list), problems.list)
 	problems.mu.Unlock()
 	for _, tab := range tabs {
 		chromedp.Run(tab, chromedp.Navigate("about:blank"))

@@ -65,11 +65,10 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	// that come, in its content and not only in its top bar (the event
 	// stream is one for the browser: with one a tab, six took every
 	// connection the browser allows a server).
-	paths := []string{"", "agents/best", "agents/latest", "agents/perfect", "agents/random", fmt.Sprintf("agents/%d", pruned), "play/best", "compare/best/latest", "?sort=name&order=asc"}
+	paths := []string{"", "agents/best", "agents/latest", "agents/perfect", "agents/random", fmt.Sprintf("agents/%d", pruned), "play/best", "compare/best/random", "?sort=name&order=asc"}
 	tabs := make([]context.Context, len(paths))
 	for i, path := range paths {
-		tab, cancel := chromedp.NewContext(ctx)
-		defer cancel()
+		tab := newTab(t, ctx, problems)
 		tabs[i] = tab
 		start := time.Now()
 		do(t, tab, chromedp.Navigate(url+path))
@@ -247,6 +246,9 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
 		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
 	}
+	// perfect is no agent of the new league: its tab loads the page that
+	// says so.
+	problems.expect(fmt.Sprintf("404 (Not Found) (%sagents/perfect)", url))
 	_, other := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--hidden", "8", "--opponents", "4", "--openings", "1", "--seed", "3")
 	for _, ext := range []string{"-wal", "-shm"} {
 		os.Remove(other + ext)
