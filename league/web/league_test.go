@@ -98,7 +98,18 @@ func TestReplacedLeague(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Each reader has had an answer of the old league.
+	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(seen)
+		mu.Unlock()
+		if n == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the readers' first answers: %q", seen)
+		}
+	}
 	for _, ext := range []string{"-wal", "-shm"} {
 		os.Remove(other + ext) // emptied by the league run that made it; the name's own are the old league's
 	}
@@ -108,7 +119,15 @@ func TestReplacedLeague(t *testing.T) {
 	if got := nextLeague(t, events); !strings.HasPrefix(got, "connect4@") {
 		t.Errorf("after the replacement the stream names the league %q", got)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// And each one of the new.
+	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(seen)
+		mu.Unlock()
+		if n >= 8 || time.Now().After(deadline) {
+			break
+		}
+	}
 	close(done)
 	wg.Wait()
 	want := map[string]bool{}
