@@ -38,11 +38,14 @@ type Comparison struct {
 }
 
 // Difference is a position where two agents move differently, with the
-// exact value of each move for the side to move.
+// exact value of each move for the side to move, and the position's
+// value (its best move's): a move of a lower value is a mistake, and
+// in a position already lost every move is a loss.
 type Difference struct {
 	Position       game.Position
 	A, B           int
 	AValue, BValue game.Value
+	Best           game.Value
 }
 
 // Compare compares the ratings of agents a and b; record is a's games
@@ -88,7 +91,11 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 		if err != nil {
 			return err
 		}
-		c.Differences = append(c.Differences, Difference{Position: p, A: ma, B: mb, AValue: v[ma], BValue: v[mb]})
+		best := game.Loss
+		for _, x := range v {
+			best = max(best, x)
+		}
+		c.Differences = append(c.Differences, Difference{Position: p, A: ma, B: mb, AValue: v[ma], BValue: v[mb], Best: best})
 		return nil
 	}
 	if kit.Positions != nil {

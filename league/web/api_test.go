@@ -45,7 +45,7 @@ func TestAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := web.New(db, nil)
+	h := newServer(t, path)
 	srv := httptest.NewServer(h)
 	url := srv.URL + "/"
 	defer func() {
