@@ -70,12 +70,14 @@ type Kit struct {
 
 // LeagueDefaults are how a league of a game runs where no flag says
 // otherwise: rounds of GamesPerRound training games, evaluation over
-// every opening of Openings moves against pools of Opponents members,
-// and the shares of the training games against the learner itself, its
-// exploiter and drills (the rest against random).
+// every opening of Openings moves against pools of Opponents members (of
+// at most LadderOpenings moves against the slow built-in players, the
+// MCTS players and the solver), and the shares of the training games
+// against the learner itself, its exploiter and drills (the rest against
+// random).
 type LeagueDefaults struct {
-	GamesPerRound, Openings, Opponents int
-	SelfPlay, Exploit, Drill           float64
+	GamesPerRound, Openings, Opponents, LadderOpenings int
+	SelfPlay, Exploit, Drill                           float64
 }
 
 // Builtin is a player that every league of a game has from its creation.
@@ -117,7 +119,7 @@ var TicTacToe = &Kit{
 	// mix that reached an unbeatable checkpoint fastest for every seed
 	// measured (README, "How it learns").
 	Learner: train.PolicyMethod,
-	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
+	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{
 		randomBuiltin(tictactoe.Game),
 		{Kind: "perfect", Name: "perfect", Fixed: true, Checked: true,

@@ -23,7 +23,7 @@ var ConnectFour = &Kit{
 	// or drills without a solved game, and games against the tactician
 	// taught the value net more slowly than its own.
 	Learner: ntuple.Method,
-	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, SelfPlay: 1},
+	League:  LeagueDefaults{GamesPerRound: 100000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{
 		randomBuiltin(connect4.Game),
 		{Kind: "tactician", Name: "tactician", Fixed: true, Checked: true,

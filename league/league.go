@@ -249,42 +249,118 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	}
 	defer lg.checkpoints.Wait()
 	start := time.Now()
+	var pending *trained // a round trained ahead, while the one before it was evaluated
 	for n := 0; cfg.Rounds == 0 || n < cfg.Rounds; n++ {
 		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
 			break
 		}
-		r, err := lg.round(ctx, hooks, start)
+		if !lg.overlaps() {
+			r, err := lg.round(ctx, hooks, start)
+			if err != nil {
+				return lg.lastRound, err
+			}
+			if hooks.Stop != nil && hooks.Stop(r) {
+				break
+			}
+			continue
+		}
+		if pending == nil {
+			t := lg.trainRound(ctx, lg.lastRound+1, hooks.Training)
+			if t.err != nil {
+				return lg.lastRound, t.err
+			}
+			pending = &t
+		}
+		// While this round is evaluated, the next one trains, on the
+		// other core: the learner's next games depend on nothing the
+		// evaluation finds (see overlaps), so the league is the same as
+		// one that plays its rounds one after the other.
+		var ahead chan trained
+		if cfg.Rounds == 0 || n+1 < cfg.Rounds {
+			ahead = make(chan trained, 1)
+			number := pending.number + 1
+			go func() { ahead <- lg.trainRound(ctx, number, hooks.Training) }()
+		}
+		r, err := lg.finish(ctx, pending, hooks, start)
+		pending = nil
+		if ahead != nil {
+			t := <-ahead // no goroutine outlives the round
+			pending = &t
+		}
 		if err != nil {
 			return lg.lastRound, err
 		}
 		if hooks.Stop != nil && hooks.Stop(r) {
 			break
 		}
+		if pending != nil && pending.err != nil {
+			return lg.lastRound, pending.err
+		}
 	}
 	return lg.lastRound, nil
 }
 
-// round plays one league round: train a line, snapshot, evaluate, rate,
+// round plays one round: train a line, snapshot, evaluate, rate,
 // commit, and reports it.
 func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Report, error) {
-	begun := time.Now()
-	number := lg.lastRound + 1
-
-	// STEP 1: train the line whose turn it is, and freeze a snapshot of
-	// it.
-	var diverged []string
-	line, snapshot, model, err := lg.trainLine(ctx, number, hooks.Training, &diverged)
-	if err != nil {
-		return Report{}, err
+	t := lg.trainRound(ctx, lg.lastRound+1, hooks.Training)
+	if t.err != nil {
+		return Report{}, t.err
 	}
-	trained := time.Since(begun)
+	return lg.finish(ctx, &t, hooks, start)
+}
+
+// overlaps reports whether a round's training may run while the round
+// before it is evaluated: when the learner trains against nothing that
+// an evaluation changes. A share of games against the league's members
+// draws them by the latest snapshot's results, and the exploiter and
+// the drills are built against the learner as its last snapshot played;
+// with any of them the rounds take turns, training then evaluating.
+func (lg *league) overlaps() bool {
+	return lg.cfg.Members == 0 && lg.cfg.Exploit == 0 && lg.cfg.Drill == 0
+}
+
+// trained is a round's first part: the line it trained, the snapshot
+// and its model, and the learners' state to commit with it, the next
+// line to train named in it.
+type trained struct {
+	number   int64 // the round's
+	line     *learner
+	snapshot *store.Agent
+	model    learn.Model
+	state    []byte
+	diverged []string // the lines retired on the way
+	begun    time.Time
+	took     time.Duration
+	err      error
+}
+
+// trainRound trains the line whose turn it is, freezes a snapshot of it,
+// and passes the turn on: the first part of round number.
+func (lg *league) trainRound(ctx context.Context, number int64, progress func(int64, int, int)) trained {
+	t := trained{number: number, begun: time.Now()}
+	t.line, t.snapshot, t.model, t.err = lg.trainLine(ctx, number, progress, &t.diverged)
+	if t.err != nil {
+		return t
+	}
+	lg.next = lg.after(lg.next)
+	t.state, t.err = marshalLearners(lg.lines, lg.next)
+	t.took = time.Since(t.begun)
+	return t
+}
+
+// finish plays the rest of round t, trained: evaluate, rate, commit,
+// and reports it.
+func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start time.Time) (Report, error) {
+	number, snapshot := lg.lastRound+1, t.snapshot
+	snapshot.ParentID = lg.latest[t.line.method.Name]
 
 	// STEP 2: the facts the league keeps of every agent: the checks of
 	// its game (tic-tac-toe's exhaustive check and exact odds against
-	// random, Connect Four's position set) and, where the game has them,
+	// random, Connect Four's position sets) and, where the game has them,
 	// its move table.
-	player, con := describe(lg.kit, snapshot, model)
-	lg.contestants.fit(model)
+	player, con := describe(lg.kit, snapshot, t.model)
+	lg.contestants.fit(t.model)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
 	// import, ttt train --db), play their pools. The pools are chosen
@@ -313,14 +389,9 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 
 	// STEP 5: commit it all at once, with the learners as the next round
 	// takes them up.
-	next := lg.after(lg.next)
-	state, err := marshalLearners(lg.lines, next)
-	if err != nil {
-		return Report{}, err
-	}
-	r := &store.Round{Kind: store.LeagueRound, Started: begun, Snapshot: snapshot, Learner: state,
+	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
-		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(diverged)), TrainTime: trained, EvalGames: evalGames(matches),
+		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(t.diverged)), TrainTime: t.took, EvalGames: evalGames(matches),
 			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
 	r.Finished = time.Now()
 	if err := lg.db.CommitRound(ctx, r); err != nil {
@@ -332,13 +403,14 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 	if err := lg.committed(context.WithoutCancel(ctx), r, con); err != nil {
 		return Report{}, err
 	}
-	lg.next = next
-	line.frozen = player
+	if !lg.overlaps() { // the learner is as this snapshot, still
+		t.line.frozen = player
+	}
 	lg.checkpoint()
 	rating, _ := lg.ratings.Rating(snapshot.ID)
 	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
-		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
-		Diverged: diverged}
+		TrainTime: t.took, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
+		Diverged: t.diverged}
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		for _, m := range r.Matches {
 			if m.A == snapshot.ID && m.B == id && m.First != nil {
@@ -354,8 +426,8 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 }
 
 // trainLine trains the line whose turn it is against opponents drawn
-// from the league, and freezes a snapshot of it; its id comes with the
-// commit, until then it is agent 0. The lines take turns, so that each has
+// from the league, and freezes a snapshot of it; its id and its parent
+// come with the commit, until then it is agent 0. The lines take turns, so that each has
 // the same share of training games and a round still makes one
 // checkpoint.
 //
@@ -372,7 +444,6 @@ func (lg *league) trainLine(ctx context.Context, round int64, progress func(int6
 			return nil, nil, nil, err
 		}
 		snapshot, model := line.snapshot()
-		snapshot.ParentID = lg.latest[line.method.Name]
 		err := model.Validate()
 		if err == nil {
 			return line, snapshot, model, nil

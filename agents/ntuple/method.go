@@ -15,14 +15,27 @@ import (
 // Method is the n-tuple network learning by TD(λ) in self-play, as
 // learn registers it.
 var Method = &learn.Method{
-	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{Tuples, TupleLength, RandomPlies, learn.Lambda},
+	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, RandomPlies, learn.Lambda},
 	Summary:  "an n-tuple network (small tables over patterns of cells, Thill, Koch and Konen's Connect Four agent), learning by TD(λ)",
 	Defaults: defaults,
+	Check: func(s learn.Settings) error {
+		if s.Int(LineTuples.Name) == 0 && s.Int(Tuples.Name) == 0 {
+			return learn.Invalid([]string{LineTuples.Name, Tuples.Name}, func(n []string) string {
+				return fmt.Sprintf("%s 0 and %s 0 leave the network without a tuple", n[0], n[1])
+			})
+		}
+		return nil
+	},
 	New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {
-		tuples, err := RandomWalks(g.Board(), s.Int(Tuples.Name), s.Int(TupleLength.Name), rng)
+		var tuples [][]int
+		if s.Int(LineTuples.Name) == 1 {
+			tuples = Lines(g.Board(), s.Int(TupleLength.Name), rng)
+		}
+		walks, err := RandomWalks(g.Board(), s.Int(Tuples.Name), s.Int(TupleLength.Name), rng)
 		if err != nil {
 			return nil, err
 		}
+		tuples = append(tuples, walks...)
 		net, err := New(g, tuples)
 		if err != nil {
 			return nil, err
@@ -43,9 +56,12 @@ var Method = &learn.Method{
 
 // The n-tuple learner's own settings.
 var (
-	Tuples = &learn.Setting{Name: "tuples", Usage: "tuples of a new n-tuple network", Whole: true,
-		In: func(v float64) bool { return v >= 1 && v <= maxTuples }, Range: fmt.Sprintf("within 1..%d", maxTuples),
-		Made: "this league's n-tuple network has %s tuples"}
+	LineTuples = &learn.Setting{Name: "line_tuples", Usage: "1: a tuple for each line that wins (each of its images under the board's symmetries once), grown to --tuple-length cells; 0: none",
+		Whole: true, In: func(v float64) bool { return v == 0 || v == 1 }, Range: "0 or 1",
+		Made: "this league's n-tuple network has line tuples %s (1: yes, 0: no)"}
+	Tuples = &learn.Setting{Name: "tuples", Usage: "tuples of random walks of a new n-tuple network, besides the line tuples", Whole: true,
+		In: func(v float64) bool { return v >= 0 && v <= maxTuples/2 }, Range: fmt.Sprintf("within 0..%d", maxTuples/2),
+		Made: "this league's n-tuple network has %s tuples of random walks"}
 	TupleLength = &learn.Setting{Name: "tuple_length", Usage: "cells of each tuple of a new n-tuple network", Whole: true,
 		In: func(v float64) bool { return v >= 2 && v <= MaxLen }, Range: fmt.Sprintf("within 2..%d", MaxLen),
 		Made: "this league's n-tuple network has tuples of %s cells"}
@@ -53,16 +69,21 @@ var (
 		In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
 )
 
-// defaults are the n-tuple learner's settings for g: those that learned
-// fastest on ttt's position sets (BENCHMARKS.md).
+// defaults are the n-tuple learner's settings for g, those that learned
+// fastest on ttt's position sets (BENCHMARKS.md). In Connect Four: a
+// tuple of eight cells around each line of four (36 tuples, each read
+// under the mirror too), which learned as much a game as 70 random walks
+// of eight at half the cost; and games that start with up to 16 random
+// moves, which teach it the positions of any game, not only its own.
 func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
 		LR:      0.5,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
-		Own:     map[string]float64{Tuples.Name: 70, TupleLength.Name: 8, RandomPlies.Name: 8, learn.Lambda.Name: 0.5},
+		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 8, RandomPlies.Name: 16,
+			learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
-		s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 8, 6, 0
+		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 0, 8, 6, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
 	}
 	return s

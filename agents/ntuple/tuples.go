@@ -66,12 +66,12 @@ func key(t []int, sym []int) string {
 	return string(cells)
 }
 
-// LineTuples returns a tuple for each winning line of the board (one of
+// Lines returns a tuple for each winning line of the board (one of
 // each line and its images under the symmetries), of length cells: the
 // line's cells, then cells next to the tuple drawn at random until it
 // is long enough. Every line is then read whole by some table, so that
 // "three in a line and the fourth cell playable" is one entry.
-func LineTuples(b game.Board, length int, rng *rand.Rand) [][]int {
+func Lines(b game.Board, length int, rng *rand.Rand) [][]int {
 	rows := b.Cells / b.Width
 	seen := map[string]bool{}
 	var out [][]int

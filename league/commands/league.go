@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -253,6 +254,9 @@ func stopFlags(c *cli.Context) (stopConditions, error) {
 // that says why the run stopped and what the league holds.
 func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) error {
 	w := j.Stdout
+	// The next round may train while a round is evaluated: Training is
+	// then called beside Round, and mu keeps the bar and the best whole.
+	var mu sync.Mutex
 	var bar progress
 	var barRound int64 // the round the bar shows
 	played := 0
@@ -289,6 +293,8 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			bar.set(int64(done))
 		},
 		Training: func(round int64, done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
 			if round != barRound {
 				bar.finish()
 				what := fmt.Sprintf("round %d: training", round)
@@ -301,10 +307,14 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			bar.set(int64(done))
 		},
 		Round: func(r league.Report) {
-			bar.finish()
-			bar = progress{}
+			mu.Lock()
+			defer mu.Unlock()
+			if barRound <= r.Round { // not the next round's training, under way
+				bar.finish()
+				bar = progress{}
+			}
 			for _, d := range r.Diverged {
-				fmt.Fprintf(w, "round %d: %s\n", r.Round, d)
+				bar.println(w, "round %d: %s", r.Round, d)
 			}
 			played++
 			if first == 0 {
