@@ -34,6 +34,7 @@ func TestReliability(t *testing.T) {
 	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
 	t.Run("ReaderWithoutWrite", func(t *testing.T) { testReaderWithoutWrite(t, built(t)) })
 	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
+	t.Run("ReaderOfAFrozenFile", func(t *testing.T) { testReaderOfAFrozenFile(t, built(t)) })
 	t.Run("LinkToAnotherDirectory", func(t *testing.T) { testLinkToAnotherDirectory(t, built(t)) })
 	t.Run("CreateThroughALink", func(t *testing.T) { testCreateThroughALink(t, built(t)) })
 	t.Run("HangUpDuringExport", func(t *testing.T) { testHangUpDuringExport(t, built(t)) })

@@ -97,8 +97,9 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
-	// Checked under SQLite's write lock, just before the writes.
-	if err := db.stillNamed(); err != nil {
+	// Checked under SQLite's write lock, just before the writes: the
+	// name still names the file the league locked and SQLite writes.
+	if err := db.sameFile(); err != nil {
 		return err
 	}
 	if err := commitRound(ctx, tx, r); err != nil {
@@ -442,22 +443,44 @@ func (db *DB) SetSettings(ctx context.Context, settings map[string]string) error
 }
 
 // read runs fn in a read-only transaction, which in WAL mode never waits
-// for the league's writer, and translates its error (see secondLook).
+// for the league's writer (after Pin, in the pinned one), and translates
+// its error (see secondLook). What was read is handed on only if the file
+// is still the one opened, and unwritten for a reader that reads it as
+// immutable (unchanged); such a reader follows its file first (follow).
 func (db *DB) read(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return db.secondLook(ctx, translate(err), true)
+	if err := db.follow(ctx); err != nil {
+		return err
 	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		tx.Rollback() // now: the second look reads on another connection
-		return db.secondLook(ctx, translate(err), true)
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	err := db.inReadTx(ctx, fn)
+	if changed := db.unchanged(); changed != nil {
+		return changed
 	}
-	err = tx.Commit()
+	return db.secondLook(ctx, translate(err), true)
+}
+
+// inReadTx runs fn in a read-only transaction, the pinned one if any.
+func (db *DB) inReadTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx := db.pinned
+	if tx == nil {
+		var err error
+		if tx, err = db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			return err
+		}
+		defer tx.Rollback()
+	}
+	err := fn(tx)
+	if err == nil && tx != db.pinned {
+		err = tx.Commit()
+	}
 	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
 		// Cancelling ctx rolled the transaction back, and may have
 		// ended a read before its last row without an error.
 		return ctx.Err()
 	}
-	return db.secondLook(ctx, translate(err), true)
+	if err != nil && tx != db.pinned {
+		tx.Rollback() // now: the second look reads on another connection
+	}
+	return err
 }

@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +28,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -104,7 +104,7 @@ const applicationID = 0x74747421
 //     more is resident memory of a process that runs all night (16 MiB
 //     a connection cost a league of 100,000 checkpoints 30 MB, and its
 //     rounds no time).
-//   - journal_size_limit: the -wal file stays (see persistWAL); the last
+//   - journal_size_limit: the -wal file stays (see connector); the last
 //     connection to close empties it, and a running league's is cut back
 //     to 64 MiB when it starts over.
 //
@@ -115,13 +115,17 @@ const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=sy
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
+	mu      sync.RWMutex // reads hold it; follow swaps db under it
 	db      *sql.DB
 	path    string      // as the caller named it, for messages
 	abs     string      // the file's absolute path, symbolic links resolved
 	query   string      // the DSN parameters of its connections
-	keeps   bool        // whether they keep the -wal and -shm (persistWAL)
+	keeps   bool        // whether they keep the -wal and -shm (connector)
+	file    fs.FileInfo // the file its connections open (identify); nil before
+	frozen  *frozenFile // a reader's file read as immutable, as it was then; nil for others
+	pinned  *sql.Tx     // the read transaction of every read, after Pin
 	lock    *os.File    // the file Lock locked (or tried to)
-	locked  fs.FileInfo // the database file, when Lock took the lock
+	locked  bool        // Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
 	game    game.Game   // the league's
 }
@@ -178,7 +182,10 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	// stay only once the file has proved to be a league of this ttt.
 	_, walErr := os.Stat(abs + "-wal")
 	db := open(abs, path, dsnQuery, walErr == nil)
-	err = db.init(ctx, setup)
+	err = db.identify()
+	if err == nil {
+		err = db.init(ctx, setup)
+	}
 	if err == nil && walErr != nil {
 		// The league is whole by now: a Ctrl-C no longer undoes it.
 		err = db.persist(context.WithoutCancel(ctx), dsnQuery)
@@ -211,7 +218,7 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 // through the -wal file. Where it cannot (a file made read-only, a
 // directory of another user, a read-only mount), it opens the file
 // read-only (SQLite's mode=ro), and reads the -wal file through the -shm
-// file that every ttt keeps beside the database (see persistWAL): it
+// file that every ttt keeps beside the database (see connector): it
 // sees each commit of a league that its owner runs meanwhile, as any
 // reader does. Without them, it opens the file as immutable (no locks, no
 // -wal) only when nobody can write it (a read-only mount, or no write
@@ -240,13 +247,25 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	// nothing beside it.
 	_, walErr := os.Stat(abs + "-wal")
 	canWrite := writable(abs)
+	var frozen *frozenFile
 	if canWrite != nil {
 		if query, err = readOnlyQuery(abs, canWrite); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	if query == immutableQuery {
+		// Taken before the first read: a write from now on is seen.
+		now := frozenNow(abs)
+		frozen = &now
+	}
 	db := open(abs, path, query, walErr == nil)
-	version, files, err := db.schema(ctx)
+	db.frozen = frozen
+	err = db.identify()
+	var version int
+	var files []string
+	if err == nil {
+		version, files, err = db.schema(ctx)
+	}
 	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
 		err = db.persist(ctx, query)
 	}
@@ -269,6 +288,12 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+// immutableQuery are the DSN parameters of a reader of a file that
+// nobody can write, with no -wal beside it: SQLite reads it with no locks
+// and no -wal, and a league that starts on it all the same is seen by
+// the reader's next read (follow).
+const immutableQuery = "immutable=1"
+
 // readOnlyQuery returns the DSN parameters of a reader that may not write
 // the database file at abs or its directory (why says which), or why it
 // cannot read it.
@@ -286,24 +311,28 @@ func readOnlyQuery(abs string, why error) (string, error) {
 	case frozen(abs):
 		// Nobody can write the file, so no league can start on it:
 		// SQLite may read it as it is, with no locks and no -wal.
-		return "immutable=1", nil
+		return immutableQuery, nil
 	}
 	return "", fmt.Errorf("%w, and the file has no -wal and -shm files beside it, through which a reader that cannot write follows a league's commits: run any ttt command on it once (ttt check) as a user who may write the file and its directory, and they stay", why)
 }
 
-// open makes the connection pool of the database at abs, which the
-// caller named path, with the DSN parameters query, and with persistent
-// -wal and -shm files if persist (see persistWAL). The DSN is a file:
-// URI of the absolute path, so that any path (with '?' or '#' in it)
-// reaches SQLite as it is, percent-encoded. sql.OpenDB only keeps its
-// arguments; the first query connects.
+// connect makes a connection pool of db's file, with the DSN parameters
+// query, and with persistent -wal and -shm files if persist (see
+// connector). The DSN is a file: URI of the absolute path, so that any
+// path (with '?' or '#' in it) reaches SQLite as it is, percent-encoded.
+// sql.OpenDB only keeps its arguments; the first query connects.
+func (db *DB) connect(query string, persist bool) *sql.DB {
+	dsn := (&url.URL{Scheme: "file", Path: db.abs, RawQuery: query}).String()
+	c, _ := sqlite.NewConnector(dsn) // fails only on a query that does not parse, and ours do
+	return sql.OpenDB(connector{Connector: c, db: db, persist: persist})
+}
+
+// open makes a DB of the database at abs, which the caller named path,
+// connected with the DSN parameters query (see connect).
 func open(abs, path, query string, persist bool) *DB {
-	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String()
-	connector, _ := sqlite.NewConnector(dsn) // fails only on a query that does not parse, and ours do
-	if persist {
-		connector = persistWAL{connector}
-	}
-	return &DB{db: sql.OpenDB(connector), path: path, abs: abs, query: query, keeps: persist}
+	db := &DB{path: path, abs: abs, query: query, keeps: persist}
+	db.db = db.connect(query, persist)
+	return db
 }
 
 // persist closes db's connections, which do not keep the -wal and -shm
@@ -313,43 +342,20 @@ func open(abs, path, query string, persist bool) *DB {
 // underAnotherName).
 func (db *DB) persist(ctx context.Context, query string) error {
 	db.db.Close()
-	again := open(db.abs, db.path, query, true)
-	db.db, db.query, db.keeps = again.db, again.query, again.keeps
+	db.db, db.query, db.keeps = db.connect(query, true), query, true
 	var n int
 	return db.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
-}
-
-// persistWAL connects as its Connector does, and then keeps the -wal and
-// -shm files beside the database when the connection closes (SQLite's
-// persistent WAL), emptied by the last connection. Writers make them so,
-// and readers keep them. A reader that may not
-// write the directory needs both to exist to see a league's commits, and
-// could not make them: SQLite removing them at each close would leave it
-// to read the file as it was when it started, while its owner's league
-// went on (issue 26).
-type persistWAL struct{ driver.Connector }
-
-// Connect connects, and makes the -wal and -shm files persistent.
-func (c persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if fc, ok := conn.(sqlite.FileControl); ok {
-		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
-			conn.Close()
-			return nil, err
-		}
-	}
-	return conn, nil
 }
 
 // Close closes the database, and then releases the league lock if Lock
 // took it: the lock covers the last commit, and the lock's descriptor
 // must outlive SQLite's (see lockFile). The -wal file stays (see
-// persistWAL), so that a ttt starting in the instant between the two
+// connector), so that a ttt starting in the instant between the two
 // finds it and does not take the lock for a league under another name.
 func (db *DB) Close() error {
+	if db.pinned != nil {
+		db.pinned.Rollback()
+	}
 	err := db.db.Close()
 	if db.lock != nil {
 		db.lock.Close()
@@ -716,9 +722,9 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 	// damage is there at every read, a failing disk now and then.
 	for range 3 {
 		var result string
-		again := open(db.abs, db.path, db.query, db.keeps)
-		qerr := again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
-		again.db.Close()
+		again := db.connect(db.query, db.keeps)
+		qerr := again.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
+		again.Close()
 		unread := unreadable(result)
 		switch terr := translate(qerr); {
 		case errors.Is(terr, ErrIO), errors.Is(terr, ErrWrite):
