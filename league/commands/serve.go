@@ -40,7 +40,7 @@ func serveCommand() *cli.Command {
 
 // runServe serves the job's league on addr until the job's context ends.
 func runServe(j *job, addr string) error {
-	db, err := j.openLeague(false)
+	db, err := j.openReader()
 	if err != nil {
 		return err
 	}
