@@ -17,6 +17,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -516,10 +518,16 @@ func followLinks(abs string) string {
 // init checks that the file is a ttt database (or a new one), turns on
 // WAL and applies the migrations this database lacks.
 func (db *DB) init(ctx context.Context, setup func() Setup) error {
-	// STEP 1: whose database is it, and which schema?
+	// STEP 1: whose database is it, and which schema? A league's file
+	// that SQLite finds damaged is not written to.
 	version, files, err := db.schema(ctx)
 	if err != nil {
 		return err
+	}
+	if version > 0 {
+		if err := db.refuseDamaged(ctx); err != nil {
+			return err
+		}
 	}
 
 	// STEP 2: WAL, so that readers never block the league's writer nor
@@ -665,12 +673,13 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 // translate turns SQLite's errors into the sentinel errors above, which
 // say what happened in the user's terms, and keeps the driver's error
 // after them, in the message and in the chain (errors.As finds the
-// *sqlite.Error and its extended code); other errors pass unchanged. It
-// is the one place that knows the driver's error codes.
+// *sqlite.Error and its extended code); a stored value that does not fit
+// what it is read into is ErrCorrupt (badValue); other errors pass
+// unchanged. It is the one place that knows the driver's error codes.
 func translate(err error) error {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
-		return err
+		return badValue(err)
 	}
 	as := func(kind error, what string) error {
 		return fmt.Errorf("%w%s (SQLite: %w)", kind, what, err)
@@ -696,6 +705,28 @@ func translate(err error) error {
 		return as(ErrCannotOpen, "")
 	}
 	return err
+}
+
+// scanError matches database/sql's error for a stored value that does not
+// fit what it is read into: text where a number is due, a NULL, a number
+// out of range. SQLite lets a column hold a value of any kind.
+var scanError = regexp.MustCompile(`sql: Scan error on column index [0-9]+, name "([^"]*)": (?:converting driver\.Value type \S+ \((.*)\) to a (\S+): .*|converting NULL to (\S+) is unsupported|(.*))$`)
+
+// badValue is err, unless it is a stored value that does not fit what it
+// is read into (scanError): ErrCorrupt then, in the user's words.
+func badValue(err error) error {
+	m := scanError.FindStringSubmatch(fmt.Sprint(err))
+	if m == nil {
+		return err
+	}
+	kinds := map[string]string{"int": "whole number", "int64": "whole number", "uint64": "whole number", "float64": "number", "string": "text"}
+	switch {
+	case m[2] != "":
+		return fmt.Errorf("%w: its column %s holds %s, not a %s", ErrCorrupt, m[1], m[2], cmp.Or(kinds[m[3]], m[3]))
+	case m[4] != "":
+		return fmt.Errorf("%w: its column %s holds NULL, not a %s", ErrCorrupt, m[1], cmp.Or(kinds[m[4]], m[4]))
+	}
+	return fmt.Errorf("%w: its column %s holds a value it cannot: %s", ErrCorrupt, m[1], m[5])
 }
 
 // secondLook is err, unless err is SQLite's own report of damage

@@ -456,7 +456,7 @@ func TestCheck(t *testing.T) {
 		p.Write(t, "league.db", healthy)
 		c.damage()
 		out, errOut, code := p.Run(t, "check", "--sample", "1")
-		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "problems found") || errOut != "ttt: the league is damaged\n" {
+		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, " found\n") || errOut != "ttt: the league is damaged\n" {
 			t.Errorf("check of a damaged league: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, c.want)
 		}
 	}
