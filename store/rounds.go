@@ -289,15 +289,21 @@ var ErrNoRounds = errors.New("the league has played no round yet")
 
 // LastRound returns the id of the newest round, and the stored state of
 // the learner (nil when no league round stored one), checked against its
-// checksum. It returns ErrNoRounds in a league that has played none.
+// checksum. It returns ErrNoRounds in a league that has played none, and
+// ErrCorrupt where the rounds are not numbered from 1 without a gap, as
+// their commits number them: a league keeps a place for each.
 func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		var last sql.Null[int64]
-		if err := tx.QueryRowContext(ctx, "SELECT max(id) FROM rounds").Scan(&last); err != nil {
+		var n int64
+		if err := tx.QueryRowContext(ctx, "SELECT max(id), count(*) FROM rounds").Scan(&last, &n); err != nil {
 			return err
 		}
-		if !last.Valid {
+		switch {
+		case !last.Valid:
 			return ErrNoRounds
+		case last.V != n || tx.QueryRowContext(ctx, "SELECT 1 FROM rounds WHERE id < 1").Scan(new(int)) == nil:
+			return fmt.Errorf("%w: the league's %d rounds are numbered up to %d, not 1 to %[1]d", ErrCorrupt, n, last.V)
 		}
 		id = last.V
 		var sum sql.Null[int64]
