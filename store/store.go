@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -171,6 +172,7 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	removeAbandoned(abs)
 	if fresh != nil && !fresh.existed {
 		testHookCreating()
 		if err := create(ctx, abs, path, setup); err != nil {
@@ -400,6 +402,27 @@ func create(ctx context.Context, abs, path string, setup func() Setup) error {
 		return err
 	}
 	return nil
+}
+
+// removeAbandoned removes what creations of a league at abs left when
+// their process was killed (SIGKILL, a power cut) before they could
+// clean up: the file of the league they were making, abs.PID.new, and
+// its -wal, -shm and -journal, where process PID is gone. A creation that
+// is still under way keeps its files.
+func removeAbandoned(abs string) {
+	dir, base := filepath.Split(abs)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ours := strings.CutPrefix(e.Name(), base+".")
+		pid, suffix, made := strings.Cut(rest, ".new")
+		n, err := strconv.Atoi(pid)
+		if ours && made && err == nil && n > 0 && slices.Contains([]string{"", "-wal", "-shm", "-journal"}, suffix) && processGone(n) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // linkNew gives the file at tmp the name abs, unless abs names a file
