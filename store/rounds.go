@@ -103,9 +103,9 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 		return err
 	}
 	if err := commitRound(ctx, tx, r); err != nil {
-		return db.secondLook(ctx, translate(err), false)
+		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
 	}
-	return db.secondLook(ctx, translate(tx.Commit()), false)
+	return db.secondLook(ctx, translate(stopped(ctx, tx.Commit())), false)
 }
 
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
@@ -480,13 +480,22 @@ func (db *DB) inReadTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err == nil && tx != db.pinned {
 		err = tx.Commit()
 	}
-	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
-		// Cancelling ctx rolled the transaction back, and may have
-		// ended a read before its last row without an error.
-		return ctx.Err()
-	}
-	if err != nil && tx != db.pinned {
+	if err = stopped(ctx, err); err != nil && tx != db.pinned {
 		tx.Rollback() // now: the second look reads on another connection
+	}
+	return err
+}
+
+// stopped is err, or ctx's error when ctx is done: what a read or a write
+// under way met then came of the stop (a statement closed, the
+// transaction rolled back, SQLite interrupted), and a stop is what the
+// caller is to see (issue 35: a league run stopped in a read said "sql:
+// statement is closed", with exit status 1). Cancelling ctx rolls the
+// transaction back, and may end a read before its last row without an
+// error: Commit then says that the transaction is done.
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
 	}
 	return err
 }
