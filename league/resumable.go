@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"ttt/agents"
 	"ttt/agents/train"
@@ -23,7 +24,7 @@ func CheckResume(ctx context.Context, db *store.DB, found func(string)) error {
 		return err
 	}
 	if err != nil {
-		found("a league run cannot resume it: " + err.Error())
+		found("a league run cannot resume it: " + strings.TrimPrefix(err.Error(), store.ErrCorrupt.Error()+": "))
 	}
 	return nil
 }

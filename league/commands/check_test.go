@@ -59,7 +59,7 @@ func TestCheckWhatEveryCommandNeeds(t *testing.T) {
 		{"a damaged fit", "UPDATE fits SET ratings = ratings || x'00' WHERE round_id = (SELECT max(round_id) FROM fits)",
 			"table fits: round 4: the ratings of the fit: damaged: its checksum does not match", true},
 		{"no learner state", "DELETE FROM learner",
-			"a league run cannot resume it: round 4: no learner state is stored", true},
+			"a league run cannot resume it: round 4: the league has checkpoints, and no learner state is stored", true},
 		{"a dropped index", "DROP INDEX standings_best",
 			"SQLite: the index standings_best is missing (the migrations make it)", false},
 		{"an added trigger", "CREATE TRIGGER keep AFTER INSERT ON matches BEGIN DELETE FROM matches WHERE a = new.a AND b = new.b; END",
