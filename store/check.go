@@ -111,6 +111,10 @@ var checks = []struct {
 		_, err := readRounds(ctx, tx, math.MinInt64, math.MaxInt64)
 		return 0, err
 	}},
+	{"the learning curve", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
+		_, err := curvePoints(ctx, tx, "1", -1)
+		return 0, err
+	}},
 	{"table matches", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches")
 		if err != nil {

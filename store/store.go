@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -139,12 +140,16 @@ func (db *DB) Game() game.Game { return db.game }
 // readGame reads the league's game.
 func (db *DB) readGame(ctx context.Context) error {
 	var name string
-	if err := db.db.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name); err != nil {
+	err := db.db.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: its table league, which names the league's game, has no row", ErrCorrupt)
+	}
+	if err != nil {
 		return err
 	}
 	kit, err := agents.KitOf(name)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: the league's game: %w", ErrCorrupt, err)
 	}
 	db.game = kit.Game
 	return nil
@@ -190,12 +195,12 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	if err == nil {
 		err = db.init(ctx, setup)
 	}
+	if err == nil {
+		err = db.readGame(ctx)
+	}
 	if err == nil && walErr != nil {
 		// The league is whole by now: a Ctrl-C no longer undoes it.
 		err = db.persist(context.WithoutCancel(ctx), dsnQuery)
-	}
-	if err == nil {
-		err = db.readGame(ctx)
 	}
 	if err != nil {
 		err = db.secondLook(ctx, translate(err), false)
@@ -270,9 +275,6 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	if err == nil {
 		version, files, err = db.schema(ctx)
 	}
-	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
-		err = db.persist(ctx, query)
-	}
 	switch {
 	case err != nil:
 	case version == 0:
@@ -281,6 +283,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 		err = fmt.Errorf("%w (schema %d, this ttt knows %d): ttt upgrade brings it up to date", ErrOlderSchema, version, len(files))
 	default:
 		err = db.readGame(ctx)
+	}
+	if err == nil && walErr != nil && canWrite == nil {
+		err = db.persist(ctx, query)
 	}
 	if err != nil {
 		// Every read above, the game's too, may be the one that the disk
@@ -506,6 +511,12 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 	case n < sqliteHeaderSize:
 		return "", nil, fmt.Errorf("%w: %d bytes, cut short within SQLite's header", ErrCorrupt, n)
 	}
+	// SQLite would open a file with another version in its header
+	// read-only, or not at all, and say so in terms of its own.
+	write, read, format := head[18], head[19], binary.BigEndian.Uint32(head[44:48])
+	if write < 1 || write > 2 || read < 1 || read > 2 || format > 4 {
+		return "", nil, fmt.Errorf("%w: its header gives file format versions %d and %d and schema format %d, where SQLite writes 1 or 2, and 4 at most", ErrCorrupt, write, read, format)
+	}
 	return abs, nil, nil
 }
 
@@ -721,7 +732,8 @@ func translate(err error) error {
 	case sqlite3.SQLITE_FULL:
 		return as(ErrFull, "")
 	case sqlite3.SQLITE_NOTADB:
-		return as(ErrNotDatabase, ": not an SQLite file")
+		// examine let it by: it starts as an SQLite file does.
+		return as(ErrCorrupt, ": its header is not one SQLite can read")
 	case sqlite3.SQLITE_CORRUPT:
 		return as(ErrCorrupt, "")
 	case sqlite3.SQLITE_CANTOPEN:

@@ -53,12 +53,13 @@ func analyzeCommand() *cli.Command {
 // runAnalyze prints the value of every legal move of kit's game after
 // moves, in format.
 func runAnalyze(j *job, kit *agents.Kit, moves, format string) error {
+	// MOVES that do not make a game in play are a wrong command line.
 	p, err := parseMoves(kit, moves)
 	if err != nil {
-		return err
+		return j.usage("%v", err)
 	}
 	if r := kit.Result(p); r != game.Ongoing {
-		return fmt.Errorf("the game is over (%s): there is no move to analyze", r)
+		return j.usage("moves %q: the game is over (%s): there is no move to analyze", moves, r)
 	}
 	outcomes, err := kit.Analyze(j.ctx, p)
 	if err != nil {

@@ -98,6 +98,8 @@ func TestExitCodes(t *testing.T) {
 		{"check: --sample must be at least 1 (got 0)", []string{"check", "--sample", "0"}},
 		{"check: --ratings replays no match: --sample goes without it", []string{"check", "--ratings", "--sample", "5"}},
 		{`analyze: --game: unknown game "chess"`, []string{"analyze", "--game", "chess", "4"}},
+		{`analyze: moves "0314258": move 6 (5): the game is over`, []string{"analyze", "0314258"}},
+		{`analyze: moves "4x": "x" is not a square`, []string{"analyze", "4x"}},
 	} {
 		p.Usage(t, c.want, c.args...)
 	}
@@ -110,7 +112,6 @@ func TestExitCodes(t *testing.T) {
 		{`no such agent: "nobody"`, []string{"show", "nobody"}},
 		{"no league database at missing.db", []string{"ratings", "--db", "missing.db"}},
 		{"cannot read weights", []string{"import", "missing.bin"}},
-		{"the game is over", []string{"analyze", "0314258"}},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}
