@@ -15,7 +15,8 @@ import (
 // writes a rating that is not a finite number, which JSON cannot hold
 // (ttt serve could not answer it); an agent's standing is the fit's
 // rating, within HistoryStep of its last history row, whose round it
-// names, and an agent that has played has one.
+// names, and an agent that has played has one, with the record of all its
+// matches.
 var ratingChecks = []struct{ query, says string }{
 	{`SELECT ` + agentLabel + ` FROM standings s JOIN agents a ON a.id = s.agent_id
 		WHERE NOT (` + finiteSQL("s") + `) ORDER BY a.id`,
@@ -36,6 +37,12 @@ var ratingChecks = []struct{ query, says string }{
 		WHERE NOT EXISTS (SELECT 1 FROM standings s WHERE s.agent_id = h.agent_id)
 		ORDER BY a.id`,
 		"it has a rating history but no standing"},
+	{`SELECT ` + agentLabel + ` FROM standings s JOIN agents a ON a.id = s.agent_id
+		WHERE s.wins != (SELECT coalesce(sum(wins), 0) FROM matches WHERE a = s.agent_id) + (SELECT coalesce(sum(losses), 0) FROM matches WHERE b = s.agent_id)
+			OR s.draws != (SELECT coalesce(sum(draws), 0) FROM matches WHERE a = s.agent_id) + (SELECT coalesce(sum(draws), 0) FROM matches WHERE b = s.agent_id)
+			OR s.losses != (SELECT coalesce(sum(losses), 0) FROM matches WHERE a = s.agent_id) + (SELECT coalesce(sum(wins), 0) FROM matches WHERE b = s.agent_id)
+		ORDER BY a.id`,
+		"its record is not the sum of its matches' (a match was deleted or changed)"},
 	{`SELECT ` + agentLabel + ` FROM agents a
 		WHERE NOT EXISTS (SELECT 1 FROM standings s WHERE s.agent_id = a.id)
 			AND (EXISTS (SELECT 1 FROM matches m WHERE m.a = a.id) OR EXISTS (SELECT 1 FROM matches m WHERE m.b = a.id))
