@@ -119,7 +119,7 @@ func (db *DB) follow(ctx context.Context) error {
 		return err
 	}
 	now := frozenNow(db.abs)
-	query := dsnQuery + "&_pragma=query_only(1)"
+	query := readerQuery
 	if why := writable(db.abs); why != nil {
 		var err error
 		if query, err = readOnlyQuery(db.abs, why); err != nil {

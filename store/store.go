@@ -246,10 +246,7 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// query_only: SQLite itself refuses any statement that would write,
-	// on every connection of a reader, whatever a caller runs; the file
-	// is still opened read-write, so that the -wal is seen and cleaned up.
-	query := dsnQuery + "&_pragma=query_only(1)"
+	query := readerQuery
 	// A reader keeps the -wal and -shm files that it finds. Where there
 	// are none (a copy, a league of an older ttt), it makes them stay
 	// only once it has found a league of this ttt: a file refused keeps
@@ -296,6 +293,13 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	return db, nil
 }
+
+// readerQuery are the DSN parameters of a reader that may write the file
+// and its directory. query_only: SQLite itself refuses any statement that
+// would write, on every connection of a reader, whatever a caller runs;
+// the file is still opened read-write, so that the -wal is seen and
+// cleaned up.
+const readerQuery = dsnQuery + "&_pragma=query_only(1)"
 
 // immutableQuery are the DSN parameters of a reader of a file that
 // nobody can write, with no -wal beside it: SQLite reads it with no locks
@@ -754,12 +758,12 @@ func badValue(err error) error {
 	if m == nil {
 		return err
 	}
-	kinds := map[string]string{"int": "whole number", "int64": "whole number", "uint64": "whole number", "float64": "number", "string": "text"}
+	kinds := map[string]string{"int": "a whole number", "int64": "a whole number", "uint64": "a whole number", "float64": "a number", "string": "text"}
 	switch {
 	case m[2] != "":
-		return fmt.Errorf("%w: its column %s holds %s, not a %s", ErrCorrupt, m[1], m[2], cmp.Or(kinds[m[3]], m[3]))
+		return fmt.Errorf("%w: its column %s holds %s, not %s", ErrCorrupt, m[1], m[2], cmp.Or(kinds[m[3]], m[3]))
 	case m[4] != "":
-		return fmt.Errorf("%w: its column %s holds NULL, not a %s", ErrCorrupt, m[1], cmp.Or(kinds[m[4]], m[4]))
+		return fmt.Errorf("%w: its column %s holds NULL, not %s", ErrCorrupt, m[1], cmp.Or(kinds[m[4]], m[4]))
 	}
 	return fmt.Errorf("%w: its column %s holds a value it cannot: %s", ErrCorrupt, m[1], m[5])
 }
@@ -795,6 +799,8 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 		switch terr := translate(qerr); {
 		case errors.Is(terr, ErrIO), errors.Is(terr, ErrWrite):
 			return fmt.Errorf("%w (SQLite, reading again: %w)", ErrIO, qerr)
+		case errors.Is(qerr, ErrReplaced), errors.Is(qerr, ErrMoved):
+			return qerr // no longer the file that err is of (connector)
 		case qerr == nil && result == "ok":
 			// What SQLite said first was its guess at a page it could
 			// not read, which the file's check disproves: not kept.
