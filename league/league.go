@@ -192,6 +192,11 @@ func Default(kit *agents.Kit) Config {
 	}
 }
 
+// MaxGamesPerRound bounds a round's training games: a billion take hours.
+// A league's stored setting beyond it (an edited file) would start a
+// round that never ends.
+const MaxGamesPerRound = 1_000_000_000
+
 // Validate reports the first setting out of range.
 func (c Config) Validate() error {
 	switch {
@@ -199,8 +204,8 @@ func (c Config) Validate() error {
 		return train.OutOfRange("rounds", "must not be negative", c.Rounds)
 	case c.Duration < 0:
 		return train.OutOfRange("duration", "must not be negative", c.Duration)
-	case c.GamesPerRound < 1:
-		return train.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
+	case c.GamesPerRound < 1 || c.GamesPerRound > MaxGamesPerRound:
+		return train.OutOfRange("games_per_round", fmt.Sprintf("must be within 1..%d", MaxGamesPerRound), c.GamesPerRound)
 	case c.Workers < 0:
 		return train.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
 	case c.Openings < 0 || c.Openings > MaxPlies:

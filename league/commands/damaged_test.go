@@ -1,13 +1,17 @@
 package commands_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 )
 
@@ -82,6 +86,22 @@ var damagedCommands = [][]string{
 	{"league", "run", "--rounds", "1"}, {"import", "--name", "copy", "net.bin"}, {"prune", "--every", "0", "--best", "1"},
 }
 
+// runWithin runs ttt in p as clitest does, and stops it (as Ctrl-C
+// would) if it has not ended within minutes, which a command on a league
+// of a few rounds never takes: a stored setting that made a round
+// endless (a billion billion games) failed as a hang once.
+func runWithin(t *testing.T, p clitest.TTT, args ...string) (stdout, stderr string, code int) {
+	const limit = 5 * time.Minute
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	code = commands.Run(ctx, commands.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Dir: p.Dir}, args)
+	if ctx.Err() != nil {
+		t.Errorf("ttt %s: still running after %v", strings.Join(args, " "), limit)
+	}
+	return out.String(), errOut.String(), code
+}
+
 // FuzzDamagedLeague damages a league file, as an editor or a failing
 // disk would, and runs every command on it (issue 35). No command may
 // panic or exit 2 (the command line is right), and one that fails says
@@ -128,7 +148,7 @@ func FuzzDamagedLeague(f *testing.F) {
 				q = copyLeague()
 				q.Write(t, "league.db", damaged)
 			}
-			out, errOut, code := q.Run(t, args...)
+			out, errOut, code := runWithin(t, q, args...)
 			switch {
 			case code != 0 && (code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ttt: ")):
 				t.Errorf("%s; ttt %s: exit %d, stderr %q; want 0, or 1 and one line", did, strings.Join(args, " "), code, errOut)
