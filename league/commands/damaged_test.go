@@ -158,3 +158,39 @@ func FuzzDamagedLeague(f *testing.F) {
 		}
 	})
 }
+
+// The two damaged files that made ttt panic with a Go stack trace (issue
+// 35): a league whose latest snapshot's agent row is gone, for league
+// run, and a rated agent without history rows, for ratings plot. Each
+// now gets one line that names the damage and points at ttt check, with
+// exit status 1, and ttt check names it too.
+func TestNoTraceOnADamagedFile(t *testing.T) {
+	t.Parallel()
+	fixture := clitest.New(t)
+	fixture.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "3")...)
+	for _, c := range []struct {
+		sql  string
+		args []string
+		want string
+	}{
+		{"DELETE FROM agents WHERE id = (SELECT max(id) FROM agents)", clitest.LeagueRun(clitest.Quick, "--rounds", "1"),
+			"the database file is damaged: the fit's ratings rate agent 8, which is not in the league"},
+		{"DELETE FROM history WHERE agent_id = (SELECT agent_id FROM standings WHERE class IS NOT NULL ORDER BY class DESC, share DESC, lo DESC, agent_id DESC LIMIT 1)",
+			[]string{"ratings", "plot", "-o", "plot.svg"}, "is rated and has no rating history"},
+	} {
+		p := clitest.New(t)
+		p.Write(t, "league.db", fixture.File(t, "league.db"))
+		db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+		if _, err := db.Exec(c.sql); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		_, errOut, code := p.Run(t, c.args...)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) || !strings.HasSuffix(errOut, "(ttt check says what is damaged)\n") {
+			t.Errorf("ttt %s: exit %d, stderr %q; want exit 1 and one line with %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+		if out, _, code := p.Run(t, "check"); code != 1 {
+			t.Errorf("check: exit %d, stdout %q", code, out)
+		}
+	}
+}
