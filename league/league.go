@@ -204,8 +204,10 @@ func (c Config) Validate() error {
 		return train.OutOfRange("rounds", "must not be negative", c.Rounds)
 	case c.Duration < 0:
 		return train.OutOfRange("duration", "must not be negative", c.Duration)
-	case c.GamesPerRound < 1 || c.GamesPerRound > MaxGamesPerRound:
-		return train.OutOfRange("games_per_round", fmt.Sprintf("must be within 1..%d", MaxGamesPerRound), c.GamesPerRound)
+	case c.GamesPerRound < 1:
+		return train.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
+	case c.GamesPerRound > MaxGamesPerRound:
+		return train.OutOfRange("games_per_round", fmt.Sprintf("must be at most %d", MaxGamesPerRound), c.GamesPerRound)
 	case c.Workers < 0:
 		return train.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
 	case c.Openings < 0 || c.Openings > MaxPlies:
