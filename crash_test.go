@@ -75,6 +75,11 @@ func TestKillAtAnyMoment(t *testing.T) {
 	if got := checkLeague(t, path, last); got != total {
 		t.Errorf("%d rounds after the last run, want %d", got, total)
 	}
+	// A kill during the creation left the league being made (issue 35):
+	// the next run removed it.
+	if left, _ := filepath.Glob(path + ".*.new*"); len(left) > 0 {
+		t.Errorf("after the kills: %v", left)
+	}
 	p.OK(t, append([]string{"league", "run", "--db", "whole.db", "--workers", "2", "--rounds", strconv.FormatInt(total, 10)}, flags...)...)
 	if !reflect.DeepEqual(leagueOf(t, path), leagueOf(t, filepath.Join(p.Dir, "whole.db"))) {
 		t.Errorf("after %d kills the league differs from one run without a stop", len(aims)+1)

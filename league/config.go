@@ -135,6 +135,11 @@ func Default(kit *agents.Kit) Config {
 	}
 }
 
+// MaxGamesPerRound bounds a round's training games: a billion take hours.
+// A league's stored setting beyond it (an edited file) would start a
+// round that never ends.
+const MaxGamesPerRound = 1_000_000_000
+
 // Validate reports the first setting out of range.
 func (c Config) Validate() error {
 	switch {
@@ -144,6 +149,8 @@ func (c Config) Validate() error {
 		return learn.OutOfRange("duration", "must not be negative", c.Duration)
 	case c.GamesPerRound < 1:
 		return learn.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
+	case c.GamesPerRound > MaxGamesPerRound:
+		return learn.OutOfRange("games_per_round", fmt.Sprintf("must be at most %d", MaxGamesPerRound), c.GamesPerRound)
 	case c.Workers < 0:
 		return learn.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
 	case c.Openings < 0 || c.Openings > MaxPlies:

@@ -135,7 +135,13 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	}
 	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess), latest: map[string]int64{}}
 
-	// STEP 1: the agents, with their standings and the fit's ratings.
+	// STEP 1: the agents, with their standings and the fit's ratings. A
+	// checkpoint is of a round the league has played.
+	round, state, err := db.LastRound(ctx)
+	if err != nil && !errors.Is(err, store.ErrNoRounds) {
+		return nil, err
+	}
+	lg.lastRound = round
 	fits, since, err := db.Fits(ctx)
 	if err != nil {
 		return nil, err
@@ -169,8 +175,13 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	}
 
 	// STEP 2: the ratings: each agent's exact value, then every result.
+	// A result or a rating of an agent that is not there (its row
+	// deleted) is damage: the league would index its members by it.
 	lg.ratings = elo.NewRatings(lg.random)
 	for _, id := range slices.Sorted(maps.Keys(fits)) {
+		if !lg.isMember(id) {
+			return nil, fmt.Errorf("%w: the fit's ratings rate agent %d, which is not in the league", store.ErrCorrupt, id)
+		}
 		if err := lg.ratings.Restore(id, fits[id]); err != nil {
 			return nil, err
 		}
@@ -184,16 +195,21 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		if done++; loading != nil && done%65536 == 0 {
 			loading(done, total)
 		}
+		if !lg.isMember(m.A) || !lg.isMember(m.B) {
+			return fmt.Errorf("%w: match %d v %d of round %d names an agent that is not in the league", store.ErrCorrupt, m.A, m.B, m.Round)
+		}
 		return lg.ratings.Add(elo.Pair{A: m.A, B: m.B, Record: m.Record})
 	})
 	if err != nil {
 		return nil, err
 	}
 
-	// STEP 3: the learners.
-	round, state, err := db.LastRound(ctx)
+	// STEP 3: the learners: new ones until a league round has stored
+	// theirs (the rounds before it, if any, were ttt roundrobin's among
+	// imported agents), and since then, that state, as the last league
+	// round left it.
 	switch {
-	case errors.Is(err, store.ErrNoRounds):
+	case state == nil && len(lg.latest) == 0:
 		for i, name := range cfg.Learners {
 			m, err := agents.MethodOf(name)
 			if err != nil {
@@ -205,12 +221,9 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 			}
 			lg.lines = append(lg.lines, line)
 		}
-	case err != nil:
-		return nil, err
 	case state == nil:
-		return nil, fmt.Errorf("round %d: no learner state is stored", round)
+		return nil, fmt.Errorf("%w: round %d: the league has checkpoints, and no learner state is stored", store.ErrCorrupt, round)
 	default:
-		lg.lastRound = round
 		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}

@@ -99,6 +99,7 @@ const fitBytes = 12
 func (lg *league) committed(ctx context.Context, r *store.Round, con contestant) error {
 	// STEP 1: the members, the snapshot last, which joins rated: the
 	// round's update and history row are its standing.
+	lg.lastRound = r.ID
 	var id int64 // the snapshot's
 	newest := int64(len(lg.members))
 	if r.Snapshot != nil {
@@ -132,7 +133,6 @@ func (lg *league) committed(ctx context.Context, r *store.Round, con contestant)
 		lg.latest[r.Snapshot.Method] = id
 		lg.contestants.add(id, con)
 	}
-	lg.lastRound = r.ID
 	lg.behind = nil
 
 	// STEP 2: ratings shown and ranked (the commit replaced the

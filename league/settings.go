@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -57,14 +58,27 @@ func (c Config) Stored() map[string]string {
 	return out
 }
 
-// set sets the setting name (as settings names it) to value.
+// set sets the setting name (as settings names it) to value, or says
+// why value is not one.
 func (c *Config) set(name, value string) error {
 	var err error
-	i := func(p *int) { *p, err = strconv.Atoi(value) }
-	f := func(p *float64) { *p, err = strconv.ParseFloat(value, 64) }
+	i := func(p *int) {
+		var v int64
+		if v, err = strconv.ParseInt(value, 10, 0); err != nil {
+			err = errors.New("not a whole number")
+		}
+		*p = int(v)
+	}
+	f := func(p *float64) {
+		if *p, err = strconv.ParseFloat(value, 64); err != nil {
+			err = errors.New("not a number")
+		}
+	}
 	switch name {
 	case "seed":
-		c.Seed, err = strconv.ParseUint(value, 10, 64)
+		if c.Seed, err = strconv.ParseUint(value, 10, 64); err != nil {
+			err = errors.New("not a whole number from 0 to 18446744073709551615")
+		}
 	case "learners":
 		c.Learners = strings.Split(value, ",")
 	case "games_per_round":
@@ -128,7 +142,7 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 		case !ok || was == now[name]:
 		case !given(name):
 			if err := cfg.set(name, was); err != nil {
-				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
+				return cfg, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
 			}
 		case agents.Setting(name) != nil && agents.Setting(name).Made != "":
 			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {

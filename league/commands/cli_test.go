@@ -194,19 +194,35 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A stored setting that is NaN (an edited or damaged file) is refused as
-// the flag would be, though NaN fails every comparison. (How a league
-// resumes with its settings: the script resume.txtar.)
-func TestResumeSettingNaN(t *testing.T) {
+// A stored setting that is out of range, NaN (which fails every
+// comparison) or not a number is the file's fault (an edited or damaged
+// file), refused with exit status 1 in the settings' stored names,
+// whatever flags the command line gave besides: never as a flag the user
+// did not give, with the exit status of a wrong command line (issue 35).
+// (How a league resumes with its settings: the script resume.txtar.)
+func TestStoredSettings(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(bounded)...)
-	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon_end'"); err != nil {
-		t.Fatal(err)
+	healthy := p.File(t, "league.db")
+	for _, c := range []struct {
+		name, value string
+		flags       []string
+		want        string
+	}{
+		{"epsilon_end", "NaN", nil, "the league's stored settings: epsilon and epsilon_end must be within 0..1 (got 0.1 and NaN)"},
+		{"hidden", "-3", []string{"--lr", "0.05"}, "the league's stored settings: hidden must be within 1..4096 (got -3)"},
+		{"games_per_round", "abc", []string{"--lr", "0.05"}, `the database file is damaged: the league's stored setting games_per_round is "abc", not a whole number`},
+		{"seed", "-1", nil, `the database file is damaged: the league's stored setting seed is "-1", not a whole number from 0 to 18446744073709551615`},
+	} {
+		p.Write(t, "league.db", healthy)
+		db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+		if _, err := db.Exec("UPDATE settings SET value = ? WHERE name = ?", c.value, c.name); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		p.Refused(t, c.want+" (ttt check says what is damaged)", append([]string{"league", "run", "--rounds", "1"}, c.flags...)...)
 	}
-	db.Close()
-	p.Refused(t, "--epsilon and --epsilon-end must be within 0..1 (got 0.1 and NaN)", "league", "run", "--rounds", "1")
 }
 
 // ttt rounds reads back what each round's line said: the snapshot, its

@@ -155,6 +155,24 @@ func TestBadInput(t *testing.T) {
 	}
 	nonsense.Close()
 	p.Write(t, "old.db", readTestdata(t, schema1))
+	// Damaged: a header with a schema format no SQLite writes, or one
+	// that SQLite cannot read; no row in the table that names the game.
+	for offset, name := range map[int]string{47: "format.db", 21: "header.db"} {
+		data := p.File(t, "league.db")
+		data[offset] = 7
+		p.Write(t, name, data)
+	}
+	p.Write(t, "nogame.db", p.File(t, "league.db"))
+	nogame := clitest.SQL(t, filepath.Join(p.Dir, "nogame.db"))
+	if _, err := nogame.Exec("DELETE FROM league"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nogame.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	nogame.Close()
+	os.Remove(filepath.Join(p.Dir, "nogame.db-wal"))
+	os.Remove(filepath.Join(p.Dir, "nogame.db-shm"))
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 
 	before := clitest.Snapshot(t, p.Dir)
@@ -170,6 +188,12 @@ func TestBadInput(t *testing.T) {
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
 		{"old.db: database was written by an older ttt (schema 1, this ttt knows 8): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"format.db: the database file is damaged: its header gives file format versions 2 and 2 and schema format 7, where SQLite writes 1 or 2, and 4 at most (ttt check says what is damaged)", []string{"ratings", "--db", "format.db"}},
+		{"format.db: the database file is damaged: its header gives file format versions", clitest.LeagueRun(bounded, "--db", "format.db")},
+		{"header.db: the database file is damaged: its header is not one SQLite can read (SQLite: file is not a database (26)) (ttt check says what is damaged)", []string{"ratings", "--db", "header.db"}},
+		{"header.db: the database file is damaged: its header is not one SQLite can read", clitest.LeagueRun(bounded, "--db", "header.db")},
+		{"nogame.db: the database file is damaged: its table league, which names the league's game, has no row (ttt check says what is damaged)", []string{"ratings", "--db", "nogame.db"}},
+		{"nogame.db: the database file is damaged: its table league, which names the league's game, has no row", clitest.LeagueRun(bounded, "--db", "nogame.db")},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}
@@ -456,7 +480,7 @@ func TestCheck(t *testing.T) {
 		p.Write(t, "league.db", healthy)
 		c.damage()
 		out, errOut, code := p.Run(t, "check", "--sample", "1")
-		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "problems found") || errOut != "ttt: the league is damaged\n" {
+		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, " found\n") || errOut != "ttt: the league is damaged\n" {
 			t.Errorf("check of a damaged league: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, c.want)
 		}
 	}

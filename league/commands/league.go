@@ -163,51 +163,89 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 		}
 	}
 	db, err := j.openLeague(true)
-	if errors.Is(err, context.Canceled) {
-		// Ctrl-C before the league was open stops the run as it stops a
-		// round: nothing of it is stored.
-		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
-		return nil
-	}
 	if err != nil {
-		return err
+		return j.stoppedEarly(err, nil)
 	}
 	defer db.Close()
 	if err := db.Lock(); err != nil {
 		return err
 	}
+	if cfg, err = j.resume(db, cfg, given); err != nil {
+		return j.stoppedEarly(err, db)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
+	return j.runLeague(db, cfg, stop)
+}
+
+// stoppedEarly is err, a run's failure before its first round, unless
+// the run was stopped (Ctrl-C): then, as a round stopped, nothing of it
+// is stored, and it says so and where the league stands (db, nil before
+// the league is open), with exit status 0. The stop may come at any
+// moment, in any read (issue 35: one in the reading of the settings
+// said "context canceled", with exit status 1).
+func (j *job) stoppedEarly(err error, db *store.DB) error {
+	if j.ctx.Err() == nil {
+		return err
+	}
+	if db == nil {
+		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
+		return nil
+	}
+	last, lerr := db.NewestRound(context.WithoutCancel(j.ctx))
+	if lerr != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "stopped: interrupted before a round began; the league holds %s (run again to go on)\n", plural(int(last), "committed round"))
+	return nil
+}
+
+// resume returns the settings that the run goes on with (league.Resume),
+// refuses them when out of range (storedOrGiven), and says how the run
+// starts.
+func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string) bool) (league.Config, error) {
 	stored, err := db.Settings(j.ctx)
 	if err != nil {
-		return err
+		return cfg, err
 	}
 	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
 	if _, ok := errors.AsType[*learn.SettingError](err); ok {
-		return j.usage("%v", flagged(err, flagOf))
+		return cfg, j.usage("%v", flagged(err, flagOf))
 	}
 	if err == nil {
 		err = j.unread(cfg.Learners, given)
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err // Ctrl-C here stops the run below, as it stops a round
+	if err != nil {
+		return cfg, err
 	}
 	// A setting is refused before anything is said of it: a run never
-	// says it goes on with a value it then refuses. With none given, the
-	// fault is the stored settings' (an edited file), not the command
-	// line's.
-	if err := flagged(cfg.ValidateFor(kit), flagOf); err != nil {
-		if len(changes) > 0 {
-			return j.usage("%v", err)
-		}
-		return err
+	// says it goes on with a value it then refuses.
+	if err := j.storedOrGiven(cfg.ValidateFor(agents.KitFor(db.Game())), given); err != nil {
+		return cfg, err
 	}
 	if err := j.sayStart(db, len(stored) == 0, cfg); err != nil {
-		return err
+		return cfg, err
 	}
 	for _, ch := range changes {
 		fmt.Fprintf(j.Stdout, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
-	return j.runLeague(db, cfg, stop)
+	return cfg, nil
+}
+
+// storedOrGiven is err, a setting out of range or one that cannot go
+// with another: a usage error, said with flags, when the command line
+// gave one of the settings at fault (given), which flags can mend;
+// otherwise the fault is the file's, edited or damaged (store.ErrCorrupt),
+// said with the settings' stored names, and no flag the user never typed
+// is named (issue 35).
+func (j *job) storedOrGiven(err error, given func(setting string) bool) error {
+	se, ok := errors.AsType[*learn.SettingError](err)
+	switch {
+	case !ok:
+		return err
+	case slices.ContainsFunc(se.Settings, given):
+		return j.usage("%v", flagged(err, flagOf))
+	}
+	return &renamed{err: fmt.Errorf("%w: %w", store.ErrCorrupt, err), msg: "the league's stored settings: " + err.Error()}
 }
 
 // sayStart writes a run's first line: whether it starts a league or

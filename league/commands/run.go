@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/store"
 )
 
 // Exit codes of Run.
@@ -41,12 +43,23 @@ func Run(ctx context.Context, env Env, args []string) int {
 		return exitOK
 	}
 	// One line, whatever the error: a joined error holds several.
-	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+	if _, checked := errors.AsType[checkFailure](err); errors.Is(err, store.ErrCorrupt) && !checked {
+		msg += " (ttt check says what is damaged)"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, msg)
 	if _, ok := errors.AsType[*usageError](err); ok {
 		return exitUsage
 	}
 	return exitError
 }
+
+// checkFailure is an error of ttt check, which says itself what it
+// found damaged: Run sends the user to ttt check with any other error
+// that says a league file is damaged.
+type checkFailure struct{ error }
+
+func (e checkFailure) Unwrap() error { return e.error }
 
 // newApp builds the command line of a run in env.
 func newApp(env Env) *cli.App {

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/league/web"
-	"ttt/store"
 )
 
 // serveCommand is `ttt serve`: the league in a browser.
@@ -43,8 +42,9 @@ func serveCommand() *cli.Command {
 func runServe(j *job, addr string) error {
 	errLog := log.New(j.Stderr, "ttt serve: ", log.LstdFlags)
 	// The league is opened again by the same rules if its file is
-	// replaced under the server.
-	h, err := web.New(j.path(j.db), func() (*store.DB, error) { return j.openLeague(false) }, errLog)
+	// replaced under the server. A server follows the league: it reads
+	// each answer in a transaction of its own.
+	h, err := web.New(j.path(j.db), j.openReader, errLog)
 	if err != nil {
 		return err
 	}
