@@ -46,7 +46,7 @@ func TestReliability(t *testing.T) {
 // trains it is certainly training when the test signals it.
 var forever = []string{"--games-per-round", "100000000", "--hidden", "16", "--seed", "5"}
 
-// A signal ends `ttt league run` at once, cleanly: exit 0, a line that
+// A signal ends `ttt league run` at once, cleanly: exit 130, a line that
 // says where the league stopped, only whole rounds in the database, and a
 // next run that goes on as if the abandoned round had never begun.
 func testStopOnSignal(t *testing.T, p clitest.TTT) {
@@ -68,8 +68,8 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 				t.Errorf("exit %v after %v", sig, took)
 			}
 			want := fmt.Sprintf("stopped: the round under way was abandoned; the league holds %d committed rounds", 2+i)
-			if code != 0 || !strings.Contains(stdout, want) || stderr != "" {
-				t.Errorf("after %v: exit %d, stdout %q, stderr %q; want exit 0 and %q", sig, code, stdout, stderr, want)
+			if code != 130 || !strings.Contains(stdout, want) || stderr != "" {
+				t.Errorf("after %v: exit %d, stdout %q, stderr %q; want exit 130 and %q", sig, code, stdout, stderr, want)
 			}
 			if got, want := lastRound(t, p), int64(2+i); got != want {
 				t.Errorf("last round %d after %v, want %d", got, sig, want)
@@ -139,6 +139,10 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 	run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--games-per-round", "1500000")...)
 	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
 	run.AwaitLock(t, path)
+	// Its first line comes after its reads of the settings: renamed
+	// before them, it would stop at once, and nothing would hold the
+	// file under its other name.
+	run.WaitOutput(t, "resuming the tic-tac-toe league")
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +369,7 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 		stdout, stderr, code := run.Stop(t, syscall.SIGINT)
 		took := time.Since(sent)
 		t.Logf("SIGINT %v after the lock: exit %d after %v", wait, code, took)
-		if took > 2*time.Second || code != 0 || !strings.Contains(stdout, "stopped: ") || stderr != "" {
+		if took > 2*time.Second || code != 130 || !strings.Contains(stdout, "stopped: ") || stderr != "" {
 			t.Errorf("SIGINT %v after the lock: exit %d after %v, stdout %q, stderr %q", wait, code, took, stdout, stderr)
 		}
 	}

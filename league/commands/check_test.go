@@ -34,7 +34,7 @@ func TestReadersWhileTheLeagueCommits(t *testing.T) {
 			}
 		}
 	}
-	if stdout, stderr, code := run.Stop(t, 2); code != 0 || !strings.Contains(stdout, "stopped: ") {
+	if stdout, stderr, code := run.Stop(t, 2); code != 130 || !strings.Contains(stdout, "stopped: ") {
 		t.Fatalf("the league: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if n := clitest.LastReported(run.Stdout()); n < 4 {

@@ -180,7 +180,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 // stoppedEarly is err, a run's failure before its first round, unless
 // the run was stopped (Ctrl-C): then, as a round stopped, nothing of it
 // is stored, and it says so and where the league stands (db, nil before
-// the league is open), with exit status 0. The stop may come at any
+// the league is open), with exit status 130 (errInterrupted). The stop may come at any
 // moment, in any read (issue 35: one in the reading of the settings
 // said "context canceled", with exit status 1).
 func (j *job) stoppedEarly(err error, db *store.DB) error {
@@ -189,14 +189,14 @@ func (j *job) stoppedEarly(err error, db *store.DB) error {
 	}
 	if db == nil {
 		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
-		return nil
+		return errInterrupted
 	}
 	last, lerr := db.NewestRound(context.WithoutCancel(j.ctx))
 	if lerr != nil {
 		return err
 	}
 	fmt.Fprintf(j.Stdout, "stopped: interrupted before a round began; the league holds %s (run again to go on)\n", plural(int(last), "committed round"))
-	return nil
+	return errInterrupted
 }
 
 // resume returns the settings that the run goes on with (league.Resume),
@@ -411,6 +411,9 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		why = fmt.Sprintf("%s played in --duration %v", plural(played, "round"), cfg.Duration)
 	}
 	fmt.Fprintf(w, "stopped: %s; the league holds %s (run again to go on)\n", why, plural(int(last), "committed round"))
+	if errors.Is(err, context.Canceled) {
+		return errInterrupted
+	}
 	return nil
 }
 

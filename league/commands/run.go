@@ -18,17 +18,25 @@ import (
 
 // Exit codes of Run.
 const (
-	exitOK    = 0 // the command did what it was asked
-	exitError = 1 // it could not, or (verify) the network can be beaten
-	exitUsage = 2 // the command line is wrong: see usageError
+	exitOK          = 0   // the command did what it was asked
+	exitError       = 1   // it could not, or (verify) the network can be beaten
+	exitUsage       = 2   // the command line is wrong: see usageError
+	exitInterrupted = 130 // a league run stopped by Ctrl-C, cleanly: the shell's 128 + SIGINT
 )
+
+// errInterrupted ends a league run that Ctrl-C (or SIGTERM, SIGHUP)
+// stopped once it has said so on standard output: nothing was lost, but
+// the run did not finish as asked, and a script that runs it in a loop
+// can tell the one from the other by the exit status.
+var errInterrupted = errors.New("interrupted")
 
 // Run runs the ttt command line args (without the program's name) in
 // env, which gives its input and output, its working directory and its
 // environment, and returns the exit status: 0 on success, 1 when the
 // command fails, 2 when the command line itself is wrong (an unknown
 // command or flag, a flag value that does not parse, the wrong number of
-// arguments). A failure is one line on env.Stderr. Cancelling ctx stops
+// arguments), 130 when a league run was interrupted. A failure is one
+// line on env.Stderr. Cancelling ctx stops
 // a long command at its next safe point (a league run abandons the round
 // under way).
 //
@@ -39,8 +47,11 @@ const (
 func Run(ctx context.Context, env Env, args []string) int {
 	app := newApp(env)
 	err := app.RunContext(ctx, append([]string{app.Name}, flagsFirst(app.Commands, args)...))
-	if err == nil {
+	switch {
+	case err == nil:
 		return exitOK
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
 	}
 	// One line, whatever the error: a joined error holds several.
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")

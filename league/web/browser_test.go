@@ -462,7 +462,7 @@ func leagueHealth(t *testing.T, ctx context.Context, url, path string) {
 	if !health.Running || health.PerHour <= 0 {
 		t.Errorf("with a league run at work the API says %+v", health)
 	}
-	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
+	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 130 {
 		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
 	}
 	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"`)

@@ -243,7 +243,7 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	// through which the new file would read as a mix of both: the pages
 	// say so, and keep what they show. Once it is removed, every page
 	// loads itself again, and shows the new league alone.
-	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
+	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 130 {
 		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
 	}
 	// perfect is no agent of the new league: its tab loads the page that
