@@ -117,9 +117,14 @@ type Game interface {
 
 	// Board describes the cells an n-tuple network reads; CellStates
 	// writes the state of each cell of p into dst (Board().Cells
-	// long), numbered as Board says.
+	// long), numbered as Board says. Changes appends to dst the cells
+	// that move changes in p, with their states before and after: what
+	// CellStates of the two positions differ by, without reading the
+	// cells that stay (an n-tuple net looks at every move of every
+	// position it plays, and a move changes one cell or two of 42).
 	Board() Board
 	CellStates(p Position, dst []uint8)
+	Changes(p Position, move int, dst []Change) []Change
 
 	// Format draws p as text rows; FormatMove and ParseMove turn a move
 	// into the form people type (a square 0-8, a column 1-7) and back;
@@ -142,6 +147,12 @@ type Board struct {
 	Symmetries           [][]int
 	// Lines are the lines of cells that win the game, each as its cells.
 	Lines [][]int
+}
+
+// Change is a cell that a move changes, from one state to another.
+type Change struct {
+	Cell     int
+	From, To uint8
 }
 
 // Player chooses a move for the side to move in a position whose game is

@@ -12,8 +12,9 @@ import (
 )
 
 // The entries of a move's afterstate, moved from the position before it
-// as the learner records them, are those the afterstate selects read
-// afresh.
+// by the cells the game says the move changes, as the learner records
+// them, are those the afterstate selects read afresh: each game's
+// Changes agrees with its CellStates.
 func TestAfterEntriesAreTheAfterstates(t *testing.T) {
 	for _, g := range []game.Game{connect4.Game, tictactoe.Game} {
 		rng := rand.New(rand.NewPCG(3, 4))
@@ -37,8 +38,9 @@ func TestAfterEntriesAreTheAfterstates(t *testing.T) {
 			n.Afterstates(pos, &p, nil)
 			mover := g.ToMove(pos)
 			for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
-				after := g.Play(pos, bits.TrailingZeros64(legal))
-				got := n.afterEntries(after, mover, &p, nil)
+				m := bits.TrailingZeros64(legal)
+				after := g.Play(pos, m)
+				got := n.afterEntries(pos, m, mover, &p, nil)
 				n.indices(after, &q)
 				if want := n.entries(mover, q.index, nil); !slices.Equal(got, want) {
 					t.Fatalf("%s %v: moved entries %v, afresh %v", g.Name(), after, got, want)

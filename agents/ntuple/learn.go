@@ -102,12 +102,13 @@ func (l *TD) play(p game.Position, first, random int, side game.Side, opp game.P
 			m = game.RandomMove(g, p, l.Rand)
 		}
 		mover := g.ToMove(p)
-		p = g.Play(p, m)
+		after := g.Play(p, m)
 		worth := l.values[m]
-		ended := g.Result(p) != game.Ongoing
+		ended := g.Result(after) != game.Ongoing
 		if !ended {
-			l.entries = l.Net.afterEntries(p, mover, &l.pass, l.entries)
+			l.entries = l.Net.afterEntries(p, m, mover, &l.pass, l.entries)
 		}
+		p = after
 		l.steps = append(l.steps, step{ended: ended, explored: worth < best, worth: worth, best: best})
 	}
 	l.learn()

@@ -132,7 +132,7 @@ func (n *Net) Clone() *Net {
 // and training free of allocation.
 type Pass struct {
 	cells   []uint8
-	after   []uint8
+	changes []game.Change // that a move makes
 	index   []uint32 // of each instance in the position
 	moved   []uint32 // of each instance a move changes, after it
 	stamp   []uint32 // marks the instances a move changes
@@ -145,7 +145,6 @@ type Pass struct {
 func (p *Pass) size(n *Net) {
 	if len(p.index) != len(n.inst) || len(p.cells) != n.board.Cells {
 		p.cells = make([]uint8, n.board.Cells)
-		p.after = make([]uint8, n.board.Cells)
 		p.index = make([]uint32, len(n.inst))
 		p.moved = make([]uint32, len(n.inst))
 		p.stamp = make([]uint32, len(n.inst))
@@ -220,7 +219,8 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 		var v float32
 		switch r := g.Result(after); r {
 		case game.Ongoing:
-			v = sigmoid(base + n.delta(after, w, p))
+			p.changes = g.Changes(pos, m, p.changes[:0])
+			v = sigmoid(base + n.delta(p.changes, w, p))
 		case game.Tie:
 			v = ScoreTie
 		case game.Win(side):
@@ -239,23 +239,19 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 }
 
 // delta returns what the sum in w changes by from the position whose
-// cells and indices p holds to after, a position one move away. Only
-// the instances that read a changed cell are looked at, and their new
-// index is the old one plus each change times its place value.
-func (n *Net) delta(after game.Position, w []float32, p *Pass) float32 {
-	n.Game.CellStates(after, p.after)
+// indices p holds to the one that changes make of it. Only the instances
+// that read a changed cell are looked at, and their new index is the old
+// one plus each change times its place value.
+func (n *Net) delta(changes []game.Change, w []float32, p *Pass) float32 {
 	p.mark++
 	if p.mark == 0 { // the stamps wrapped: start again
 		clear(p.stamp)
 		p.mark = 1
 	}
 	p.change = p.change[:0]
-	for c, s := range p.after {
-		if s == p.cells[c] {
-			continue
-		}
-		step := int32(s) - int32(p.cells[c])
-		for _, u := range n.byCell[c] {
+	for _, c := range changes {
+		step := int32(c.To) - int32(c.From)
+		for _, u := range n.byCell[c.Cell] {
 			if p.stamp[u.inst] != p.mark {
 				p.stamp[u.inst] = p.mark
 				p.change = append(p.change, u.inst)
@@ -292,19 +288,18 @@ func (n *Net) entries(mover game.Side, indices []uint32, dst []int32) []int32 {
 	return dst
 }
 
-// afterEntries appends to dst the entries that after, a position one
-// move from the one whose cells and indices p holds (as Afterstates left
-// it), selects for mover: the indices of p, with those of the cells the
-// move changed moved.
-func (n *Net) afterEntries(after game.Position, mover game.Side, p *Pass, dst []int32) []int32 {
-	n.Game.CellStates(after, p.after)
+// afterEntries appends to dst the entries that the position move leaves
+// in pos, the position whose indices p holds (as Afterstates left it),
+// selects for mover: the indices of p, with those of the cells the move
+// changed moved.
+func (n *Net) afterEntries(pos game.Position, move int, mover game.Side, p *Pass, dst []int32) []int32 {
 	start := len(dst)
 	dst = n.entries(mover, p.index, dst)
-	for c, s := range p.after {
-		if step := int32(s) - int32(p.cells[c]); step != 0 {
-			for _, u := range n.byCell[c] {
-				dst[start+int(u.inst)] += step * u.place
-			}
+	p.changes = n.Game.Changes(pos, move, p.changes[:0])
+	for _, c := range p.changes {
+		step := int32(c.To) - int32(c.From)
+		for _, u := range n.byCell[c.Cell] {
+			dst[start+int(u.inst)] += step * u.place
 		}
 	}
 	return dst

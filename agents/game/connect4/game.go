@@ -103,6 +103,22 @@ func (rules) CellStates(p game.Position, dst []uint8) {
 	}
 }
 
+// Changes implements game.Game: the cell the stone drops into, from
+// playable to the mover's stone, and the one above it, if any, from out
+// of reach to playable.
+func (r rules) Changes(p game.Position, col int, dst []game.Change) []game.Change {
+	row := bits.OnesCount64(FromPosition(p).Mask & columnMask(col))
+	stone := uint8(XStone)
+	if r.ToMove(p) == game.O {
+		stone = OStone
+	}
+	dst = append(dst, game.Change{Cell: row*Width + col, From: Playable, To: stone})
+	if row+1 < Height {
+		dst = append(dst, game.Change{Cell: (row+1)*Width + col, From: Unreachable, To: Playable})
+	}
+	return dst
+}
+
 // ToMove implements game.Game: X moves first.
 func (rules) ToMove(p game.Position) game.Side { return game.Side(FromPosition(p).Plies() & 1) }
 

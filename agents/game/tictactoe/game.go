@@ -71,6 +71,12 @@ var board = func() game.Board {
 	return b
 }()
 
+// Changes implements game.Game: the square played, from empty to the
+// mover's stone.
+func (r rules) Changes(p game.Position, move int, dst []game.Change) []game.Change {
+	return append(dst, game.Change{Cell: move, From: 0, To: 1 + uint8(r.ToMove(p))})
+}
+
 // CellStates implements game.Game: 0 empty, 1 X, 2 O.
 func (rules) CellStates(p game.Position, dst []uint8) {
 	b := FromPosition(p)
