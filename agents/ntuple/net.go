@@ -133,9 +133,9 @@ func (n *Net) Clone() *Net {
 type Pass struct {
 	cells   []uint8
 	changes []game.Change // that a move makes
-	index   []uint32 // of each instance in the position
-	moved   []uint32 // of each instance a move changes, after it
-	stamp   []uint32 // marks the instances a move changes
+	index   []uint32      // of each instance in the position
+	moved   []uint32      // of each instance a move changes, after it
+	stamp   []uint32      // marks the instances a move changes
 	mark    uint32
 	change  []int32 // the instances a move changes
 	entries []int32
