@@ -21,9 +21,12 @@ var ConnectFour = &Kit{
 	Game: connect4.Game,
 	// The n-tuple network in self-play, its only opponent: no exploiter
 	// or drills without a solved game, and games against the tactician
-	// taught the value net more slowly than its own.
+	// taught the value net more slowly than its own. It trains some
+	// 20,000 games a second, so a round of a million games is a minute:
+	// rounds of fewer would spend the night writing checkpoints (each
+	// some 400 KB) rather than learning.
 	Learner: ntuple.Method,
-	League:  LeagueDefaults{GamesPerRound: 100000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
+	League:  LeagueDefaults{GamesPerRound: 1000000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{
 		randomBuiltin(connect4.Game),
 		{Kind: "tactician", Name: "tactician", Fixed: true, Checked: true,
