@@ -497,6 +497,32 @@ func (db *DB) Models(ctx context.Context, ids []int64) (map[int64]Stored, error)
 	return models, err
 }
 
+// EachModel hands each to every stored model, in the order of the
+// agents' ids, with the agent's name; a model whose checksum does not
+// match is skipped (Check says so).
+func (db *DB) EachModel(ctx context.Context, each func(id int64, name string, m Stored) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, name, coalesce(method, ''), weights, weights_crc FROM agents
+			WHERE weights IS NOT NULL ORDER BY id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var (
+			id   int64
+			name string
+			m    Stored
+			sum  sql.Null[int64]
+		)
+		return scanEach(ctx, rows, []any{&id, &name, &m.Method, &m.Weights, &sum}, func() error {
+			if checkBlob(m.Weights, sum) != nil {
+				return nil
+			}
+			return each(id, name, m)
+		})
+	})
+}
+
 // blobs reads the blob column (moves or weights) of the agents ids, checks
 // each against its checksum (column_crc) and hands it to each; an agent
 // with none (random, perfect, or a schema-1 agent's moves) is skipped.

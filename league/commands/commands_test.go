@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -432,13 +433,15 @@ func TestUpgradeRenames(t *testing.T) {
 }
 
 // ttt check says a sound league is healthy; names the agent whose weights
-// or move table a flipped bit damaged, and the match whose record was
-// changed, with a non-zero exit; and says a truncated file is damaged.
+// or move table a flipped bit damaged, the agent whose weights match
+// their checksum but no longer read as a model, and the match whose
+// record was changed, with a non-zero exit; and says a truncated file is
+// damaged.
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
-	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {
+	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs match their checksums, 6 models export and read back exactly") {
 		t.Errorf("check of a sound league said %q", out)
 	}
 	healthy := p.File(t, "league.db")
@@ -462,6 +465,22 @@ func TestCheck(t *testing.T) {
 	}{
 		{func() { flip("weights", 8) }, "agent 8 (checkpoint-8): its weights: damaged: its checksum does not match"},
 		{func() { flip("moves", 7) }, "agent 7 (checkpoint-7): its move table: damaged: its checksum does not match"},
+		{func() {
+			// Half the weights, under a checksum of what is left: what a
+			// bug that wrote a model wrong would leave.
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			if _, err := db.Exec("UPDATE agents SET weights = substr(weights, 1, length(weights) / 2) WHERE id = 9"); err != nil {
+				t.Fatal(err)
+			}
+			var half []byte
+			if err := db.QueryRow("SELECT weights FROM agents WHERE id = 9").Scan(&half); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec("UPDATE agents SET weights_crc = ? WHERE id = 9", crc32.Checksum(half, crc32.MakeTable(crc32.Castagnoli))); err != nil {
+				t.Fatal(err)
+			}
+		}, "agent 9 (checkpoint-9): its stored policy does not read"},
 		{func() {
 			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
