@@ -499,11 +499,12 @@ func (db *DB) Models(ctx context.Context, ids []int64) (map[int64]Stored, error)
 
 // EachModel hands each to every stored model, in the order of the
 // agents' ids, with the agent's name; a model whose checksum does not
-// match is skipped (Check says so).
+// match is skipped (Check says so), and so is a checkpoint whose weights
+// ttt prune dropped.
 func (db *DB) EachModel(ctx context.Context, each func(id int64, name string, m Stored) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, name, coalesce(method, ''), weights, weights_crc FROM agents
-			WHERE weights IS NOT NULL ORDER BY id`)
+			WHERE length(weights) > 0 ORDER BY id`)
 		if err != nil {
 			return err
 		}
