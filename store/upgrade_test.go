@@ -209,6 +209,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	mustOpen(t, path).Close()
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
+		DROP TABLE ladder_games;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -257,9 +258,11 @@ func TestUpgradeLearners(t *testing.T) {
 	}
 	db.Close()
 	raw := rawDB(t, path)
-	// Schema 7's methods, all wrong: the upgrade must not read them.
+	// Schema 7's methods, all wrong: the upgrade must not read them; and
+	// no table of a later schema.
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
+		DROP TABLE ladder_games;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}
