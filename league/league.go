@@ -390,7 +390,9 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	}
 
 	// STEP 2: the ratings: each agent's exact value, then every result.
-	lg.ratings = elo.NewRatings(lg.random)
+	if lg.ratings, err = elo.NewRatings([]elo.Anchor{{ID: lg.random}}); err != nil {
+		return nil, err
+	}
 	for _, id := range slices.Sorted(maps.Keys(fits)) {
 		if err := lg.ratings.Restore(id, fits[id]); err != nil {
 			return nil, err

@@ -78,7 +78,7 @@ func CheckRatings(ctx context.Context, db *store.DB) (Refit, error) {
 	out.Results = len(pairs)
 	refit := map[int64]float64{}
 	if len(pairs) > 0 {
-		fitted, err := elo.Fit(pairs, anchor)
+		fitted, err := elo.Fit(pairs, []elo.Anchor{{ID: anchor}})
 		if err != nil {
 			return out, fmt.Errorf("cannot refit the stored results: %w", err)
 		}

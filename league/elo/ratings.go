@@ -37,7 +37,7 @@ const (
 )
 
 // Ratings keeps the ratings of a league up to date as its results arrive:
-// Fit's model, prior and anchor, and a cost per round that does not grow
+// Fit's model, prior and anchors, and a cost per round that does not grow
 // with the league.
 //
 // A new snapshot's games move the maximum mostly near it: its own rating,
@@ -100,30 +100,39 @@ const (
 // on map order, scheduling or GOMAXPROCS. The bits do depend on the CPU,
 // as Fit's do: math.Exp on amd64 takes another path where there is FMA.
 type Ratings struct {
-	nb          *numbering   // agent ids and games by number, the anchor 0
-	nodes       []node       // by number, as are the next four
-	elos        []float64    // the ratings, kept in Elo so that Restore sets them to the bit
-	slots       []int32      // positions in the queue, or -1
-	edges       [][]halfEdge // one per opponent, in no useful order
-	anchorEdges []int32      // positions in edges of the edge with the anchor, or -1
-	queue       []pending    // a heap: see queue.go
-	fresh       []int32      // agents Add introduced since the last Settle
-	stale       []int32      // agents whose sums Add changed since the last Settle
-	moved       []int32      // agents whose Elo changed since the last Moved
-	rated       int          // agents with a rating, the anchor included
-	sum         int64        // the sum of the ratings, fixed point: eloFix an Elo
-	prec        float64      // the prior's precision per logit²
-	precElo     float64      // prec/eloPerLogit: the prior's slope per Elo
+	nb      *numbering   // agent ids and games by number, the anchors first
+	nodes   []node       // by number, as are the next four
+	elos    []float64    // the ratings, kept in Elo so that Restore sets them to the bit
+	slots   []int32      // positions in the queue, or -1
+	edges   [][]halfEdge // one per opponent, in no useful order
+	direct  []int64      // the curvature of the games with anchors, fixed point
+	queue   []pending    // a heap: see queue.go
+	fresh   []int32      // agents Add introduced since the last Settle
+	stale   []int32      // agents whose sums Add changed since the last Settle
+	moved   []int32      // agents whose Elo changed since the last Moved
+	rated   int          // agents with a rating, the anchors included
+	sum     int64        // the sum of the ratings but the anchors', fixed point: eloFix an Elo
+	prec    float64      // the prior's precision per logit²
+	precElo float64      // prec/eloPerLogit: the prior's slope per Elo
 }
 
-// NewRatings returns Ratings that know only the anchor, rated 0.
-func NewRatings(anchor int64) *Ratings {
+// NewRatings returns Ratings that know only the anchors, each rated its
+// value. It refuses what Fit refuses of anchors.
+func NewRatings(anchors []Anchor) (*Ratings, error) {
+	if err := checkAnchors(anchors); err != nil {
+		return nil, err
+	}
 	prec := math.Pow(eloPerLogit/priorSD, 2)
-	r := &Ratings{nb: newNumbering(nil, anchor), prec: prec, precElo: prec / eloPerLogit}
-	r.grow()
-	r.move(0, 0)
-	return r
+	r := &Ratings{nb: newNumbering(nil, anchors), prec: prec, precElo: prec / eloPerLogit}
+	for k, a := range anchors {
+		r.grow()
+		r.move(int32(k), a.Elo)
+	}
+	return r, nil
 }
+
+// anchored says whether agent k is an anchor.
+func (r *Ratings) anchored(k int32) bool { return r.nb.anchored(k) }
 
 // number returns id's number, adding an unrated agent if it is new.
 func (r *Ratings) number(id int64) int32 {
@@ -139,22 +148,23 @@ func (r *Ratings) number(id int64) int32 {
 // grow adds the state of a new agent, unrated.
 func (r *Ratings) grow() {
 	r.nodes, r.elos, r.slots = append(r.nodes, node{}), append(r.elos, 0), append(r.slots, -1)
-	r.edges, r.anchorEdges = append(r.edges, nil), append(r.anchorEdges, -1)
+	r.edges, r.direct = append(r.edges, nil), append(r.direct, 0)
 }
 
 // Restore sets an agent's rating to a value that Rating gave earlier. A
 // league that stores the Elo of the agents that Moved lists, and its
 // pairs, resumes with Restore for every agent and Add for every pair, in
 // any order, and goes on to the bit as if it had never stopped. Restore is
-// not a move: the agent does not appear in Moved.
+// not a move: the agent does not appear in Moved. An anchor can only be
+// restored to its value: another is another scale.
 func (r *Ratings) Restore(id int64, elo float64) error {
 	if !(math.Abs(elo) <= maxElo) {
 		return fmt.Errorf("elo: cannot restore agent %d to %v Elo", id, elo)
 	}
 	k := r.number(id)
-	if k == 0 {
-		if elo != 0 {
-			return fmt.Errorf("elo: cannot restore the anchor %d to %v Elo", id, elo)
+	if r.anchored(k) {
+		if elo != r.elos[k] {
+			return fmt.Errorf("elo: cannot restore agent %d to %v Elo: it is anchored at %v", id, elo, r.elos[k])
 		}
 		return nil
 	}
@@ -206,17 +216,13 @@ func (r *Ratings) Add(p Pair) error {
 		return nil
 	}
 	// STEP 3: merge the record into the edge, and the edge's new terms
-	// into the sums of its two sides if both are rated.
-	both := r.nodes[a].e != 0 && r.nodes[b].e != 0
+	// into the sums of its two sides if both are rated (and not both
+	// anchors, whose games move nothing).
+	both := r.nodes[a].e != 0 && r.nodes[b].e != 0 && !(r.anchored(a) && r.anchored(b))
 	if ea < 0 {
 		ea, eb = len(r.edges[a]), len(r.edges[b])
 		r.edges[a] = append(r.edges[a], halfEdge{opp: b})
 		r.edges[b] = append(r.edges[b], halfEdge{opp: a})
-		if a == 0 {
-			r.anchorEdges[b] = int32(eb)
-		} else if b == 0 {
-			r.anchorEdges[a] = int32(ea)
-		}
 	} else if both {
 		r.addTerms(a, b, r.edges[a][ea], -1)
 	}
@@ -252,12 +258,18 @@ func (r *Ratings) edge(a, b int32) (int, int) {
 }
 
 // addTerms adds (sign +1) or takes away (-1) the terms of a's edge he with
-// b to the sums of both.
+// b to the sums of both, and to the direct curvature of the side that is
+// not an anchor if the other is.
 func (r *Ratings) addTerms(a, b int32, he halfEdge, sign int64) {
 	na, nb := &r.nodes[a], &r.nodes[b]
 	ga, gb, h := term(float64(he.n), float64(he.s2), na.e, nb.e)
 	na.g, na.h = na.g+sign*ga, na.h+sign*h
 	nb.g, nb.h = nb.g+sign*gb, nb.h+sign*h
+	if r.anchored(a) {
+		r.direct[b] += sign * h
+	} else if r.anchored(b) {
+		r.direct[a] += sign * h
+	}
 }
 
 // markStale notes that agent k's sums changed outside a move, for Settle
@@ -293,7 +305,7 @@ func (r *Ratings) Settle(budget int) Settled {
 	fresh := slices.DeleteFunc(r.fresh, func(k int32) bool { return r.nodes[k].e != 0 })
 	slices.SortFunc(fresh, func(a, b int32) int { return cmp.Compare(r.nb.ids[a], r.nb.ids[b]) })
 	for _, k := range fresh {
-		g, h := r.sums(k, 0, 1)
+		g, h, _ := r.sums(k, 0, 1)
 		elo, visits := r.best(k, 0, g, h)
 		s.Visits += len(r.edges[k]) + visits + r.move(k, elo)
 		s.Placed++
@@ -327,7 +339,7 @@ func (r *Ratings) Settle(budget int) Settled {
 	}
 	s.Pending = len(r.queue)
 	if math.Abs(r.lag()) > shiftTol {
-		s.Pending = r.rated - 1
+		s.Pending = r.rated - int(r.nb.anchors)
 	}
 	return s
 }
@@ -356,12 +368,13 @@ func (r *Ratings) Moved() []int64 {
 }
 
 // Rating returns an agent's rating: its Elo, its 95% interval by the
-// approximation Fit uses (see variances), and its games. Agents that Add
-// introduced and Settle has not rated yet, and unknown ones, return false.
+// approximation Fit uses (see variances), and its games; an anchor's is its
+// value, with no interval. Agents that Add introduced and Settle has not
+// rated yet, and unknown ones, return false.
 //
 // The interval comes from the present curvatures, worked out anew at each
 // call in O(1): the curvatures drift with every move of an agent's
-// opponents and of the anchor's, so an agent's interval changes a little
+// opponents (the anchors never move), so an agent's interval changes a little
 // without the agent moving, and Moved does not list it for that. The
 // caller decides when an interval is worth storing.
 func (r *Ratings) Rating(id int64) (Rating, bool) {
@@ -369,24 +382,17 @@ func (r *Ratings) Rating(id int64) (Rating, bool) {
 	if !ok || r.nodes[k].e == 0 {
 		return Rating{}, false
 	}
-	out := Rating{Agent: id, Games: r.nb.games[k]}
-	if k == 0 {
+	out := Rating{Agent: id, Games: r.nb.games[k], Elo: r.elos[k]}
+	if r.anchored(k) {
+		out.Lo, out.Hi = out.Elo, out.Elo
 		return out, true
 	}
 	// The interval needs the agent's curvature, its direct conductance to
-	// the anchor (its game with the anchor, and the prior), and the
-	// anchor's total.
-	nd := &r.nodes[k]
-	direct := r.prec
-	if i := r.anchorEdges[k]; i >= 0 {
-		he := r.edges[k][i]
-		_, _, w := term(float64(he.n), float64(he.s2), nd.e, r.nodes[0].e)
-		direct += float64(w) / fixOne
-	}
-	anchorTotal := float64(r.nodes[0].h)/fixOne + r.prec*float64(r.rated-1)
-	_, curv := r.slope(nd.g, nd.h)
-	out.Elo = r.elos[k]
-	out.Lo, out.Hi = interval(out.Elo, resistance(curv, direct, anchorTotal))
+	// the anchors (its games with them, and the prior), and the anchors'
+	// total.
+	direct := r.prec + float64(r.direct[k])/fixOne
+	_, curv := r.slope(r.nodes[k].g, r.nodes[k].h)
+	out.Lo, out.Hi = interval(out.Elo, resistance(curv, direct, r.anchorCurvature()))
 	return out, true
 }
 

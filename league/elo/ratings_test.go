@@ -18,7 +18,7 @@ type rater struct {
 	pairs []elo.Pair
 }
 
-func newRater(t testing.TB) *rater { return &rater{t: t, r: elo.NewRatings(anchor)} }
+func newRater(t testing.TB) *rater { return &rater{t: t, r: newRatings(t, scale)} }
 
 func (rt *rater) add(ps ...elo.Pair) {
 	rt.t.Helper()
@@ -44,7 +44,7 @@ func (rt *rater) settle() elo.Settled {
 // returns the largest differences in Elo and in the interval's ends.
 func (rt *rater) versusFit() (dElo, dEnds float64) {
 	rt.t.Helper()
-	want, err := elo.Fit(rt.pairs, anchor)
+	want, err := elo.Fit(rt.pairs, scale)
 	if err != nil {
 		rt.t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRatingsLeague(t *testing.T) {
 // (more than 100 opponents), of an agent's curvature at Fit's ratings that
 // goes to the anchor, perfect and the prior.
 func hubShare(t testing.TB, pairs []elo.Pair) float64 {
-	rs, err := elo.Fit(pairs, anchor)
+	rs, err := elo.Fit(pairs, scale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestRatingsTiny(t *testing.T) {
 // TestRatingsErrors: bad input is refused and changes nothing.
 func TestRatingsErrors(t *testing.T) {
 	t.Parallel()
-	r := elo.NewRatings(anchor)
+	r := newRatings(t, scale)
 	if err := r.Add(elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 20000, Losses: 5}}); err != nil {
 		t.Fatal(err)
 	}

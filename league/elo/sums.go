@@ -33,7 +33,7 @@ var settleTolLogit = settleTol / eloPerLogit
 // node is the part of an agent's state that a move reads and writes for
 // every opponent: 32 bytes, two to a cache line, since in a large league
 // most opponents' nodes are out of cache. The rest is in Ratings' elos,
-// slots and anchorEdges.
+// slots and direct.
 type node struct {
 	e    float64 // e^(elo/eloPerLogit), its strength in p = e_a/(e_a+e_b); 0 while unrated
 	g, h int64   // the log-posterior's slope in its rating and its edges' curvature, fixed point
@@ -73,32 +73,38 @@ func (r *Ratings) slope(g, h int64) (slope, curv float64) {
 }
 
 // prior returns the prior's part of the slope at a rating elo, in fixed
-// point. The anchor has none.
+// point. The anchors have none.
 func (r *Ratings) prior(elo float64) int64 { return int64(-r.precElo * elo * fixOne) }
 
 // sums returns agent k's sums were its rating elo and its strength e, its
-// opponents' held fixed.
-func (r *Ratings) sums(k int32, elo, e float64) (g, h int64) {
+// opponents' held fixed, and the part of h from its games with anchors
+// (none for an anchor: games between anchors count in no sum).
+func (r *Ratings) sums(k int32, elo, e float64) (g, h, direct int64) {
+	anchor := r.anchored(k)
 	for _, he := range r.edges[k] {
-		if o := &r.nodes[he.opp]; o.e != 0 {
+		if o := &r.nodes[he.opp]; o.e != 0 && !(anchor && r.anchored(he.opp)) {
 			dg, _, dh := term(float64(he.n), float64(he.s2), e, o.e)
 			g, h = g+dg, h+dh
+			if r.anchored(he.opp) {
+				direct += dh
+			}
 		}
 	}
-	if k != 0 {
+	if !anchor {
 		g += r.prior(elo)
 	}
-	return g, h
+	return g, h, direct
 }
 
 // move sets agent k's rating to elo, rating it if it had none, and brings
 // the sums of k and of its rated opponents up to date: each edge's old term
 // leaves the opponent's sums and the new one enters, in integers, so they
-// stay the sums from scratch. It returns the edges it visited.
+// stay the sums from scratch. It returns the edges it visited. An anchor
+// moves once, to its value, when it has no games yet.
 func (r *Ratings) move(k int32, elo float64) int {
 	nd := &r.nodes[k]
 	old, e := nd.e, math.Exp(elo/eloPerLogit)
-	var g, h int64
+	var g, h, direct int64
 	for _, he := range r.edges[k] {
 		o := &r.nodes[he.opp]
 		if o.e == 0 {
@@ -112,23 +118,29 @@ func (r *Ratings) move(k int32, elo float64) int {
 		kg, og, wh := term(n, s2, e, o.e)
 		o.g, o.h = o.g+og, o.h+wh
 		g, h = g+kg, h+wh
+		if he.opp < r.nb.anchors {
+			direct += wh
+		}
 	}
 	// A loop of its own: the one above then has no branches of the queue
 	// to wait for, and its cache misses overlap.
 	for _, he := range r.edges[k] {
 		r.recheck(he.opp)
 	}
-	if k != 0 {
+	anchor := r.anchored(k)
+	if !anchor {
 		g += r.prior(elo)
 	}
-	if old != 0 {
-		r.sum -= int64(r.elos[k] * eloFix)
-	} else {
+	if old == 0 {
 		r.rated++
+	} else if !anchor {
+		r.sum -= int64(r.elos[k] * eloFix)
 	}
-	r.sum += int64(elo * eloFix)
+	if !anchor {
+		r.sum += int64(elo * eloFix)
+	}
 	r.rate(k, elo)
-	nd.g, nd.h = g, h
+	nd.g, nd.h, r.direct[k] = g, h, direct
 	r.recheck(k)
 	return len(r.edges[k])
 }
