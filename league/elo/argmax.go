@@ -1,12 +1,9 @@
 package elo
 
-import (
-	"math"
-	"sync"
-)
+import "math"
 
 // Maximising over one variable: one agent's rating, its opponents' held
-// fixed, or the common shift of every rating against the anchor.
+// fixed, or the common shift of a cluster's ratings (bands.go).
 
 const (
 	// maxElo bounds every rating, so that e^(elo/eloPerLogit) and the sums
@@ -87,79 +84,4 @@ func (r *Ratings) anchorCurvature() float64 {
 		h += r.nodes[a].h
 	}
 	return float64(h)/fixOne + r.prec*float64(r.rated-int(r.nb.anchors))
-}
-
-// lag returns the Newton step, in Elo, of every agent but the anchors
-// moving together: how far the league as a whole lags its maximum. Along
-// that direction the games between two agents cancel out, leaving the
-// games with anchors and the prior: minus the anchors' own slopes, and
-// anchorCurvature.
-func (r *Ratings) lag() float64 {
-	var g int64
-	for a := range r.nb.anchors {
-		g += r.nodes[a].g
-	}
-	slope := -float64(g)/fixOne - r.precElo*(float64(r.sum)/eloFix)
-	return eloPerLogit * slope / r.anchorCurvature()
-}
-
-// along returns the log-posterior's slope and curvature, in logits, along
-// the common direction, were every agent but the anchors delta Elo higher:
-// from the games with anchors, seen from the other side, and the prior.
-func (r *Ratings) along(delta float64) (slope, curv float64) {
-	f := math.Exp(delta / eloPerLogit)
-	var g, h int64
-	for a := range r.nb.anchors {
-		ea := r.nodes[a].e
-		for _, he := range r.edges[a] {
-			if o := &r.nodes[he.opp]; o.e != 0 && !r.anchored(he.opp) {
-				_, dg, dh := term(float64(he.n), float64(he.s2), ea, o.e*f)
-				g, h = g+dg, h+dh
-			}
-		}
-	}
-	n := float64(r.rated - int(r.nb.anchors))
-	return float64(g)/fixOne - r.precElo*(float64(r.sum)/eloFix+n*delta), float64(h)/fixOne + r.prec*n
-}
-
-// shift moves every rated agent but the anchors by the same amount, to the
-// maximum along the common direction, and works out every sum anew: an
-// agent's sums change by the moves of its opponents, so they must all be
-// redone, not patched, to stay the sums from scratch. It returns the edges
-// it visited.
-func (r *Ratings) shift() int {
-	// STEP 1: the common step, over the games with anchors.
-	slope, curv := r.along(0)
-	delta, evals := argmax(0, slope, curv, r.along)
-	visits := 0
-	for a := range r.nb.anchors {
-		visits += (1 + evals) * len(r.edges[a])
-	}
-	// STEP 2: the new ratings.
-	r.sum = 0
-	for k := r.nb.anchors; k < int32(len(r.nodes)); k++ {
-		if r.nodes[k].e != 0 {
-			r.rate(k, clampElo(r.elos[k]+delta))
-			r.sum += int64(r.elos[k] * eloFix)
-			r.markMoved(k)
-		}
-	}
-	// STEP 3: the sums, in parts at once: each agent's from its own
-	// edges, so the parts share nothing they write. Then the queue.
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() {
-			for k := p * len(r.nodes) / parts; k < (p+1)*len(r.nodes)/parts; k++ {
-				if nd := &r.nodes[k]; nd.e != 0 {
-					nd.g, nd.h, r.direct[k] = r.sums(int32(k), r.elos[k], nd.e)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for k := range r.nodes {
-		visits += len(r.edges[k])
-		r.recheck(int32(k))
-	}
-	return visits
 }

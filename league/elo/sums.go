@@ -42,6 +42,7 @@ type node struct {
 	bound int8   // +1 at maxElo, -1 at -maxElo, else 0
 	moved bool   // in Ratings.moved
 	stale bool   // in Ratings.stale
+	band  uint8  // bandOf its rating
 }
 
 // halfEdge is one agent's record against one opponent: n games, of which
@@ -97,58 +98,82 @@ func (r *Ratings) sums(k int32, elo, e float64) (g, h, direct int64) {
 }
 
 // move sets agent k's rating to elo, rating it if it had none, and brings
-// the sums of k and of its rated opponents up to date: each edge's old term
-// leaves the opponent's sums and the new one enters, in integers, so they
-// stay the sums from scratch. It returns the edges it visited. An anchor
-// moves once, to its value, when it has no games yet.
+// the sums of k and of its rated opponents up to date, and the queue: see
+// resum. It returns the edges it visited.
 func (r *Ratings) move(k int32, elo float64) int {
+	r.resum(k, elo)
+	for _, he := range r.edges[k] {
+		r.recheck(he.opp)
+	}
+	r.recheck(k)
+	return len(r.edges[k])
+}
+
+// resum sets agent k's rating to elo, rating it if it had none, and brings
+// the sums of k and of its rated opponents up to date, and the band sums:
+// each edge's old term leaves the opponent's sums and the new one enters,
+// in integers, so they stay the sums from scratch. The queue is left to
+// the caller. An anchor moves once, to its value, when it has no games
+// yet.
+func (r *Ratings) resum(k int32, elo float64) {
 	nd := &r.nodes[k]
+	anchor := r.anchored(k)
 	old, e := nd.e, math.Exp(elo/eloPerLogit)
+	was, now := r.bandAt(k), -1 // k's band for the band sums, before and after
+	if !anchor {
+		now = int(bandOf(elo))
+	}
 	var g, h, direct int64
 	for _, he := range r.edges[k] {
 		o := &r.nodes[he.opp]
 		if o.e == 0 {
 			continue
 		}
+		ob := -1 // o's band, an anchor's -1
+		if he.opp >= r.nb.anchors {
+			ob = int(o.band)
+		}
 		n, s2 := float64(he.n), float64(he.s2)
 		if old != 0 {
 			_, og, oh := term(n, s2, old, o.e)
 			o.g, o.h = o.g-og, o.h-oh
+			r.bands.join(was, ob, -oh)
+			if ob >= 0 {
+				r.bands.g[ob] -= og
+			}
 		}
 		kg, og, wh := term(n, s2, e, o.e)
 		o.g, o.h = o.g+og, o.h+wh
-		g, h = g+kg, h+wh
-		if he.opp < r.nb.anchors {
+		r.bands.join(now, ob, wh)
+		if ob >= 0 {
+			r.bands.g[ob] += og
+		} else {
 			direct += wh
 		}
+		g, h = g+kg, h+wh
 	}
-	// A loop of its own: the one above then has no branches of the queue
-	// to wait for, and its cache misses overlap.
-	for _, he := range r.edges[k] {
-		r.recheck(he.opp)
-	}
-	anchor := r.anchored(k)
 	if !anchor {
 		g += r.prior(elo)
+		if old != 0 {
+			r.sum -= int64(r.elos[k] * eloFix)
+			r.bands.g[was] -= nd.g
+			r.bands.n[was]--
+		}
+		r.sum += int64(elo * eloFix)
+		r.bands.g[now] += g
+		r.bands.n[now]++
 	}
 	if old == 0 {
 		r.rated++
-	} else if !anchor {
-		r.sum -= int64(r.elos[k] * eloFix)
-	}
-	if !anchor {
-		r.sum += int64(elo * eloFix)
 	}
 	r.rate(k, elo)
 	nd.g, nd.h, r.direct[k] = g, h, direct
-	r.recheck(k)
-	return len(r.edges[k])
 }
 
-// rate sets agent k's rating, and its strength and bound with it.
+// rate sets agent k's rating, and its strength, bound and band with it.
 func (r *Ratings) rate(k int32, elo float64) {
 	nd := &r.nodes[k]
-	r.elos[k], nd.e, nd.bound = elo, math.Exp(elo/eloPerLogit), 0
+	r.elos[k], nd.e, nd.bound, nd.band = elo, math.Exp(elo/eloPerLogit), 0, bandOf(elo)
 	if math.Abs(elo) == maxElo {
 		nd.bound = int8(elo / maxElo)
 	}
