@@ -20,12 +20,12 @@ var ConnectFour = &Kit{
 	Game: connect4.Game,
 	Builtins: []Builtin{
 		randomBuiltin(connect4.Game),
-		{Kind: "tactician", Name: "tactician", Fixed: true, Checked: true,
+		{Kind: "tactician", Name: "tactician", Elo: 600, Fixed: true, Checked: true,
 			New: func(*rand.Rand) game.Player { return tactician }},
-		mctsBuiltin(connect4.Game, 100),
-		mctsBuiltin(connect4.Game, 1000),
-		mctsBuiltin(connect4.Game, 10000),
-		{Kind: "solver", Name: "solver", New: func(*rand.Rand) game.Player { return solverPlayer{} }},
+		mctsBuiltin(connect4.Game, 100, 700),
+		mctsBuiltin(connect4.Game, 1000, 1000),
+		mctsBuiltin(connect4.Game, 10000, 1200),
+		{Kind: "solver", Name: "solver", Elo: 1300, New: func(*rand.Rand) game.Player { return solverPlayer{} }},
 	},
 	Positions: connect4.PositionSet,
 	Check: func(p game.Player) verify.Facts {
