@@ -84,15 +84,21 @@ func TestCraftedRatings(t *testing.T) {
 
 // ttt check --ratings refits every stored result from scratch: on a
 // league as it ran, every rating is within league.RefitBound of the
-// refit, and it says so with the largest difference and the median; a
-// tampered result (round 2's snapshot, agent 7, now lost every game to
-// random) moves the refit, and it names the agents it moved and exits 1.
+// refit, and it says so with the largest difference and the median. A
+// result changed after it was rated (round 2's snapshot, agent 7, now
+// lost every game to random) leaves ratings behind a refit: check
+// --ratings names them with how far they lag, says what settles them and
+// exits 0, a lag being no damage (issue 37: it called such a league
+// damaged); ttt ratings refit settles it, and ttt check, which replays
+// the matches, finds the changed one. A rated agent in no stored match
+// is damage: exit 1.
 func TestCheckRatings(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
+	agrees := regexp.MustCompile(`agrees with the \d+ ratings within 0\.1 Elo: `)
 	out := p.OK(t, "check", "--ratings")
-	if !regexp.MustCompile(`agrees with the \d+ ratings within 0\.1 Elo: `).MatchString(out) || !strings.Contains(out, " median\n") {
+	if !agrees.MatchString(out) || !strings.Contains(out, " median\n") {
 		t.Errorf("check --ratings on a league as it ran:\n%s", out)
 	}
 
@@ -101,9 +107,29 @@ func TestCheckRatings(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	out = p.OK(t, "check", "--ratings")
+	lag := regexp.MustCompile(`ratings lag a refit of \d+ stored matches by more than 0\.1 Elo, [0-9.]+ at most \(agent 7, checkpoint-7\), [0-9.]+ median: .* ttt ratings refit sets every rating to the refit\n`)
+	if !strings.Contains(out, "agent 7 (checkpoint-7): rated ") || !lag.MatchString(out) {
+		t.Errorf("check --ratings after a changed result, want agent 7 named as lagging and what settles it:\n%s", out)
+	}
+	if out := p.OK(t, "ratings", "refit"); !strings.Contains(out, "league.db: every rating set to a refit of ") {
+		t.Errorf("ratings refit:\n%s", out)
+	}
+	if out := p.OK(t, "check", "--ratings"); !agrees.MatchString(out) {
+		t.Errorf("check --ratings after ratings refit:\n%s", out)
+	}
+	if out, _, code := p.Run(t, "check", "--sample", "1"); code != 1 || !strings.Contains(out, "7") {
+		t.Errorf("check --sample 1 after a changed result: exit %d, want 1 naming the match\n%s", code, out)
+	}
+
+	db = clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+	if _, err := db.Exec("DELETE FROM sides WHERE a = 7 OR b = 7; DELETE FROM matches WHERE a = 7 OR b = 7"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	out, _, code := p.Run(t, "check", "--ratings")
-	if code != 1 || !strings.Contains(out, "agent 7 (checkpoint-7): rated ") || !strings.Contains(out, "ratings more than 0.1 Elo from a refit of the stored results\n") {
-		t.Errorf("check --ratings after a tampered result: exit %d, want 1 naming agent 7\n%s", code, out)
+	if code != 1 || !strings.Contains(out, "agent 7 (checkpoint-7): rated ") || !strings.Contains(out, "rated agents are in no stored match\n") {
+		t.Errorf("check --ratings with agent 7's matches gone: exit %d, want 1 naming agent 7\n%s", code, out)
 	}
 }
 
@@ -120,8 +146,8 @@ func TestStandingsCatchUpWithTheFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if out, _, code := p.Run(t, "check", "--ratings"); code != 1 {
-		t.Fatalf("check --ratings on standings 0.3 Elo off: exit %d, want 1\n%s", code, out)
+	if out := p.OK(t, "check", "--ratings"); !strings.Contains(out, "ratings lag a refit") {
+		t.Fatalf("check --ratings on standings 0.3 Elo off, want them said to lag:\n%s", out)
 	}
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 	if out := p.OK(t, "check", "--ratings"); !regexp.MustCompile(`agrees with the \d+ ratings within 0\.1 Elo`).MatchString(out) {

@@ -15,6 +15,7 @@
 package league
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -323,7 +324,7 @@ type league struct {
 	latest  map[string]int64 // the latest snapshot of each method
 	random  int64            // the rating anchor
 	fixed   []int64          // the built-in players every newcomer plays, random first
-	ladder  []int64          // the other built-in players, weakest first
+	ladder  []int64          // the other built-in players, lowest on the scale first
 	waiting []int64          // networks that have not played yet, in id order
 
 	fitsSince int // bytes of the fits table since its last full row
@@ -388,9 +389,17 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if lg.random == 0 {
 		return nil, errors.New("the league has no random player")
 	}
+	slices.SortStableFunc(lg.ladder, func(a, b int64) int {
+		return cmp.Compare(lg.contestants.builtins[a].Elo, lg.contestants.builtins[b].Elo)
+	})
 
-	// STEP 2: the ratings: each agent's exact value, then every result.
-	if lg.ratings, err = elo.NewRatings([]elo.Anchor{{ID: lg.random}}); err != nil {
+	// STEP 2: the ratings, on the game's scale: each agent's exact value,
+	// then every result.
+	anchors := lg.contestants.anchors()
+	if !onScale(fits, anchors) {
+		return nil, ErrOlderScale
+	}
+	if lg.ratings, err = elo.NewRatings(anchors); err != nil {
 		return nil, err
 	}
 	for _, id := range slices.Sorted(maps.Keys(fits)) {

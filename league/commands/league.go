@@ -170,6 +170,9 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := db.Lock(); err != nil {
 		return err
 	}
+	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
+		return err
+	}
 	stored, err := db.Settings(j.ctx)
 	if err != nil {
 		return err

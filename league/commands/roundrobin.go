@@ -81,6 +81,9 @@ func runRoundRobin(j *job, refs []string, cfg league.Config, format string) erro
 	if err := db.Lock(); err != nil {
 		return err
 	}
+	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
+		return err
+	}
 	ids := make([]int64, len(agents))
 	for i, a := range agents {
 		ids[i] = a.ID
