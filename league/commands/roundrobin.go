@@ -55,14 +55,20 @@ func roundrobinCommand() *cli.Command {
 }
 
 // runRoundRobin plays every pair of the agents refs name that has not
-// played, with cfg's openings, workers and seed, as a league round, and
-// prints their crosstable in format.
-func runRoundRobin(j *job, refs []string, cfg league.Config, format string) error {
+// played, with flags' openings, workers and seed and the league's own
+// game and settings otherwise, as a league round, and prints their
+// crosstable in format.
+func runRoundRobin(j *job, refs []string, flags league.Config, format string) error {
 	db, err := j.openLeague(true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	cfg, _, err := league.Resume(j.ctx, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
+	if err != nil {
+		return err
+	}
+	cfg.Openings, cfg.Workers, cfg.Seed = flags.Openings, flags.Workers, flags.Seed
 	var agents []*store.Agent
 	seen := map[int64]bool{}
 	for _, ref := range refs {
