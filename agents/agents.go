@@ -24,7 +24,7 @@ import (
 type Kit struct {
 	game.Game
 	// Builtins are the players every league of the game has from its
-	// creation, random, the rating anchor, first.
+	// creation, random, the scale's 0, first.
 	Builtins []Builtin
 	// Check measures a deterministic player: the facts a league keeps of
 	// it.

@@ -322,7 +322,7 @@ type league struct {
 	members []member         // by id - 1: agent ids are dense from 1
 	byRound []int64          // the snapshot of each round, by round - 1; 0 for a round without one
 	latest  map[string]int64 // the latest snapshot of each method
-	random  int64            // the rating anchor
+	random  int64            // the random player, the scale's 0
 	fixed   []int64          // the built-in players every newcomer plays, random first
 	ladder  []int64          // the other built-in players, lowest on the scale first
 	waiting []int64          // networks that have not played yet, in id order
@@ -375,7 +375,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
 		return nil, err
 	}
-	lg.random = lg.contestants.anchor()
+	lg.random = lg.contestants.random()
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		switch b := lg.contestants.builtins[id]; {
 		case id == lg.random:

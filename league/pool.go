@@ -10,9 +10,9 @@ import (
 // before it is rated. It holds at most Config.Opponents agents, chosen in
 // this order:
 //
-//  1. the game's fixed built-in players: random, the anchor of the
-//     ratings at 0, and perfect, the ceiling, in tic-tac-toe; random and
-//     the tactician in Connect Four.
+//  1. the game's fixed built-in players: random, the scale's 0, and
+//     perfect, the ceiling, in tic-tac-toe; random and the tactician in
+//     Connect Four.
 //  2. its parent, the snapshot it was trained on from: the step it made;
 //     and the rungs of the game's ladder around its parent's rating
 //     (rungs): the MCTS players, and in Connect Four the solver. A

@@ -42,7 +42,7 @@ func (c *contestants) anchors() []elo.Anchor {
 // olderAnchors returns the anchors of the scale of ttt before the game's
 // scale: random at 0 alone.
 func (c *contestants) olderAnchors() []elo.Anchor {
-	return []elo.Anchor{{ID: c.anchor()}}
+	return []elo.Anchor{{ID: c.random()}}
 }
 
 // onScale reports whether fits, a league's stored ratings, are on the
@@ -59,7 +59,7 @@ func onScale(fits map[int64]float64, anchors []elo.Anchor) bool {
 // scaleOf returns the anchors the stored ratings of db's league were fitted
 // with, and whether they are its game's.
 func scaleOf(ctx context.Context, db *store.DB, cons *contestants) ([]elo.Anchor, bool, error) {
-	if cons.anchor() == 0 {
+	if cons.random() == 0 {
 		return nil, false, errors.New("the league has no random player, the scale's 0")
 	}
 	fits, _, err := db.Fits(ctx)
@@ -105,7 +105,7 @@ func Rerate(ctx context.Context, db *store.DB) (Rerated, error) {
 	if err != nil {
 		return out, err
 	}
-	if cons.anchor() == 0 {
+	if cons.random() == 0 {
 		return out, errors.New("the league has no random player, the scale's 0")
 	}
 	pairs, err := storedPairs(ctx, db)
