@@ -246,14 +246,13 @@ func (r *Ratings) shift(steps [bands]float64, largest float64) int {
 	return visits + len(r.nodes)
 }
 
-// recompute works out every agent's sums, the band sums and the sum of
-// the ratings from the ratings and the games alone, in parts at once:
+// recompute works out every agent's sums and the band sums from the
+// ratings and the games alone, in parts at once:
 // each part writes the sums of its own agents, and band sums of its own
 // that are added up after. Each game's curvature joins the bands from the
 // side of its lower-numbered agent. It returns the edges it visited.
 func (r *Ratings) recompute() int {
 	var sums [parts]bandSums
-	var totals [parts]int64
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
@@ -284,17 +283,15 @@ func (r *Ratings) recompute() int {
 					g += r.prior(r.elos[k])
 					bs.g[kb] += g
 					bs.n[kb]++
-					totals[p] += int64(r.elos[k] * eloFix)
 				}
 				nd.g, nd.h, r.direct[k] = g, h, direct
 			}
 		})
 	}
 	wg.Wait()
-	r.bands, r.sum = bandSums{}, 0
+	r.bands = bandSums{}
 	for p := range parts {
 		r.bands.add(&sums[p])
-		r.sum += totals[p]
 	}
 	return r.halfEdges
 }

@@ -111,7 +111,6 @@ type Ratings struct {
 	stale     []int32      // agents whose sums Add changed since the last Settle
 	moved     []int32      // agents whose Elo changed since the last Moved
 	rated     int          // agents with a rating, the anchors included
-	sum       int64        // the sum of the ratings but the anchors', fixed point: eloFix an Elo
 	prec      float64      // the prior's precision per logit²
 	precElo   float64      // prec/eloPerLogit: the prior's slope per Elo
 	bands     bandSums     // what the shifts of bands need: see bands.go

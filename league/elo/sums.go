@@ -15,17 +15,12 @@ import "math"
 // as if it had never stopped: the sums, and all that they decide, depend
 // on the state alone, not on its history.
 
-const (
-	// fixOne is one game in the sums' fixed point: a term is off by under
-	// 1e-9 of a game, so 100,000 of them by under 1e-4, while an agent's
-	// slope is read against a curvature of at least a few games per
-	// opponent. An agent's sums stay within int64 up to 2^33 games
-	// (maxAgentGames is 2^31).
-	fixOne = 1 << 30
-
-	// eloFix is one Elo in the fixed point of the sum of the ratings.
-	eloFix = 1 << 20
-)
+// fixOne is one game in the sums' fixed point: a term is off by under
+// 1e-9 of a game, so 100,000 of them by under 1e-4, while an agent's
+// slope is read against a curvature of at least a few games per
+// opponent. An agent's sums stay within int64 up to 2^33 games
+// (maxAgentGames is 2^31).
+const fixOne = 1 << 30
 
 // settleTolLogit is settleTol in logits.
 var settleTolLogit = settleTol / eloPerLogit
@@ -155,11 +150,9 @@ func (r *Ratings) resum(k int32, elo float64) {
 	if !anchor {
 		g += r.prior(elo)
 		if old != 0 {
-			r.sum -= int64(r.elos[k] * eloFix)
 			r.bands.g[was] -= nd.g
 			r.bands.n[was]--
 		}
-		r.sum += int64(elo * eloFix)
 		r.bands.g[now] += g
 		r.bands.n[now]++
 	}
