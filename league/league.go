@@ -327,7 +327,8 @@ type league struct {
 	ladder  []int64          // the other built-in players, lowest on the scale first
 	waiting []int64          // networks that have not played yet, in id order
 
-	fitsSince int // bytes of the fits table since its last full row
+	fitsSince int     // bytes of the fits table since its last full row
+	unfitted  []int64 // anchors the fits table does not hold yet, which the next round writes
 
 	// behind are the agents whose standing is more than
 	// store.StandingStep from the fit's rating, in a league file from
@@ -398,6 +399,11 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	anchors := lg.contestants.anchors()
 	if !onScale(fits, anchors) {
 		return nil, ErrOlderScale
+	}
+	for _, a := range anchors {
+		if _, ok := fits[a.ID]; !ok {
+			lg.unfitted = append(lg.unfitted, a.ID)
+		}
 	}
 	if lg.ratings, err = elo.NewRatings(anchors); err != nil {
 		return nil, err

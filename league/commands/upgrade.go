@@ -58,7 +58,11 @@ func runUpgrade(j *job) error {
 	if err != nil {
 		return err
 	}
-	defer func() { db.Close() }()
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
 	on, err := league.OnScale(j.ctx, db)
 	if err != nil {
 		return err
