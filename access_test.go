@@ -97,6 +97,59 @@ func testReaderOfACopy(t *testing.T, p clitest.TTT) {
 	nobody.Refused(t, "cannot be read without the -shm file beside it, which is missing and which this user cannot make", "checkpoints")
 }
 
+// A reader that can read a league's file only as immutable (it cannot
+// write beside it, and nobody seemed able to write it: no write
+// permission for anyone, or a read-only mount) follows the league that
+// starts on it all the same: here root, who may write a 0444 file, runs
+// it while nobody serves the file (issue 35: the reader stayed at the
+// round it first saw, answered 500 with an I/O error that did not
+// happen, and 404 for agents that exist). A read-only bind mount of a
+// writable directory is the same case: the league writes through the
+// other path.
+func testReaderOfAFrozenFile(t *testing.T, p clitest.TTT) {
+	needRoot(t)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
+	db := filepath.Join(p.Dir, "league.db")
+	for _, name := range []string{db + "-wal", db + "-shm"} {
+		if err := os.Remove(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmod(t, db, 0o444)
+	nobody := asNobody(t, p)
+	serve := nobody.Start(t, "serve", "--addr", "127.0.0.1:0")
+	serve.WaitOutput(t, "(Ctrl-C stops)")
+	url := regexp.MustCompile(`http://[^/]+/`).FindString(serve.Stdout())
+	latest := func() string {
+		t.Helper()
+		resp, err := http.Get(url + "api/agents/latest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var a struct{ Name, Error string }
+		if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /api/agents/latest: %s, %v %s", resp.Status, err, a.Error)
+		}
+		return a.Name
+	}
+	if got := latest(); got != "checkpoint-7" {
+		t.Fatalf("the reader's latest agent is %s, want checkpoint-7", got)
+	}
+	for _, round := range []string{"\nround 3 ", "\nround 4 "} {
+		if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, round) {
+			t.Fatalf("root's league run on the 0444 file said %q", out)
+		}
+		if got, want := latest(), p.OK(t, "show", "--format", "json", "latest"); !strings.Contains(want, `"`+got+`"`) {
+			t.Errorf("after root's round, the reader's latest agent is %s; root's is %s", got, want)
+		}
+	}
+	nobody.OK(t, "check")
+	if got, want := nobody.OK(t, "checkpoints"), p.OK(t, "checkpoints"); got != want {
+		t.Errorf("checkpoints as nobody:\n%s\nas root:\n%s", got, want)
+	}
+}
+
 // A symbolic link, in a directory this user may not write, to a league in
 // a directory it may: SQLite keeps the -wal and -shm beside the file the
 // link names, so that directory is the one that counts, for readers and

@@ -38,7 +38,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 	t.Parallel()
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
-	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table"}
+	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table,ntuple"}
 	var last int64 // the last committed round
 	for i := range len(aims) + 1 {
 		// One worker here makes the evaluation a larger target; the league
@@ -75,6 +75,11 @@ func TestKillAtAnyMoment(t *testing.T) {
 	if got := checkLeague(t, path, last); got != total {
 		t.Errorf("%d rounds after the last run, want %d", got, total)
 	}
+	// A kill during the creation left the league being made (issue 35):
+	// the next run removed it.
+	if left, _ := filepath.Glob(path + ".*.new*"); len(left) > 0 {
+		t.Errorf("after the kills: %v", left)
+	}
 	p.OK(t, append([]string{"league", "run", "--db", "whole.db", "--workers", "2", "--rounds", strconv.FormatInt(total, 10)}, flags...)...)
 	if !reflect.DeepEqual(leagueOf(t, path), leagueOf(t, filepath.Join(p.Dir, "whole.db"))) {
 		t.Errorf("after %d kills the league differs from one run without a stop", len(aims)+1)
@@ -86,7 +91,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 // lines of their own.
 const (
 	opponents = 6
-	lines     = 2
+	lines     = 3
 )
 
 // aims are where in a round TestKillAtAnyMoment kills, as shares of its
@@ -342,11 +347,7 @@ func leagueOf(t *testing.T, path string) []any {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if full.Table != nil {
-			weights[a.ID] = full.Table.Bytes()
-		} else {
-			weights[a.ID] = full.Net.Bytes()
-		}
+		weights[a.ID] = full.Weights
 	}
 	fits, _, err := db.Fits(ctx)
 	if err != nil {

@@ -1,6 +1,7 @@
-// Command ttt trains tic-tac-toe networks by reinforcement learning, runs
-// a self-play league of their snapshots, rates every snapshot with Elo,
-// and keeps it all in one SQLite file. See README.md.
+// Command ttt teaches game-playing agents (tic-tac-toe and Connect Four)
+// by reinforcement learning, runs a self-play league of their snapshots,
+// rates every snapshot with Elo, and keeps it all in one SQLite file. See
+// README.md.
 //
 // This file only wires signals and the exit status; the command line is
 // commands.Run, in league/commands.

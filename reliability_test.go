@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,7 @@ func TestReliability(t *testing.T) {
 	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
 	t.Run("ReaderWithoutWrite", func(t *testing.T) { testReaderWithoutWrite(t, built(t)) })
 	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
+	t.Run("ReaderOfAFrozenFile", func(t *testing.T) { testReaderOfAFrozenFile(t, built(t)) })
 	t.Run("LinkToAnotherDirectory", func(t *testing.T) { testLinkToAnotherDirectory(t, built(t)) })
 	t.Run("CreateThroughALink", func(t *testing.T) { testCreateThroughALink(t, built(t)) })
 	t.Run("HangUpDuringExport", func(t *testing.T) { testHangUpDuringExport(t, built(t)) })
@@ -44,7 +46,7 @@ func TestReliability(t *testing.T) {
 // trains it is certainly training when the test signals it.
 var forever = []string{"--games-per-round", "100000000", "--hidden", "16", "--seed", "5"}
 
-// A signal ends `ttt league run` at once, cleanly: exit 0, a line that
+// A signal ends `ttt league run` at once, cleanly: exit 130, a line that
 // says where the league stopped, only whole rounds in the database, and a
 // next run that goes on as if the abandoned round had never begun.
 func testStopOnSignal(t *testing.T, p clitest.TTT) {
@@ -66,8 +68,8 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 				t.Errorf("exit %v after %v", sig, took)
 			}
 			want := fmt.Sprintf("stopped: the round under way was abandoned; the league holds %d committed rounds", 2+i)
-			if code != 0 || !strings.Contains(stdout, want) || stderr != "" {
-				t.Errorf("after %v: exit %d, stdout %q, stderr %q; want exit 0 and %q", sig, code, stdout, stderr, want)
+			if code != 130 || !strings.Contains(stdout, want) || stderr != "" {
+				t.Errorf("after %v: exit %d, stdout %q, stderr %q; want exit 130 and %q", sig, code, stdout, stderr, want)
 			}
 			if got, want := lastRound(t, p), int64(2+i); got != want {
 				t.Errorf("last round %d after %v, want %d", got, sig, want)
@@ -137,6 +139,10 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 	run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--games-per-round", "1500000")...)
 	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
 	run.AwaitLock(t, path)
+	// Its first line comes after its reads of the settings: renamed
+	// before them, it would stop at once, and nothing would hold the
+	// file under its other name.
+	run.WaitOutput(t, "resuming the tic-tac-toe league")
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -339,18 +345,20 @@ func testLimitAtCreation(t *testing.T, p clitest.TTT) {
 func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	for _, q := range []string{
-		`INSERT INTO agents (id, kind, name, generation, hidden, method, created_at, class, weights, weights_crc)
+	// Each bulk agent a network of one hidden unit, all weights zero,
+	// with their checksum: a run that has loaded the league before the
+	// signal comes plays them in its round.
+	zeros := int64(crc32.Checksum(make([]byte, 152), crc32.MakeTable(crc32.Castagnoli)))
+	if _, err := db.Exec(`INSERT INTO agents (id, kind, name, generation, hidden, method, created_at, class, weights, weights_crc)
 			WITH RECURSIVE n(i) AS (SELECT 8 UNION ALL SELECT i + 1 FROM n WHERE i < 907)
-			SELECT i, 'imported', 'bulk' || i, 0, 1, 'policy', '2026-11-23T00:00:00Z', 0, zeroblob(152), 0 FROM n`,
-		`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
+			SELECT i, 'imported', 'bulk' || i, 0, 1, 'policy', '2026-11-23T00:00:00Z', 0, zeroblob(152), ? FROM n`, zeros); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO matches (round_id, a, b, plies, seed, wins, draws, losses)
 			WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 399999)
 			SELECT 2, 8 + i % 900 + 2 + (i / 900), 6 + i % 900, 2, 0, 50, 44, 50 FROM n
-			WHERE 8 + i % 900 + 2 + (i / 900) <= 907`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
+			WHERE 8 + i % 900 + 2 + (i / 900) <= 907`); err != nil {
+		t.Fatal(err)
 	}
 	db.Close()
 	for _, wait := range []time.Duration{0, 50 * time.Millisecond, 200 * time.Millisecond} {
@@ -361,7 +369,7 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 		stdout, stderr, code := run.Stop(t, syscall.SIGINT)
 		took := time.Since(sent)
 		t.Logf("SIGINT %v after the lock: exit %d after %v", wait, code, took)
-		if took > 2*time.Second || code != 0 || !strings.Contains(stdout, "stopped: ") || stderr != "" {
+		if took > 2*time.Second || code != 130 || !strings.Contains(stdout, "stopped: ") || stderr != "" {
 			t.Errorf("SIGINT %v after the lock: exit %d after %v, stdout %q, stderr %q", wait, code, took, stdout, stderr)
 		}
 	}

@@ -114,7 +114,7 @@ func testNohup(t *testing.T, p clitest.TTT) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
-	if code := cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(out.String(), "stopped: ") {
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(out.String(), "stopped: ") {
 		t.Errorf("a league run that ignores SIGHUP, after SIGINT: exit %d\n%s", code, out.String())
 	}
 }

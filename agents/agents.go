@@ -17,24 +17,37 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
+	"ttt/agents/train"
 	"ttt/agents/verify"
 )
 
 // Kit is a game and what ttt knows of playing it.
 type Kit struct {
 	game.Game
+	// Solved: every position's value is known (tic-tac-toe's 5,478), so
+	// a league can build exploiters and drills (Exploiter, Mistakes,
+	// Optimal, Perfect) and compile players into tables.
+	Solved bool
+	// Learner is the method a league of the game learns by, unless told
+	// otherwise; League how that league runs.
+	Learner *learn.Method
+	League  LeagueDefaults
 	// Builtins are the players every league of the game has from its
 	// creation, random, the scale's 0, first.
 	Builtins []Builtin
 	// Check measures a deterministic player: the facts a league keeps of
 	// it.
 	Check func(p game.Player) verify.Facts
-	// Positions is the fixed set of solved positions that Check plays, for
-	// a game too large to try every line; nil otherwise.
-	Positions func() []game.Solved
+	// Positions and Random are the fixed sets of solved positions that
+	// Check plays, for a game too large to try every line (nil
+	// otherwise): positions from games of tactical players, and
+	// positions reached by random moves, which no player's games shape.
+	Positions, Random func() []game.Solved
 	// Analyze returns the exact outcome of every legal move in p, by
 	// move, for the side to move. It may search for long on a large
-	// game, and stops with ctx's error.
+	// game; stopped by ctx, it returns the outcomes it has, the likeliest
+	// best moves first, with ctx's error.
 	Analyze func(ctx context.Context, p game.Position) (map[int]game.Outcome, error)
 	// Compile writes a deterministic player out as the table of its moves
 	// in every position, which a league stores with a network and plays
@@ -53,6 +66,18 @@ type Kit struct {
 	Mistakes  func(target game.Player) []game.Position
 	Optimal   func(p game.Position, move int) bool
 	Perfect   func() game.Player
+}
+
+// LeagueDefaults are how a league of a game runs where no flag says
+// otherwise: rounds of GamesPerRound training games, evaluation over
+// every opening of Openings moves against pools of Opponents members (of
+// at most LadderOpenings moves against the slow built-in players, the
+// MCTS players and the solver), and the shares of the training games
+// against the learner itself, its exploiter and drills (the rest against
+// random).
+type LeagueDefaults struct {
+	GamesPerRound, Openings, Opponents, LadderOpenings int
+	SelfPlay, Exploit, Drill                           float64
 }
 
 // Builtin is a player that every league of a game has from its creation.
@@ -101,7 +126,13 @@ var Games = []*Kit{TicTacToe, ConnectFour}
 // draws all 144 as perfect does, at ten times the cost (about a second
 // a match), which a league paying it every round would feel.
 var TicTacToe = &Kit{
-	Game: tictactoe.Game,
+	Game:   tictactoe.Game,
+	Solved: true,
+	// ttt-rl's net, made perfect by the exploiter and the drills: the
+	// mix that reached an unbeatable checkpoint fastest for every seed
+	// measured (README, "How it learns").
+	Learner: train.PolicyMethod,
+	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{
 		randomBuiltin(tictactoe.Game),
 		{Kind: "perfect", Name: "perfect", Elo: 494, Fixed: true, Checked: true,

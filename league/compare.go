@@ -2,11 +2,14 @@ package league
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/bits"
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/learn"
+	"ttt/agents/train"
 	"ttt/store"
 )
 
@@ -35,11 +38,14 @@ type Comparison struct {
 }
 
 // Difference is a position where two agents move differently, with the
-// exact value of each move for the side to move.
+// exact value of each move for the side to move, and the position's
+// value (its best move's): a move of a lower value is a mistake, and
+// in a position already lost every move is a loss.
 type Difference struct {
 	Position       game.Position
 	A, B           int
 	AValue, BValue game.Value
+	Best           game.Value
 }
 
 // Compare compares the ratings of agents a and b; record is a's games
@@ -66,9 +72,13 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 // deterministic: it sets c.Compared and c.Differences. It stops with
 // ctx's error.
 func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
-	pa, pb := Deterministic(kit, c.A), Deterministic(kit, c.B)
-	if pa == nil || pb == nil {
-		return nil
+	pa, err := Deterministic(kit, c.A)
+	if err != nil {
+		return err
+	}
+	pb, err := Deterministic(kit, c.B)
+	if err != nil || pa == nil || pb == nil {
+		return err
 	}
 	// differ counts p, where A moves ma and B mb, and keeps it if they
 	// differ, with the values of their moves.
@@ -81,7 +91,11 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 		if err != nil {
 			return err
 		}
-		c.Differences = append(c.Differences, Difference{Position: p, A: ma, B: mb, AValue: v[ma], BValue: v[mb]})
+		best := game.Loss
+		for _, x := range v {
+			best = max(best, x)
+		}
+		c.Differences = append(c.Differences, Difference{Position: p, A: ma, B: mb, AValue: v[ma], BValue: v[mb], Best: best})
 		return nil
 	}
 	if kit.Positions != nil {
@@ -125,17 +139,31 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 }
 
 // Deterministic returns the player of a stored agent of kit's game whose
-// move in a position is always the same (a network or a table, playing
-// greedily, or a built-in player that draws nothing), or nil for random
-// and the MCTS players, which draw their moves.
-func Deterministic(kit *agents.Kit, a *store.Agent) game.Player {
-	if p := a.Player(); p != nil {
-		return p
+// move in a position is always the same (a model, playing greedily, or a
+// built-in player that draws nothing), or nil for random and the MCTS
+// players, which draw their moves.
+func Deterministic(kit *agents.Kit, a *store.Agent) (game.Player, error) {
+	if a.Weights != nil {
+		m, err := ModelOf(kit, a)
+		if err != nil {
+			return nil, err
+		}
+		return m.Player(), nil
 	}
 	if b, ok := kit.Builtin(a.Name); ok && !b.Random {
-		return b.New(nil)
+		return b.New(nil), nil
 	}
-	return nil
+	return nil, nil
+}
+
+// ModelOf reads the model of a, an agent of kit's game read with its
+// weights, as its method stored it.
+func ModelOf(kit *agents.Kit, a *store.Agent) (learn.Model, error) {
+	m, err := agents.Decode(kit.Game, a.Method, a.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
+	}
+	return m, nil
 }
 
 // HeadToHead reads in v agent a's games against agent b, and whether
@@ -147,4 +175,24 @@ func HeadToHead(v *store.View, a, b int64) (game.Record, bool, error) {
 		return game.Record{}, false, err
 	}
 	return list[0].Record, true, nil
+}
+
+// FileName is the name of the plain file of a, whose model is m (of one
+// side where side is not nil), where the user names none: a policy
+// net's says its inputs, which tell its layouts apart
+// (checkpoint-7-19in.bin, checkpoint-7-O-18in.bin), the others' their
+// method (checkpoint-9-ntuple.bin).
+func FileName(a *store.Agent, m learn.Model, side *game.Side) string {
+	kind := a.Method
+	if a.Method == train.PolicyMethod.Name {
+		in := m.Plays().Inputs()
+		if side != nil {
+			in--
+		}
+		kind = fmt.Sprintf("%din", in)
+	}
+	if side != nil {
+		return fmt.Sprintf("%s-%s-%s.bin", a.Name, side, kind)
+	}
+	return fmt.Sprintf("%s-%s.bin", a.Name, kind)
 }

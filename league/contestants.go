@@ -7,7 +7,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"ttt/agents"
-	"ttt/agents/nn"
+	"ttt/agents/learn"
 	"ttt/store"
 )
 
@@ -19,14 +19,21 @@ type contestants struct {
 	kit      *agents.Kit
 	builtins map[int64]agents.Builtin // by id
 	cache    *lru.Cache[int64, contestant]
+	size     int // the cache's size
 }
 
 // contestantCache is how many contestants are kept in memory: 2,048
 // tic-tac-toe move tables of 4,520 bytes are 9 MB, and as many Connect
 // Four networks of 100 hidden units 76 MB. A pool reads a few dozen, the
-// recent and top ones again and again; the rest load in microseconds from
-// the database.
-const contestantCache = 2048
+// recent and top ones again and again; the rest load in milliseconds
+// from the database. Larger models, such as n-tuple networks of tens of
+// megabytes, are kept within cacheBytes: fewer of them (never fewer
+// than minCache, a pool's worth).
+const (
+	contestantCache = 2048
+	cacheBytes      = 1 << 29 // 512 MB
+	minCache        = 16
+)
 
 // newContestants returns the contestants of db's agents, which play kit's
 // game.
@@ -44,6 +51,7 @@ func newContestants(ctx context.Context, db *store.DB, kit *agents.Kit) (*contes
 		c.builtins[id] = b
 	}
 	c.cache, _ = lru.New[int64, contestant](contestantCache) // the size is positive
+	c.size = contestantCache
 	return c, nil
 }
 
@@ -102,39 +110,43 @@ func (c *contestants) get(ctx context.Context, ids []int64) (map[int64]contestan
 		nets = missing
 	}
 	if len(nets) > 0 {
-		stored, err := c.db.Nets(ctx, nets)
+		stored, err := c.db.Models(ctx, nets)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range nets {
-			net, ok := stored[id]
+			s, ok := stored[id]
 			if !ok {
-				return nil, fmt.Errorf("agent %d is not a network", id)
+				return nil, fmt.Errorf("agent %d has no model to play: %w", id, store.ErrPruned)
 			}
-			out[id] = c.ofNet(net)
+			m, err := agents.Decode(c.kit.Game, s.Method, s.Weights)
+			if err != nil {
+				return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
+			}
+			out[id] = c.ofModel(m)
 			c.cache.Add(id, out[id])
 		}
 	}
 	return out, nil
 }
 
-// of returns the contestant of a network agent that is about to be
-// stored: its move table where it has one, else its network.
-func (c *contestants) of(a *store.Agent) contestant {
-	if a.Moves != nil && c.kit.Compiled != nil {
-		if p, err := c.kit.Compiled(a.Moves); err == nil {
-			return fixed(p)
-		}
-	}
-	return c.ofNet(a.Net)
-}
-
-// ofNet returns the contestant that plays net: its compiled table where
-// the game has tables, else the network itself, a player per game.
-func (c *contestants) ofNet(net *nn.Net) contestant {
+// ofModel returns the contestant that plays m: its compiled table where
+// the game has tables, else the model itself, a player per game, which
+// the cache then keeps fewer of if m is large.
+func (c *contestants) ofModel(m learn.Model) contestant {
 	if c.kit.Compile != nil {
-		p, _ := c.kit.Compiled(c.kit.Compile(&nn.Player{Net: net})) // a net's table is a table
+		p, _ := c.kit.Compiled(c.kit.Compile(m.Player())) // a model's table is a table
 		return fixed(p)
 	}
-	return netContestant(net)
+	c.fit(m)
+	return modelContestant(m)
+}
+
+// fit shrinks the cache, if need be, so that it holds no more than
+// cacheBytes of models as large as m (four bytes a weight).
+func (c *contestants) fit(m learn.Model) {
+	if n := max(minCache, int(cacheBytes/(4*int64(max(m.Size(), 1))))); n < c.size {
+		c.size = n
+		c.cache.Resize(n)
+	}
 }

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -119,11 +120,12 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				}
 				p := list[i]
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(offset+i))
-				sides := lg.match.play(p.ca, p.cb, lg.cfg.Openings, seed, nil)
+				plies := lg.openings(p)
+				sides := lg.match.play(p.ca, p.cb, plies, seed, nil)
 				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}
-				m := store.Match{A: p.a, B: p.b, Plies: lg.cfg.Openings, Seed: seed, Record: sides[game.X].Plus(sides[game.O])}
+				m := store.Match{A: p.a, B: p.b, Plies: plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O])}
 				if _, builtin := lg.contestants.builtins[p.b]; builtin {
 					m.First = &sides[game.X] // a result against a fixed player, by side
 				}
@@ -133,6 +135,19 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 		})
 	}
 	return results, g.Wait()
+}
+
+// openings is the length of the openings pairing p plays: the league's,
+// but at most the game's LadderOpenings against a rung of the ladder
+// (the MCTS players and the solver), which think for milliseconds a
+// move where a model answers in microseconds: in Connect Four a match of
+// every two-move opening against MCTS with 10,000 playouts took longer
+// than the round's training.
+func (lg *league) openings(p pairing) int {
+	if slices.Contains(lg.ladder, p.a) || slices.Contains(lg.ladder, p.b) {
+		return min(lg.cfg.Openings, lg.kit.League.LadderOpenings)
+	}
+	return lg.cfg.Openings
 }
 
 // mix hashes its inputs into a seed (SplitMix64's finaliser over each).

@@ -139,7 +139,7 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 			return nil
 		}
 		players, err := cons.get(ctx, []int64{m.A, m.B})
-		if errors.Is(err, store.ErrIO) || ctx.Err() != nil {
+		if err != nil && !store.Damaged(err) {
 			return err // the disk's fault, or a stop: nothing to say of the match
 		}
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
@@ -159,8 +158,7 @@ func TestMatchFilters(t *testing.T) {
 	_, err := league.Run(ctx, db, cfg, league.Hooks{Training: func(round int64, done, total int) {
 		if (round == 3 || round == 5) && done == 1000 {
 			imported++
-			a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Imported, Name: fmt.Sprintf("during-%d", round),
-				Net: nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(round), 0)))})
+			a := netAgent(store.Imported, fmt.Sprintf("during-%d", round), nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(round), 0))))
 			if err := db.AddAgent(ctx, a); err != nil {
 				t.Fatal(err)
 			}

@@ -23,7 +23,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,232 +30,12 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/nn"
-	"ttt/agents/train"
+	"ttt/agents/learn"
 	"ttt/league/elo"
 	"ttt/store"
 
 	"github.com/google/btree"
 )
-
-// Config is how a league runs.
-type Config struct {
-	Rounds        int           // rounds to play in this run; 0 for no limit
-	Duration      time.Duration // start no round after this long; 0 for no limit
-	GamesPerRound int           // training games per round
-	Workers       int           // concurrent evaluation goroutines; 0 for every core
-	Seed          uint64        // seeds a new learner and every round's random games
-	Openings      int           // evaluation plays every opening of this many moves, in both colours
-	Opponents     int           // the size of a new member's pool of opponents
-	SelfPlay      float64       // share of training games the learner plays against itself
-	Exploit       float64       // share of training games against the learner's exploiter
-	Members       float64       // share of training games against the league's frozen nets
-	Drill         float64       // share of training games that start where the learner throws a result away
-	Ladder        float64       // share of training games against the game's built-in players but random
-	// Learners are the methods that learn in the league (train.Methods),
-	// each on a line of its own: the lines train in turn, a round each,
-	// and every snapshot joins the one rating list.
-	Learners []string
-	// Learning is how every line learns (its Method is the line's; see
-	// learning); its epsilon schedule runs over a line's whole life, not
-	// per round.
-	train.Learning
-	// LRByMethod are the learning rates of the lines that do not learn
-	// at Learning.LR: methods differ in the rates they stand (ttt-rl's
-	// rule diverges in Connect Four at the value net's).
-	LRByMethod map[string]float64
-}
-
-// learning returns how the line of method learns: as c.Learning says, at
-// its own learning rate if it has one, but a table learner explores as
-// its document does (ForMethod).
-func (c Config) learning(method string) train.Learning {
-	l := c.Learning
-	l.Method = method
-	lr, own := c.LRByMethod[method]
-	if own {
-		l.LR = lr // selfplay-table's step size too, in place of its book's
-	}
-	return l.ForMethod(func(name string) bool { return name == "lr" && own })
-}
-
-// ParseLR reads a league's learning rates as the setting lr holds them:
-// the rate of every line, then METHOD=RATE for each line of its own
-// ("0.01,policy=0.001"). The rates' ranges are Validate's.
-func ParseLR(s string) (lr float64, byMethod map[string]float64, err error) {
-	seen := false
-	for i, item := range strings.Split(s, ",") {
-		method, value, own := strings.Cut(item, "=")
-		if !own {
-			value = method
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		switch {
-		case (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && item == s:
-			return 0, nil, errors.New("not a number")
-		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
-			return 0, nil, fmt.Errorf("%q is not a number", value)
-		case !own && i > 0:
-			return 0, nil, errors.New("the rate of every line comes first, the rates of methods after it (METHOD=RATE)")
-		case !own:
-			lr, seen = v, true
-		case byMethod[method] != 0:
-			return 0, nil, fmt.Errorf("%s has two rates", method)
-		default:
-			if byMethod == nil {
-				byMethod = map[string]float64{}
-			}
-			byMethod[method] = v
-		}
-	}
-	if !seen {
-		return 0, nil, errors.New("the rate of every line comes first (RATE[,METHOD=RATE...])")
-	}
-	return lr, byMethod, nil
-}
-
-// lrText writes the learning rates as ParseLR reads them, the methods'
-// in the order of their names.
-func (c Config) lrText() string {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	out := f(c.LR)
-	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {
-		out += "," + m + "=" + f(c.LRByMethod[m])
-	}
-	return out
-}
-
-// Default returns the settings of `ttt league run` for kit's game where
-// no flag says otherwise.
-//
-// Tic-tac-toe: rounds of a few seconds (a first checkpoint within seconds),
-// every two-move opening, pools of 32 opponents, and the opponent mix and
-// exploration that reached an unbeatable checkpoint fastest for every
-// seed we measured (README, "How it learns"). Exploration fades within
-// the first round: ttt-rl's rule blames every move of a game for its
-// result, so a random move that loses a game punishes the good moves
-// around it too. Drills take a fifth of the games from random: over 40
-// seeds, a tenth took up to 9 rounds to perfect play where a fifth took
-// up to 6, and three tenths were no faster.
-//
-// Connect Four has no exploiter and no drills (they need every position
-// solved), and its learner is a value net learning by TD(λ) in
-// self-play, TD-Gammon's method: ttt-rl's rule there learns where to play
-// but not tactics, stays below the tactician (the one-ply player that
-// wins at once if it can and blocks if it must) and, at any learning rate
-// that learns within the hour, its hidden weights grow until they
-// overflow (README, "Connect Four"). The value net plays the tactician
-// even within a minute: it tries every move, a move that wins ends the
-// game and is worth exactly a win, and it learns within a few thousand
-// games that a position where the opponent can win is lost. It plays
-// itself only, moving at random a tenth of the time all along (there is
-// no dice to show it other positions, as in backgammon): in our runs
-// games against the tactician made its share of optimal moves rise more
-// slowly. Its learning rate falls as 1/sqrt(1 + games/1,000,000), so
-// that after a fast first hour its updates average out their noise.
-// Rounds of 20,000 games, a few seconds.
-func Default(kit *agents.Kit) Config {
-	if kit.Exploiter == nil {
-		return Config{
-			GamesPerRound: 20000,
-			Seed:          1,
-			Openings:      2,
-			Opponents:     32,
-			SelfPlay:      1,
-			Learners:      []string{train.MethodTDLambda},
-			Learning: train.Learning{
-				Hidden:      nn.DefaultHidden,
-				LR:          0.01,
-				LRDecay:     1000000,
-				Epsilon:     train.Schedule{Start: 0.1, End: 0.1, Games: 20000},
-				Temperature: 1,
-				Lambda:      train.DefaultLambda,
-			},
-		}
-	}
-	return Config{
-		GamesPerRound: 20000,
-		Seed:          1,
-		Openings:      2,
-		Opponents:     32,
-		SelfPlay:      0.2,
-		Exploit:       0.3,
-		Drill:         0.2,
-		Learners:      []string{train.MethodPolicy},
-		Learning: train.Learning{
-			Hidden:      nn.DefaultHidden,
-			LR:          nn.DefaultLR,
-			Epsilon:     train.Schedule{Start: 0.1, End: 0, Games: 20000},
-			Temperature: train.DefaultTemperature,
-			Lambda:      train.DefaultLambda,
-		},
-	}
-}
-
-// Validate reports the first setting out of range.
-func (c Config) Validate() error {
-	switch {
-	case c.Rounds < 0:
-		return train.OutOfRange("rounds", "must not be negative", c.Rounds)
-	case c.Duration < 0:
-		return train.OutOfRange("duration", "must not be negative", c.Duration)
-	case c.GamesPerRound < 1:
-		return train.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
-	case c.Workers < 0:
-		return train.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
-	case c.Openings < 0 || c.Openings > MaxPlies:
-		return train.OutOfRange("openings", fmt.Sprintf("must be within 0..%d moves", MaxPlies), c.Openings)
-	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
-		return train.OutOfRange("opponents", fmt.Sprintf("must be within %d..%d", minOpponents, maxOpponents), c.Opponents)
-	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
-		return train.OutOfRange("self_play", "must be within 0..1", c.SelfPlay)
-	case !(c.Exploit >= 0 && c.Exploit <= 1):
-		return train.OutOfRange("exploit", "must be within 0..1", c.Exploit)
-	case !(c.Members >= 0 && c.Members <= 1):
-		return train.OutOfRange("members", "must be within 0..1", c.Members)
-	case !(c.Drill >= 0 && c.Drill <= 1):
-		return train.OutOfRange("drill", "must be within 0..1", c.Drill)
-	case !(c.Ladder >= 0 && c.Ladder <= 1):
-		return train.OutOfRange("ladder", "must be within 0..1", c.Ladder)
-	case c.SelfPlay+c.Exploit+c.Members+c.Drill+c.Ladder > 1:
-		shares := []string{"self_play", "exploit", "members", "drill", "ladder"}
-		values := []any{c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder}
-		if c.Ladder == 0 { // the other games' shares, as most leagues have them
-			shares, values = shares[:4], values[:4]
-		}
-		sum := fmt.Sprintf(strings.TrimSuffix(strings.Repeat("%g + ", len(values)), " + "), values...)
-		return train.Invalid(shares, func(n []string) string {
-			return fmt.Sprintf("the shares %s and %s add up to more than 1 (%s)", strings.Join(n[:len(n)-1], ", "), n[len(n)-1], sum)
-		})
-	case len(c.Learners) == 0:
-		return train.OutOfRange("learners", "must name at least one method", `""`)
-	}
-	for i, m := range c.Learners {
-		switch {
-		case m == "mcts":
-			return train.Invalid([]string{"learners"}, func(n []string) string {
-				return n[0] + " mcts: " + train.NoLearningMCTS
-			})
-		case slices.Contains(c.Learners[:i], m):
-			return train.Invalid([]string{"learners"}, func(n []string) string {
-				return fmt.Sprintf("%s %s: %s is named twice (a league has one line of each method)", n[0], strings.Join(c.Learners, ","), m)
-			})
-		case !slices.Contains(train.Methods, m):
-			return train.OutOfRange("learners", "must be methods among "+strings.Join(train.Methods, ", "), fmt.Sprintf("%q", m))
-		}
-		if err := c.learning(m).Validate(); err != nil {
-			return err
-		}
-	}
-	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {
-		if !slices.Contains(c.Learners, m) {
-			return train.Invalid([]string{"lr", "learners"}, func(n []string) string {
-				return fmt.Sprintf("%s %s: %s is not among the %s (%s)", n[0], c.lrText(), m, n[1], strings.Join(c.Learners, ","))
-			})
-		}
-	}
-	return nil
-}
 
 // GCPercent is the garbage collector's target that a process running a
 // league should set (debug.SetGCPercent): a league keeps its result graph
@@ -358,7 +137,13 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	}
 	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess), latest: map[string]int64{}}
 
-	// STEP 1: the agents, with their standings and the fit's ratings.
+	// STEP 1: the agents, with their standings and the fit's ratings. A
+	// checkpoint is of a round the league has played.
+	round, state, err := db.LastRound(ctx)
+	if err != nil && !errors.Is(err, store.ErrNoRounds) {
+		return nil, err
+	}
+	lg.lastRound = round
 	fits, since, err := db.Fits(ctx)
 	if err != nil {
 		return nil, err
@@ -395,7 +180,9 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	})
 
 	// STEP 2: the ratings, on the game's scale: each agent's exact value,
-	// then every result.
+	// then every result. A result or a rating of an agent that is not
+	// there (its row deleted) is damage: the league would index its
+	// members by it.
 	anchors := lg.contestants.anchors()
 	if !onScale(fits, anchors) {
 		return nil, ErrOlderScale
@@ -409,6 +196,9 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return nil, err
 	}
 	for _, id := range slices.Sorted(maps.Keys(fits)) {
+		if !lg.isMember(id) {
+			return nil, fmt.Errorf("%w: the fit's ratings rate agent %d, which is not in the league", store.ErrCorrupt, id)
+		}
 		if err := lg.ratings.Restore(id, fits[id]); err != nil {
 			return nil, err
 		}
@@ -422,31 +212,41 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		if done++; loading != nil && done%65536 == 0 {
 			loading(done, total)
 		}
+		if !lg.isMember(m.A) || !lg.isMember(m.B) {
+			return fmt.Errorf("%w: match %d v %d of round %d names an agent that is not in the league", store.ErrCorrupt, m.A, m.B, m.Round)
+		}
 		return lg.ratings.Add(elo.Pair{A: m.A, B: m.B, Record: m.Record})
 	})
 	if err != nil {
 		return nil, err
 	}
 
-	// STEP 3: the learners.
-	round, state, err := db.LastRound(ctx)
+	// STEP 3: the learners: new ones until a league round has stored
+	// theirs (the rounds before it, if any, were ttt roundrobin's among
+	// imported agents), and since then, that state, as the last league
+	// round left it.
 	switch {
-	case errors.Is(err, store.ErrNoRounds):
-		for i, m := range cfg.Learners {
-			lg.lines = append(lg.lines, newLearner(kit.Game, cfg.learning(m), cfg.Seed, i))
+	case state == nil && len(lg.latest) == 0:
+		for i, name := range cfg.Learners {
+			m, err := agents.MethodOf(name)
+			if err != nil {
+				return nil, err
+			}
+			line, err := newLearner(kit.Game, m, cfg.settings(kit.Game, m), cfg.Seed, i)
+			if err != nil {
+				return nil, err
+			}
+			lg.lines = append(lg.lines, line)
 		}
-	case err != nil:
-		return nil, err
 	case state == nil:
-		return nil, fmt.Errorf("round %d: no learner state is stored", round)
+		return nil, fmt.Errorf("%w: round %d: the league has checkpoints, and no learner state is stored", store.ErrCorrupt, round)
 	default:
-		lg.lastRound = round
-		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, cfg.learning); err != nil {
+		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
 		var methods []string
 		for _, line := range lg.lines {
-			methods = append(methods, line.method)
+			methods = append(methods, line.method.Name)
 		}
 		if !slices.Equal(methods, cfg.Learners) {
 			return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(methods, ","), strings.Join(cfg.Learners, ","))
@@ -479,41 +279,118 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	}
 	defer lg.checkpoints.Wait()
 	start := time.Now()
+	var pending *trained // a round trained ahead, while the one before it was evaluated
 	for n := 0; cfg.Rounds == 0 || n < cfg.Rounds; n++ {
 		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
 			break
 		}
-		r, err := lg.round(ctx, hooks, start)
+		if !lg.overlaps() {
+			r, err := lg.round(ctx, hooks, start)
+			if err != nil {
+				return lg.lastRound, err
+			}
+			if hooks.Stop != nil && hooks.Stop(r) {
+				break
+			}
+			continue
+		}
+		if pending == nil {
+			t := lg.trainRound(ctx, lg.lastRound+1, hooks.Training)
+			if t.err != nil {
+				return lg.lastRound, t.err
+			}
+			pending = &t
+		}
+		// While this round is evaluated, the next one trains, on the
+		// other core: the learner's next games depend on nothing the
+		// evaluation finds (see overlaps), so the league is the same as
+		// one that plays its rounds one after the other.
+		var ahead chan trained
+		if cfg.Rounds == 0 || n+1 < cfg.Rounds {
+			ahead = make(chan trained, 1)
+			number := pending.number + 1
+			go func() { ahead <- lg.trainRound(ctx, number, hooks.Training) }()
+		}
+		r, err := lg.finish(ctx, pending, hooks, start)
+		pending = nil
+		if ahead != nil {
+			t := <-ahead // no goroutine outlives the round
+			pending = &t
+		}
 		if err != nil {
 			return lg.lastRound, err
 		}
 		if hooks.Stop != nil && hooks.Stop(r) {
 			break
 		}
+		if pending != nil && pending.err != nil {
+			return lg.lastRound, pending.err
+		}
 	}
 	return lg.lastRound, nil
 }
 
-// round plays one league round: train a line, snapshot, evaluate, rate,
+// round plays one round: train a line, snapshot, evaluate, rate,
 // commit, and reports it.
 func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Report, error) {
-	begun := time.Now()
-	number := lg.lastRound + 1
-
-	// STEP 1: train the line whose turn it is, and freeze a snapshot of
-	// it.
-	var diverged []string
-	line, snapshot, err := lg.trainLine(ctx, number, hooks.Training, &diverged)
-	if err != nil {
-		return Report{}, err
+	t := lg.trainRound(ctx, lg.lastRound+1, hooks.Training)
+	if t.err != nil {
+		return Report{}, t.err
 	}
-	trained := time.Since(begun)
+	return lg.finish(ctx, &t, hooks, start)
+}
+
+// overlaps reports whether a round's training may run while the round
+// before it is evaluated: when the learner trains against nothing that
+// an evaluation changes. A share of games against the league's members
+// draws them by the latest snapshot's results, and the exploiter and
+// the drills are built against the learner as its last snapshot played;
+// with any of them the rounds take turns, training then evaluating.
+func (lg *league) overlaps() bool {
+	return lg.cfg.Members == 0 && lg.cfg.Exploit == 0 && lg.cfg.Drill == 0
+}
+
+// trained is a round's first part: the line it trained, the snapshot
+// and its model, and the learners' state to commit with it, the next
+// line to train named in it.
+type trained struct {
+	number   int64 // the round's
+	line     *learner
+	snapshot *store.Agent
+	model    learn.Model
+	state    []byte
+	diverged []string // the lines retired on the way
+	begun    time.Time
+	took     time.Duration
+	err      error
+}
+
+// trainRound trains the line whose turn it is, freezes a snapshot of it,
+// and passes the turn on: the first part of round number.
+func (lg *league) trainRound(ctx context.Context, number int64, progress func(int64, int, int)) trained {
+	t := trained{number: number, begun: time.Now()}
+	t.line, t.snapshot, t.model, t.err = lg.trainLine(ctx, number, progress, &t.diverged)
+	if t.err != nil {
+		return t
+	}
+	lg.next = lg.after(lg.next)
+	t.state, t.err = marshalLearners(lg.lines, lg.next)
+	t.took = time.Since(t.begun)
+	return t
+}
+
+// finish plays the rest of round t, trained: evaluate, rate, commit,
+// and reports it.
+func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start time.Time) (Report, error) {
+	number, snapshot := lg.lastRound+1, t.snapshot
+	snapshot.ParentID = lg.latest[t.line.method.Name]
 
 	// STEP 2: the facts the league keeps of every agent: the checks of
 	// its game (tic-tac-toe's exhaustive check and exact odds against
-	// random, Connect Four's position set) and, where the game has them,
+	// random, Connect Four's position sets) and, where the game has them,
 	// its move table.
-	player, con := describe(lg.kit, snapshot)
+	player, con := describe(lg.kit, snapshot, t.model)
+	lg.contestants.fit(t.model)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
 	// import, ttt train --db), play their pools. The pools are chosen
@@ -542,14 +419,9 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 
 	// STEP 5: commit it all at once, with the learners as the next round
 	// takes them up.
-	next := lg.after(lg.next)
-	state, err := marshalLearners(lg.lines, next)
-	if err != nil {
-		return Report{}, err
-	}
-	r := &store.Round{Kind: store.LeagueRound, Started: begun, Snapshot: snapshot, Learner: state,
+	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
-		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(diverged)), TrainTime: trained, EvalGames: evalGames(matches),
+		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(t.diverged)), TrainTime: t.took, EvalGames: evalGames(matches),
 			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
 	r.Finished = time.Now()
 	if err := lg.db.CommitRound(ctx, r); err != nil {
@@ -558,16 +430,17 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 
 	// The round is in: the league in memory follows, even if ctx is done
 	// by now.
-	if err := lg.committed(context.WithoutCancel(ctx), r); err != nil {
+	if err := lg.committed(context.WithoutCancel(ctx), r, con); err != nil {
 		return Report{}, err
 	}
-	lg.next = next
-	line.frozen = player
+	if !lg.overlaps() { // the learner is as this snapshot, still
+		t.line.frozen = player
+	}
 	lg.checkpoint()
 	rating, _ := lg.ratings.Rating(snapshot.ID)
 	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
-		TrainTime: trained, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
-		Diverged: diverged}
+		TrainTime: t.took, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
+		Diverged: t.diverged}
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		for _, m := range r.Matches {
 			if m.A == snapshot.ID && m.B == id && m.First != nil {
@@ -583,8 +456,8 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 }
 
 // trainLine trains the line whose turn it is against opponents drawn
-// from the league, and freezes a snapshot of it; its id comes with the
-// commit, until then it is agent 0. The lines take turns, so that each has
+// from the league, and freezes a snapshot of it; its id and its parent
+// come with the commit, until then it is agent 0. The lines take turns, so that each has
 // the same share of training games and a round still makes one
 // checkpoint.
 //
@@ -594,27 +467,23 @@ func (lg *league) round(ctx context.Context, hooks Hooks, start time.Time) (Repo
 // run stops there; in a league of several, that line is retired, what
 // happened is added to diverged, and the next line trains in its place:
 // a night's comparison goes on with the methods that still learn.
-func (lg *league) trainLine(ctx context.Context, round int64, progress func(int64, int, int), diverged *[]string) (*learner, *store.Agent, error) {
+func (lg *league) trainLine(ctx context.Context, round int64, progress func(int64, int, int), diverged *[]string) (*learner, *store.Agent, learn.Model, error) {
 	for {
 		line := lg.lines[lg.next]
 		if err := lg.train(ctx, round, line, progress); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		snapshot := line.snapshot()
-		snapshot.ParentID = lg.latest[line.method]
-		if snapshot.Net == nil {
-			return line, snapshot, nil
-		}
-		err := snapshot.Net.Validate()
+		snapshot, model := line.snapshot()
+		err := model.Validate()
 		if err == nil {
-			return line, snapshot, nil
+			return line, snapshot, model, nil
 		}
 		if lg.after(lg.next) == lg.next {
-			return nil, nil, train.Invalid([]string{"lr"}, func(n []string) string {
-				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", round, line.method, n[0], err)
+			return nil, nil, nil, learn.Invalid([]string{"lr"}, func(n []string) string {
+				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", round, line.method.Name, n[0], err)
 			})
 		}
-		*diverged = append(*diverged, fmt.Sprintf("the %s learner has diverged after %d games, and trains no more: %v", line.method, line.games, err))
+		*diverged = append(*diverged, fmt.Sprintf("the %s learner has diverged after %d games, and trains no more: %v", line.method.Name, line.games, err))
 		line.retire()
 		lg.next = lg.after(lg.next)
 	}
@@ -631,25 +500,21 @@ func (lg *league) after(i int) int {
 	return i
 }
 
-// Describe fills in the facts the league keeps of the network a.Net or
-// the table a.Table, which the store persists with it: the checks of its
-// game (kit.Check) and, where the game has them, its move table. Frozen
-// agents never change, so they are computed once, here, for every agent
-// that joins a league (snapshots, ttt train --db, ttt import). It
-// returns a.
-func Describe(kit *agents.Kit, a *store.Agent) *store.Agent {
-	describe(kit, a)
+// Describe fills in the facts the league keeps of a, whose model is m,
+// which the store persists with it: the checks of its game (kit.Check)
+// and, where the game has them, its move table. Frozen agents never
+// change, so they are computed once, here, for every agent that joins a
+// league (snapshots, ttt train --db, ttt import). It returns a.
+func Describe(kit *agents.Kit, a *store.Agent, m learn.Model) *store.Agent {
+	describe(kit, a, m)
 	return a
 }
 
 // describe is Describe, and returns the agent as a deterministic player
 // and as evaluation plays it.
-func describe(kit *agents.Kit, a *store.Agent) (game.Player, contestant) {
-	p := a.Player()
-	con := fixed(p)
-	if a.Net != nil {
-		con = netContestant(a.Net)
-	}
+func describe(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, contestant) {
+	p := m.Player()
+	con := modelContestant(m)
 	if kit.Compile != nil {
 		a.Moves = kit.Compile(p)
 		p, _ = kit.Compiled(a.Moves) // a net's table is a table

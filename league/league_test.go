@@ -9,12 +9,12 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
-	"ttt/agents/train"
 	"ttt/league"
 	"ttt/store"
 )
@@ -24,7 +24,7 @@ import (
 func small() league.Config {
 	cfg := league.Default(agents.TicTacToe)
 	cfg.GamesPerRound = 1000
-	cfg.Hidden = 20
+	cfg.Settings = cfg.With("hidden", 20)
 	cfg.Opponents = 8
 	return cfg
 }
@@ -108,11 +108,7 @@ func read(t *testing.T, db *store.DB) stored {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if full.Table != nil {
-				s.weights[a.ID] = full.Table.Bytes()
-			} else {
-				s.weights[a.ID] = full.Net.Bytes()
-			}
+			s.weights[a.ID] = full.Weights
 		}
 	}
 	return s
@@ -132,7 +128,7 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	}
 	t.Run("ThreeLearners", func(t *testing.T) {
 		cfg := small()
-		cfg.Learners = []string{train.MethodPolicy, train.MethodTable, train.MethodTDLambda}
+		cfg.Learners = []string{"policy", "table", "tdlambda"}
 		cfg.Rounds = 9
 		cfg.Workers = 1
 		one := run(t, filepath.Join(dir, "three1.db"), cfg)
@@ -144,7 +140,8 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	})
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
+		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6)
 		cfg.Workers = 1
 		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
 		cfg.Workers = 2
@@ -177,7 +174,8 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	}
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Rounds = 300, 20, 8, 4
+		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
+		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6)
 		whole := runGame(t, filepath.Join(dir, "c4whole.db"), agents.ConnectFour, cfg)
 		cfg.Rounds = 2
 		runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)
@@ -191,7 +189,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	// was.
 	t.Run("FourLearners", func(t *testing.T) {
 		cfg := small()
-		cfg.Learners = train.Methods
+		cfg.Learners = agents.MethodNames()
 		cfg.Rounds = 10
 		whole := run(t, filepath.Join(dir, "fourwhole.db"), cfg)
 		cfg.Rounds = 5
@@ -210,7 +208,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 func TestLearnersTakeTurns(t *testing.T) {
 	t.Parallel()
 	cfg := small()
-	cfg.Learners = []string{train.MethodTable, train.MethodPolicy, train.MethodSelfPlayTable, train.MethodTDLambda}
+	cfg.Learners = []string{"table", "policy", "selfplay-table", "tdlambda", "ntuple"}
 	cfg.Rounds = 8
 	db := open(t, filepath.Join(t.TempDir(), "league.db"))
 	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
@@ -227,8 +225,9 @@ func TestLearnersTakeTurns(t *testing.T) {
 		if a.Method != method || int64(a.Generation) != round {
 			t.Errorf("agent %d: method %q of round %d, want %q of round %d", id, a.Method, a.Generation, method, round)
 		}
-		if (a.Table != nil) != train.IsTable(method) || (a.Net != nil) == train.IsTable(method) {
-			t.Errorf("agent %d (%s): table %v, network %v", id, method, a.Table != nil, a.Net != nil)
+		m, err := league.ModelOf(agents.TicTacToe, a)
+		if want, _ := agents.MethodOf(method); err != nil || !strings.Contains(m.Describe(), want.Model) {
+			t.Errorf("agent %d (%s): its model %v (%v), want a %s", id, method, m, err, want.Model)
 		}
 		if a.ParentID != parent[method] {
 			t.Errorf("agent %d (%s): parent %d, want %d", id, method, a.ParentID, parent[method])
@@ -327,7 +326,7 @@ func TestNewcomersPlay(t *testing.T) {
 	}
 	add := func(name string) int64 {
 		t.Helper()
-		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Imported, Name: name, Net: nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(len(name)), 0)))})
+		a := netAgent(store.Imported, name, nn.New(tictactoe.Game, 8, rand.New(rand.NewPCG(uint64(len(name)), 0))))
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -422,10 +421,10 @@ func TestLearningRateOfALine(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := small()
-	cfg.Learners = []string{train.MethodPolicy, train.MethodTDLambda}
+	cfg.Learners = []string{"policy", "tdlambda"}
 	cfg.Rounds = 2
 	shared := run(t, filepath.Join(dir, "shared.db"), cfg)
-	cfg.LRByMethod = map[string]float64{train.MethodTDLambda: cfg.LR / 10}
+	cfg.LRByMethod = map[string]float64{"tdlambda": cfg.LR / 10}
 	own := run(t, filepath.Join(dir, "own.db"), cfg)
 	policy, td := builtins+1, builtins+2
 	if !slices.Equal(shared.weights[policy], own.weights[policy]) {
@@ -435,13 +434,23 @@ func TestLearningRateOfALine(t *testing.T) {
 		t.Error("the tdlambda line learned the same at a tenth of the rate")
 	}
 
-	lr, byMethod, err := league.ParseLR(cfg.Settings()["lr"])
+	lr, byMethod, err := league.ParseLR(cfg.Stored()["lr"])
 	if err != nil || lr != cfg.LR || !reflect.DeepEqual(byMethod, cfg.LRByMethod) {
-		t.Errorf("lr %q reads back as %v, %v (%v)", cfg.Settings()["lr"], lr, byMethod, err)
+		t.Errorf("lr %q reads back as %v, %v (%v)", cfg.Stored()["lr"], lr, byMethod, err)
 	}
 	for _, bad := range []string{"", "policy=0.1", "0.1,0.2", "0.1,policy=x", "0.1,policy=0.1,policy=0.2", "NaN"} {
 		if _, _, err := league.ParseLR(bad); err == nil {
 			t.Errorf("ParseLR(%q) took it", bad)
 		}
 	}
+}
+
+// netAgent is net as an agent of kind called name, with the facts a
+// league computes before it stores one.
+func netAgent(kind store.Kind, name string, net *nn.Net) *store.Agent {
+	method := "policy"
+	if net.IsValue() {
+		method = "tdlambda"
+	}
+	return league.Describe(agents.TicTacToe, &store.Agent{Kind: kind, Name: name, Method: method, Weights: net.Bytes(), Hidden: net.Hidden}, net)
 }

@@ -7,24 +7,25 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/train"
 	"ttt/store"
 )
 
-// learner is one line of a league's learning, a method of Config.Learners,
-// with what the league must keep between rounds to go on exactly as if it
-// had never stopped: the network or the table it learns, its random
-// generator and the number of games it has trained (which drives the
-// epsilon schedule).
+// learner is one line of a league's learning, a method of
+// Config.Learners, with what the league must keep between rounds to go
+// on exactly as if it had never stopped: the method's learner, its
+// random generator and the number of games it has trained (which drives
+// the schedules of exploration and learning rate).
 type learner struct {
-	method string
-	net    *nn.Net            // a network's weights, or
-	values train.TableLearner // a table learner
-	pcg    *rand.PCG
-	rng    *rand.Rand
-	games  int64
+	method  *learn.Method
+	learner learn.Learner // nil once retired
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	games   int64
 	// retired: the line diverged, and trains no more; it keeps no model.
 	retired bool
 
@@ -33,58 +34,43 @@ type learner struct {
 	frozen game.Player
 }
 
-// newLearner starts the learner of line i, method l.Method, from seed.
+// lineRand returns the generator of line i of a league seeded with seed.
 // Each line draws from a stream of its own: the first line of a league
 // of several learners is the learner of a league of that one.
-func newLearner(g game.Game, l train.Learning, seed uint64, i int) *learner {
-	pcg := rand.NewPCG(seed, 0x6c6561677565+uint64(i)) // "league"
+func lineRand(seed uint64, i int) *rand.PCG {
+	return rand.NewPCG(seed, 0x6c6561677565+uint64(i)) // "league"
+}
+
+// newLearner starts the learner of line i, of method m learning g as s
+// says, from seed.
+func newLearner(g game.Game, m *learn.Method, s learn.Settings, seed uint64, i int) (*learner, error) {
+	pcg := lineRand(seed, i)
 	rng := rand.New(pcg)
-	ln := &learner{method: l.Method, pcg: pcg, rng: rng}
-	if train.IsTable(l.Method) {
-		ln.values = train.NewTable(l, rng)
-	} else {
-		ln.net = train.NewNet(g, l, rng)
+	l, err := m.New(g, s, rng)
+	if err != nil {
+		return nil, fmt.Errorf("the %s learner: %w", m.Name, err)
 	}
-	return ln
+	return &learner{method: m, learner: l, pcg: pcg, rng: rng}, nil
 }
 
-// retire ends the line's learning: its diverged network is dropped.
-func (ln *learner) retire() { ln.retired, ln.net, ln.values, ln.frozen = true, nil, nil, nil }
+// retire ends the line's learning: its diverged model is dropped.
+func (ln *learner) retire() { ln.retired, ln.learner, ln.frozen = true, nil, nil }
 
-// trainer returns the learner as train plays its games, learning as l
-// says.
-func (ln *learner) trainer(l train.Learning) train.Learner {
-	if ln.values != nil {
-		return ln.values
-	}
-	return train.New(ln.net, l, ln.rng)
+// snapshot returns a frozen copy of the learner as a new checkpoint, and
+// its model.
+func (ln *learner) snapshot() (*store.Agent, learn.Model) {
+	model := ln.learner.Model()
+	return &store.Agent{Kind: store.Checkpoint, Method: ln.method.Name, TrainGames: ln.games,
+		Weights: model.Bytes(), Hidden: Hidden(model)}, model
 }
 
-// snapshot returns a frozen copy of the learner as a new checkpoint.
-func (ln *learner) snapshot() *store.Agent {
-	a := &store.Agent{Kind: store.Checkpoint, Method: ln.method, TrainGames: ln.games}
-	if ln.values != nil {
-		a.Table = ln.values.Values()
-	} else {
-		a.Net = ln.net.Clone()
+// Hidden returns the hidden units of a network model, 0 for another
+// model: what a listing's HIDDEN column shows.
+func Hidden(m learn.Model) int {
+	if net, ok := m.(*nn.Net); ok {
+		return net.Hidden
 	}
-	return a
-}
-
-// player returns a frozen copy of the learner as it plays now, greedily.
-func (ln *learner) player() game.Player {
-	if ln.values != nil {
-		return ln.values.Values()
-	}
-	return &nn.Player{Net: ln.net.Clone()}
-}
-
-// hidden returns the size of a network learner, 0 for a table.
-func (ln *learner) hidden() int {
-	if ln.net == nil {
-		return 0
-	}
-	return ln.net.Hidden
+	return 0
 }
 
 // stateMagic starts a stored learner state, versioned so that a future
@@ -100,9 +86,8 @@ var (
 // marshalLearners encodes the lines and next, the line that trains next:
 // magic, the number of lines, next, then each line: its method (a byte of
 // length, then the name), whether it is retired (a byte), games,
-// generator state, and its model, a network (hidden units, outputs,
-// weights), a table learner's state or nothing for a retired line, each
-// behind its length.
+// generator state, and its learner's state (learn.Learner.MarshalBinary,
+// nothing for a retired line), each behind its length.
 func marshalLearners(lines []*learner, next int) ([]byte, error) {
 	buf := append([]byte(nil), stateMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(lines)))
@@ -113,19 +98,13 @@ func marshalLearners(lines []*learner, next int) ([]byte, error) {
 			return nil, err
 		}
 		var model []byte
-		switch {
-		case ln.retired:
-		case ln.values != nil:
-			if model, err = ln.values.MarshalBinary(); err != nil {
+		if !ln.retired {
+			if model, err = ln.learner.MarshalBinary(); err != nil {
 				return nil, err
 			}
-		default:
-			model = binary.LittleEndian.AppendUint32(model, uint32(ln.net.Hidden))
-			model = binary.LittleEndian.AppendUint32(model, uint32(ln.net.Outputs))
-			model = append(model, ln.net.Bytes()...)
 		}
-		buf = append(buf, byte(len(ln.method)))
-		buf = append(buf, ln.method...)
+		buf = append(buf, byte(len(ln.method.Name)))
+		buf = append(buf, ln.method.Name...)
 		buf = append(buf, boolByte(ln.retired))
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(ln.games))
 		for _, part := range [][]byte{pcg, model} {
@@ -137,51 +116,46 @@ func marshalLearners(lines []*learner, next int) ([]byte, error) {
 }
 
 // unmarshalLearners decodes what marshalLearners wrote, the lines of a
-// league of g learning as learning says of each method, and the line
+// league of g learning as settings says of each method, and the line
 // that trains next. It reads the one learner of versions 1 and 2 too.
-func unmarshalLearners(g game.Game, data []byte, learning func(method string) train.Learning) ([]*learner, int, error) {
+func unmarshalLearners(g game.Game, data []byte, settings func(m *learn.Method) learn.Settings) ([]*learner, int, error) {
 	bad := func(why string) error { return fmt.Errorf("stored learner state: %s", why) }
 	r := reader{data: data}
 	switch {
 	case bytes.HasPrefix(data, stateMagic):
 		r.data = data[len(stateMagic):]
 	case bytes.HasPrefix(data, stateMagic2), bytes.HasPrefix(data, stateMagic1):
-		ln, err := unmarshalNetLearner(g, data)
+		ln, err := unmarshalNetLearner(g, data, settings)
 		return []*learner{ln}, 0, err
 	default:
 		return nil, 0, bad("unknown format")
 	}
 	n, next := int(r.uint32()), int(r.uint32())
-	if r.err != nil || n < 1 || n > len(train.Methods) || next >= n {
+	if r.err != nil || n < 1 || n > len(agents.Methods) || next >= n {
 		return nil, 0, bad("truncated")
 	}
 	lines := make([]*learner, n)
 	for i := range lines {
-		ln := &learner{method: string(r.bytes(int(r.byte())))}
-		ln.retired = r.byte() == 1
-		ln.games = int64(r.uint64())
-		pcg, model := r.part(), r.part()
+		name := string(r.bytes(int(r.byte())))
+		retired := r.byte() == 1
+		games := int64(r.uint64())
+		pcg, state := r.part(), r.part()
 		if r.err != nil {
 			return nil, 0, bad("truncated")
 		}
-		ln.pcg = new(rand.PCG)
+		m, err := agents.MethodOf(name)
+		if err != nil {
+			return nil, 0, errors.Join(bad("a line"), err)
+		}
+		ln := &learner{method: m, retired: retired, games: games, pcg: new(rand.PCG)}
 		if err := ln.pcg.UnmarshalBinary(pcg); err != nil {
 			return nil, 0, errors.Join(bad("generator"), err)
 		}
 		ln.rng = rand.New(ln.pcg)
-		var err error
-		switch l := learning(ln.method); {
-		case ln.retired:
-		case train.IsTable(ln.method):
-			ln.values, err = train.UnmarshalTable(l, model, ln.rng)
-		case len(model) < 8:
-			err = errors.New("truncated")
-		default:
-			shape := nn.Shape{Inputs: g.Inputs(), Hidden: int(binary.LittleEndian.Uint32(model)), Outputs: int(binary.LittleEndian.Uint32(model[4:]))}
-			ln.net, err = nn.Parse(g, model[8:], shape)
-		}
-		if err != nil {
-			return nil, 0, errors.Join(bad(ln.method), err)
+		if !ln.retired {
+			if ln.learner, err = m.Resume(g, settings(m), state, ln.rng); err != nil {
+				return nil, 0, errors.Join(bad(m.Name), err)
+			}
 		}
 		lines[i] = ln
 	}
@@ -196,8 +170,9 @@ func unmarshalLearners(g game.Game, data []byte, learning func(method string) tr
 
 // unmarshalNetLearner decodes the one network learner of versions 1 and
 // 2: magic, games, generator state, (version 2) the net's hidden units
-// and outputs, weights.
-func unmarshalNetLearner(g game.Game, data []byte) (*learner, error) {
+// and outputs, weights; version 1 held a policy net, of a size its
+// weights tell.
+func unmarshalNetLearner(g game.Game, data []byte, settings func(m *learn.Method) learn.Settings) (*learner, error) {
 	bad := func(why string) error { return fmt.Errorf("stored learner state: %s", why) }
 	rest, shaped := bytes.CutPrefix(data, stateMagic2)
 	if !shaped {
@@ -218,20 +193,22 @@ func unmarshalNetLearner(g game.Game, data []byte) (*learner, error) {
 	}
 	l.rng = rand.New(l.pcg)
 	rest = rest[n:]
-	shape := nn.Shape{Inputs: g.Inputs(), Outputs: g.Moves()}
-	if shaped {
-		if len(rest) < 8 {
-			return nil, bad("truncated")
-		}
-		shape.Hidden = int(binary.LittleEndian.Uint32(rest))
-		shape.Outputs = int(binary.LittleEndian.Uint32(rest[4:]))
-		rest = rest[8:]
+	if !shaped { // a policy net: its state as version 2 writes it
+		floats := len(rest) / 4
+		hidden := (floats - g.Moves()) / (g.Inputs() + g.Moves() + 1)
+		rest = append(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, uint32(hidden)), uint32(g.Moves())), rest...)
 	}
-	net, err := nn.Parse(g, rest, shape)
-	if err != nil {
+	if len(rest) < 8 {
+		return nil, bad("truncated")
+	}
+	l.method = train.PolicyMethod
+	if binary.LittleEndian.Uint32(rest[4:]) == 1 {
+		l.method = train.TDLambdaMethod
+	}
+	var err error
+	if l.learner, err = l.method.Resume(g, settings(l.method), rest, l.rng); err != nil {
 		return nil, errors.Join(bad("network"), err)
 	}
-	l.net, l.method = net, store.NetMethod(net)
 	return l, nil
 }
 

@@ -3,6 +3,7 @@ package league
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,9 @@ func TestDivergedLineRetires(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cfg := Default(agents.TicTacToe)
-	cfg.GamesPerRound, cfg.Hidden, cfg.Opponents, cfg.Workers = 200, 8, 6, 1
-	cfg.Learners = []string{train.MethodPolicy, train.MethodTDLambda}
+	cfg.GamesPerRound, cfg.Opponents, cfg.Workers = 200, 6, 1
+	cfg.Settings = cfg.With("hidden", 8)
+	cfg.Learners = []string{train.PolicyMethod.Name, train.TDLambdaMethod.Name}
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "league.db"), func() store.Setup { return Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +35,13 @@ func TestDivergedLineRetires(t *testing.T) {
 	defer lg.checkpoints.Wait()
 	// A hidden unit's bias past what a forward pass may add up: the
 	// policy line has diverged, whatever its games teach it.
-	lg.lines[0].net.BH[0] = 2 * 1e30
+	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
 	for round := range 2 {
 		r, err := lg.round(ctx, Hooks{}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Snapshot.Method != train.MethodTDLambda {
+		if r.Snapshot.Method != train.TDLambdaMethod.Name {
 			t.Errorf("round %d: a snapshot of %s, want tdlambda's", r.Round, r.Snapshot.Method)
 		}
 		// The round trained both lines, the one that diverged too.
@@ -69,8 +71,69 @@ func TestDivergedLineRetires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lg.lines[0].net.BH[0] = 2 * 1e30
+	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
 	if _, err := lg.round(ctx, Hooks{}, time.Now()); err == nil || !strings.Contains(err.Error(), "round 1: the policy learner has diverged") {
 		t.Errorf("a league of one diverged learner: %v", err)
+	}
+}
+
+// A round that trains while the round before it is evaluated makes the
+// league that playing the rounds one after the other makes: the same
+// snapshots, matches and ratings.
+func TestOverlappedRoundsAreTheSame(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := Default(agents.ConnectFour)
+	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 6, 4
+	cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
+	if !(&league{cfg: cfg}).overlaps() {
+		t.Fatal("a Connect Four league's rounds do not overlap")
+	}
+	leagueOf := func(name string, play func(*store.DB)) (weights [][]byte, matches []store.Match, fits map[int64]float64) {
+		db, err := store.Open(ctx, filepath.Join(t.TempDir(), name), func() store.Setup { return Setup(agents.ConnectFour) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		play(db)
+		list, err := db.Agents(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			full, err := db.Agent(ctx, a.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weights = append(weights, full.Weights)
+		}
+		if err := db.Matches(ctx, store.MatchFilter{}, func(m store.Match) error { matches = append(matches, m); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		fits, _, err = db.Fits(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return weights, matches, fits
+	}
+	ow, om, of := leagueOf("overlapped.db", func(db *store.DB) {
+		if _, err := Run(ctx, db, cfg, Hooks{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	sw, sm, sf := leagueOf("sequential.db", func(db *store.DB) {
+		lg, err := open(ctx, db, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lg.checkpoints.Wait()
+		for range cfg.Rounds {
+			if _, err := lg.round(ctx, Hooks{}, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if len(ow) != len(sw) || !reflect.DeepEqual(ow, sw) || !reflect.DeepEqual(om, sm) || !reflect.DeepEqual(of, sf) {
+		t.Errorf("overlapped rounds: %d agents, %d matches; one after the other: %d agents, %d matches, or other weights or ratings", len(ow), len(om), len(sw), len(sm))
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/nn"
+	"ttt/agents/learn"
 )
 
 // MaxPlies bounds the opening sets: three plies of tic-tac-toe would
@@ -98,18 +98,19 @@ func (m *match) playGame(p game.Position, x, o game.Player, moves []int) (game.R
 	return g.Result(p), moves
 }
 
-// netContestant plays a frozen network: a player of its own per game, for
+// modelContestant plays a frozen model: a player of its own per game, for
 // its scratch space.
-func netContestant(net *nn.Net) contestant {
-	return contestant{player: func(*rand.Rand) game.Player { return &nn.Player{Net: net} }}
+func modelContestant(m learn.Model) contestant {
+	return contestant{player: func(*rand.Rand) game.Player { return m.Player() }}
 }
 
-// Ladder plays net against each built-in player of kit named in names
+// Ladder plays m against each built-in player of kit named in names
 // (all for none) over every opening of plies moves in both colours
-// (seeded from seed, as a league seeds a match) and hands each's name and
-// net's records as X and as O to each. It stops with ctx's error.
-func Ladder(ctx context.Context, kit *agents.Kit, net *nn.Net, names []string, plies int, seed uint64, each func(name string, asX, asO game.Record)) error {
-	m := newMatch(kit.Game)
+// (seeded from seed, as a league seeds a match), calls played (if not
+// nil) after every game, and hands each's name and m's records as X and
+// as O to each. It stops with ctx's error.
+func Ladder(ctx context.Context, kit *agents.Kit, m learn.Model, names []string, plies int, seed uint64, played func(), each func(name string, asX, asO game.Record)) error {
+	mt := newMatch(kit.Game)
 	for i, b := range kit.Builtins {
 		if len(names) > 0 && !slices.Contains(names, b.Name) {
 			continue
@@ -117,7 +118,11 @@ func Ladder(ctx context.Context, kit *agents.Kit, net *nn.Net, names []string, p
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		sides := m.play(netContestant(net), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)), nil)
+		var record func([]int, bool, game.Result)
+		if played != nil {
+			record = func([]int, bool, game.Result) { played() }
+		}
+		sides := mt.play(modelContestant(m), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)), record)
 		each(b.Name, sides[game.X], sides[game.O])
 	}
 	return nil

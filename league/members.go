@@ -36,7 +36,10 @@ type scored struct {
 // add makes a the newest member.
 func (lg *league) add(a store.Member) error {
 	if a.ID != int64(len(lg.members))+1 {
-		return fmt.Errorf("agent %d follows agent %d: ids must be dense", a.ID, len(lg.members))
+		return fmt.Errorf("%w: agent %d follows agent %d: ids must be dense", store.ErrCorrupt, a.ID, len(lg.members))
+	}
+	if a.Kind == store.Checkpoint && (a.Round < 1 || a.Round > lg.lastRound) {
+		return fmt.Errorf("%w: agent %d is a checkpoint of round %d, and the league has played %d", store.ErrCorrupt, a.ID, a.Round, lg.lastRound)
 	}
 	m := member{kind: a.Kind, round: a.Round, shown: a.Shown, elo: a.Elo}
 	switch {
@@ -59,6 +62,9 @@ func (lg *league) add(a store.Member) error {
 
 // member returns the member with id.
 func (lg *league) member(id int64) *member { return &lg.members[id-1] }
+
+// isMember reports whether id is a member's.
+func (lg *league) isMember(id int64) bool { return id >= 1 && id <= int64(len(lg.members)) }
 
 // scoresOf reads what the snapshot id scored against the networks of its
 // pool, the candidates of prioritised fictitious self-play; none for id 0.

@@ -40,9 +40,12 @@ const (
 	nightTraining = 20000
 )
 
-// NightLeague returns the path of a built league of n checkpoints, for
-// the benchmarks of the league_test package.
-var NightLeague = nightLeague
+// NightLeague returns the path of a built league of n checkpoints, and
+// CopyFile copies a file, for the benchmarks of the league_test package.
+var (
+	NightLeague = nightLeague
+	CopyFile    = copyFile
+)
 
 // BenchmarkNight plays rounds of built leagues of each size. ms/round is
 // a round's time beyond its training (100 games); peak-MB the most memory
@@ -151,7 +154,7 @@ func buildNight(path string, n int) error {
 		if err != nil {
 			return err
 		}
-		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Net: trained.Net})
+		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: Hidden(trained)}, trained)
 	}
 	lg, err := open(ctx, db, cfg, nil)
 	if err != nil {
@@ -160,11 +163,12 @@ func buildNight(path string, n int) error {
 	for round := int64(1); round <= int64(n); round++ {
 		// The steps of round, from the snapshot on.
 		net := nets[round%nightNets]
-		parent := lg.latest[train.MethodPolicy]
-		snapshot := &store.Agent{Kind: store.Checkpoint, Method: train.MethodPolicy, ParentID: parent, TrainGames: round * 20000, Net: net.Net,
-			Facts: net.Facts, Moves: net.Moves}
+		parent := lg.latest[train.PolicyMethod.Name]
+		snapshot := &store.Agent{Kind: store.Checkpoint, Method: net.Method, ParentID: parent, TrainGames: round * 20000, Weights: net.Weights,
+			Hidden: net.Hidden, Facts: net.Facts, Moves: net.Moves}
 		p, _ := agents.TicTacToe.Compiled(snapshot.Moves)
-		entrants := []entrant{{id: 0, contestant: fixed(p), parent: parent}}
+		con := fixed(p)
+		entrants := []entrant{{id: 0, contestant: con, parent: parent}}
 		matches, err := lg.evaluate(ctx, round, entrants)
 		if err != nil {
 			return err
@@ -183,7 +187,7 @@ func buildNight(path string, n int) error {
 		if err := db.CommitRound(ctx, r); err != nil {
 			return err
 		}
-		if err := lg.committed(ctx, r); err != nil {
+		if err := lg.committed(ctx, r, con); err != nil {
 			return err
 		}
 	}

@@ -97,9 +97,10 @@ const fitBytes = 12
 // committed. Another ttt may have added agents since the round began (ttt
 // import, ttt train --db), whose ids come before a snapshot's: they join
 // now, and play in the next round.
-func (lg *league) committed(ctx context.Context, r *store.Round) error {
+func (lg *league) committed(ctx context.Context, r *store.Round, con contestant) error {
 	// STEP 1: the members, the snapshot last, which joins rated: the
 	// round's update and history row are its standing.
+	lg.lastRound = r.ID
 	var id int64 // the snapshot's
 	newest := int64(len(lg.members))
 	if r.Snapshot != nil {
@@ -131,9 +132,8 @@ func (lg *league) committed(ctx context.Context, r *store.Round) error {
 			return err
 		}
 		lg.latest[r.Snapshot.Method] = id
-		lg.contestants.add(id, lg.contestants.of(r.Snapshot))
+		lg.contestants.add(id, con)
 	}
-	lg.lastRound = r.ID
 	lg.behind, lg.unfitted = nil, nil
 
 	// STEP 2: ratings shown and ranked (the commit replaced the

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,7 +10,7 @@ import (
 	"strings"
 
 	"ttt/agents"
-	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -21,16 +22,16 @@ type Change struct {
 	Was, Now string
 }
 
-// Settings returns c's settings as the league stores them, by name; the
+// Stored returns c's settings as the league stores them, by name: the
+// league's own, and those its methods read (learn.Method.Own); the
 // settings of a run (rounds, duration, workers) are not the league's.
 // The names are the database's, which a command line need not spell its
-// flags as (train.SettingError names settings so too).
-func (c Config) Settings() map[string]string {
+// flags as (learn.SettingError names settings so too).
+func (c Config) Stored() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	return map[string]string{
+	out := map[string]string{
 		"seed":            strconv.FormatUint(c.Seed, 10),
 		"learners":        strings.Join(c.Learners, ","),
-		"hidden":          strconv.Itoa(c.Hidden),
 		"games_per_round": strconv.Itoa(c.GamesPerRound),
 		"openings":        strconv.Itoa(c.Openings),
 		"opponents":       strconv.Itoa(c.Opponents),
@@ -44,23 +45,42 @@ func (c Config) Settings() map[string]string {
 		"epsilon":         f(c.Epsilon.Start),
 		"epsilon_end":     f(c.Epsilon.End),
 		"epsilon_games":   strconv.Itoa(c.Epsilon.Games),
-		"temperature":     f(c.Temperature),
-		"lambda":          f(c.Lambda),
 	}
+	for _, name := range c.Learners {
+		if m, err := agents.MethodOf(name); err == nil {
+			for _, st := range m.Own {
+				if v, ok := c.Own[st.Name]; ok {
+					out[st.Name] = st.Text(v)
+				}
+			}
+		}
+	}
+	return out
 }
 
-// set sets the setting name (as settings names it) to value.
+// set sets the setting name (as settings names it) to value, or says
+// why value is not one.
 func (c *Config) set(name, value string) error {
 	var err error
-	i := func(p *int) { *p, err = strconv.Atoi(value) }
-	f := func(p *float64) { *p, err = strconv.ParseFloat(value, 64) }
+	i := func(p *int) {
+		var v int64
+		if v, err = strconv.ParseInt(value, 10, 0); err != nil {
+			err = errors.New("not a whole number")
+		}
+		*p = int(v)
+	}
+	f := func(p *float64) {
+		if *p, err = strconv.ParseFloat(value, 64); err != nil {
+			err = errors.New("not a number")
+		}
+	}
 	switch name {
 	case "seed":
-		c.Seed, err = strconv.ParseUint(value, 10, 64)
+		if c.Seed, err = strconv.ParseUint(value, 10, 64); err != nil {
+			err = errors.New("not a whole number from 0 to 18446744073709551615")
+		}
 	case "learners":
 		c.Learners = strings.Split(value, ",")
-	case "hidden":
-		i(&c.Hidden)
 	case "games_per_round":
 		i(&c.GamesPerRound)
 	case "openings":
@@ -87,12 +107,15 @@ func (c *Config) set(name, value string) error {
 		f(&c.Epsilon.End)
 	case "epsilon_games":
 		i(&c.Epsilon.Games)
-	case "temperature":
-		f(&c.Temperature)
-	case "lambda":
-		f(&c.Lambda)
 	default:
-		return fmt.Errorf("unknown setting %q", name)
+		st := agents.Setting(name)
+		if st == nil {
+			return fmt.Errorf("unknown setting %q", name)
+		}
+		var v float64
+		if v, err = st.Parse(value); err == nil {
+			c.Settings = c.Settings.With(name, v)
+		}
 	}
 	return err
 }
@@ -109,9 +132,9 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 		return cfg, nil, err
 	}
 	if _, ok := stored["learners"]; len(stored) > 0 && !ok {
-		stored["learners"] = train.MethodPolicy // the only learner of leagues older than the setting
+		stored["learners"] = train.PolicyMethod.Name // the only learner of leagues older than the setting
 	}
-	now := cfg.Settings()
+	now := cfg.Stored()
 	var changes []Change
 	for _, name := range slices.Sorted(maps.Keys(now)) {
 		was, ok := stored[name]
@@ -119,14 +142,14 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 		case !ok || was == now[name]:
 		case !given(name):
 			if err := cfg.set(name, was); err != nil {
-				return cfg, nil, fmt.Errorf("the league's stored setting %s: %w", name, err)
+				return cfg, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
 			}
-		case name == "hidden":
-			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: this league's learner has %s hidden units, and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
+		case agents.Setting(name) != nil && agents.Setting(name).Made != "":
+			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
+				return fmt.Sprintf("%s %s: "+agents.Setting(name).Made+", and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
 			})
 		case name == "learners":
-			return cfg, nil, train.Invalid([]string{name}, func(n []string) string {
+			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
 				return fmt.Sprintf("%s %s: this league's learners are %s, and a resumed league goes on with them (another database starts another league)", n[0], now[name], was)
 			})
 		default:
@@ -143,38 +166,83 @@ func (lg *league) keepSettings(ctx context.Context) error {
 	if err != nil || len(stored) > 0 {
 		return err
 	}
-	settings := lg.cfg.Settings()
+	settings := lg.cfg.Stored()
 	for _, line := range lg.lines {
-		if h := line.hidden(); h != 0 {
-			settings["hidden"] = strconv.Itoa(h)
+		if h := Hidden(line.learner.Model()); h != 0 {
+			settings[train.Hidden.Name] = strconv.Itoa(h)
 		}
 	}
 	return lg.db.SetSettings(ctx, settings)
 }
 
 // ValidateFor is Validate, and reports a setting that kit's game cannot
-// give: exploiters and drills need a game whose every position is solved.
+// give (exploiters and drills need a game whose every position is
+// solved; a method may not learn every game) or that a line's method
+// refuses.
 func (c Config) ValidateFor(kit *agents.Kit) error {
-	switch {
-	case kit.Exploiter == nil && (c.Exploit > 0 || c.Drill > 0):
-		return train.Invalid([]string{"exploit", "drill"}, func(n []string) string {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if !kit.Solved && (c.Exploit > 0 || c.Drill > 0) {
+		return learn.Invalid([]string{"exploit", "drill"}, func(n []string) string {
 			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
 		})
 	}
-	for _, m := range c.Learners {
-		if train.IsTable(m) && kit.Game != tictactoe.Game {
-			return train.Invalid([]string{"learners"}, func(n []string) string {
-				return fmt.Sprintf("%s %s: a table of values cannot hold the positions of %s, which are far too many; it learns tic-tac-toe only", n[0], m, kit.Title())
-			})
+	for _, name := range c.Learners {
+		m, _ := agents.MethodOf(name) // Validate knows them
+		if m.CanLearn != nil {
+			if err := m.CanLearn(kit.Game); err != nil {
+				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], name, err) })
+			}
+		}
+		s := c.settings(kit.Game, m)
+		if err := s.Validate(m.Own); err != nil {
+			return err
+		}
+		if m.Check != nil {
+			if err := m.Check(s); err != nil {
+				return err
+			}
 		}
 	}
-	return c.Validate()
+	return nil
 }
 
-// ForGame returns c with kit's defaults (Default) in place of the
-// settings that given does not report as given, by setting name.
+// ForGame returns c with kit's defaults in place of the settings that
+// given does not report as given, by setting name: the game's (Default),
+// and those of the league's first method, with the settings that only
+// its other methods read (a network's size, an n-tuple network's tuples)
+// from the first of them that does. A line of another method learns at
+// its own method's rate, unless the learning rate is given.
 func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
-	for name, value := range Default(kit).Settings() {
+	d := Default(kit)
+	if given("learners") {
+		d.Learners = c.Learners
+		var methods []*learn.Method
+		for _, name := range c.Learners {
+			if m, err := agents.MethodOf(name); err == nil {
+				methods = append(methods, m)
+			}
+		}
+		if len(methods) > 0 {
+			d.Settings = methods[0].Defaults(kit.Game)
+			for _, m := range methods[1:] {
+				o := m.Defaults(kit.Game)
+				for _, st := range m.Own {
+					if _, ok := d.Own[st.Name]; !ok {
+						d.Settings = d.Settings.With(st.Name, o.Own[st.Name])
+					}
+				}
+				if lr := o.LR; lr != d.LR && !given("lr") {
+					if d.LRByMethod == nil {
+						d.LRByMethod = map[string]float64{}
+					}
+					d.LRByMethod[m.Name] = lr
+				}
+			}
+		}
+	}
+	for name, value := range d.Stored() {
 		if !given(name) {
 			c.set(name, value) // a default is valid
 		}

@@ -60,8 +60,9 @@ import (
 // defends in drills, which start where the learner goes wrong.
 func (lg *league) train(ctx context.Context, round int64, line *learner, progress func(int64, int, int)) error {
 	// The learning rate of the whole round is the one of its first game.
-	learning := lg.cfg.learning(line.method)
-	l := line.trainer(learning.At(line.games))
+	learning := lg.cfg.settings(lg.kit.Game, line.method)
+	l := line.learner
+	l.SetRate(learning.At(line.games).LR)
 	rng := line.rng
 	var ids []int64
 	var cum []float64 // cumulative PFSP weights of the nets ids
@@ -69,7 +70,7 @@ func (lg *league) train(ctx context.Context, round int64, line *learner, progres
 	var scores []scored // what the line's last snapshot scored against its pool's networks
 	if lg.cfg.Members > 0 {
 		var err error
-		if scores, err = lg.scoresOf(ctx, lg.latest[line.method]); err != nil {
+		if scores, err = lg.scoresOf(ctx, lg.latest[line.method.Name]); err != nil {
 			return err
 		}
 	}
@@ -160,9 +161,9 @@ func (lg *league) learnerPlayer(line *learner) game.Player {
 	p := line.frozen
 	line.frozen = nil // the learner is about to change
 	if p == nil {
-		p = line.player()
+		p = line.learner.Model().Player()
 		if lg.kit.Compile != nil {
-			p, _ = lg.kit.Compiled(lg.kit.Compile(p)) // a net's table is a table
+			p, _ = lg.kit.Compiled(lg.kit.Compile(p)) // a model's table is a table
 		}
 	}
 	return p

@@ -17,8 +17,6 @@ import (
 	"unicode"
 
 	"ttt/agents/game"
-	"ttt/agents/nn"
-	"ttt/agents/table"
 	"ttt/agents/verify"
 )
 
@@ -30,7 +28,7 @@ type Kind string
 // every one, perfect in tic-tac-toe's, the tactician, the MCTS ladder and
 // the solver in Connect Four's.
 const (
-	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
+	Random     Kind = "random"     // a uniformly random legal move: the scale's 0
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
 	Tactician  Kind = "tactician"  // wins at once, else blocks, else the centre
 	MCTS       Kind = "mcts"       // Monte Carlo tree search with random playouts
@@ -73,11 +71,11 @@ type Agent struct {
 	Name       string
 	ParentID   int64 // the agent it was trained on from; 0 for none
 	Generation int   // the league round that made it; 0 outside the league
-	TrainGames int64 // the training games behind the net
-	Hidden     int   // hidden units; 0 for the built-in players and tables
-	// Method is how it learned (train.Methods): policy or tdlambda for a
-	// network, table or selfplay-table for a table of values; empty for
-	// the built-in players.
+	TrainGames int64 // the training games behind the model
+	Hidden     int   // a network's hidden units; 0 for the built-in players and other models
+	// Method is how it learned (policy, tdlambda, table,
+	// selfplay-table, ntuple), which says how to read its Weights;
+	// empty for the built-in players.
 	Method    string
 	CreatedAt time.Time
 
@@ -88,11 +86,11 @@ type Agent struct {
 	// Standing is its rating and record now; nil while it is unrated.
 	Standing *Standing
 
-	// Net is the network, or Table the table of values of a table
-	// learner: Agent fills in one of them, listings leave both nil.
-	Net   *nn.Net
-	Table *table.Table
-	// Moves is the network's move in every position where a move is due,
+	// Weights is the model as its method stores it (the league reads it
+	// back with the method's decoder): Agent fills it in, listings leave
+	// it nil.
+	Weights []byte
+	// Moves is the model's move in every position where a move is due,
 	// in the order the league numbers them (the store keeps the bytes as
 	// they are given). AddAgent stores it; Moves reads it back.
 	Moves []byte
@@ -113,13 +111,12 @@ type HistoryRow struct {
 	Games  int     // the games the rating rests on
 }
 
-// AddAgent stores the network a.Net, or the table a.Table, as a new
-// agent of kind a.Kind (a network kind: a table is stored as a network
-// is, its table file in place of weights) with a's name, parent,
-// generation, training games, method and facts, which the caller
-// computes (a.Verify, a.Class, a.VsRandom, a.Moves). It fills in a's ID,
-// Name (kind-ID when it was empty), Hidden, Method (a network's, from its
-// shape, when it was empty) and CreatedAt. It returns ErrBadName or ErrNameTaken for a name that
+// AddAgent stores the model a.Weights of method a.Method as a new agent
+// of kind a.Kind (a kind that learns: checkpoint, baseline or imported)
+// with a's name, parent, generation, training games, hidden units and
+// facts, which the caller computes (a.Verify, a.Class, a.VsRandom,
+// a.Moves). It fills in a's ID, Name (kind-ID when it was empty) and
+// CreatedAt. It returns ErrBadName or ErrNameTaken for a name that
 // cannot be used.
 func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	if err := a.prepare(); err != nil {
@@ -141,58 +138,19 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 	return db.secondLook(ctx, translate(tx.Commit()), false)
 }
 
-// prepare checks that a network agent comes with its facts and fills in
-// what storing it decides: its hidden size, its method and the time.
+// prepare checks that an agent that learns comes with its model, its
+// method and its facts, and stamps the time.
 func (a *Agent) prepare() error {
 	switch {
-	case !a.Kind.IsNetwork() || (a.Net == nil) == (a.Table == nil):
-		return fmt.Errorf("cannot store a %s agent: only networks and tables are stored", a.Kind)
+	case !a.Kind.IsNetwork() || len(a.Weights) == 0:
+		return fmt.Errorf("cannot store a %s agent: only models that learned are stored", a.Kind)
+	case a.Method == "":
+		return fmt.Errorf("cannot store a model without its method")
 	case (len(a.Verify) != 2 || len(a.VsRandom) != 2) && a.Shares == nil:
-		return fmt.Errorf("cannot store a network without the facts of its check")
-	case a.Table != nil && a.Method != "table" && a.Method != "selfplay-table":
-		return fmt.Errorf("cannot store a table learned by %q", a.Method)
-	}
-	if a.Net != nil {
-		a.Hidden = a.Net.Hidden
-		if a.Method == "" {
-			a.Method = NetMethod(a.Net)
-		}
+		return fmt.Errorf("cannot store a model without the facts of its check")
 	}
 	a.CreatedAt = time.Now().UTC().Truncate(time.Second)
 	return nil
-}
-
-// Player returns the stored network or table as a deterministic player;
-// nil for an agent read without either (a listing's, a built-in player).
-func (a *Agent) Player() game.Player {
-	switch {
-	case a.Net != nil:
-		return &nn.Player{Net: a.Net}
-	case a.Table != nil:
-		return a.Table
-	}
-	return nil
-}
-
-// weights is what the store keeps of a's network or table, in its weights
-// column: a plain weight file or a table file; nil for neither.
-func (a *Agent) weights() []byte {
-	switch {
-	case a.Net != nil:
-		return a.Net.Bytes()
-	case a.Table != nil:
-		return a.Table.Bytes()
-	}
-	return nil
-}
-
-// NetMethod is the method that makes a network of net's shape: a value
-// net learns by TD(λ), a policy net by ttt-rl's rule.
-func NetMethod(net *nn.Net) string {
-	if net.IsValue() {
-		return "tdlambda"
-	}
-	return "policy"
 }
 
 // ownName matches the names the league gives its agents (kind-id), which
@@ -249,9 +207,9 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 	var moves []byte
 	var hidden, parent, class, weightsCRC, movesCRC sql.Null[int64]
 	var method sql.Null[string]
-	weights := a.weights()
-	if a.Net != nil {
-		hidden = sql.Null[int64]{V: int64(a.Net.Hidden), Valid: true}
+	weights := a.Weights
+	if a.Hidden != 0 {
+		hidden = sql.Null[int64]{V: int64(a.Hidden), Valid: true}
 	}
 	if weights != nil {
 		weightsCRC = sql.Null[int64]{V: int64(crc32.Checksum(weights, crc)), Valid: true}
@@ -280,6 +238,10 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		}
 	}
 	var shares [8]sql.Null[int64] // optimal and positions: all, early, middle, late
+	var random [2]sql.Null[int64] // optimal and positions
+	if r := a.Random; r != nil {
+		random[0], random[1] = sql.Null[int64]{V: int64(r.Optimal), Valid: true}, sql.Null[int64]{V: int64(r.Positions), Valid: true}
+	}
 	if s := a.Shares; s != nil {
 		if a.Kind.IsNetwork() {
 			class = sql.Null[int64]{V: int64(verify.Beatable), Valid: true}
@@ -293,14 +255,14 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
 		x_win, x_draw, x_loss, o_win, o_draw, o_loss,
 		set_optimal, set_positions, early_optimal, early_positions, middle_optimal, middle_positions, late_optimal, late_positions,
-		moves_crc, weights_crc, moves, weights)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		random_optimal, random_positions, moves_crc, weights_crc, moves, weights)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, method, a.CreatedAt.Format(time.RFC3339), class,
 		figures[0], figures[1], figures[2], figures[3], figures[4],
 		figures[5], figures[6], figures[7], figures[8], figures[9],
 		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5],
 		shares[0], shares[1], shares[2], shares[3], shares[4], shares[5], shares[6], shares[7],
-		movesCRC, weightsCRC, moves, weights)
+		random[0], random[1], movesCRC, weightsCRC, moves, weights)
 	return err
 }
 
@@ -348,7 +310,7 @@ var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewRead
 
 // Setup is what a new league starts with: its game, and the game's
 // built-in players, named, with the facts of their checks. Random must be
-// among them: it anchors the ratings.
+// among them: it is the ratings' 0.
 type Setup struct {
 	Game     game.Game
 	Builtins []*Agent
@@ -410,21 +372,8 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	if len(weights) == 0 {
 		return a, fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, ErrPruned)
 	}
-	if a.Net, a.Table, err = parseWeights(g, weights, a.Hidden); err != nil {
-		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
-	}
+	a.Weights = weights
 	return a, nil
-}
-
-// parseWeights reads a stored agent's weights: a table file, or a
-// network's weights with hidden units.
-func parseWeights(g game.Game, weights []byte, hidden int) (*nn.Net, *table.Table, error) {
-	if table.IsFile(weights) {
-		t, err := table.Parse(weights)
-		return nil, t, err
-	}
-	net, err := nn.Parse(g, weights, nn.Shape{Inputs: g.Inputs(), Hidden: hidden})
-	return net, nil, err
 }
 
 // checkBlob checks a blob against its stored checksum.
@@ -497,12 +446,11 @@ func (db *DB) Count(ctx context.Context) (n int, err error) {
 	return n, err
 }
 
-// SameAgent returns the first stored agent whose network or table is
-// a's (their stored weights are the same bytes), by id, and false when
-// none is. Its checksum narrows the search to the rare rows that share
-// it.
+// SameAgent returns the first stored agent whose model is a's (their
+// stored weights are the same bytes), by id, and false when none is. Its
+// checksum narrows the search to the rare rows that share it.
 func (db *DB) SameAgent(ctx context.Context, a *Agent) (same AgentName, found bool, err error) {
-	weights := a.weights()
+	weights := a.Weights
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "SELECT id, name, kind FROM agents WHERE weights_crc = ? AND weights = ? ORDER BY id LIMIT 1",
 			int64(crc32.Checksum(weights, crc)), weights).Scan(&same.ID, &same.Name, &same.Kind)
@@ -520,7 +468,7 @@ func (db *DB) SameAgent(ctx context.Context, a *Agent) (same AgentName, found bo
 // schema 1) has none in the map: the caller computes it from the net.
 func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 	tables := make(map[int64][]byte, len(ids))
-	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ int, blob []byte) (err error) {
+	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ string, blob []byte) (err error) {
 		if tables[id], err = inflate(blob); err != nil {
 			return fmt.Errorf("%w: %v", ErrChecksum, err)
 		}
@@ -529,25 +477,61 @@ func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) 
 	return tables, err
 }
 
-// Nets returns the stored networks ids, by id, after checking their
-// checksums.
-func (db *DB) Nets(ctx context.Context, ids []int64) (map[int64]*nn.Net, error) {
-	nets := make(map[int64]*nn.Net, len(ids))
-	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, hidden int, blob []byte) (err error) {
-		nets[id], err = nn.Parse(db.game, blob, nn.Shape{Inputs: db.game.Inputs(), Hidden: hidden})
-		return err
+// Stored is a model as the store keeps it: its method and its bytes.
+type Stored struct {
+	Method  string
+	Weights []byte
+}
+
+// Models returns the stored models of the agents ids, by id, after
+// checking their checksums; an agent whose weights were pruned, or that
+// has none (a built-in player), has none in the map.
+func (db *DB) Models(ctx context.Context, ids []int64) (map[int64]Stored, error) {
+	models := make(map[int64]Stored, len(ids))
+	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, method string, blob []byte) error {
+		if len(blob) > 0 {
+			models[id] = Stored{Method: method, Weights: blob}
+		}
+		return nil
 	})
-	return nets, err
+	return models, err
+}
+
+// EachModel hands each to every stored model, in the order of the
+// agents' ids, with the agent's name; a model whose checksum does not
+// match is skipped (Check says so), and so is a checkpoint that ttt prune
+// thinned out, whose empty weights are no model.
+func (db *DB) EachModel(ctx context.Context, each func(id int64, name string, m Stored) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, name, coalesce(method, ''), weights, weights_crc FROM agents
+			WHERE length(weights) > 0 ORDER BY id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var (
+			id   int64
+			name string
+			m    Stored
+			sum  sql.Null[int64]
+		)
+		return scanEach(ctx, rows, []any{&id, &name, &m.Method, &m.Weights, &sum}, func() error {
+			if checkBlob(m.Weights, sum) != nil {
+				return nil
+			}
+			return each(id, name, m)
+		})
+	})
 }
 
 // blobs reads the blob column (moves or weights) of the agents ids, checks
 // each against its checksum (column_crc) and hands it to each; an agent
 // with none (random, perfect, or a schema-1 agent's moves) is skipped.
-// each also gets the agent's hidden size, which a weight file leaves to
-// its reader. Errors name the agent and the blob as what.
-func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, hidden int, blob []byte) error) error {
+// each also gets the agent's method, which says how to read its weights.
+// Errors name the agent and the blob as what.
+func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, method string, blob []byte) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc, coalesce(hidden, 0) FROM agents WHERE id = ?")
+		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc, coalesce(method, '') FROM agents WHERE id = ?")
 		if err != nil {
 			return err
 		}
@@ -555,8 +539,8 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 		for _, id := range ids {
 			var blob []byte
 			var sum sql.Null[int64]
-			var hidden int
-			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum, &hidden); err != nil {
+			var method string
+			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum, &method); err != nil {
 				return fmt.Errorf("agent %d: %w", id, err)
 			}
 			if blob == nil {
@@ -565,7 +549,7 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 			if err := checkBlob(blob, sum); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
-			if err := each(id, hidden, blob); err != nil {
+			if err := each(id, method, blob); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
 		}
@@ -582,6 +566,7 @@ const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.g
 	a.x_win, a.x_draw, a.x_loss, a.o_win, a.o_draw, a.o_loss,
 	a.set_optimal, a.set_positions, a.early_optimal, a.early_positions,
 	a.middle_optimal, a.middle_positions, a.late_optimal, a.late_positions,
+	a.random_optimal, a.random_positions,
 	s.round_id, s.elo, s.lo, s.hi, s.wins, s.draws, s.losses
 	FROM agents a LEFT JOIN standings s ON s.agent_id = a.id`
 
@@ -594,6 +579,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		figures [10]sql.Null[int64]
 		odds    [6]sql.Null[float64]
 		shares  [8]sql.Null[int64]
+		random  [2]sql.Null[int64]
 		round   sql.Null[int64]
 		rating  [3]sql.Null[float64] // elo, lo, hi
 		record  [3]sql.Null[int64]   // wins, draws, losses
@@ -603,6 +589,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
 		&odds[0], &odds[1], &odds[2], &odds[3], &odds[4], &odds[5],
 		&shares[0], &shares[1], &shares[2], &shares[3], &shares[4], &shares[5], &shares[6], &shares[7],
+		&random[0], &random[1],
 		&round, &rating[0], &rating[1], &rating[2],
 		&record[0], &record[1], &record[2])
 	if err != nil {
@@ -629,6 +616,9 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 			return verify.Score{Optimal: int(shares[i].V), Positions: int(shares[i+1].V)}
 		}
 		a.Shares = &verify.Shares{All: sc(0), Early: sc(2), Middle: sc(4), Late: sc(6)}
+	}
+	if random[1].Valid {
+		a.Random = &verify.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
 	}
 	if round.Valid {
 		rec := game.Record{Wins: int(record[0].V), Draws: int(record[1].V), Losses: int(record[2].V)}

@@ -56,7 +56,7 @@ func TestAddAgent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Net.Bytes(), net.Bytes()) {
+		if !bytes.Equal(got.Weights, net.Bytes()) {
 			t.Error("the weights changed on their way through the database")
 		}
 		if got.Kind != store.Checkpoint || got.Name != "gen-1" || got.ParentID != 2 || got.Generation != 1 ||
@@ -140,12 +140,12 @@ func TestAgentLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind != store.Random || a.Net != nil {
+		if a.Kind != store.Random || a.Weights != nil {
 			t.Errorf("%s: %+v", ref, a)
 		}
 	}
 	for _, ref := range []string{"3", "baseline-3"} {
-		if a, err := db.Agent(ctx, ref); err != nil || a.ID != 3 || a.Net == nil {
+		if a, err := db.Agent(ctx, ref); err != nil || a.ID != 3 || a.Weights == nil {
 			t.Errorf("%s: %+v, %v", ref, a, err)
 		}
 	}
@@ -254,8 +254,8 @@ func TestChecksums(t *testing.T) {
 	if _, err := db.Moves(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
 		t.Errorf("Moves: got %v, want ErrChecksum", err)
 	}
-	if _, err := db.Nets(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
-		t.Errorf("Nets: got %v, want ErrChecksum", err)
+	if _, err := db.Models(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
+		t.Errorf("Models: got %v, want ErrChecksum", err)
 	}
 }
 
@@ -353,7 +353,7 @@ func TestSameAgentAndPrunedTable(t *testing.T) {
 	tab := table.New(1, 0.5, 0, 0.5)
 	tab.Set(game.X, tictactoe.Board{}.Play(4), 0.75)
 	tableAgent := func(kind store.Kind) *store.Agent {
-		return &store.Agent{Kind: kind, Method: "table", Table: tab, Facts: agents.TicTacToe.Check(tictactoe.NewTable(tab)),
+		return &store.Agent{Kind: kind, Method: "table", Weights: tab.Bytes(), Facts: agents.TicTacToe.Check(tictactoe.NewTable(tab)),
 			Moves: bytes.Repeat([]byte{1}, 4520)}
 	}
 	net := network(store.Baseline, testNet(5, 1), 1)
@@ -378,13 +378,13 @@ func TestSameAgentAndPrunedTable(t *testing.T) {
 	}
 
 	got, err := db.Agent(ctx, "3")
-	if err != nil || got.Table == nil || !bytes.Equal(got.Table.Bytes(), tab.Bytes()) || got.Method != "table" || got.Hidden != 0 {
+	if err != nil || !bytes.Equal(got.Weights, tab.Bytes()) || got.Method != "table" || got.Hidden != 0 {
 		t.Fatalf("the table read back: %+v, %v", got, err)
 	}
 	if n, _, err := db.Prune(ctx, nil, 0); err != nil || n != 1 {
 		t.Fatalf("Prune: %d, %v; want the table checkpoint", n, err)
 	}
-	if got, err := db.Agent(ctx, "3"); !errors.Is(err, store.ErrPruned) || got.Table != nil || got.Method != "table" {
+	if got, err := db.Agent(ctx, "3"); !errors.Is(err, store.ErrPruned) || got.Weights != nil || got.Method != "table" {
 		t.Errorf("the pruned table: %+v, %v; want its method and ErrPruned", got, err)
 	}
 }

@@ -48,3 +48,9 @@ func frozen(path string) bool {
 	var st syscall.Stat_t
 	return syscall.Stat(path, &st) == nil && st.Mode&0o222 == 0
 }
+
+// processGone reports whether no process has the id pid: kill(2) with no
+// signal says ESRCH. One of another user's answers EPERM, and is there.
+func processGone(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}

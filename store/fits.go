@@ -54,35 +54,41 @@ func insertFits(ctx context.Context, tx *sql.Tx, round int64, f *Fits) error {
 // It also returns the size in bytes of the rows after the full one: the
 // league writes a new full row once they outweigh it.
 func (db *DB) Fits(ctx context.Context) (fits map[int64]float64, since int, err error) {
-	fits = map[int64]float64{}
 	err = db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT round_id, full, ratings, crc FROM fits ORDER BY round_id")
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var round int64
-			var full bool
-			var blob []byte
-			var sum sql.Null[int64]
-			if err := rows.Scan(&round, &full, &blob, &sum); err != nil {
-				return err
-			}
-			if err := checkBlob(blob, sum); err != nil {
-				return fmt.Errorf("round %d: the ratings of the fit: %w", round, err)
-			}
-			if since += len(blob); full {
-				since = 0
-				clear(fits)
-			}
-			if err := decodeFits(blob, fits); err != nil {
-				return fmt.Errorf("round %d: the ratings of the fit: %w", round, err)
-			}
-		}
-		return rows.Err()
+		fits, since, err = readFits(ctx, tx)
+		return err
 	})
 	return fits, since, err
+}
+
+// readFits is Fits, in tx.
+func readFits(ctx context.Context, tx *sql.Tx) (fits map[int64]float64, since int, err error) {
+	fits = map[int64]float64{}
+	rows, err := tx.QueryContext(ctx, "SELECT round_id, full, ratings, crc FROM fits ORDER BY round_id")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var round int64
+		var full bool
+		var blob []byte
+		var sum sql.Null[int64]
+		if err := rows.Scan(&round, &full, &blob, &sum); err != nil {
+			return nil, 0, err
+		}
+		if err := checkBlob(blob, sum); err != nil {
+			return nil, 0, fmt.Errorf("round %d: the ratings of the fit: %w", round, err)
+		}
+		if since += len(blob); full {
+			since = 0
+			clear(fits)
+		}
+		if err := decodeFits(blob, fits); err != nil {
+			return nil, 0, fmt.Errorf("round %d: the ratings of the fit: %w", round, err)
+		}
+	}
+	return fits, since, rows.Err()
 }
 
 // decodeFits reads a row of the fits table into fits.

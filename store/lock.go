@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 )
 
@@ -51,24 +50,11 @@ func (db *DB) Lock() error {
 	if err != nil {
 		return fmt.Errorf("%s: cannot take the league lock: %w", db.path, err)
 	}
-	if db.locked, err = os.Stat(path); err != nil {
+	// The lock is the file's that has the name now: the one SQLite
+	// opened, unless another took its place meanwhile.
+	db.locked = true
+	if err := db.sameFile(); err != nil {
 		return fmt.Errorf("%s: %w", db.path, err)
-	}
-	return nil
-}
-
-// stillNamed returns ErrMoved when the lock is held and the database's
-// name no longer names the file locked: the file was renamed (or another
-// put in its place) while the league ran. SQLite goes on writing the
-// file it opened, but another ttt would now find it, or another file, by
-// other names, with no journal or the wrong one beside them; the league
-// commits no more.
-func (db *DB) stillNamed() error {
-	if db.locked == nil {
-		return nil
-	}
-	if info, err := os.Stat(db.path); err != nil || !os.SameFile(info, db.locked) {
-		return ErrMoved
 	}
 	return nil
 }

@@ -58,8 +58,34 @@ func (db *DB) Prune(ctx context.Context, keep []int64, every int) (pruned int, b
 // pruning leaves (SQLite reuses them for new rows, but never gives them
 // back to the file system by itself). It needs as much free space again
 // as the file, and the league lock (Lock).
+//
+// In WAL mode the compacted file is written into the -wal file first, and
+// the file gives back its space only when a checkpoint has copied all of
+// it (SQLite's TRUNCATE checkpoint, which then empties the -wal). That
+// waits for the reads under way of other ttt, up to a second (ttt
+// serve's last a few milliseconds); it cannot end while one reads an
+// older state all along: the space then comes back when the last of them
+// closes the league, and the caller sees the -wal file still full.
 func (db *DB) Vacuum(ctx context.Context) error {
 	if _, err := db.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return fmt.Errorf("compacting the file: %w", db.secondLook(ctx, translate(err), false))
+	}
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("compacting the file: %w", db.secondLook(ctx, translate(err), false))
+	}
+	defer conn.Close()
+	var timeout int // the pool's, which the connection goes back to
+	if err = conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err == nil {
+		_, err = conn.ExecContext(ctx, "PRAGMA busy_timeout = 1000")
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", timeout))
+	}
+	if err != nil {
 		return fmt.Errorf("compacting the file: %w", db.secondLook(ctx, translate(err), false))
 	}
 	return nil

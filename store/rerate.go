@@ -24,13 +24,15 @@ func (db *DB) Rerate(ctx context.Context, ratings []HistoryRow) error {
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
-	if err := db.stillNamed(); err != nil {
+	// As a round's commit: the name still names the file the league
+	// locked and SQLite writes.
+	if err := db.sameFile(); err != nil {
 		return err
 	}
 	if err := rerate(ctx, tx, ratings); err != nil {
-		return db.secondLook(ctx, translate(err), false)
+		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
 	}
-	return db.secondLook(ctx, translate(tx.Commit()), false)
+	return db.secondLook(ctx, translate(stopped(ctx, tx.Commit())), false)
 }
 
 func rerate(ctx context.Context, tx *sql.Tx, ratings []HistoryRow) error {

@@ -211,18 +211,19 @@ func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
 
 // bestOrder is the best rule as an ORDER BY of standings: perfect before
 // unbeatable before beatable (tic-tac-toe's exhaustive check), then the
-// larger share of optimal moves on the position set (Connect Four's),
-// then the higher lower end of the 95% interval, then the newer. The
-// checks are exact and the same at every round; the lower end, not the
-// rating, so that a network with a few lucky games and a wide interval
-// does not lead one whose games have pinned its rating down.
+// higher lower end of the 95% interval, then the newer. The checks are
+// exact and the same at every round; the lower end, not the rating, so
+// that a model with a few lucky games and a wide interval does not lead
+// one whose games have pinned its rating down. (The share column, which
+// schema 3 ordered by after the class, is NULL since schema 8: a share
+// of 1,000 positions moves by chance more than the checkpoints of an
+// hour differ.)
 const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC"
 
 // standingClass is what a standing keeps of its agent for bestOrder: the
-// class and the share of a network; none for a built-in player, which is
+// class of a model, and no share; none for a built-in player, which is
 // never best.
-const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN class END,
-	CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN set_optimal * 1.0 / set_positions END`
+const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN class END, NULL`
 
 // standings reads up to limit (all with 0) rated agents in the order that
 // tail (a WHERE and an ORDER BY of standings s and agents a, with args)

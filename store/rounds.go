@@ -97,14 +97,15 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
-	// Checked under SQLite's write lock, just before the writes.
-	if err := db.stillNamed(); err != nil {
+	// Checked under SQLite's write lock, just before the writes: the
+	// name still names the file the league locked and SQLite writes.
+	if err := db.sameFile(); err != nil {
 		return err
 	}
 	if err := commitRound(ctx, tx, r); err != nil {
-		return db.secondLook(ctx, translate(err), false)
+		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
 	}
-	return db.secondLook(ctx, translate(tx.Commit()), false)
+	return db.secondLook(ctx, translate(stopped(ctx, tx.Commit())), false)
 }
 
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
@@ -288,15 +289,21 @@ var ErrNoRounds = errors.New("the league has played no round yet")
 
 // LastRound returns the id of the newest round, and the stored state of
 // the learner (nil when no league round stored one), checked against its
-// checksum. It returns ErrNoRounds in a league that has played none.
+// checksum. It returns ErrNoRounds in a league that has played none, and
+// ErrCorrupt where the rounds are not numbered from 1 without a gap, as
+// their commits number them: a league keeps a place for each.
 func (db *DB) LastRound(ctx context.Context) (id int64, learner []byte, err error) {
 	err = db.read(ctx, func(tx *sql.Tx) error {
 		var last sql.Null[int64]
-		if err := tx.QueryRowContext(ctx, "SELECT max(id) FROM rounds").Scan(&last); err != nil {
+		var n int64
+		if err := tx.QueryRowContext(ctx, "SELECT max(id), count(*) FROM rounds").Scan(&last, &n); err != nil {
 			return err
 		}
-		if !last.Valid {
+		switch {
+		case !last.Valid:
 			return ErrNoRounds
+		case last.V != n || tx.QueryRowContext(ctx, "SELECT 1 FROM rounds WHERE id < 1").Scan(new(int)) == nil:
+			return fmt.Errorf("%w: the league's %d rounds are numbered up to %d, not 1 to %[1]d", ErrCorrupt, n, last.V)
 		}
 		id = last.V
 		var sum sql.Null[int64]
@@ -442,22 +449,53 @@ func (db *DB) SetSettings(ctx context.Context, settings map[string]string) error
 }
 
 // read runs fn in a read-only transaction, which in WAL mode never waits
-// for the league's writer, and translates its error (see secondLook).
+// for the league's writer (after Pin, in the pinned one), and translates
+// its error (see secondLook). What was read is handed on only if the file
+// is still the one opened, and unwritten for a reader that reads it as
+// immutable (unchanged); such a reader follows its file first (follow).
 func (db *DB) read(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return db.secondLook(ctx, translate(err), true)
+	if err := db.follow(ctx); err != nil {
+		return err
 	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		tx.Rollback() // now: the second look reads on another connection
-		return db.secondLook(ctx, translate(err), true)
-	}
-	err = tx.Commit()
-	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
-		// Cancelling ctx rolled the transaction back, and may have
-		// ended a read before its last row without an error.
-		return ctx.Err()
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	err := db.inReadTx(ctx, fn)
+	if changed := db.unchanged(); changed != nil {
+		return changed
 	}
 	return db.secondLook(ctx, translate(err), true)
+}
+
+// inReadTx runs fn in a read-only transaction, the pinned one if any.
+func (db *DB) inReadTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx := db.pinned
+	if tx == nil {
+		var err error
+		if tx, err = db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			return err
+		}
+		defer tx.Rollback()
+	}
+	err := fn(tx)
+	if err == nil && tx != db.pinned {
+		err = tx.Commit()
+	}
+	if err = stopped(ctx, err); err != nil && tx != db.pinned {
+		tx.Rollback() // now: the second look reads on another connection
+	}
+	return err
+}
+
+// stopped is err, or ctx's error when ctx is done: what a read or a write
+// under way met then came of the stop (a statement closed, the
+// transaction rolled back, SQLite interrupted), and a stop is what the
+// caller is to see (issue 35: a league run stopped in a read said "sql:
+// statement is closed", with exit status 1). Cancelling ctx rolls the
+// transaction back, and may end a read before its last row without an
+// error: Commit then says that the transaction is done.
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }

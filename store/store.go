@@ -17,9 +17,10 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
-	"database/sql/driver"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -27,8 +28,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -104,7 +108,7 @@ const applicationID = 0x74747421
 //     more is resident memory of a process that runs all night (16 MiB
 //     a connection cost a league of 100,000 checkpoints 30 MB, and its
 //     rounds no time).
-//   - journal_size_limit: the -wal file stays (see persistWAL); the last
+//   - journal_size_limit: the -wal file stays (see connector); the last
 //     connection to close empties it, and a running league's is cut back
 //     to 64 MiB when it starts over.
 //
@@ -115,13 +119,17 @@ const dsnQuery = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=sy
 
 // DB is an open league database. It is safe for concurrent use.
 type DB struct {
+	mu      sync.RWMutex // reads hold it; follow swaps db under it
 	db      *sql.DB
 	path    string      // as the caller named it, for messages
 	abs     string      // the file's absolute path, symbolic links resolved
 	query   string      // the DSN parameters of its connections
-	keeps   bool        // whether they keep the -wal and -shm (persistWAL)
+	keeps   bool        // whether they keep the -wal and -shm (connector)
+	file    fs.FileInfo // the file its connections open (identify); nil before
+	frozen  *frozenFile // a reader's file read as immutable, as it was then; nil for others
+	pinned  *sql.Tx     // the read transaction of every read, after Pin
 	lock    *os.File    // the file Lock locked (or tried to)
-	locked  fs.FileInfo // the database file, when Lock took the lock
+	locked  bool        // Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
 	game    game.Game   // the league's
 }
@@ -132,12 +140,16 @@ func (db *DB) Game() game.Game { return db.game }
 // readGame reads the league's game.
 func (db *DB) readGame(ctx context.Context) error {
 	var name string
-	if err := db.db.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name); err != nil {
+	err := db.db.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: its table league, which names the league's game, has no row", ErrCorrupt)
+	}
+	if err != nil {
 		return err
 	}
 	kit, err := agents.KitOf(name)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: the league's game: %w", ErrCorrupt, err)
 	}
 	db.game = kit.Game
 	return nil
@@ -165,6 +177,7 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	if err := writable(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	removeAbandoned(abs)
 	if fresh != nil && !fresh.existed {
 		testHookCreating()
 		if err := create(ctx, abs, path, setup); err != nil {
@@ -178,13 +191,16 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 	// stay only once the file has proved to be a league of this ttt.
 	_, walErr := os.Stat(abs + "-wal")
 	db := open(abs, path, dsnQuery, walErr == nil)
-	err = db.init(ctx, setup)
-	if err == nil && walErr != nil {
-		// The league is whole by now: a Ctrl-C no longer undoes it.
-		err = db.persist(context.WithoutCancel(ctx), dsnQuery)
+	err = db.identify()
+	if err == nil {
+		err = db.init(ctx, setup)
 	}
 	if err == nil {
 		err = db.readGame(ctx)
+	}
+	if err == nil && walErr != nil {
+		// The league is whole by now: a Ctrl-C no longer undoes it.
+		err = db.persist(context.WithoutCancel(ctx), dsnQuery)
 	}
 	if err != nil {
 		err = db.secondLook(ctx, translate(err), false)
@@ -211,7 +227,7 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 // through the -wal file. Where it cannot (a file made read-only, a
 // directory of another user, a read-only mount), it opens the file
 // read-only (SQLite's mode=ro), and reads the -wal file through the -shm
-// file that every ttt keeps beside the database (see persistWAL): it
+// file that every ttt keeps beside the database (see connector): it
 // sees each commit of a league that its owner runs meanwhile, as any
 // reader does. Without them, it opens the file as immutable (no locks, no
 // -wal) only when nobody can write it (a read-only mount, or no write
@@ -230,25 +246,31 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// query_only: SQLite itself refuses any statement that would write,
-	// on every connection of a reader, whatever a caller runs; the file
-	// is still opened read-write, so that the -wal is seen and cleaned up.
-	query := dsnQuery + "&_pragma=query_only(1)"
+	query := readerQuery
 	// A reader keeps the -wal and -shm files that it finds. Where there
 	// are none (a copy, a league of an older ttt), it makes them stay
 	// only once it has found a league of this ttt: a file refused keeps
 	// nothing beside it.
 	_, walErr := os.Stat(abs + "-wal")
 	canWrite := writable(abs)
+	var frozen *frozenFile
 	if canWrite != nil {
 		if query, err = readOnlyQuery(abs, canWrite); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	if query == immutableQuery {
+		// Taken before the first read: a write from now on is seen.
+		now := frozenNow(abs)
+		frozen = &now
+	}
 	db := open(abs, path, query, walErr == nil)
-	version, files, err := db.schema(ctx)
-	if err == nil && walErr != nil && canWrite == nil && version == len(files) {
-		err = db.persist(ctx, query)
+	db.frozen = frozen
+	err = db.identify()
+	var version int
+	var files []string
+	if err == nil {
+		version, files, err = db.schema(ctx)
 	}
 	switch {
 	case err != nil:
@@ -259,6 +281,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	default:
 		err = db.readGame(ctx)
 	}
+	if err == nil && walErr != nil && canWrite == nil {
+		err = db.persist(ctx, query)
+	}
 	if err != nil {
 		// Every read above, the game's too, may be the one that the disk
 		// fails: each error is looked at again (issue 26).
@@ -268,6 +293,19 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	return db, nil
 }
+
+// readerQuery are the DSN parameters of a reader that may write the file
+// and its directory. query_only: SQLite itself refuses any statement that
+// would write, on every connection of a reader, whatever a caller runs;
+// the file is still opened read-write, so that the -wal is seen and
+// cleaned up.
+const readerQuery = dsnQuery + "&_pragma=query_only(1)"
+
+// immutableQuery are the DSN parameters of a reader of a file that
+// nobody can write, with no -wal beside it: SQLite reads it with no locks
+// and no -wal, and a league that starts on it all the same is seen by
+// the reader's next read (follow).
+const immutableQuery = "immutable=1"
 
 // readOnlyQuery returns the DSN parameters of a reader that may not write
 // the database file at abs or its directory (why says which), or why it
@@ -286,24 +324,28 @@ func readOnlyQuery(abs string, why error) (string, error) {
 	case frozen(abs):
 		// Nobody can write the file, so no league can start on it:
 		// SQLite may read it as it is, with no locks and no -wal.
-		return "immutable=1", nil
+		return immutableQuery, nil
 	}
 	return "", fmt.Errorf("%w, and the file has no -wal and -shm files beside it, through which a reader that cannot write follows a league's commits: run any ttt command on it once (ttt check) as a user who may write the file and its directory, and they stay", why)
 }
 
-// open makes the connection pool of the database at abs, which the
-// caller named path, with the DSN parameters query, and with persistent
-// -wal and -shm files if persist (see persistWAL). The DSN is a file:
-// URI of the absolute path, so that any path (with '?' or '#' in it)
-// reaches SQLite as it is, percent-encoded. sql.OpenDB only keeps its
-// arguments; the first query connects.
+// connect makes a connection pool of db's file, with the DSN parameters
+// query, and with persistent -wal and -shm files if persist (see
+// connector). The DSN is a file: URI of the absolute path, so that any
+// path (with '?' or '#' in it) reaches SQLite as it is, percent-encoded.
+// sql.OpenDB only keeps its arguments; the first query connects.
+func (db *DB) connect(query string, persist bool) *sql.DB {
+	dsn := (&url.URL{Scheme: "file", Path: db.abs, RawQuery: query}).String()
+	c, _ := sqlite.NewConnector(dsn) // fails only on a query that does not parse, and ours do
+	return sql.OpenDB(connector{Connector: c, db: db, persist: persist})
+}
+
+// open makes a DB of the database at abs, which the caller named path,
+// connected with the DSN parameters query (see connect).
 func open(abs, path, query string, persist bool) *DB {
-	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String()
-	connector, _ := sqlite.NewConnector(dsn) // fails only on a query that does not parse, and ours do
-	if persist {
-		connector = persistWAL{connector}
-	}
-	return &DB{db: sql.OpenDB(connector), path: path, abs: abs, query: query, keeps: persist}
+	db := &DB{path: path, abs: abs, query: query, keeps: persist}
+	db.db = db.connect(query, persist)
+	return db
 }
 
 // persist closes db's connections, which do not keep the -wal and -shm
@@ -313,43 +355,20 @@ func open(abs, path, query string, persist bool) *DB {
 // underAnotherName).
 func (db *DB) persist(ctx context.Context, query string) error {
 	db.db.Close()
-	again := open(db.abs, db.path, query, true)
-	db.db, db.query, db.keeps = again.db, again.query, again.keeps
+	db.db, db.query, db.keeps = db.connect(query, true), query, true
 	var n int
 	return db.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
-}
-
-// persistWAL connects as its Connector does, and then keeps the -wal and
-// -shm files beside the database when the connection closes (SQLite's
-// persistent WAL), emptied by the last connection. Writers make them so,
-// and readers keep them. A reader that may not
-// write the directory needs both to exist to see a league's commits, and
-// could not make them: SQLite removing them at each close would leave it
-// to read the file as it was when it started, while its owner's league
-// went on (issue 26).
-type persistWAL struct{ driver.Connector }
-
-// Connect connects, and makes the -wal and -shm files persistent.
-func (c persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if fc, ok := conn.(sqlite.FileControl); ok {
-		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
-			conn.Close()
-			return nil, err
-		}
-	}
-	return conn, nil
 }
 
 // Close closes the database, and then releases the league lock if Lock
 // took it: the lock covers the last commit, and the lock's descriptor
 // must outlive SQLite's (see lockFile). The -wal file stays (see
-// persistWAL), so that a ttt starting in the instant between the two
+// connector), so that a ttt starting in the instant between the two
 // finds it and does not take the lock for a league under another name.
 func (db *DB) Close() error {
+	if db.pinned != nil {
+		db.pinned.Rollback()
+	}
 	err := db.db.Close()
 	if db.lock != nil {
 		db.lock.Close()
@@ -392,6 +411,27 @@ func create(ctx context.Context, abs, path string, setup func() Setup) error {
 		return err
 	}
 	return nil
+}
+
+// removeAbandoned removes what creations of a league at abs left when
+// their process was killed (SIGKILL, a power cut) before they could
+// clean up: the file of the league they were making, abs.PID.new, and
+// its -wal, -shm and -journal, where process PID is gone. A creation that
+// is still under way keeps its files.
+func removeAbandoned(abs string) {
+	dir, base := filepath.Split(abs)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ours := strings.CutPrefix(e.Name(), base+".")
+		pid, suffix, made := strings.Cut(rest, ".new")
+		n, err := strconv.Atoi(pid)
+		if ours && made && err == nil && n > 0 && slices.Contains([]string{"", "-wal", "-shm", "-journal"}, suffix) && processGone(n) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // linkNew gives the file at tmp the name abs, unless abs names a file
@@ -475,6 +515,12 @@ func examine(path string) (abs string, fresh *newFile, err error) {
 	case n < sqliteHeaderSize:
 		return "", nil, fmt.Errorf("%w: %d bytes, cut short within SQLite's header", ErrCorrupt, n)
 	}
+	// SQLite would open a file with another version in its header
+	// read-only, or not at all, and say so in terms of its own.
+	write, read, format := head[18], head[19], binary.BigEndian.Uint32(head[44:48])
+	if write < 1 || write > 2 || read < 1 || read > 2 || format > 4 {
+		return "", nil, fmt.Errorf("%w: its header gives file format versions %d and %d and schema format %d, where SQLite writes 1 or 2, and 4 at most", ErrCorrupt, write, read, format)
+	}
 	return abs, nil, nil
 }
 
@@ -510,10 +556,16 @@ func followLinks(abs string) string {
 // init checks that the file is a ttt database (or a new one), turns on
 // WAL and applies the migrations this database lacks.
 func (db *DB) init(ctx context.Context, setup func() Setup) error {
-	// STEP 1: whose database is it, and which schema?
+	// STEP 1: whose database is it, and which schema? A league's file
+	// that SQLite finds damaged is not written to.
 	version, files, err := db.schema(ctx)
 	if err != nil {
 		return err
+	}
+	if version > 0 {
+		if err := db.refuseDamaged(ctx); err != nil {
+			return err
+		}
 	}
 
 	// STEP 2: WAL, so that readers never block the league's writer nor
@@ -659,12 +711,13 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 // translate turns SQLite's errors into the sentinel errors above, which
 // say what happened in the user's terms, and keeps the driver's error
 // after them, in the message and in the chain (errors.As finds the
-// *sqlite.Error and its extended code); other errors pass unchanged. It
-// is the one place that knows the driver's error codes.
+// *sqlite.Error and its extended code); a stored value that does not fit
+// what it is read into is ErrCorrupt (badValue); other errors pass
+// unchanged. It is the one place that knows the driver's error codes.
 func translate(err error) error {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
-		return err
+		return badValue(err)
 	}
 	as := func(kind error, what string) error {
 		return fmt.Errorf("%w%s (SQLite: %w)", kind, what, err)
@@ -683,13 +736,36 @@ func translate(err error) error {
 	case sqlite3.SQLITE_FULL:
 		return as(ErrFull, "")
 	case sqlite3.SQLITE_NOTADB:
-		return as(ErrNotDatabase, ": not an SQLite file")
+		// examine let it by: it starts as an SQLite file does.
+		return as(ErrCorrupt, ": its header is not one SQLite can read")
 	case sqlite3.SQLITE_CORRUPT:
 		return as(ErrCorrupt, "")
 	case sqlite3.SQLITE_CANTOPEN:
 		return as(ErrCannotOpen, "")
 	}
 	return err
+}
+
+// scanError matches database/sql's error for a stored value that does not
+// fit what it is read into: text where a number is due, a NULL, a number
+// out of range. SQLite lets a column hold a value of any kind.
+var scanError = regexp.MustCompile(`sql: Scan error on column index [0-9]+, name "([^"]*)": (?:converting driver\.Value type \S+ \((.*)\) to a (\S+): .*|converting NULL to (\S+) is unsupported|(.*))$`)
+
+// badValue is err, unless it is a stored value that does not fit what it
+// is read into (scanError): ErrCorrupt then, in the user's words.
+func badValue(err error) error {
+	m := scanError.FindStringSubmatch(fmt.Sprint(err))
+	if m == nil {
+		return err
+	}
+	kinds := map[string]string{"int": "a whole number", "int64": "a whole number", "uint64": "a whole number", "float64": "a number", "string": "text"}
+	switch {
+	case m[2] != "":
+		return fmt.Errorf("%w: its column %s holds %s, not %s", ErrCorrupt, m[1], m[2], cmp.Or(kinds[m[3]], m[3]))
+	case m[4] != "":
+		return fmt.Errorf("%w: its column %s holds NULL, not %s", ErrCorrupt, m[1], cmp.Or(kinds[m[4]], m[4]))
+	}
+	return fmt.Errorf("%w: its column %s holds a value it cannot: %s", ErrCorrupt, m[1], m[5])
 }
 
 // secondLook is err, unless err is SQLite's own report of damage
@@ -716,13 +792,15 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 	// damage is there at every read, a failing disk now and then.
 	for range 3 {
 		var result string
-		again := open(db.abs, db.path, db.query, db.keeps)
-		qerr := again.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
-		again.db.Close()
+		again := db.connect(db.query, db.keeps)
+		qerr := again.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result)
+		again.Close()
 		unread := unreadable(result)
 		switch terr := translate(qerr); {
 		case errors.Is(terr, ErrIO), errors.Is(terr, ErrWrite):
 			return fmt.Errorf("%w (SQLite, reading again: %w)", ErrIO, qerr)
+		case errors.Is(qerr, ErrReplaced), errors.Is(qerr, ErrMoved):
+			return qerr // no longer the file that err is of (connector)
 		case qerr == nil && result == "ok":
 			// What SQLite said first was its guess at a page it could
 			// not read, which the file's check disproves: not kept.

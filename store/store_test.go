@@ -10,7 +10,9 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,8 +111,12 @@ func testNet(hidden int, seed uint64) *nn.Net {
 // computes before it stores one. The store keeps a move table as opaque
 // bytes, so any will do: these are the seed's.
 func network(kind store.Kind, net *nn.Net, seed uint64) *store.Agent {
-	return &store.Agent{Kind: kind, Net: net, Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})),
-		Moves: bytes.Repeat([]byte{byte(seed)}, 4520)}
+	method := "policy"
+	if net.IsValue() {
+		method = "tdlambda"
+	}
+	return &store.Agent{Kind: kind, Method: method, Weights: net.Bytes(), Hidden: net.Hidden,
+		Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})), Moves: bytes.Repeat([]byte{byte(seed)}, 4520)}
 }
 
 // addNets stores n baseline networks and returns their ids.
@@ -222,7 +228,7 @@ func TestOpen(t *testing.T) {
 		want    error
 		message string
 	}{
-		{8, store.ErrNewerSchema, "database was written by a newer ttt (schema 8, this ttt knows"},
+		{9, store.ErrNewerSchema, "database was written by a newer ttt (schema 9, this ttt knows"},
 		{-1, store.ErrNotDatabase, "schema version -1, which no ttt writes"},
 	} {
 		t.Run(fmt.Sprintf("Schema%d", tc.version), func(t *testing.T) {
@@ -413,6 +419,51 @@ func TestInterruptedCreation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A creation killed before it could clean up (SIGKILL, issue 35: 2 kills
+// of 13) leaves the league it was making, NAME.PID.new, and its -wal and
+// -shm: the next writer of that name removes them once process PID is
+// gone, whether it makes the league or opens it, and leaves those of a
+// creation under way, and readers leave everything.
+func TestAbandonedCreations(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "league.db")
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	alive := os.Getppid()
+	abandon := func() {
+		for _, pid := range []int{gone.Process.Pid, alive} {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				writeFile(t, fmt.Sprintf("%s.%d.new%s", path, pid, suffix), []byte("SQLite format 3\x00"))
+			}
+		}
+		writeFile(t, path+".other", nil) // not a creation's
+	}
+	left := strings.Fields(fmt.Sprintf("league.db league.db-shm league.db-wal league.db.other league.db.%[1]d.new league.db.%[1]d.new-shm league.db.%[1]d.new-wal", alive))
+	slices.Sort(left)
+	want := strings.Join(left, " ")
+	abandon()
+	mustOpen(t, path).Close()
+	if got := files(t, dir); got != want {
+		t.Errorf("after a creation: %s, want %s", got, want)
+	}
+	abandon()
+	db, err := store.OpenRead(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := files(t, dir); !strings.Contains(got, fmt.Sprintf("league.db.%d.new-wal", gone.Process.Pid)) {
+		t.Errorf("a reader removed files: %s", got)
+	}
+	mustOpen(t, path).Close()
+	if got := files(t, dir); got != want {
+		t.Errorf("after opening the league: %s, want %s", got, want)
 	}
 }
 

@@ -36,16 +36,47 @@ func (db *DB) View(ctx context.Context, fn func(*View) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error { return fn(&View{ctx: ctx, tx: tx, game: db.game}) })
 }
 
-// Agent is DB.Agent, in the view.
+// Agent is DB.Agent, in the view: a checkpoint that ttt prune thinned
+// out comes with ErrPruned, without its network.
 func (v *View) Agent(ref string) (*Agent, error) {
 	a, err := findAgent(v.ctx, v.tx, v.game, ref)
-	if err == nil && a.Standing != nil {
-		err = a.Standing.HistoryRow.check()
+	if (err == nil || errors.Is(err, ErrPruned)) && a.Standing != nil {
+		if bad := a.Standing.HistoryRow.check(); bad != nil {
+			err = bad
+		}
 	}
+	if err != nil && !errors.Is(err, ErrPruned) {
+		return nil, err
+	}
+	return a, err
+}
+
+// Pruned returns which of the agents ids are checkpoints whose weights
+// ttt prune dropped: what a listing that offers to play them must know.
+// It reads each agent's row by key, and the length of its weights, not
+// the weights.
+func (v *View) Pruned(ids []int64) (map[int64]bool, error) {
+	pruned := map[int64]bool{}
+	if len(ids) == 0 {
+		return pruned, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := v.tx.QueryContext(v.ctx, "SELECT id FROM agents WHERE length(weights) = 0 AND id IN (?"+strings.Repeat(", ?", len(ids)-1)+")", args...)
 	if err != nil {
 		return nil, err
 	}
-	return a, nil
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		pruned[id] = true
+	}
+	return pruned, rows.Err()
 }
 
 // AgentName is what names an agent: its id, its name and its kind.
@@ -458,15 +489,20 @@ func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err er
 		dir = "DESC"
 	}
 	// Ties by id, in the direction of the sort; NULLs (the built-in
-	// players' class and share) last either way. The orders of the
-	// indexes (Elo's, the names') are kept as they are, so that a page
-	// deep in them skips entries instead of sorting.
+	// players' class and share) last either way. The order of the Elo
+	// index is kept as it is, so that a page deep in it skips entries
+	// instead of sorting.
 	order := fmt.Sprintf("ORDER BY %s %s, s.agent_id %s", col, dir, dir)
 	switch col {
 	case "s.elo":
 		order = fmt.Sprintf("ORDER BY s.elo %s, s.agent_id", dir)
 	case "s.class", "s.share":
 		order = fmt.Sprintf("ORDER BY %s IS NULL, %s %s, s.agent_id %s", col, col, dir, dir)
+	case "a.name":
+		// Names in the order people count: checkpoint-9 before
+		// checkpoint-10, by the name without its trailing digits, then
+		// its length (the number's digits), then the name.
+		order = fmt.Sprintf("ORDER BY rtrim(a.name, '0123456789') %s, length(a.name) %s, a.name %s", dir, dir, dir)
 	}
 	// The page's ids first, skipping rows of ids alone (for the default
 	// order, entries of the standings_by_elo index), then their rows.

@@ -115,6 +115,17 @@ type Game interface {
 	Inputs() int
 	Encode(p Position, on []int32) []int32
 
+	// Board describes the cells an n-tuple network reads; CellStates
+	// writes the state of each cell of p into dst (Board().Cells
+	// long), numbered as Board says. Changes appends to dst the cells
+	// that move changes in p, with their states before and after: what
+	// CellStates of the two positions differ by, without reading the
+	// cells that stay (an n-tuple net looks at every move of every
+	// position it plays, and a move changes one cell or two of 42).
+	Board() Board
+	CellStates(p Position, dst []uint8)
+	Changes(p Position, move int, dst []Change) []Change
+
 	// Format draws p as text rows; FormatMove and ParseMove turn a move
 	// into the form people type (a square 0-8, a column 1-7) and back;
 	// MoveName is what a move is called: square, column.
@@ -122,6 +133,26 @@ type Game interface {
 	MoveName() string
 	FormatMove(move int) string
 	ParseMove(s string) (int, error)
+}
+
+// Board is a game's board as an n-tuple network reads it: Cells cells in
+// rows of Width, numbered row by row, each in one of States states (0 is always an empty cell, 1 a stone of X
+// and 2 one of O; a game may add states, as Connect Four tells an empty
+// cell where a stone can be dropped now from one it cannot reach yet),
+// and the symmetries of the board, each a permutation of the cells
+// (cell i goes to Symmetries[s][i]) that maps every position to one of
+// the same value: the identity first.
+type Board struct {
+	Cells, Width, States int
+	Symmetries           [][]int
+	// Lines are the lines of cells that win the game, each as its cells.
+	Lines [][]int
+}
+
+// Change is a cell that a move changes, from one state to another.
+type Change struct {
+	Cell     int
+	From, To uint8
 }
 
 // Player chooses a move for the side to move in a position whose game is
@@ -202,10 +233,9 @@ func RandomMove(g Game, p Position, rng *rand.Rand) int {
 	return bits.TrailingZeros64(legal)
 }
 
-// Random plays a uniformly random legal move: the league's rating anchor
-// (Elo 0) in every game. It is not safe for concurrent use: give each
-// game its own, seeded per game, so that results do not depend on
-// scheduling.
+// Random plays a uniformly random legal move: the scale's 0 in every
+// game. It is not safe for concurrent use: give each game its own,
+// seeded per game, so that results do not depend on scheduling.
 type Random struct {
 	Game Game
 	Rand *rand.Rand
@@ -253,4 +283,30 @@ func (s Solved) Best() Value {
 		best = max(best, v)
 	}
 	return best
+}
+
+// ParseValues reads the values of the moves of p, one character a move
+// in the order of the moves: W win, D draw, L loss, - a move that cannot
+// be played.
+func ParseValues(g Game, p Position, values string) (map[int]Value, error) {
+	if len(values) != g.Moves() {
+		return nil, fmt.Errorf("%d values for %d moves", len(values), g.Moves())
+	}
+	out := map[int]Value{}
+	legal := g.Legal(p)
+	for m, v := range values {
+		ok := legal&(1<<m) != 0
+		switch {
+		case v == '-' && !ok:
+		case v == 'W' && ok:
+			out[m] = Won
+		case v == 'D' && ok:
+			out[m] = Draw
+		case v == 'L' && ok:
+			out[m] = Loss
+		default:
+			return nil, fmt.Errorf("%s %s is %q", g.MoveName(), g.FormatMove(m), v)
+		}
+	}
+	return out, nil
 }

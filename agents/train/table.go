@@ -218,40 +218,10 @@ func playTable(t *table.Table, rng *rand.Rand, b tictactoe.Board, first int, sid
 	return b.Result()
 }
 
-// TableLearner is a learner whose memory is a table of values: Valued or
-// Book.
-type TableLearner interface {
-	Learner
-	// Values is the table the learner moves by: frozen (cloned), its
-	// snapshot.
-	Values() *table.Table
-	// MarshalBinary encodes all the learner keeps between games but its
-	// random generator; UnmarshalTable reads it back.
-	MarshalBinary() ([]byte, error)
-}
-
-// NewTable returns a new table learner of method l.Method (MethodTable
-// or MethodSelfPlayTable), drawing from rng; the book's step size is
-// l.LR.
-func NewTable(l Learning, rng *rand.Rand) TableLearner {
-	if l.Method == MethodSelfPlayTable {
-		return NewBook(l.LR, rng)
-	}
-	return NewValued(rng)
-}
-
-// UnmarshalTable returns the table learner of method l.Method that
-// MarshalBinary encoded in data, drawing from rng.
-func UnmarshalTable(l Learning, data []byte, rng *rand.Rand) (TableLearner, error) {
-	if l.Method == MethodSelfPlayTable {
-		t, err := table.Parse(data)
-		if err != nil {
-			return nil, err
-		}
-		return &Book{Table: t, Rand: rng, Step: l.LR}, nil
-	}
-	// The table file, then a uint32 count and that many (state, N) pairs
-	// of uint32s.
+// unmarshalValued returns the article's learner that MarshalBinary
+// encoded in data, drawing from rng: the table file, then a uint32 count
+// and that many (state, N) pairs of uint32s.
+func unmarshalValued(data []byte, rng *rand.Rand) (*Valued, error) {
 	if len(data) < 4 {
 		return nil, errors.New("the article's learner: truncated")
 	}
@@ -264,22 +234,19 @@ func UnmarshalTable(l Learning, data []byte, rng *rand.Rand) (TableLearner, erro
 	if err != nil {
 		return nil, err
 	}
-	l2 := &Valued{Table: t, Rand: rng}
+	l := &Valued{Table: t, Rand: rng}
 	counts := data[len(data)-4-size : len(data)-4]
 	for i := range n {
 		s := binary.LittleEndian.Uint32(counts[8*i:])
 		if s >= table.States {
 			return nil, fmt.Errorf("the article's learner: state %d out of range", s)
 		}
-		l2.updates[s] = int32(binary.LittleEndian.Uint32(counts[8*i+4:]))
+		l.updates[s] = int32(binary.LittleEndian.Uint32(counts[8*i+4:]))
 	}
-	return l2, nil
+	return l, nil
 }
 
-// Values implements TableLearner.
-func (l *Valued) Values() *table.Table { return l.Table.Clone() }
-
-// MarshalBinary implements TableLearner: the table file, the N of each
+// MarshalBinary implements learn.Learner: the table file, the N of each
 // state updated at least once, and their count.
 func (l *Valued) MarshalBinary() ([]byte, error) {
 	buf := l.Table.Bytes()
@@ -294,8 +261,5 @@ func (l *Valued) MarshalBinary() ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(buf, uint32(n)), nil
 }
 
-// Values implements TableLearner.
-func (l *Book) Values() *table.Table { return l.Table.Clone() }
-
-// MarshalBinary implements TableLearner: the table file.
+// MarshalBinary implements learn.Learner: the table file.
 func (l *Book) MarshalBinary() ([]byte, error) { return l.Table.Bytes(), nil }

@@ -8,6 +8,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/train"
 )
@@ -33,7 +34,7 @@ func TestTDLearnsTicTacToe(t *testing.T) {
 	if s := optimalShare(net); s > 0.8 {
 		t.Fatalf("an untrained net keeps the value in %.1f%% of positions", 100*s)
 	}
-	l := train.NewTD(net, 0.1, train.DefaultLambda, rng)
+	l := train.NewTD(net, 0.1, learn.DefaultLambda, rng)
 	for g := range 30000 {
 		l.Play(game.Side(g%2), nil, 0.1)
 	}

@@ -15,59 +15,6 @@ import (
 	"ttt/agents/nn"
 )
 
-// Learner is a network or a table of values that learns from every game
-// it plays.
-type Learner interface {
-	// Play plays one game as side against opp, exploring at rate
-	// epsilon, and learns from it. A nil opp means the learner plays
-	// itself, and both sides learn.
-	Play(side game.Side, opp game.Player, epsilon float64) game.Result
-	// Greedy returns the learner's move in p as a frozen snapshot of it
-	// would play it.
-	Greedy(p game.Position) int
-	// Drill plays one game from start, where the learner is to move,
-	// against opp, with a first move other than avoid, and learns what
-	// that move is worth.
-	Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result
-}
-
-// Methods of learning, as --learner and --method name them.
-const (
-	MethodPolicy        = "policy"
-	MethodTDLambda      = "tdlambda"
-	MethodTable         = "table"          // Valued: the CodeProject article's
-	MethodSelfPlayTable = "selfplay-table" // Book: Sutton and Barto's
-)
-
-// Methods are the methods of learning, the default first.
-var Methods = []string{MethodPolicy, MethodTDLambda, MethodTable, MethodSelfPlayTable}
-
-// IsTable reports whether method keeps a table of values, which only
-// tic-tac-toe can fill, rather than a network.
-func IsTable(method string) bool { return method == MethodTable || method == MethodSelfPlayTable }
-
-// SelfPlay reports whether method learns by playing itself, as its
-// document teaches, rather than against a random opponent: Sutton and
-// Barto's players and the TD(λ) of TD-Gammon and GNU Backgammon do.
-func SelfPlay(method string) bool { return method == MethodSelfPlayTable || method == MethodTDLambda }
-
-// New returns a network learner of method l.Method for net, a policy net
-// for MethodPolicy and a value net for MethodTDLambda, drawing from rng.
-func New(net *nn.Net, l Learning, rng *rand.Rand) Learner {
-	if l.Method == MethodTDLambda {
-		return NewTD(net, float32(l.LR), float32(l.Lambda), rng)
-	}
-	return NewPolicy(net, float32(l.LR), l.Temperature, rng)
-}
-
-// NewNet returns a new network for method l.Method, with l.Hidden units.
-func NewNet(g game.Game, l Learning, rng *rand.Rand) *nn.Net {
-	if l.Method == MethodTDLambda {
-		return nn.NewValue(g, l.Hidden, rng)
-	}
-	return nn.New(g, l.Hidden, rng)
-}
-
 // Policy is ttt-rl's learner: a policy net whose moves are sampled by
 // epsilon-softmax (nn.Net.Sample), and which applies nn.Net.Learn after
 // each game. It is not safe for concurrent use.

@@ -11,6 +11,7 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/train"
 )
@@ -23,12 +24,12 @@ func TestSameSeedSameNet(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := train.Run(context.Background(), cfg, nil)
-	if !bytes.Equal(a.Net.Bytes(), b.Net.Bytes()) {
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("the same seed and settings gave different weights")
 	}
 	cfg.Seed++
 	c, _ := train.Run(context.Background(), cfg, nil)
-	if bytes.Equal(a.Net.Bytes(), c.Net.Bytes()) {
+	if bytes.Equal(a.Bytes(), c.Bytes()) {
 		t.Error("a different seed gave the same weights")
 	}
 }
@@ -83,14 +84,14 @@ func TestCancel(t *testing.T) {
 		calls++
 		cancel()
 	})
-	if !errors.Is(err, context.Canceled) || trained.Net == nil || calls != 1 {
-		t.Errorf("after cancel: err %v, net %v, %d reports", err, trained.Net != nil, calls)
+	if !errors.Is(err, context.Canceled) || trained == nil || calls != 1 {
+		t.Errorf("after cancel: err %v, model %v, %d reports", err, trained != nil, calls)
 	}
 }
 
 func TestSchedule(t *testing.T) {
 	t.Parallel()
-	s := train.Schedule{Start: 0.5, End: 0.1, Games: 100}
+	s := learn.Schedule{Start: 0.5, End: 0.1, Games: 100}
 	for _, tt := range []struct {
 		g    int
 		want float64
@@ -99,7 +100,7 @@ func TestSchedule(t *testing.T) {
 			t.Errorf("At(%d) = %v, want %v", tt.g, got, tt.want)
 		}
 	}
-	if got := (train.Schedule{Start: 0.3}).At(0); got != 0 {
+	if got := (learn.Schedule{Start: 0.3}).At(0); got != 0 {
 		t.Errorf("no decay games: At(0) = %v, want the end value 0", got)
 	}
 }
@@ -109,8 +110,8 @@ func TestPlanRefusesBadSettings(t *testing.T) {
 	for name, mutate := range map[string]func(*train.Plan){
 		"zero games":      func(c *train.Plan) { c.Games = 0 },
 		"negative games":  func(c *train.Plan) { c.Games = -5 },
-		"zero hidden":     func(c *train.Plan) { c.Hidden = 0 },
-		"huge hidden":     func(c *train.Plan) { c.Hidden = 1 << 20 },
+		"zero hidden":     func(c *train.Plan) { c.Settings = c.With("hidden", 0) },
+		"huge hidden":     func(c *train.Plan) { c.Settings = c.With("hidden", 1<<20) },
 		"zero lr":         func(c *train.Plan) { c.LR = 0 },
 		"epsilon above 1": func(c *train.Plan) { c.Epsilon.Start = 1.5 },
 		// NaN fails every comparison: a check of x < 0 || x > 1 lets it
@@ -118,9 +119,9 @@ func TestPlanRefusesBadSettings(t *testing.T) {
 		"NaN epsilon":      func(c *train.Plan) { c.Epsilon.Start = math.NaN() },
 		"NaN epsilon end":  func(c *train.Plan) { c.Epsilon.End = math.NaN() },
 		"NaN lr":           func(c *train.Plan) { c.LR = math.NaN() },
-		"NaN temperature":  func(c *train.Plan) { c.Temperature = math.NaN() },
+		"NaN temperature":  func(c *train.Plan) { c.Settings = c.With("temperature", math.NaN()) },
 		"negative decay":   func(c *train.Plan) { c.Epsilon.Games = -1 },
-		"zero temperature": func(c *train.Plan) { c.Temperature = 0 },
+		"zero temperature": func(c *train.Plan) { c.Settings = c.With("temperature", 0) },
 	} {
 		cfg := train.Default(100)
 		mutate(&cfg)
@@ -186,7 +187,7 @@ func TestDrillTeachesTheWin(t *testing.T) {
 	}
 	const win = 2
 	rng := rand.New(rand.NewPCG(3, 4))
-	l := train.NewPolicy(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, train.DefaultTemperature, rng)
+	l := train.NewPolicy(nn.New(tictactoe.Game, nn.DefaultHidden, rng), nn.DefaultLR, learn.DefaultTemperature, rng)
 	const block = 5
 	var p nn.Pass
 	for range 50 {

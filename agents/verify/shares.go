@@ -14,6 +14,11 @@ type Score struct {
 // Share is Optimal / Positions; 0 for no positions.
 func (s Score) Share() float64 { return float64(s.Optimal) / float64(max(s.Positions, 1)) }
 
+// Percent is the share in percent, computed in one division so that it
+// is the double nearest the exact percentage (52.3, not 100*0.523 =
+// 52.300000000000004).
+func (s Score) Percent() float64 { return float64(100*s.Optimal) / float64(max(s.Positions, 1)) }
+
 // Shares is what a fixed set of solved positions says of a player, where
 // the game is too large to try every line (Connect Four): the share of
 // the positions where its move keeps the value, overall and by phase of
@@ -41,8 +46,10 @@ type Facts struct {
 	// VsRandom is tic-tac-toe's exact chance of each result against a
 	// uniformly random opponent, as X and as O.
 	VsRandom []Expect
-	// Shares is Connect Four's position-set check.
+	// Shares is Connect Four's check on its tactical position set, and
+	// Random the share on its set of random positions.
 	Shares *Shares
+	Random *Score
 }
 
 // Phase bounds: a position of up to EarlyPlies moves is early, of up to
@@ -112,6 +119,8 @@ func CheckSet(p game.Player, set []game.Solved) Shares {
 // player that was not checked.
 func (f Facts) Verdict() string {
 	switch {
+	case f.Shares != nil && f.Random != nil:
+		return fmt.Sprintf("%.1f%% rand, %.1f%% tact", 100*f.Random.Share(), 100*f.Shares.All.Share())
 	case f.Shares != nil:
 		return fmt.Sprintf("%.1f%% opt", 100*f.Shares.All.Share())
 	case f.Verify != nil:

@@ -40,6 +40,12 @@ func (r Report) Perfect() bool { return r.Positions > 0 && r.Optimal == r.Positi
 // OptimalShare is Optimal / Positions.
 func (r Report) OptimalShare() float64 { return float64(r.Optimal) / float64(max(r.Positions, 1)) }
 
+// OptimalPercent is OptimalShare in percent, in one division (see
+// Score.Percent).
+func (r Report) OptimalPercent() float64 {
+	return Score{Optimal: r.Optimal, Positions: r.Positions}.Percent()
+}
+
 // String summarises r on one line.
 func (r Report) String() string {
 	verdict := "beatable"

@@ -1,10 +1,12 @@
 package commands
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"maps"
-	"slices"
+	"math/bits"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -29,9 +31,12 @@ func analyzeCommand() *cli.Command {
    side to move with perfect play on both sides after it (win, draw or
    loss) and in how many plies, that move included, a won or lost game
    ends. Tic-tac-toe is looked up; Connect Four is solved, which takes
-   milliseconds late in the game and minutes for the first moves.`,
+   milliseconds late in the game and minutes for the first moves: after
+   --time (10 seconds unless given; 0 for no bound) it prints the moves
+   solved so far, the centre first, and the others as unknown.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: gameFlagName, Value: agents.Games[0].Name(), Usage: "the game, `tictactoe|connect4`"},
+			&cli.DurationFlag{Name: "time", Value: 10 * time.Second, Usage: "solve for at most this long, e.g. 2m (0: until every move is solved)"},
 			formatFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -45,30 +50,50 @@ func analyzeCommand() *cli.Command {
 			if err != nil {
 				return usage(c.Command, "--game: %v", err)
 			}
-			return runAnalyze(jobOf(c), kit, c.Args().First(), c.String(formatFlagName))
+			if c.Duration("time") < 0 {
+				return usage(c.Command, "--time must not be negative (got %v)", c.Duration("time"))
+			}
+			return runAnalyze(jobOf(c), kit, c.Args().First(), c.Duration("time"), c.String(formatFlagName))
 		},
 	}
 }
 
 // runAnalyze prints the value of every legal move of kit's game after
-// moves, in format.
-func runAnalyze(j *job, kit *agents.Kit, moves, format string) error {
+// moves, in format, solving for at most bound (0: no bound).
+func runAnalyze(j *job, kit *agents.Kit, moves string, bound time.Duration, format string) error {
 	p, err := parseMoves(kit, moves)
 	if err != nil {
-		return err
+		return j.usage("%v", err)
 	}
 	if r := kit.Result(p); r != game.Ongoing {
-		return fmt.Errorf("the game is over (%s): there is no move to analyze", r)
+		return j.usage("moves %q: the game is over (%s): there is no move to analyze", moves, r)
 	}
-	outcomes, err := kit.Analyze(j.ctx, p)
-	if err != nil {
+	ctx := j.ctx
+	if bound > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, bound)
+		defer cancel()
+	}
+	if !kit.Solved && isTerminal(j.Stderr) {
+		fmt.Fprintf(j.Stderr, "solving %d moves (%s)...\n", bits.OnesCount64(kit.Legal(p)), boundText(bound))
+	}
+	outcomes, err := kit.Analyze(ctx, p)
+	timedOut := errors.Is(err, context.DeadlineExceeded) && j.ctx.Err() == nil
+	if err != nil && !timedOut {
 		return fmt.Errorf("analysis stopped: %w", err)
 	}
 	l := listing{columns: []string{"move", "value", "plies"}}
-	for _, m := range slices.Sorted(maps.Keys(outcomes)) {
-		o := outcomes[m]
+	var unknown []string
+	for legal := kit.Legal(p); legal != 0; legal &= legal - 1 {
+		m := bits.TrailingZeros64(legal)
+		o, ok := outcomes[m]
 		var plies any
-		if o.Value != game.Draw {
+		switch {
+		case !ok:
+			unknown = append(unknown, kit.FormatMove(m))
+			l.rows = append(l.rows, []any{kit.FormatMove(m), "unknown", nil})
+			continue
+		case o.Value != game.Draw:
 			plies = o.Plies
 		}
 		l.rows = append(l.rows, []any{kit.FormatMove(m), o.Value.String(), plies})
@@ -76,7 +101,25 @@ func runAnalyze(j *job, kit *agents.Kit, moves, format string) error {
 	if format == "table" {
 		fmt.Fprintf(j.Stdout, "%s\n%s to move:\n", kit.Format(p), kit.ToMove(p))
 	}
-	return l.write(j.Stdout, format)
+	if err := l.write(j.Stdout, format); err != nil {
+		return err
+	}
+	if len(unknown) > 0 {
+		what := kit.MoveName()
+		if len(unknown) > 1 {
+			what += "s"
+		}
+		fmt.Fprintf(j.Stderr, "not solved within %v: %s %s (a longer --time, or --time 0, solves them)\n", bound, what, strings.Join(unknown, ", "))
+	}
+	return nil
+}
+
+// boundText says an analysis's bound: "at most 10s", or none.
+func boundText(bound time.Duration) string {
+	if bound == 0 {
+		return "until each is solved: seconds late in a game, minutes early on"
+	}
+	return fmt.Sprintf("for at most %v; --time changes it", bound)
 }
 
 // parseMoves replays moves, one character each (spaces and commas

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/league"
 )
 
 // upperBounds are the largest values that ttt's numeric flags take, by
@@ -16,7 +18,7 @@ import (
 // plain resume. --openings, --lr, --temperature, --epsilon and --hidden
 // have ranges of their own, which their settings check.
 var upperBounds = map[string]int64{
-	"games-per-round": 1_000_000_000,
+	"games-per-round": league.MaxGamesPerRound,
 	"rounds":          1_000_000_000,
 	"opponents":       1_000_000,
 	"games":           10_000_000_000, // train, verify: verify --games 2000000000 is a README example

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/league"
+	"ttt/store"
 )
 
 // errDamaged makes `ttt check` exit non-zero without another message: the
@@ -27,7 +28,8 @@ func checkCommand() *cli.Command {
 
    Runs SQLite's integrity check, checks every stored network and move
    table against the checksum stored with it (SQLite cannot see into
-   them), checks the ratings (finite numbers; every agent that played
+   them), writes every stored model out as ttt export would and reads
+   the file back, which must give the same model, checks the ratings (finite numbers; every agent that played
    rated; each standing within half an Elo of its last history row), and replays every
    --sample-th stored match, which must give its stored record. Prints what is wrong and where, one line each, and exits
    with 1 if anything is; it only reads.
@@ -55,11 +57,19 @@ func checkCommand() *cli.Command {
 				if c.IsSet("sample") {
 					return usage(c.Command, "--ratings replays no match: --sample goes without it")
 				}
-				return runCheckRatings(jobOf(c))
+				return asCheck(runCheckRatings(jobOf(c)))
 			}
-			return runCheck(jobOf(c), c.Int("sample"))
+			return asCheck(runCheck(jobOf(c), c.Int("sample")))
 		},
 	}
+}
+
+// asCheck makes err a checkFailure: what check found, said by check.
+func asCheck(err error) error {
+	if err == nil {
+		return nil
+	}
+	return checkFailure{err}
 }
 
 // runCheck looks for damage in the job's league: SQLite's checks, the
@@ -80,16 +90,29 @@ func runCheck(j *job, sample int) error {
 	if err != nil {
 		return err
 	}
+	// Damage that keeps a part of the check from reading on is a line,
+	// and the other parts go on.
+	models, err := league.CheckModels(j.ctx, db, found)
+	if store.Damaged(err) {
+		found("reading the models: " + err.Error())
+	} else if err != nil {
+		return err
+	}
 	replayed, err := league.Replay(j.ctx, db, sample, found)
-	if err != nil {
+	if store.Damaged(err) {
+		found("replaying the matches: " + err.Error())
+	} else if err != nil {
+		return err
+	}
+	if err := league.CheckResume(j.ctx, db, found); err != nil {
 		return err
 	}
 	if problems > 0 {
-		fmt.Fprintf(w, "%s: %d problems found\n", j.db, problems)
+		fmt.Fprintf(w, "%s: %s found\n", j.db, plural(problems, "problem"))
 		return errDamaged
 	}
-	fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d replayed matches their records\n",
-		j.db, blobs, replayed)
+	fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d models export and read back exactly, %d replayed matches their records\n",
+		j.db, blobs, models, replayed)
 	return nil
 }
 

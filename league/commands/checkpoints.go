@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"ttt/agents"
 
 	"github.com/urfave/cli/v2"
 )
@@ -65,14 +66,18 @@ func runCheckpoints(j *job, after int64, limit int, format string) error {
 	if err != nil {
 		return err
 	}
-	l := listing{columns: []string{"id", "kind", "method", "name", "generation", "train_games", "hidden", "elo", "class"}}
+	verdict := "class"
+	if !agents.KitFor(db.Game()).Solved {
+		verdict = "shares" // of the random and tactical position sets
+	}
+	l := listing{columns: []string{"id", "kind", "method", "name", "generation", "train_games", "hidden", "elo", verdict}}
 	for _, a := range list {
 		var hidden, elo, class any // none for random and perfect, while unrated, for random
 		if a.Hidden > 0 {
 			hidden = a.Hidden
 		}
-		if a.Verify != nil {
-			class = a.Class.String()
+		if v := a.Verdict(); v != "" {
+			class = v
 		}
 		if a.Standing != nil {
 			elo = a.Standing.Elo

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ttt/agents"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
 	"ttt/league/commands"
@@ -86,17 +87,24 @@ func TestWeightFileLimits(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(p.Dir, "dir.bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	largest := int64(4 * nn.Params(tictactoe.Inputs, nn.MaxHidden, 9))
-	p.Write(t, "onetoomany.bin", make([]byte, largest+4))
+	largest := agents.MaxFileSize()
+	g, err := os.Create(filepath.Join(p.Dir, "onetoomany.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Truncate(largest + 4); err != nil { // sparse too
+		t.Fatal(err)
+	}
+	g.Close()
 
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, c := range []struct{ file, want string }{
-		{"/dev/zero", "/dev/zero is a device, not a weight file"},
-		{"fifo", "fifo is a named pipe, not a weight file"},
-		{"dir.bin", "dir.bin is a directory, not a weight file"},
-		{"huge.bin", fmt.Sprintf("huge.bin is larger than any weight file (at most %d bytes", largest)},
-		{"onetoomany.bin", "onetoomany.bin is larger than any weight file"},
+		{"/dev/zero", "/dev/zero is a device, not a model's file"},
+		{"fifo", "fifo is a named pipe, not a model's file"},
+		{"dir.bin", "dir.bin is a directory, not a model's file"},
+		{"huge.bin", fmt.Sprintf("huge.bin is larger than any model's file (at most %d bytes", largest)},
+		{"onetoomany.bin", "onetoomany.bin is larger than any model's file"},
 	} {
 		p.Refused(t, c.want, "import", c.file)
 		if c.file != "dir.bin" { // a directory is no file to verify: verify looks for an agent of that name
@@ -186,19 +194,35 @@ func TestRatingsWidth(t *testing.T) {
 	}
 }
 
-// A stored setting that is NaN (an edited or damaged file) is refused as
-// the flag would be, though NaN fails every comparison. (How a league
-// resumes with its settings: the script resume.txtar.)
-func TestResumeSettingNaN(t *testing.T) {
+// A stored setting that is out of range, NaN (which fails every
+// comparison) or not a number is the file's fault (an edited or damaged
+// file), refused with exit status 1 in the settings' stored names,
+// whatever flags the command line gave besides: never as a flag the user
+// did not give, with the exit status of a wrong command line (issue 35).
+// (How a league resumes with its settings: the script resume.txtar.)
+func TestStoredSettings(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(bounded)...)
-	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
-	if _, err := db.Exec("UPDATE settings SET value = 'NaN' WHERE name = 'epsilon_end'"); err != nil {
-		t.Fatal(err)
+	healthy := p.File(t, "league.db")
+	for _, c := range []struct {
+		name, value string
+		flags       []string
+		want        string
+	}{
+		{"epsilon_end", "NaN", nil, "the league's stored settings: epsilon and epsilon_end must be within 0..1 (got 0.1 and NaN)"},
+		{"hidden", "-3", []string{"--lr", "0.05"}, "the league's stored settings: hidden must be within 1..4096 (got -3)"},
+		{"games_per_round", "abc", []string{"--lr", "0.05"}, `the database file is damaged: the league's stored setting games_per_round is "abc", not a whole number`},
+		{"seed", "-1", nil, `the database file is damaged: the league's stored setting seed is "-1", not a whole number from 0 to 18446744073709551615`},
+	} {
+		p.Write(t, "league.db", healthy)
+		db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+		if _, err := db.Exec("UPDATE settings SET value = ? WHERE name = ?", c.value, c.name); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		p.Refused(t, c.want+" (ttt check says what is damaged)", append([]string{"league", "run", "--rounds", "1"}, c.flags...)...)
 	}
-	db.Close()
-	p.Refused(t, "--epsilon and --epsilon-end must be within 0..1 (got 0.1 and NaN)", "league", "run", "--rounds", "1")
 }
 
 // ttt rounds reads back what each round's line said: the snapshot, its

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func TestEndToEnd(t *testing.T) {
 	p.Refused(t, "no checkpoints yet", "export", "--db", "empty.db", "-o", "x.bin")
 	p.Usage(t, "side must be X or O", "export", "--side", "Q", "-o", "x.bin")
 	p.Refused(t, "cannot write", "export", "-o", filepath.Join("no", "such", "dir", "x.bin"))
-	p.Refused(t, "not a network", "export", "--checkpoint", "perfect", "-o", "x.bin")
+	p.Refused(t, "it learned no model", "export", "--checkpoint", "perfect", "-o", "x.bin")
 	p.Refused(t, "no league database at nowhere.db", "checkpoints", "--db", "nowhere.db")
 	p.Refused(t, "not a ttt database", "checkpoints", "--db", "notes.db")
 	p.Usage(t, "--format must be", "checkpoints", "--format", "xml")
@@ -156,6 +157,24 @@ func TestBadInput(t *testing.T) {
 	}
 	nonsense.Close()
 	p.Write(t, "old.db", readTestdata(t, schema1))
+	// Damaged: a header with a schema format no SQLite writes, or one
+	// that SQLite cannot read; no row in the table that names the game.
+	for offset, name := range map[int]string{47: "format.db", 21: "header.db"} {
+		data := p.File(t, "league.db")
+		data[offset] = 7
+		p.Write(t, name, data)
+	}
+	p.Write(t, "nogame.db", p.File(t, "league.db"))
+	nogame := clitest.SQL(t, filepath.Join(p.Dir, "nogame.db"))
+	if _, err := nogame.Exec("DELETE FROM league"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nogame.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	nogame.Close()
+	os.Remove(filepath.Join(p.Dir, "nogame.db-wal"))
+	os.Remove(filepath.Join(p.Dir, "nogame.db-shm"))
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 
 	before := clitest.Snapshot(t, p.Dir)
@@ -170,7 +189,13 @@ func TestBadInput(t *testing.T) {
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 7): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 8): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"format.db: the database file is damaged: its header gives file format versions 2 and 2 and schema format 7, where SQLite writes 1 or 2, and 4 at most (ttt check says what is damaged)", []string{"ratings", "--db", "format.db"}},
+		{"format.db: the database file is damaged: its header gives file format versions", clitest.LeagueRun(bounded, "--db", "format.db")},
+		{"header.db: the database file is damaged: its header is not one SQLite can read (SQLite: file is not a database (26)) (ttt check says what is damaged)", []string{"ratings", "--db", "header.db"}},
+		{"header.db: the database file is damaged: its header is not one SQLite can read", clitest.LeagueRun(bounded, "--db", "header.db")},
+		{"nogame.db: the database file is damaged: its table league, which names the league's game, has no row (ttt check says what is damaged)", []string{"ratings", "--db", "nogame.db"}},
+		{"nogame.db: the database file is damaged: its table league, which names the league's game, has no row", clitest.LeagueRun(bounded, "--db", "nogame.db")},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}
@@ -402,7 +427,7 @@ func TestUpgradeNeedsALeague(t *testing.T) {
 	}
 	raw.Close()
 	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "no league database at typo.db (choose one with --db or TTT_DB)", "upgrade", "--db", "typo.db")
+	p.Refused(t, "no league database at typo.db (ttt league run makes one; choose another with --db or TTT_DB)", "upgrade", "--db", "typo.db")
 	p.Refused(t, "empty.db: no league database: the file is empty", "upgrade", "--db", "empty.db")
 	p.Refused(t, "bare.db: no league database: an SQLite file with no league in it yet", "upgrade", "--db", "bare.db")
 	if after := clitest.Snapshot(t, p.Dir); after != before {
@@ -445,13 +470,15 @@ func TestUpgradeRenames(t *testing.T) {
 }
 
 // ttt check says a sound league is healthy; names the agent whose weights
-// or move table a flipped bit damaged, and the match whose record was
-// changed, with a non-zero exit; and says a truncated file is damaged.
+// or move table a flipped bit damaged, the agent whose weights match
+// their checksum but no longer read as a model, and the match whose
+// record was changed, with a non-zero exit; and says a truncated file is
+// damaged.
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
-	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {
+	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs match their checksums, 6 models export and read back exactly") {
 		t.Errorf("check of a sound league said %q", out)
 	}
 	healthy := p.File(t, "league.db")
@@ -476,6 +503,22 @@ func TestCheck(t *testing.T) {
 		{func() { flip("weights", 8) }, "agent 8 (checkpoint-8): its weights: damaged: its checksum does not match"},
 		{func() { flip("moves", 7) }, "agent 7 (checkpoint-7): its move table: damaged: its checksum does not match"},
 		{func() {
+			// Half the weights, under a checksum of what is left: what a
+			// bug that wrote a model wrong would leave.
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			if _, err := db.Exec("UPDATE agents SET weights = substr(weights, 1, length(weights) / 2) WHERE id = 9"); err != nil {
+				t.Fatal(err)
+			}
+			var half []byte
+			if err := db.QueryRow("SELECT weights FROM agents WHERE id = 9").Scan(&half); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec("UPDATE agents SET weights_crc = ? WHERE id = 9", crc32.Checksum(half, crc32.MakeTable(crc32.Castagnoli))); err != nil {
+				t.Fatal(err)
+			}
+		}, "agent 9 (checkpoint-9): its stored policy does not read"},
+		{func() {
 			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
 			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 9 AND b = 1"); err != nil {
@@ -493,7 +536,7 @@ func TestCheck(t *testing.T) {
 		p.Write(t, "league.db", healthy)
 		c.damage()
 		out, errOut, code := p.Run(t, "check", "--sample", "1")
-		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "problems found") || errOut != "ttt: the league is damaged\n" {
+		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, " found\n") || errOut != "ttt: the league is damaged\n" {
 			t.Errorf("check of a damaged league: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, c.want)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
-	"ttt/agents/nn"
+	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"
 )
@@ -52,7 +53,15 @@ func TestCompare(t *testing.T) {
 	}
 
 	// Every position where a move is due, and those where they differ.
-	pa, pb := &nn.Player{Net: a.Net}, &nn.Player{Net: b.Net}
+	ma, err := league.ModelOf(agents.TicTacToe, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := league.ModelOf(agents.TicTacToe, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := ma.Player(), mb.Player()
 	due, differ := 0, map[string]bool{}
 	for _, pos := range tictactoe.Solve().Positions() {
 		if pos.Result() != game.Ongoing {

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/learn"
 	"ttt/league"
 	"ttt/store"
 )
@@ -47,40 +48,63 @@ func dbGiven(c *cli.Context) (string, bool) {
 
 // openLeague opens the job's league database. Commands that only read
 // pass create = false: they never create, upgrade or write a league
-// (store.OpenRead), and still work where the file cannot be written.
+// (store.OpenRead), still work where the file cannot be written, and
+// read one state of the league (store.DB.Pin), whatever a league run
+// commits meanwhile: what they print of several reads agrees.
 func (j *job) openLeague(create bool) (*store.DB, error) {
-	if j.db == "" {
-		// An empty TTT_DB is more likely a mistake than a wish for a
-		// database in the current directory under no name.
-		return nil, j.usage("--db (or TTT_DB) names no file")
-	}
-	file := j.path(j.db)
-	if create {
-		// The writers upgrade an older league as ttt upgrade does, and
-		// say on stderr, beside their own output, what it renamed.
-		// A new league plays the game --game names, tic-tac-toe by
-		// default; a league that exists keeps its own.
-		kit, err := j.newKit()
+	if !create {
+		db, err := j.openReader()
 		if err != nil {
 			return nil, err
 		}
-		db, err := store.Open(j.ctx, file, func() store.Setup { return league.Setup(kit) })
-		if err != nil {
-			return nil, userNames(err, file, j.db)
-		}
-		if err := j.sameGame(db); err != nil {
+		if err := db.Pin(j.ctx); err != nil {
 			db.Close()
-			return nil, err
+			return nil, userNames(err, j.path(j.db), j.db)
 		}
-		sayRenamed(j.Stderr, "ttt: ", db)
 		return db, nil
 	}
+	if j.db == "" {
+		return nil, errNoName(j)
+	}
+	file := j.path(j.db)
+	// The writers upgrade an older league as ttt upgrade does, and say on
+	// stderr, beside their own output, what it renamed. A new league
+	// plays the game --game names, tic-tac-toe by default; a league that
+	// exists keeps its own.
+	kit, err := j.newKit()
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(j.ctx, file, func() store.Setup { return league.Setup(kit) })
+	if err != nil {
+		return nil, userNames(err, file, j.db)
+	}
+	if err := j.sameGame(db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	sayRenamed(j.Stderr, "ttt: ", db)
+	return db, nil
+}
+
+// openReader opens the job's league database to read, as it goes on:
+// for ttt serve, which follows a league run's commits.
+func (j *job) openReader() (*store.DB, error) {
+	if j.db == "" {
+		return nil, errNoName(j)
+	}
+	file := j.path(j.db)
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
+		return nil, fmt.Errorf("no league database at %s (ttt league run makes one; choose another with --db or TTT_DB)", j.db)
 	}
 	db, err := store.OpenRead(j.ctx, file)
 	return db, userNames(err, file, j.db)
 }
+
+// errNoName is the error of a job whose --db or TTT_DB is empty: more
+// likely a mistake than a wish for a database in the current directory
+// under no name.
+func errNoName(j *job) error { return j.usage("--db (or TTT_DB) names no file") }
 
 // newKit is the game --game names for a new league, tic-tac-toe when it
 // names none.
@@ -134,25 +158,29 @@ func errPruned(a *store.Agent) error {
 	return fmt.Errorf("agent %d (%s): %w", a.ID, a.Name, store.ErrPruned)
 }
 
-// pruned reports whether a, as lookup read it, is a network or a table
-// whose weights ttt prune dropped: the store read neither.
-func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Player() == nil }
+// pruned reports whether a, as lookup read it, is a model whose weights
+// ttt prune dropped: the store read none.
+func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Weights == nil }
 
-// storedModel returns the stored network or table of values that ref
-// (an id, a name, best or latest) names: an agent with a file to export
-// and check.
-func (j *job) storedModel(ref string) (*store.Agent, error) {
-	a, err := j.storedAgent(ref)
+// storedModel returns the agent that ref (an id, a name, best or latest)
+// names and its model: an agent with a file to export and check.
+func (j *job) storedModel(ref string) (*store.Agent, learn.Model, error) {
+	db, err := j.openLeague(false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if pruned(a) {
-		return nil, errPruned(a)
+	defer db.Close()
+	a, err := j.lookup(db, ref)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case pruned(a):
+		return nil, nil, errPruned(a)
+	case a.Weights == nil:
+		return nil, nil, fmt.Errorf("agent %d (%s) is the built-in %s player: it learned no model", a.ID, a.Name, a.Kind)
 	}
-	if a.Player() == nil {
-		return nil, fmt.Errorf("agent %d (%s) is the built-in %s player, not a network or a table", a.ID, a.Name, a.Kind)
-	}
-	return a, nil
+	m, err := league.ModelOf(agents.KitFor(db.Game()), a)
+	return a, m, err
 }
 
 // leagueKit returns the game of the job's league, or where there is none

@@ -32,7 +32,7 @@ func TestExitCodes(t *testing.T) {
 		"ratings plot":    {"ratings plot: say where the plot goes: -o FILE.svg or -o FILE.png", []string{"ratings", "plot"}},
 		"ratings refit":   {`ratings refit: takes no arguments, got "x"`, []string{"ratings", "refit", "x"}},
 		"rounds":          {`rounds: takes no arguments, got "x"`, []string{"rounds", "x"}},
-		"train":           {"train: say where the net goes: -o FILE and/or --db FILE", []string{"train"}},
+		"train":           {"train: say where the model goes: -o FILE and/or --db FILE", []string{"train"}},
 		"verify":          {"verify: needs FILE|ID|NAME|best|latest", []string{"verify"}},
 		"analyze":         {"analyze: needs MOVES", []string{"analyze"}},
 		"checkpoints":     {`checkpoints: takes no arguments, got "x"`, []string{"checkpoints", "x"}},
@@ -81,8 +81,7 @@ func TestExitCodes(t *testing.T) {
 		{`train: --side: side must be X or O, not "Q"`, []string{"train", "--side", "Q", "-o", "x.bin", "--games", "10"}},
 		{`train: --until must be perfect or unbeatable (got "soon")`, []string{"train", "--until", "soon", "-o", "x.bin"}},
 		{"train: --check-every must be at least 1 (got 0)", []string{"train", "--until", "perfect", "--check-every", "0", "-o", "x.bin"}},
-		{`train: --method must be one of policy, tdlambda, table, selfplay-table (got "minimax")`, []string{"train", "--method", "minimax", "-o", "x.bin"}},
-		{"train: --side folds a network's side input; a table plays both sides", []string{"train", "--method", "table", "--side", "X", "-o", "x.bin"}},
+		{`train: --method must be one of policy, tdlambda, table, selfplay-table, ntuple (got "minimax")`, []string{"train", "--method", "minimax", "-o", "x.bin"}},
 		{"train: --lr, the selfplay-table learner's step size, must be within (0, 1] (got 2)", []string{"train", "--method", "selfplay-table", "--lr", "2", "-o", "x.bin"}},
 		{"league run: --learners mcts: MCTS does not learn", []string{"league", "run", "--learners", "mcts", "--db", "mcts.db", "--rounds", "1"}},
 		{"train: --method mcts: MCTS does not learn", []string{"train", "--method", "mcts", "-o", "mcts.bin"}},
@@ -99,6 +98,8 @@ func TestExitCodes(t *testing.T) {
 		{"check: --sample must be at least 1 (got 0)", []string{"check", "--sample", "0"}},
 		{"check: --ratings replays no match: --sample goes without it", []string{"check", "--ratings", "--sample", "5"}},
 		{`analyze: --game: unknown game "chess"`, []string{"analyze", "--game", "chess", "4"}},
+		{`analyze: moves "0314258": move 6 (5): the game is over`, []string{"analyze", "0314258"}},
+		{`analyze: moves "4x": "x" is not a square: type 0 to 8`, []string{"analyze", "4x"}},
 	} {
 		p.Usage(t, c.want, c.args...)
 	}
@@ -110,8 +111,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{`no such agent: "nobody"`, []string{"show", "nobody"}},
 		{"no league database at missing.db", []string{"ratings", "--db", "missing.db"}},
-		{"cannot read weights", []string{"import", "missing.bin"}},
-		{"the game is over", []string{"analyze", "0314258"}},
+		{"cannot read the model", []string{"import", "missing.bin"}},
 	} {
 		p.Refused(t, c.want, c.args...)
 	}

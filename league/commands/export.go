@@ -2,34 +2,41 @@ package commands
 
 import (
 	"fmt"
-	"strings"
-	"ttt/agents/nn"
+	"ttt/agents/game"
+	"ttt/agents/learn"
+	"ttt/league"
 
 	"github.com/urfave/cli/v2"
 )
 
-// exportCommand is `ttt export`: a stored network as a plain weight
-// file, or a stored table of values as a table file.
+// exportCommand is `ttt export`: a stored model as its plain file.
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "export",
-		Usage: "write a stored network as a plain weight file, or a stored table of values as a table file",
+		Usage: "write a stored model as its plain file: a network's weights, a table of values, an n-tuple network",
 		UsageText: `ttt export [options]
 
    ttt export                                      # checkpoint-34-19in.bin: plays both sides
    ttt export --checkpoint best --side O -o ttt_nn.bin   # for ttt-rl's play program
    ttt export -o - | sha256sum                     # - is standard output
    ttt export --checkpoint 7                       # checkpoint-7-table.bin, if agent 7 is a table
+   ttt export --db c4.db                           # checkpoint-90-ntuple.bin, a Connect Four n-tuple network
 
-   Without -o the file is named after the agent and its inputs (or
-   -table for a table of values), never ttt_nn.bin, the name of ttt-rl's
-   18-input file. A file of another size (another layout: inputs or hidden
-   units) is replaced only with --force; so is a file that is not a table
-   file, by a table. A table plays both sides: it takes no --side.`,
+   Without -o the file is named after the agent and its inputs (a policy
+   network: 19in, or 18in for one side) or its method, never ttt_nn.bin,
+   the name of ttt-rl's 18-input file. A policy network's file is ttt-rl's
+   headerless layout; the other models' files start with a header that
+   says their kind, game and side, so that every file ttt writes reads
+   back with no flags (README, "Files"). --side writes a file of one side:
+   a network without its side input (the C program's 18 or 84 inputs),
+   a table or an n-tuple network with that side's values only; it plays
+   that side as the checkpoint does. A file of another size (another
+   layout: inputs or hidden units), or of another kind, is replaced only
+   with --force.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the network or table: `ID|NAME|best|latest`"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (- for standard output)", DefaultText: "NAME-19in.bin, NAME-O-18in.bin with --side O, NAME-table.bin for a table"},
-			&cli.StringFlag{Name: "side", Usage: "fold the side input for `X|O` and write 18 inputs (ttt-rl's format; a network only)"},
+			&cli.StringFlag{Name: "checkpoint", Value: "best", Usage: "the model: `ID|NAME|best|latest`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (- for standard output)", DefaultText: "NAME-19in.bin, NAME-O-18in.bin with --side O, NAME-METHOD.bin for the other models"},
+			&cli.StringFlag{Name: "side", Usage: "write a file of one side, `X|O` (a policy network: the side input folded, 18 inputs, ttt-rl's layout)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a file of another layout"},
 			dbFlag(),
 		},
@@ -37,12 +44,11 @@ func exportCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			write, err := weightWriter(c)
+			side, err := sideFlag(c)
 			if err != nil {
 				return err
 			}
-			return runExport(jobOf(c), exportOptions{ref: c.String("checkpoint"), out: c.String("output"),
-				side: strings.ToUpper(c.String("side")), write: write, force: c.Bool("force")})
+			return runExport(jobOf(c), exportOptions{ref: c.String("checkpoint"), out: c.String("output"), side: side, force: c.Bool("force")})
 		},
 	}
 }
@@ -50,38 +56,19 @@ func exportCommand() *cli.Command {
 // exportOptions are ttt export's flags.
 type exportOptions struct {
 	ref, out string
-	side     string // X, O, or "" for both sides
-	write    func(*nn.Net) []byte
+	side     *game.Side // nil for both sides
 	force    bool
 }
 
-// runExport writes the network or the table of values that o.ref names
-// as a file: a plain weight file, or a table file.
+// runExport writes the model that o.ref names as its plain file.
 func runExport(j *job, o exportOptions) error {
-	a, err := j.storedModel(o.ref)
+	a, m, err := j.storedModel(o.ref)
 	if err != nil {
 		return err
 	}
-	var (
-		data  []byte
-		name  string // the file's name without -o
-		check func(*outputFile) error
-	)
-	if a.Table != nil {
-		if o.side != "" {
-			return j.usage("--side folds a network's side input; agent %d (%s) is a table of values, which plays both sides", a.ID, a.Name)
-		}
-		data, name = a.Table.Bytes(), a.Name+"-table.bin"
-		check = func(file *outputFile) error { return checkTableLayout(file, o.force) }
-	} else {
-		data = o.write(a.Net)
-		inputs := a.Net.Inputs
-		name = fmt.Sprintf("%s-%din.bin", a.Name, inputs)
-		if o.side != "" {
-			inputs-- // the side input, folded
-			name = fmt.Sprintf("%s-%s-%din.bin", a.Name, o.side, inputs)
-		}
-		check = func(file *outputFile) error { return checkLayout(file, a.Net.Game, inputs, a.Net.Hidden, o.force) }
+	data, err := modelFile(m, o.side)
+	if err != nil {
+		return j.usage("--side: agent %d (%s) %v", a.ID, a.Name, err)
 	}
 	out := o.out
 	if out == "-" {
@@ -92,14 +79,14 @@ func runExport(j *job, o exportOptions) error {
 		return nil
 	}
 	if out == "" {
-		out = name
+		out = league.FileName(a, m, o.side)
 	}
 	file, err := j.createOutput(out)
 	if err != nil {
 		return err
 	}
 	defer file.abort()
-	if err := check(file); err != nil {
+	if err := checkLayout(file, data, o.force); err != nil {
 		return err
 	}
 	if err := file.commit(data); err != nil {
@@ -107,4 +94,17 @@ func runExport(j *job, o exportOptions) error {
 	}
 	fmt.Fprintf(j.Stdout, "Agent %d (%s) written to %s (%d bytes)%s\n", a.ID, a.Name, out, len(data), file.replaced())
 	return nil
+}
+
+// modelFile returns m's plain file, for one side where side is not nil;
+// an error for a model that has no file of one side.
+func modelFile(m learn.Model, side *game.Side) ([]byte, error) {
+	if side == nil {
+		return m.File(), nil
+	}
+	sided, ok := m.(learn.Sided)
+	if !ok {
+		return nil, fmt.Errorf("is a %s, which plays both sides from one file: it takes no --side", m.Describe())
+	}
+	return sided.FileFor(*side), nil
 }

@@ -10,14 +10,16 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/store"
 )
 
-// PlayGames runs the game loop of ttt play against agent a, as the command
-// does on a pipe: the human's lines come from in and are echoed to out.
-// Random's moves come from a generator seeded with seed.
-func PlayGames(in io.Reader, out io.Writer, a *store.Agent, human game.Side, seed uint64) (game.Record, error) {
-	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, rand.New(rand.NewPCG(seed, 0))), human, false)
+// PlayGames runs the game loop of ttt play against agent a, whose model
+// is m (nil for a built-in player), as the command does on a pipe: the
+// human's lines come from in and are echoed to out. Random's moves come
+// from a generator seeded with seed.
+func PlayGames(in io.Reader, out io.Writer, a *store.Agent, m learn.Model, human game.Side, seed uint64) (game.Record, error) {
+	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, m, rand.New(rand.NewPCG(seed, 0))), human, false)
 }
 
 // ParseMove reads a line typed at the move prompt of a tic-tac-toe game

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ttt/agents/train"
 	"ttt/league"
 	"ttt/store"
 )
@@ -18,7 +17,7 @@ import (
 func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "import",
-		Usage: "store a plain weight file (18 or 19 inputs) or a table of values in the league",
+		Usage: "store a model's plain file (a network, a table of values, an n-tuple network) in the league",
 		UsageText: `ttt import [options] FILE
 
    ttt import ttt_nn.bin --name ttt-rl     # a net from the original C program
@@ -26,7 +25,7 @@ func importCommand() *cli.Command {
    ttt import table.bin                    # a table of values (tic-tac-toe), as ttt train --method table writes it`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "the agent's `NAME` (default: the file's name without extension)"},
-			&cli.IntFlag{Name: "inputs", Usage: "inputs of the file, `18|19`, when its size fits both"},
+			&cli.IntFlag{Name: "inputs", Usage: "inputs of a headerless weight file, `N` (18 or 19 in tic-tac-toe, 84 or 85 in Connect Four), when its size fits more than one network", DefaultText: "what the file says, or its size"},
 			dbFlag(),
 			gameFlag(),
 		},
@@ -45,9 +44,8 @@ func importCommand() *cli.Command {
 	}
 }
 
-// runImport stores the weight file or table file at path in the league
-// as an agent called name; inputs is --inputs, 0 for the file's size to
-// decide.
+// runImport stores the model file at path in the league as an agent
+// called name; inputs is --inputs, 0 for the file to decide.
 func runImport(j *job, path, name string, inputs int) error {
 	// The file is read and checked before the league is opened: a broken
 	// file changes nothing, not even by creating a database.
@@ -55,31 +53,28 @@ func runImport(j *job, path, name string, inputs int) error {
 	if err != nil {
 		return err
 	}
-	if err := j.checkInputs(inputs, kit.Game); err != nil {
+	if err := j.checkInputs(inputs); err != nil {
 		return err
 	}
-	net, values, err := readAgentFile(kit.Game, j.path(path), inputs)
+	r, err := j.readModel(kit.Game, path, inputs)
 	if err != nil {
-		return userNames(err, j.path(path), path)
+		return err
 	}
 	db, err := j.openLeague(true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a := &store.Agent{Kind: store.Imported, Name: name, Net: net, Table: values}
-	if values != nil {
-		// A table file does not say which learner filled it: the
-		// CodeProject article's and Sutton and Barto's write the same
-		// file. Stored as the one that plays the same way (a greedy
-		// player of its values), with the article's name.
-		a.Method = train.MethodTable
-	}
+	// A file says what kind of model it holds, not always which method
+	// learned it (the CodeProject article's and Sutton and Barto's write
+	// the same table file): it is stored as the method its reading
+	// names, which plays it the same way.
+	a := &store.Agent{Kind: store.Imported, Name: name, Method: r.Method, Weights: r.Model.Bytes(), Hidden: league.Hidden(r.Model)}
 	same, seen, err := db.SameAgent(j.ctx, a)
 	if err != nil {
 		return err
 	}
-	league.Describe(kit, a)
+	league.Describe(kit, a, r.Model)
 	err = db.AddAgent(j.ctx, a)
 	if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
 		return fmt.Errorf("%w (choose another with --name)", err)
@@ -88,23 +83,20 @@ func runImport(j *job, path, name string, inputs int) error {
 		return err
 	}
 	w := j.Stdout
-	if net != nil {
-		fmt.Fprintf(w, "%s stored as agent %d (%s), a %d-%d-%d network\n",
-			path, a.ID, a.Name, net.Inputs, a.Hidden, net.Outputs)
-	} else {
-		fmt.Fprintf(w, "%s stored as agent %d (%s), a table of %d values\n", path, a.ID, a.Name, values.Len())
+	fmt.Fprintf(w, "%s stored as agent %d (%s), %s\n", path, a.ID, a.Name, r.What)
+	if r.Side != nil {
+		fmt.Fprintf(w, "a file of one side: it plays %s as its checkpoint did, and %s as if it were %s\n", r.Side, r.Side.Other(), r.Side)
 	}
-	for i, r := range a.Verify {
-		fmt.Fprintf(w, "%s; vs random %s\n", r, oddsText(a.VsRandom[i]))
+	for i, v := range a.Verify {
+		fmt.Fprintf(w, "%s; vs random %s\n", v, oddsText(a.VsRandom[i]))
+	}
+	if a.Shares != nil {
+		fmt.Fprintf(w, "%s\n", a.Shares)
 	}
 	if seen {
 		// Allowed, as a copy under another name may be meant; but both
 		// play in the league, and their games count twice.
-		what := "network"
-		if values != nil {
-			what = "table"
-		}
-		fmt.Fprintf(w, "the same %s as agent %d (%s), stored already: both play in the league\n", what, same.ID, same.Name)
+		fmt.Fprintf(w, "the same model as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
 	}
 	return nil
 }

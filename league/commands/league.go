@@ -10,12 +10,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
-	"ttt/agents/train"
+	"ttt/agents/learn"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -66,18 +67,18 @@ func leagueRunCommand() *cli.Command {
    league was started with unless a flag says otherwise. One league run at
    a time per database (a second one is refused); the other commands work
    while it runs.`,
-		Flags: append([]cli.Flag{
+		Flags: perGame(append([]cli.Flag{
 			dbFlag(),
 			gameFlag(),
-			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)"},
+			&cli.IntFlag{Name: "rounds", Usage: "stop after this many rounds (0: no limit)", DefaultText: "no limit"},
 			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
-			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)"},
+			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
 			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
-				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods},
+				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods()},
 			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),
 				Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001"},
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
@@ -88,7 +89,7 @@ func leagueRunCommand() *cli.Command {
 			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
 			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
 			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
-		}, learningFlags(leagueDefaults.Learning, "")...),
+		}, learningFlags(leagueDefaults.Settings, "")...)),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
@@ -107,7 +108,7 @@ func leagueRunCommand() *cli.Command {
 				Drill:         c.Float64("drill"),
 				Ladder:        c.Float64("ladder"),
 				Learners:      strings.Split(c.String("learners"), ","),
-				Learning:      learning(c),
+				Settings:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")
 			var err error
@@ -156,52 +157,98 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := check.ValidateFor(kit); err != nil {
 		return j.usage("%v", flagged(err, flagOf))
 	}
-	db, err := j.openLeague(true)
-	if errors.Is(err, context.Canceled) {
-		// Ctrl-C before the league was open stops the run as it stops a
-		// round: nothing of it is stored.
-		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
-		return nil
+	if _, err := os.Stat(j.path(j.db)); err != nil || given("learners") {
+		if err := j.unread(cfg.Learners, given); err != nil {
+			return err
+		}
 	}
+	db, err := j.openLeague(true)
 	if err != nil {
-		return err
+		return j.stoppedEarly(err, nil)
 	}
 	defer db.Close()
 	if err := db.Lock(); err != nil {
 		return err
 	}
 	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
+		return j.stoppedEarly(err, db)
+	}
+	if cfg, err = j.resume(db, cfg, given); err != nil {
+		return j.stoppedEarly(err, db)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
+	return j.runLeague(db, cfg, stop)
+}
+
+// stoppedEarly is err, a run's failure before its first round, unless
+// the run was stopped (Ctrl-C): then, as a round stopped, nothing of it
+// is stored, and it says so and where the league stands (db, nil before
+// the league is open), with exit status 130 (errInterrupted). The stop may come at any
+// moment, in any read (issue 35: one in the reading of the settings
+// said "context canceled", with exit status 1).
+func (j *job) stoppedEarly(err error, db *store.DB) error {
+	if j.ctx.Err() == nil {
 		return err
 	}
+	if db == nil {
+		fmt.Fprintln(j.Stdout, "stopped: interrupted while the league was being opened; no round was played")
+		return errInterrupted
+	}
+	last, lerr := db.NewestRound(context.WithoutCancel(j.ctx))
+	if lerr != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "stopped: interrupted before a round began; the league holds %s (run again to go on)\n", plural(int(last), "committed round"))
+	return errInterrupted
+}
+
+// resume returns the settings that the run goes on with (league.Resume),
+// refuses them when out of range (storedOrGiven), and says how the run
+// starts.
+func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string) bool) (league.Config, error) {
 	stored, err := db.Settings(j.ctx)
 	if err != nil {
-		return err
+		return cfg, err
 	}
 	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
-	if _, ok := errors.AsType[*train.SettingError](err); ok {
-		return j.usage("%v", flagged(err, flagOf))
+	if _, ok := errors.AsType[*learn.SettingError](err); ok {
+		return cfg, j.usage("%v", flagged(err, flagOf))
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err // Ctrl-C here stops the run below, as it stops a round
+	if err == nil {
+		err = j.unread(cfg.Learners, given)
+	}
+	if err != nil {
+		return cfg, err
 	}
 	// A setting is refused before anything is said of it: a run never
-	// says it goes on with a value it then refuses. With none given, the
-	// fault is the stored settings' (an edited file), not the command
-	// line's.
-	if err := flagged(cfg.Validate(), flagOf); err != nil {
-		if len(changes) > 0 {
-			return j.usage("%v", err)
-		}
-		return err
+	// says it goes on with a value it then refuses.
+	if err := j.storedOrGiven(cfg.ValidateFor(agents.KitFor(db.Game())), given); err != nil {
+		return cfg, err
 	}
 	if err := j.sayStart(db, len(stored) == 0, cfg); err != nil {
-		return err
+		return cfg, err
 	}
 	for _, ch := range changes {
 		fmt.Fprintf(j.Stdout, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
-	return j.runLeague(db, cfg, stop)
+	return cfg, nil
+}
+
+// storedOrGiven is err, a setting out of range or one that cannot go
+// with another: a usage error, said with flags, when the command line
+// gave one of the settings at fault (given), which flags can mend;
+// otherwise the fault is the file's, edited or damaged (store.ErrCorrupt),
+// said with the settings' stored names, and no flag the user never typed
+// is named (issue 35).
+func (j *job) storedOrGiven(err error, given func(setting string) bool) error {
+	se, ok := errors.AsType[*learn.SettingError](err)
+	switch {
+	case !ok:
+		return err
+	case slices.ContainsFunc(se.Settings, given):
+		return j.usage("%v", flagged(err, flagOf))
+	}
+	return &renamed{err: fmt.Errorf("%w: %w", store.ErrCorrupt, err), msg: "the league's stored settings: " + err.Error()}
 }
 
 // sayStart writes a run's first line: whether it starts a league or
@@ -248,6 +295,9 @@ func stopFlags(c *cli.Context) (stopConditions, error) {
 // that says why the run stopped and what the league holds.
 func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) error {
 	w := j.Stdout
+	// The next round may train while a round is evaluated: Training is
+	// then called beside Round, and mu keeps the bar and the best whole.
+	var mu sync.Mutex
 	var bar progress
 	var barRound int64 // the round the bar shows
 	played := 0
@@ -265,6 +315,17 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		}
 		return r.Snapshot.Name
 	}
+	if stop.until != verify.Beatable {
+		// A league already there plays no round to find it out.
+		best, err := db.Agent(j.ctx, store.Best)
+		if err == nil && best.Verify != nil && best.Class >= stop.until {
+			fmt.Fprintf(w, "stopped: the best, %s, is %s already (--until %s); no round was played\n", best.Name, best.Class, stop.until)
+			return nil
+		}
+		if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+			return err
+		}
+	}
 	last, err := league.Run(j.ctx, db, cfg, league.Hooks{
 		Loading: func(done, total int) {
 			if bar.bar == nil {
@@ -273,6 +334,8 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			bar.set(int64(done))
 		},
 		Training: func(round int64, done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
 			if round != barRound {
 				bar.finish()
 				what := fmt.Sprintf("round %d: training", round)
@@ -285,10 +348,14 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			bar.set(int64(done))
 		},
 		Round: func(r league.Report) {
-			bar.finish()
-			bar = progress{}
+			mu.Lock()
+			defer mu.Unlock()
+			if barRound <= r.Round { // not the next round's training, under way
+				bar.finish()
+				bar = progress{}
+			}
 			for _, d := range r.Diverged {
-				fmt.Fprintf(w, "round %d: %s\n", r.Round, d)
+				bar.println(w, "round %d: %s", r.Round, d)
 			}
 			played++
 			if first == 0 {
@@ -347,6 +414,9 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		why = fmt.Sprintf("%s played in --duration %v", plural(played, "round"), cfg.Duration)
 	}
 	fmt.Fprintf(w, "stopped: %s; the league holds %s (run again to go on)\n", why, plural(int(last), "committed round"))
+	if errors.Is(err, context.Canceled) {
+		return errInterrupted
+	}
 	return nil
 }
 
@@ -393,13 +463,79 @@ func ladderText(r league.Report) string {
 
 // factsText is what a round's line says of its snapshot's checks:
 // tic-tac-toe's scores against random and class, Connect Four's shares of
-// optimal moves.
+// optimal moves on its two sets, the harder first.
 func factsText(f verify.Facts) string {
 	if s := f.Shares; s != nil {
-		return fmt.Sprintf("optimal %.1f%% (early %.1f%%, middle %.1f%%, late %.1f%%)",
-			100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
+		random := ""
+		if f.Random != nil {
+			random = fmt.Sprintf("random set %.1f%%, ", 100*f.Random.Share())
+		}
+		return fmt.Sprintf("optimal moves: %stactical set %.1f%% (early %.1f%%, middle %.1f%%, late %.1f%%)",
+			random, 100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
+}
+
+// perGame gives the flags of a league's settings whose default differs
+// from game to game the defaults of each game, "policy in tic-tac-toe,
+// ntuple in Connect Four", where the flag alone would show tic-tac-toe's.
+func perGame(flags []cli.Flag) []cli.Flag {
+	for _, f := range flags {
+		setting := strings.ReplaceAll(f.Names()[0], "-", "_")
+		var values []string
+		for _, k := range agents.Games {
+			if v, ok := league.Default(k).Stored()[setting]; ok {
+				values = append(values, v)
+			}
+		}
+		if len(values) < len(agents.Games) {
+			continue
+		}
+		text := perGameText(values)
+		switch f := f.(type) {
+		case *cli.IntFlag:
+			f.DefaultText = text
+		case *cli.StringFlag:
+			f.DefaultText = text
+		case *cli.Float64Flag:
+			f.DefaultText = text
+		}
+	}
+	return flags
+}
+
+// perGameText says the values of a default in each game of agents.Games:
+// the one value if they agree, else each with its game.
+func perGameText(values []string) string {
+	if slices.Equal(values, slices.Repeat(values[:1], len(values))) {
+		return values[0]
+	}
+	var out []string
+	for i, v := range values {
+		out = append(out, v+" in "+agents.Games[i].Title())
+	}
+	return strings.Join(out, ", ")
+}
+
+// unread refuses a setting that given reports as given but that none of
+// methods (the names of learners) reads, such as --hidden for a league
+// of n-tuple networks: the user meant it, and it would change nothing.
+func (j *job) unread(methods []string, given func(setting string) bool) error {
+	for _, st := range agents.Settings() {
+		if !given(st.Name) {
+			continue
+		}
+		read := false
+		for _, name := range methods {
+			if m, err := agents.MethodOf(name); err == nil && slices.Contains(m.Own, st) {
+				read = true
+			}
+		}
+		if !read {
+			return j.usage("%s: no learner of this league reads it (%s: %s do)", flagOf(st.Name), strings.Join(methods, ","), strings.Join(readers(st), ", "))
+		}
+	}
+	return nil
 }
 
 // flagOf is the flag of ttt league run (or ttt train) that gives a
@@ -414,10 +550,10 @@ func givenFlags(c *cli.Context) func(setting string) bool {
 }
 
 // flagged is err said with the flags that give the settings it names,
-// when it holds a train.SettingError; flag names each setting's flag.
+// when it holds a learn.SettingError; flag names each setting's flag.
 // errors.Is and As see err as it was.
 func flagged(err error, flag func(setting string) string) error {
-	if se, ok := errors.AsType[*train.SettingError](err); ok {
+	if se, ok := errors.AsType[*learn.SettingError](err); ok {
 		return &renamed{err: err, msg: strings.Replace(err.Error(), se.Error(), se.Say(flag), 1)}
 	}
 	return err
@@ -426,7 +562,7 @@ func flagged(err error, flag func(setting string) string) error {
 // settingFlags writes cfg's settings as ttt league run's flags, in the
 // order of their names: what a run goes on with, to see or to type again.
 func settingFlags(cfg league.Config) string {
-	settings := cfg.Settings()
+	settings := cfg.Stored()
 	var flags []string
 	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		flags = append(flags, flagOf(name)+" "+settings[name])

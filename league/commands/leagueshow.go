@@ -102,9 +102,13 @@ func (j *job) leagueListing(db *store.DB) (listing, error) {
 		return listing{}, err
 	}
 	size := fileSize(j.path(path))
+	verdict := "best_class"
+	if !agents.KitFor(db.Game()).Solved {
+		verdict = "best_shares" // of the random and tactical position sets
+	}
 	return listing{
 		object:  true,
-		columns: []string{"file", "game", "rounds", "agents", "latest", "best", "best_class", "best_elo", "bytes", "settings"},
+		columns: []string{"file", "game", "rounds", "agents", "latest", "best", verdict, "best_elo", "bytes", "settings"},
 		rows:    [][]any{{path, db.Game().Name(), rounds, n, latest, best, class, elo, size, settings}},
 	}, nil
 }

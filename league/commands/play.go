@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -19,7 +20,8 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 	"ttt/agents/game/tictactoe"
-	"ttt/agents/nn"
+	"ttt/agents/learn"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -28,29 +30,32 @@ import (
 func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "play",
-		Usage: "play tic-tac-toe against a stored agent",
+		Usage: "play a game against a stored agent, a built-in player or a model's file",
 		UsageText: `ttt play [options]
 
    ttt play                                  # you are X against the best checkpoint
-   ttt play --checkpoint perfect --as O
+   ttt play --checkpoint perfect --as O      # a built-in player: no league needed
+   ttt play --game connect4 --checkpoint tactician
    printf '4\n8\nq\n' | ttt play --checkpoint 12   # a scripted game
-   ttt play --file table.bin                 # a file, not the league: a network or a table
+   ttt play --file table.bin                 # a file, not the league: any model ttt writes
 
-   Type a square, 0-8 as numbered beside the board, and Enter; q quits.
-   After each of its moves the agent shows what it thought of every empty
-   square, its choice in brackets: a policy network its move
-   probabilities (the softmax over the nine squares, as ttt-rl shows
-   them); a value network what it expects to score after each square; a
-   table of values the value it puts on the position after each square;
-   perfect the game value of each move for itself (win, draw or loss; it
-   takes the quickest win and the lowest square among equals); random the
-   chance of each square. The agent plays greedily and does not learn:
-   the database is only read.`,
+   Type your move and Enter: a square 0-8 in tic-tac-toe, as numbered
+   beside the board, or a column 1-7 in Connect Four; q quits. After each
+   of its moves the agent shows what it thought of every move, its choice
+   in brackets: a policy network its move probabilities (the softmax, as
+   ttt-rl shows them); a value network or an n-tuple network what it
+   expects to score after each move; a table of values the value it puts
+   on the position after each square; perfect the game value of each move
+   for itself (win, draw or loss; it takes the quickest win and the
+   lowest square among equals); random the chance of each move. The agent
+   plays greedily and does not learn: the database is only read. A file
+   says its game (or its size does); --game chooses where it cannot.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, mcts-100, ...)"},
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, tactician, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
-			&cli.StringFlag{Name: "file", Usage: "the opponent is the tic-tac-toe agent in `FILE`: a network's weights, or a table of values (ttt train --method table)"},
+			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
+			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `tictactoe|connect4`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -80,13 +85,13 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool) error {
 			return err
 		}
 	} else {
-		kit, a, err := j.opponent(ref)
+		kit, a, m, err := j.opponent(ref)
 		if err != nil {
 			return err
 		}
 		// Play against random is meant to differ from game to game, so
 		// its seed is the one place ttt draws from the global source.
-		r = newRival(kit, a, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+		r = newRival(kit, a, m, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	}
 	// A terminal shows what the human types; a pipe does not, so the
 	// moves are echoed there and a scripted game reads as a transcript.
@@ -96,17 +101,28 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool) error {
 	return err
 }
 
-// opponent reads the agent ref names and its league's game, with a hint
-// when there is no network to play yet.
-func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, error) {
+// opponent reads the agent ref names, its model (nil for a built-in
+// player) and its league's game, with a hint when there is no model to
+// play yet. A built-in player needs no league: without one, it is the
+// one of the game --game names.
+func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, learn.Model, error) {
+	if _, err := os.Stat(j.path(j.db)); errors.Is(err, fs.ErrNotExist) {
+		kit, err := j.newKit()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if b, ok := kit.Builtin(ref); ok {
+			return kit, &store.Agent{Kind: store.Kind(b.Kind), Name: b.Name}, nil, nil
+		}
+	}
 	db, err := j.openLeague(false)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer db.Close()
 	a, err := j.lookup(db, ref)
 	if err == nil && pruned(a) {
-		return nil, nil, errPruned(a)
+		return nil, nil, nil, errPruned(a)
 	}
 	kit := agents.KitFor(db.Game())
 	if errors.Is(err, store.ErrNoCheckpoints) {
@@ -114,20 +130,36 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, error) {
 		for _, b := range kit.Builtins {
 			names = append(names, b.Name)
 		}
-		return nil, nil, fmt.Errorf("%w: play a built-in player (--checkpoint %s), or train one first", err, strings.Join(names, ", "))
+		return nil, nil, nil, fmt.Errorf("%w: play a built-in player (--checkpoint %s), or train one first", err, strings.Join(names, ", "))
 	}
-	return kit, a, err
+	if err != nil || a.Weights == nil {
+		return kit, a, nil, err
+	}
+	m, err := league.ModelOf(kit, a)
+	return kit, a, m, err
 }
 
-// fileRival is the tic-tac-toe agent in the file at path, a network's
-// weights or a table of values, as a rival named after the file.
+// fileRival is the agent in the file at path, of the game --game names
+// or else whatever game the file is for, as a rival named after the
+// file.
 func (j *job) fileRival(path string) (rival, error) {
-	kit := agents.TicTacToe
-	net, values, err := readAgentFile(kit.Game, j.path(path), 0)
-	if err != nil {
-		return rival{}, userNames(err, j.path(path), path)
+	var g game.Game
+	if j.game != "" {
+		kit, err := agents.KitOf(j.game)
+		if err != nil {
+			return rival{}, j.usage("--game: %v", err)
+		}
+		g = kit.Game
 	}
-	return newRival(kit, &store.Agent{Name: filepath.Base(path), Net: net, Table: values}, nil), nil
+	r, err := j.readModel(g, path, 0)
+	if err != nil {
+		return rival{}, err
+	}
+	kit := agents.KitFor(r.Model.Plays())
+	if r.Side != nil {
+		fmt.Fprintf(j.Stdout, "%s is a file of one side: it plays %s as its checkpoint did\n", path, r.Side)
+	}
+	return newRival(kit, &store.Agent{Name: filepath.Base(path), Method: r.Method}, r.Model, nil), nil
 }
 
 // rival is the agent across the board: its move in a position, and what
@@ -140,9 +172,10 @@ type rival struct {
 	think func(p game.Position) (move int, cells []string)
 }
 
-// newRival turns a stored agent of kit's game into a rival. Random and
-// MCTS draw their moves from rng.
-func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
+// newRival turns a stored agent of kit's game, whose model is m (nil for
+// a built-in player), into a rival. Random and MCTS draw their moves
+// from rng.
+func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand) rival {
 	r := rival{name: a.Name, kit: kit}
 	cells := func(p game.Position, cell func(move int) string) []string {
 		out := make([]string, kit.Moves())
@@ -153,29 +186,21 @@ func newRival(kit *agents.Kit, a *store.Agent, rng *rand.Rand) rival {
 		return out
 	}
 	switch b, builtin := kit.Builtin(a.Name); {
-	case a.Net != nil:
-		var pass nn.Pass
-		if a.Net.IsValue() {
+	case m != nil:
+		views := make([]float64, kit.Moves())
+		show := func(v float64) string { return percent(float32(v)) }
+		switch m.Views() {
+		case learn.Probabilities:
+			r.about = "its move probabilities"
+		case learn.Scores:
 			r.about = "what it expects to score after each " + kit.MoveName()
-			values := make([]float32, kit.Moves())
-			r.think = func(p game.Position) (int, []string) {
-				m, _ := a.Net.Afterstates(p, &pass, values)
-				return m, cells(p, func(m int) string { return percent(values[m]) })
-			}
-			break
+		case learn.Values:
+			r.about = "the value it puts on the position after each " + kit.MoveName()
+			show = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 		}
-		r.about = "its move probabilities"
 		r.think = func(p game.Position) (int, []string) {
-			a.Net.Forward(p, &pass)
-			return a.Net.Greedy(p, &pass), cells(p, func(m int) string { return percent(pass.Probs[m]) })
-		}
-	case a.Table != nil: // a tic-tac-toe player
-		r.about = "the value it puts on the position after each square"
-		r.think = func(p game.Position) (int, []string) {
-			b := tictactoe.FromPosition(p)
-			return a.Table.Move(p), cells(p, func(m int) string {
-				return strconv.FormatFloat(a.Table.Value(b.ToMove(), b.Play(m)), 'f', 2, 64)
-			})
+			move := m.Explain(p, views)
+			return move, cells(p, func(k int) string { return show(views[k]) })
 		}
 	case a.Kind == store.Random:
 		r.about = "the chance of each " + kit.MoveName()

@@ -13,6 +13,7 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/verify"
 	"ttt/league/commands"
@@ -179,10 +180,11 @@ func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
 	net := unbeatableNet(t)
 	for _, tc := range []struct {
 		agent  *store.Agent
+		model  learn.Model
 		player game.Player
 	}{
-		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, tictactoe.Perfect()},
-		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Net: net}, tictactoe.NewTable(&nn.Player{Net: net})},
+		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, nil, tictactoe.Perfect()},
+		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Method: "policy"}, net, tictactoe.NewTable(&nn.Player{Net: net})},
 	} {
 		for _, human := range []game.Side{game.X, game.O} {
 			t.Run(fmt.Sprintf("%s as %s", tc.agent.Name, human.Other()), func(t *testing.T) {
@@ -194,7 +196,7 @@ func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
 						fmt.Fprintf(&script, "%d\n", sq)
 					}
 					script.WriteString("n\n")
-					tally, err := commands.PlayGames(strings.NewReader(script.String()), io.Discard, tc.agent, human, 1)
+					tally, err := commands.PlayGames(strings.NewReader(script.String()), io.Discard, tc.agent, tc.model, human, 1)
 					want := game.Record{Losses: 1}
 					if r == game.Tie {
 						want = game.Record{Draws: 1}
@@ -226,7 +228,7 @@ func FuzzPlayInput(f *testing.F) {
 			human = game.O
 		}
 		var out strings.Builder
-		tally, err := commands.PlayGames(strings.NewReader(input), &out, perfect, human, 1)
+		tally, err := commands.PlayGames(strings.NewReader(input), &out, perfect, nil, human, 1)
 		if err != nil {
 			t.Fatalf("PlayGames: %v", err)
 		}

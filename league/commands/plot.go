@@ -206,6 +206,9 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		if err != nil {
 			return nil, nil, 0, err
 		}
+		if len(history) == 0 {
+			return nil, nil, 0, fmt.Errorf("%w: agent %d (%s) is rated and has no rating history", store.ErrCorrupt, a.ID, a.Name)
+		}
 		// The last row holds until the last round.
 		end := history[len(history)-1]
 		end.Round = last

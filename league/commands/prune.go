@@ -63,7 +63,7 @@ func runPrune(j *job, keepBest, every int) error {
 	// A missing file is refused as the readers refuse it, never made into
 	// an empty league to prune.
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no league database at %s (choose one with --db or TTT_DB)", j.db)
+		return fmt.Errorf("no league database at %s (ttt league run makes one; choose another with --db or TTT_DB)", j.db)
 	}
 	before := fileSize(file)
 	db, err := j.openLeague(true)
@@ -102,8 +102,13 @@ func runPrune(j *job, keepBest, every int) error {
 	if err := db.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(j.Stdout, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now\n",
+	fmt.Fprintf(j.Stdout, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now",
 		plural(n, "checkpoint"), float64(bytes)/1e6, j.db, float64(before)/1e6, float64(fileSize(file))/1e6)
+	if info, err := os.Stat(file + "-wal"); err == nil && info.Size() > 0 {
+		// Another ttt read the league all along (see store.DB.Vacuum).
+		fmt.Fprintf(j.Stdout, ", %.1f MB of it in its -wal file until the other ttt reading the league (ttt serve, a long export) end: the space comes back then", float64(info.Size())/1e6)
+	}
+	fmt.Fprintln(j.Stdout)
 	return nil
 }
 

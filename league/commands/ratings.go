@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/verify"
 	"ttt/store"
 )
 
@@ -70,6 +71,9 @@ func runRatings(j *job, limit int, format string) error {
 		return err
 	}
 	if format == "table" {
+		if rated == 0 {
+			fmt.Fprintf(j.Stdout, "(no agent is rated yet: ttt league run --db %s plays the first round)\n", j.db)
+		}
 		if len(list) < rated {
 			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
 		}
@@ -159,7 +163,7 @@ func verifyCells(a *store.Agent) []any {
 	for s := range 2 {
 		if s < len(a.Verify) {
 			v := a.Verify[s]
-			cells = append(cells, v.Worst.String(), v.LostLines, v.Lines, 100*v.OptimalShare())
+			cells = append(cells, v.Worst.String(), v.LostLines, v.Lines, v.OptimalPercent())
 		} else {
 			cells = append(cells, nil, nil, nil, nil)
 		}
@@ -301,27 +305,31 @@ func runAgentHistory(j *job, ref, format string) error {
 var errStopListing = errors.New("enough rows")
 
 // sampledLeaderboard is the leaderboard of a game whose players are
-// measured on a set of solved positions (Connect Four): the share of
-// their moves there that keep the value, overall and by phase.
+// measured on sets of solved positions (Connect Four): the share of
+// their moves that keep the value on the random set, then on the
+// tactical set, overall and by phase.
 func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string) listing {
-	shares := func(a *store.Agent, pct func(float64) any) []any {
-		if a.Shares == nil {
-			return []any{nil, nil, nil, nil}
+	shares := func(a *store.Agent, pct func(verify.Score) any) []any {
+		out := []any{nil, nil, nil, nil, nil}
+		if a.Random != nil {
+			out[0] = pct(*a.Random)
 		}
-		s := a.Shares
-		return []any{pct(s.All.Share()), pct(s.Early.Share()), pct(s.Middle.Share()), pct(s.Late.Share())}
+		if s := a.Shares; s != nil {
+			out[1], out[2], out[3], out[4] = pct(s.All), pct(s.Early), pct(s.Middle), pct(s.Late)
+		}
+		return out
 	}
 	if format == "table" {
-		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "optimal", "early", "middle", "late"}}
-		pct := func(x float64) any { return fmt.Sprintf("%.1f%%", 100*x) }
+		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "random", "tactical", "early", "middle", "late"}}
+		pct := func(s verify.Score) any { return fmt.Sprintf("%.1f%%", s.Percent()) }
 		for i, a := range list {
 			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
 		}
 		return l
 	}
 	l := listing{columns: []string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
-		"optimal_pct", "early_pct", "middle_pct", "late_pct"}}
-	pct := func(x float64) any { return exact(100 * x) }
+		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}}
+	pct := func(s verify.Score) any { return exact(s.Percent()) }
 	for i, a := range list {
 		l.rows = append(l.rows, append(standingFields(i, a, isBest(a)), shares(a, pct)...))
 	}

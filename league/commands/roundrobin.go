@@ -44,10 +44,9 @@ func roundrobinCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			cfg := league.Default(agents.TicTacToe)
-			cfg.Openings, cfg.Workers, cfg.Seed = c.Int("openings"), c.Int("workers"), c.Uint64("seed")
-			if err := cfg.Validate(); err != nil {
-				return usage(c.Command, "%v", flagged(err, flagOf))
+			cfg := league.Config{Openings: c.Int("openings"), Workers: c.Int("workers"), Seed: c.Uint64("seed")}
+			if cfg.Openings < 0 || cfg.Openings > league.MaxPlies {
+				return usage(c.Command, "--openings must be within 0..%d moves (got %d)", league.MaxPlies, cfg.Openings)
 			}
 			return runRoundRobin(jobOf(c), c.Args().Slice(), cfg, c.String(formatFlagName))
 		},

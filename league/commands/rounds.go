@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/store"
 )
 
@@ -69,7 +70,7 @@ func runRounds(j *job, limit int, format string) error {
 	if err != nil {
 		return err
 	}
-	if err := roundListing(list, format).write(j.Stdout, format); err != nil {
+	if err := roundListing(list, agents.KitFor(db.Game()), format).write(j.Stdout, format); err != nil {
 		return err
 	}
 	if format == "table" && first > 1 {
@@ -78,11 +79,13 @@ func runRounds(j *job, limit int, format string) error {
 	return nil
 }
 
-// roundListing is the listing of ttt rounds: list as format prints it.
-// The table fits a terminal of 100 columns, its snapshots' methods
-// besides where they are several; CSV and JSON hold every figure in a
-// field of its own.
-func roundListing(list []store.RoundInfo, format string) listing {
+// roundListing is the listing of ttt rounds of a league of kit's game:
+// list as format prints it. The table fits a terminal of 100 columns,
+// its snapshots' methods besides where they are several, and the checks
+// of its game: tic-tac-toe's odds against random and class, Connect
+// Four's shares of its two position sets. CSV and JSON hold every figure
+// in a field of its own.
+func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listing {
 	if format == "table" {
 		methods := map[string]bool{}
 		for _, r := range list {
@@ -91,6 +94,9 @@ func roundListing(list []store.RoundInfo, format string) listing {
 			}
 		}
 		l := listing{columns: []string{"round", "snapshot", "elo", "95%", "random x/o", "class", "train/s", "eval/s", "finished"}}
+		if !kit.Solved {
+			l.columns[4], l.columns[5] = "random set", "tactical"
+		}
 		if len(methods) > 1 {
 			l.columns = slices.Insert(l.columns, 2, "method")
 		}
@@ -100,6 +106,12 @@ func roundListing(list []store.RoundInfo, format string) listing {
 				row[1], row[5] = clip(a.Name, maxTableName), a.Verdict()
 				if len(a.VsRandom) == 2 {
 					row[4] = fmt.Sprintf("%.1f%%/%.1f%%", 100*a.VsRandom[0].Score(), 100*a.VsRandom[1].Score())
+				}
+				if a.Shares != nil {
+					row[5] = fmt.Sprintf("%.1f%%", a.Shares.All.Percent())
+				}
+				if a.Random != nil {
+					row[4] = fmt.Sprintf("%.1f%%", a.Random.Percent())
 				}
 			}
 			if r.Rating != nil {
@@ -122,17 +134,26 @@ func roundListing(list []store.RoundInfo, format string) listing {
 		return l
 	}
 	l := listing{columns: []string{"round", "kind", "started", "finished", "snapshot_id", "snapshot", "method", "elo", "lo", "hi",
-		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending"}}
+		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending", "random_pct", "tactical_pct"}}
 	for _, r := range list {
 		row := []any{r.ID, string(r.Kind), r.Started.UTC().Format(time.RFC3339Nano), nil, nil, nil, methodOf(r.Agent), nil, nil, nil,
-			nil, nil, nil, nil, nil, nil, nil, nil, nil}
+			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 		if !r.Finished.IsZero() {
 			row[3] = r.Finished.UTC().Format(time.RFC3339Nano)
 		}
 		if a := r.Agent; a != nil {
-			row[4], row[5], row[12] = a.ID, a.Name, a.Verdict()
+			row[4], row[5] = a.ID, a.Name
+			if a.Verify != nil {
+				row[12] = a.Class.String()
+			}
 			if len(a.VsRandom) == 2 {
 				row[10], row[11] = exact(a.VsRandom[0].Score()), exact(a.VsRandom[1].Score())
+			}
+			if a.Random != nil {
+				row[19] = exact(a.Random.Percent())
+			}
+			if a.Shares != nil {
+				row[20] = exact(a.Shares.All.Percent())
 			}
 		}
 		if r.Rating != nil {

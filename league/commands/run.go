@@ -12,21 +12,31 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/store"
 )
 
 // Exit codes of Run.
 const (
-	exitOK    = 0 // the command did what it was asked
-	exitError = 1 // it could not, or (verify) the network can be beaten
-	exitUsage = 2 // the command line is wrong: see usageError
+	exitOK          = 0   // the command did what it was asked
+	exitError       = 1   // it could not, or (verify) the network can be beaten
+	exitUsage       = 2   // the command line is wrong: see usageError
+	exitInterrupted = 130 // a league run stopped by Ctrl-C, cleanly: the shell's 128 + SIGINT
 )
+
+// errInterrupted ends a league run that Ctrl-C (or SIGTERM, SIGHUP)
+// stopped once it has said so on standard output: nothing was lost, but
+// the run did not finish as asked, and a script that runs it in a loop
+// can tell the one from the other by the exit status.
+var errInterrupted = errors.New("interrupted")
 
 // Run runs the ttt command line args (without the program's name) in
 // env, which gives its input and output, its working directory and its
 // environment, and returns the exit status: 0 on success, 1 when the
 // command fails, 2 when the command line itself is wrong (an unknown
 // command or flag, a flag value that does not parse, the wrong number of
-// arguments). A failure is one line on env.Stderr. Cancelling ctx stops
+// arguments), 130 when a league run was interrupted. A failure is one
+// line on env.Stderr. Cancelling ctx stops
 // a long command at its next safe point (a league run abandons the round
 // under way).
 //
@@ -37,22 +47,36 @@ const (
 func Run(ctx context.Context, env Env, args []string) int {
 	app := newApp(env)
 	err := app.RunContext(ctx, append([]string{app.Name}, flagsFirst(app.Commands, args)...))
-	if err == nil {
+	switch {
+	case err == nil:
 		return exitOK
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
 	}
 	// One line, whatever the error: a joined error holds several.
-	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+	if _, checked := errors.AsType[checkFailure](err); errors.Is(err, store.ErrCorrupt) && !checked {
+		msg += " (ttt check says what is damaged)"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, msg)
 	if _, ok := errors.AsType[*usageError](err); ok {
 		return exitUsage
 	}
 	return exitError
 }
 
+// checkFailure is an error of ttt check, which says itself what it
+// found damaged: Run sends the user to ttt check with any other error
+// that says a league file is damaged.
+type checkFailure struct{ error }
+
+func (e checkFailure) Unwrap() error { return e.error }
+
 // newApp builds the command line of a run in env.
 func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:    "ttt",
-		Usage:   "teach tic-tac-toe networks by reinforcement learning, rate them in a self-play league",
+		Usage:   "teach tic-tac-toe and Connect Four players by reinforcement learning, rate them in a self-play league",
 		Version: version(),
 		UsageText: `ttt [--version] COMMAND [options] [arguments]
 

@@ -40,17 +40,20 @@ func serveCommand() *cli.Command {
 
 // runServe serves the job's league on addr until the job's context ends.
 func runServe(j *job, addr string) error {
-	db, err := j.openLeague(false)
+	errLog := log.New(j.Stderr, "ttt serve: ", log.LstdFlags)
+	// The league is opened again by the same rules if its file is
+	// replaced under the server. A server follows the league: it reads
+	// each answer in a transaction of its own.
+	h, err := web.New(j.path(j.db), j.openReader, errLog)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer h.Close()
 	var lc net.ListenConfig
 	ln, err := lc.Listen(j.ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", addr, err)
 	}
-	errLog := log.New(j.Stderr, "ttt serve: ", log.LstdFlags)
 	fmt.Fprintf(j.Stdout, "serving %s on http://%s/ (Ctrl-C stops)\n", j.db, ln.Addr())
-	return web.Serve(j.ctx, ln, web.New(db, errLog), errLog)
+	return web.Serve(j.ctx, ln, h, errLog)
 }

@@ -11,8 +11,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/nn"
-	"ttt/agents/train"
+	"ttt/agents/learn"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -22,7 +21,7 @@ import (
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "show",
-		Usage: "describe one agent: kind, lineage, network or table, Elo, record and verify figures",
+		Usage: "describe one agent: kind, lineage, model, Elo, record and verify figures",
 		UsageText: `ttt show [options] ID|NAME|best|latest
 
    ttt show best
@@ -51,8 +50,15 @@ func runShow(j *job, ref, format string) error {
 	if err != nil {
 		return err
 	}
-	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
-		league.Describe(agents.KitFor(db.Game()), a)
+	var m learn.Model
+	if a.Weights != nil {
+		kit := agents.KitFor(db.Game())
+		if m, err = league.ModelOf(kit, a); err != nil {
+			return err
+		}
+		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
+			league.Describe(kit, a, m)
+		}
 	}
 	var parent *store.Agent
 	if a.ParentID != 0 {
@@ -61,7 +67,7 @@ func runShow(j *job, ref, format string) error {
 		}
 	}
 	if format != "table" {
-		return agentListing(a, parent).write(j.Stdout, format)
+		return agentListing(a, m, parent).write(j.Stdout, format)
 	}
 	var sides []store.Opponent
 	if err := db.View(j.ctx, func(v *store.View) (err error) {
@@ -70,12 +76,13 @@ func runShow(j *job, ref, format string) error {
 	}); err != nil {
 		return err
 	}
-	return describe(j.Stdout, a, parent, sides)
+	return describe(j.Stdout, a, m, parent, sides)
 }
 
-// describe writes what show knows of a to out, one item a line; sides
-// are its records by side against the built-in players.
-func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) error {
+// describe writes what show knows of a, whose model is m (nil for none),
+// to out, one item a line; sides are its records by side against the
+// built-in players.
+func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
 	fmt.Fprintf(w, "kind:\t%s\n", a.Kind)
@@ -95,22 +102,13 @@ func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) err
 	if a.Method != "" {
 		fmt.Fprintf(w, "method:\t%s\n", a.Method)
 	}
-	isTable := train.IsTable(a.Method)
 	switch {
-	case a.Net != nil:
-		kind := "a policy net"
-		if a.Net.IsValue() {
-			kind = "a value net"
-		}
-		fmt.Fprintf(w, "network:\t%d-%d-%d, %d parameters, %s\n", a.Net.Inputs, a.Hidden, a.Net.Outputs, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs), kind)
-	case a.Table != nil:
-		fmt.Fprintf(w, "table:\t%d values (%s)\n", a.Table.Len(), tableLearner(a.Method))
-	case a.Kind.IsNetwork() && isTable:
-		fmt.Fprintf(w, "table:\tits values dropped by ttt prune (its record, ratings and games remain)\n")
+	case m != nil:
+		fmt.Fprintf(w, "model:\t%s\n", m.Describe())
 	case a.Kind.IsNetwork():
-		fmt.Fprintf(w, "network:\t%d hidden units, its weights dropped by ttt prune (its record, ratings and games remain)\n", a.Hidden)
+		fmt.Fprintf(w, "model:\tits weights dropped by ttt prune (its record, ratings and games remain)\n")
 	default:
-		fmt.Fprintf(w, "network:\tnone (a built-in player)\n")
+		fmt.Fprintf(w, "model:\tnone (a built-in player)\n")
 	}
 	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
 	if s := a.Standing; s != nil {
@@ -123,7 +121,10 @@ func describe(out io.Writer, a, parent *store.Agent, sides []store.Opponent) err
 	}
 	switch {
 	case a.Shares != nil:
-		fmt.Fprintf(w, "verify:\t%s\n", a.Shares)
+		if a.Random != nil {
+			fmt.Fprintf(w, "random set:\toptimal moves %.1f%% (%d/%d positions reached by random moves)\n", 100*a.Random.Share(), a.Random.Optimal, a.Random.Positions)
+		}
+		fmt.Fprintf(w, "tactical set:\t%s\n", a.Shares)
 	case a.Verify == nil && a.Kind == store.Random:
 		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
 	case a.Verify == nil:
@@ -160,28 +161,32 @@ func oddsText(o verify.Expect) string {
 	return "exactly " + o.String()
 }
 
-// agentListing is what show knows of a as one row of fields, for CSV and
-// JSON (a JSON object); a field that does not apply is empty, or null.
-func agentListing(a, parent *store.Agent) listing {
+// agentListing is what show knows of a, whose model is m (nil for none),
+// as one row of fields, for CSV and JSON (a JSON object); a field that
+// does not apply is empty, or null.
+func agentListing(a *store.Agent, m learn.Model, parent *store.Agent) listing {
 	l := listing{
 		object: true,
-		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "hidden", "parameters", "table", "created",
+		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "model", "hidden", "parameters", "table", "created",
 			"elo", "lo", "hi", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
 	}
-	var method, parentID, parentName, hidden, params, values any
+	var method, parentID, parentName, model, hidden, params, values any
 	if a.Method != "" {
 		method = a.Method
 	}
 	if parent != nil {
 		parentID, parentName = parent.ID, parent.Name
 	}
-	if a.Net != nil {
-		hidden, params = a.Hidden, nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
+	if a.Hidden != 0 {
+		hidden = a.Hidden
 	}
-	if a.Table != nil {
-		values = a.Table.Len()
+	if m != nil {
+		model, params = m.Describe(), m.Size()
+		if m.Views() == learn.Values {
+			values = m.Size()
+		}
 	}
-	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, hidden, params, values, a.CreatedAt.Format(time.RFC3339)}
+	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, model, hidden, params, values, a.CreatedAt.Format(time.RFC3339)}
 	if s := a.Standing; s != nil {
 		row = append(row, s.Elo, s.Lo, s.Hi, s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
 	} else {

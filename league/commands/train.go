@@ -3,23 +3,26 @@ package commands
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/nn"
+	"ttt/agents/learn"
 	"ttt/agents/train"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
 
-// trainCommand is `ttt train`: one learner of tic-tac-toe, trained the
-// way its document teaches (ttt-rl's network and the CodeProject
-// article's table against a random opponent, Sutton and Barto's table
-// and TD(λ) in self-play), written to a file.
+// trainCommand is `ttt train`: one learner, trained the way its
+// document teaches (ttt-rl's network and the CodeProject article's table
+// against a random opponent, Sutton and Barto's table, TD(λ) and the
+// n-tuple network in self-play), written to a file.
 func trainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
@@ -28,34 +31,41 @@ func trainCommand() *cli.Command {
 
    ttt train --games 2000000 --seed 3 -o n.bin
    ttt train -o ttt_nn.bin --side O     # 18-input file for ttt-rl's play program
-   ttt train --db league.db             # the net joins the league as a baseline agent
+   ttt train --db league.db             # the model joins the league as a baseline agent
    ttt train --method table --until perfect -o table.bin
    ttt train --method selfplay-table --until unbeatable -o book.bin
+   ttt train --game connect4 --method ntuple --games 200000 -o c4.bin
 
    --method policy (the default) and table train against a random
-   opponent, selfplay-table and tdlambda against themselves. Where --epsilon
-   and --lr do not say otherwise, table explores at 0.3 and selfplay-table
-   at 0.01, all along, and selfplay-table's step size is 0.1, as their
-   documents do. With --until, every --check-every games the learner, as
-   a snapshot of it would play, is checked against every opponent line,
-   and training stops at the first check it passes; --games is then the
-   most it may play, and a run that does not get there within them ends
-   with status 1 (the net or table is saved all the same). With --db (or
-   TTT_DB set), the net or table is stored in the league, a tic-tac-toe
-   one, as a baseline agent, as well as written to -o, if given.`,
+   opponent, selfplay-table, tdlambda and ntuple against themselves. Every
+   method learns tic-tac-toe, and all but the tables Connect Four
+   (--game). Exploration falls from --epsilon 0.2 to 0 over the first half
+   of the games, as in ttt-rl; where --epsilon and --lr do not say
+   otherwise, table explores at 0.3 and selfplay-table at 0.01, all
+   along, and selfplay-table's step size is 0.1, as their documents do;
+   the other settings are each method's own for the game (ttt league
+   show prints a league's). With --until (tic-tac-toe), every
+   --check-every games the learner, as a snapshot of it would play, is
+   checked against every opponent line, and training stops at the first
+   check it passes; --games is then the most it may play, and a run that
+   does not get there within them ends with status 1 (the model is saved
+   all the same). With --db (or TTT_DB set), the model is stored in the
+   league, which must play its game, as a baseline agent, as well as
+   written to -o, if given.`,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "games", Value: trainDefaults.Games, Usage: "training games (with --until: at most)"},
-			&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: trainDefaults.Method, Usage: "how it learns: " + methods},
-			floatFlag("lr", trainDefaults.LR, "learning rate (the step size of selfplay-table, 0.1 unless given)"),
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the net or table to `FILE`"},
-			&cli.StringFlag{Name: "side", Usage: "with -o: fold the side input for `X|O` and write 18 inputs (a network)"},
+			&cli.StringFlag{Name: "learner", Aliases: []string{"method"}, Value: trainDefaults.Method.Name, Usage: "how it learns: " + methods()},
+			floatFlag("lr", trainDefaults.LR, "learning rate (the step size of selfplay-table, 0.1 unless given); each method's own where not given"),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the model to `FILE`"},
+			&cli.StringFlag{Name: "side", Usage: "with -o: write a file of one side, `X|O` (a network: 18 inputs, ttt-rl's layout)"},
 			&cli.BoolFlag{Name: "force", Usage: "with -o: replace a file of another layout"},
-			&cli.StringFlag{Name: "until", Usage: "stop at the first check that finds the learner `unbeatable|perfect`"},
+			&cli.StringFlag{Name: "until", Usage: "stop at the first check that finds the learner `unbeatable|perfect` (tic-tac-toe)"},
 			&cli.IntFlag{Name: "check-every", Value: trainDefaults.CheckEvery, Usage: "with --until: training games between two checks"},
+			&cli.StringFlag{Name: gameFlagName, Usage: "the game to learn, `tictactoe|connect4` (with --db: the league's)", DefaultText: agents.Games[0].Name()},
 			// Not dbFlag(): train uses no database unless told, so it
 			// shows no default.
-			&cli.StringFlag{Name: dbFlagName, Usage: "store the net or table in the league database `FILE` too (TTT_DB when set)"},
-		}, learningFlags(trainDefaults.Learning, "half of --games")...),
+			&cli.StringFlag{Name: dbFlagName, Usage: "store the model in the league database `FILE` too (TTT_DB when set)"},
+		}, learningFlags(trainDefaults.Settings, "half of --games")...),
 		Action: func(c *cli.Context) error {
 			o, err := trainFlags(c)
 			if err != nil {
@@ -67,38 +77,34 @@ func trainCommand() *cli.Command {
 }
 
 // trainFlags reads ttt train's command line, and refuses what cannot go
-// together.
+// together; the settings are made for the game in runTrain.
 func trainFlags(c *cli.Context) (trainOptions, error) {
 	if err := checkArgs(c); err != nil {
 		return trainOptions{}, err
 	}
-	o := trainOptions{out: c.String("output"), folded: c.String("side") != "", force: c.Bool("force")}
+	o := trainOptions{out: c.String("output"), force: c.Bool("force"), given: givenFlags(c)}
 	_, o.toLeague = dbGiven(c)
 	switch {
 	case o.out == "" && !o.toLeague:
-		return o, usage(c.Command, "say where the net goes: -o FILE and/or --db FILE")
+		return o, usage(c.Command, "say where the model goes: -o FILE and/or --db FILE")
 	case o.out == "-":
-		return o, usage(c.Command, "-o -: train prints its progress on standard output; write the net to a file")
+		return o, usage(c.Command, "-o -: train prints its progress on standard output; write the model to a file")
 	}
 	var err error
-	if o.write, err = weightWriter(c); err != nil {
+	if o.side, err = sideFlag(c); err != nil {
 		return o, err
 	}
-	l := learning(c)
-	l.Method, l.LR = c.String("learner"), c.Float64("lr")
-	o.cfg = train.Plan{Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"),
-		Learning: l.ForMethod(givenFlags(c))}
-	if !c.IsSet("epsilon-games") {
-		o.cfg.Epsilon.Games = o.cfg.Games / 2
+	m, err := agents.MethodOf(c.String("learner"))
+	switch {
+	case c.String("learner") == "mcts":
+		return o, usage(c.Command, "--method mcts: %s", learn.NoLearningMCTS)
+	case err != nil:
+		return o, usage(c.Command, "--method must be one of %s (got %q)", strings.Join(agents.MethodNames(), ", "), c.String("learner"))
 	}
+	o.cfg = train.Plan{Method: m, Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"), Settings: learning(c)}
+	o.cfg.LR = c.Float64("lr")
 	if o.cfg.Until, err = untilFlag(c); err != nil {
 		return o, err
-	}
-	if err := o.cfg.Validate(); err != nil {
-		return o, usage(c.Command, "%v", flagged(err, trainFlagOf))
-	}
-	if train.IsTable(o.cfg.Method) && o.folded {
-		return o, usage(c.Command, "--side folds a network's side input; a table plays both sides")
 	}
 	return o, nil
 }
@@ -106,51 +112,84 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 // trainOptions are ttt train's flags.
 type trainOptions struct {
 	cfg      train.Plan
+	given    func(setting string) bool
 	out      string // -o, "" for none
-	toLeague bool   // store the net or table in the job's league
-	write    func(*nn.Net) []byte
-	folded   bool // --side: write the net folded for one side
+	toLeague bool   // store the model in the job's league
+	side     *game.Side
 	force    bool
 }
 
-// runTrain trains as o.cfg says, and writes what it trained to o.out
-// and to the job's league.
+// settings returns o.cfg for kit's game: the flags given, the method's
+// settings for the game where they say nothing, with train's own
+// exploration (ttt-rl's: from 0.2 to 0 over half the games), and the
+// method's document where it fixes a setting.
+func (o trainOptions) settings(kit *agents.Kit) train.Plan {
+	cfg, flags := o.cfg, o.cfg.Settings
+	cfg.Game = kit.Game
+	cfg.Settings = cfg.Method.Defaults(kit.Game)
+	cfg.Epsilon = learn.Schedule{Start: learn.DefaultEpsilon, End: 0, Games: cfg.Games / 2}
+	if o.given("lr") {
+		cfg.LR = flags.LR
+	}
+	if o.given("epsilon") {
+		cfg.Epsilon.Start = flags.Epsilon.Start
+	}
+	if o.given("epsilon_end") {
+		cfg.Epsilon.End = flags.Epsilon.End
+	}
+	if o.given("epsilon_games") {
+		cfg.Epsilon.Games = flags.Epsilon.Games
+	}
+	for _, st := range cfg.Method.Own {
+		if o.given(st.Name) {
+			cfg.Settings = cfg.Settings.With(st.Name, flags.Own[st.Name])
+		}
+	}
+	if cfg.Method.Tune != nil {
+		cfg.Settings = cfg.Method.Tune(cfg.Settings, o.given)
+	}
+	cfg.Settings.Method = cfg.Method.Name
+	return cfg
+}
+
+// runTrain trains as o says, and writes what it trained to o.out and to
+// the job's league.
 func runTrain(j *job, o trainOptions) error {
-	cfg, isTable := o.cfg, train.IsTable(o.cfg.Method)
+	kit, err := j.leagueKit()
+	if err != nil {
+		return err
+	}
+	if err := j.unread([]string{o.cfg.Method.Name}, o.given); err != nil {
+		return err
+	}
+	cfg := o.settings(kit)
+	if err := cfg.Validate(); err != nil {
+		return j.usage("%v", flagged(err, trainFlagOf))
+	}
 	// Both destinations are opened before training: a path that cannot
-	// be written fails now, not after the games.
+	// be written, or holds a file of another layout, fails now, not
+	// after the games. A model not yet trained has the layout of the
+	// trained one.
 	var file *outputFile
 	if o.out != "" {
-		var err error
+		probe, err := cfg.Method.New(kit.Game, cfg.Settings, rand.New(rand.NewPCG(0, 0)))
+		if err != nil {
+			return err
+		}
+		layout, err := modelFile(probe.Model(), o.side)
+		if err != nil {
+			return j.usage("--side: a %s", strings.TrimPrefix(err.Error(), "is a "))
+		}
 		if file, err = j.createOutput(o.out); err != nil {
 			return err
 		}
 		defer file.abort()
-		if isTable {
-			err = checkTableLayout(file, o.force)
-		} else {
-			inputs := agents.TicTacToe.Game.Inputs()
-			if o.folded {
-				inputs-- // the side input, folded
-			}
-			err = checkLayout(file, agents.TicTacToe.Game, inputs, cfg.Hidden, o.force)
-		}
-		if err != nil {
+		if err := checkLayout(file, layout, o.force); err != nil {
 			return err
 		}
 	}
 	var db *store.DB
 	if o.toLeague {
-		// What train makes plays tic-tac-toe: a league of another game
-		// could not read it back. It is refused before the league is
-		// opened to write (and perhaps upgraded).
-		kit, err := j.leagueKit()
-		if err != nil {
-			return err
-		}
-		if kit != agents.TicTacToe {
-			return fmt.Errorf("the league in %s plays %s, and train makes tic-tac-toe players: train %s networks with ttt league run", j.db, kit.Title(), kit.Title())
-		}
 		if db, err = j.openLeague(true); err != nil {
 			return err
 		}
@@ -169,25 +208,17 @@ func runTrain(j *job, o trainOptions) error {
 		return err
 	}
 	w := j.Stdout
-	what := "Network"
-	if isTable {
-		what = fmt.Sprintf("Table of %d values", model.Table.Len())
-	}
+	what := strings.ToUpper(cfg.Method.Model[:1]) + cfg.Method.Model[1:]
 	if db != nil {
-		a := league.Describe(agents.TicTacToe, &store.Agent{Kind: store.Baseline, TrainGames: int64(games),
-			Method: cfg.Method, Net: model.Net, Table: model.Table})
+		a := league.Describe(kit, &store.Agent{Kind: store.Baseline, TrainGames: int64(games),
+			Method: cfg.Method.Name, Weights: model.Bytes(), Hidden: league.Hidden(model)}, model)
 		if err := db.AddAgent(j.ctx, a); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "%s stored as agent %d (%s) in %s\n", what, a.ID, a.Name, j.db)
 	}
 	if file != nil {
-		var data []byte
-		if isTable {
-			data = model.Table.Bytes()
-		} else {
-			data = o.write(model.Net)
-		}
+		data, _ := modelFile(model, o.side) // the probe had a file of that side
 		if err := file.commit(data); err != nil {
 			return err
 		}
@@ -204,7 +235,7 @@ func runTrain(j *job, o trainOptions) error {
 // --until a line for each change of class. It returns what it trained,
 // the games it played, the check that found the learner good enough
 // (nil for none) and the latest check.
-func (j *job) trainWithProgress(cfg train.Plan) (model train.Model, games int, reached, last *train.Check, err error) {
+func (j *job) trainWithProgress(cfg train.Plan) (model learn.Model, games int, reached, last *train.Check, err error) {
 	w := j.Stdout
 	most := ""
 	if cfg.Until != verify.Beatable {
@@ -245,26 +276,13 @@ func (j *job) trainWithProgress(cfg train.Plan) (model train.Model, games int, r
 }
 
 // trainee describes what cfg trains, and against whom, for train's first
-// line. A policy net's line is ttt-rl's trainer's.
+// line.
 func trainee(cfg train.Plan) string {
-	switch cfg.Method {
-	case train.MethodTable:
-		return "a table of values (" + tableLearner(cfg.Method) + ") against a random opponent"
-	case train.MethodSelfPlayTable:
-		return "a table of values (" + tableLearner(cfg.Method) + ") in self-play"
-	case train.MethodTDLambda:
-		return fmt.Sprintf("a %d-hidden value network by TD(λ) in self-play", cfg.Hidden)
+	opp := "against a random opponent"
+	if cfg.Method.SelfPlay {
+		opp = "in self-play"
 	}
-	return fmt.Sprintf("a %d-hidden network against a random opponent", cfg.Hidden)
-}
-
-// tableLearner names whose learner a table of method (table or
-// selfplay-table) is: the two fill the same kind of table.
-func tableLearner(method string) string {
-	if method == train.MethodSelfPlayTable {
-		return "Sutton and Barto's learner"
-	}
-	return "the CodeProject article's learner"
+	return fmt.Sprintf("a %s %s (%s) %s", cfg.Game.Title(), cfg.Method.Model, cfg.Method.Name, opp)
 }
 
 // untilFlag reads --until: the class a learner must reach, or
@@ -296,20 +314,69 @@ var trainDefaults = train.Default(150000)
 
 // methods says what each method of learning is, for the help of train's
 // --method and league run's --learners.
-const methods = "policy (ttt-rl's rule: a policy net, reinforced by the game's result), tdlambda (a value net moving to the best afterstate, learning by TD(λ)), table (the CodeProject article's table of values; tic-tac-toe only) or selfplay-table (Sutton and Barto's; tic-tac-toe only)"
+func methods() string {
+	var out []string
+	for _, m := range agents.Methods {
+		out = append(out, fmt.Sprintf("%s (%s)", m.Name, m.Summary))
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
 
 // learningFlags are the settings of a learner, shared by train and
-// league run, with the defaults of the one or the other.
-func learningFlags(d train.Learning, decayDefault string) []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "hidden", Value: d.Hidden, Usage: "hidden units of a new network"},
+// league run, with the defaults of the one or the other: those of every
+// method, then each method's own (agents.Settings), whose defaults are
+// those of the games' default methods.
+func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
+	flags := []cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
 		floatFlag("epsilon", d.Epsilon.Start, "exploration rate at the start: the chance of a uniformly random move"),
 		floatFlag("epsilon-end", d.Epsilon.End, "exploration rate after the decay"),
 		&cli.IntFlag{Name: "epsilon-games", Value: d.Epsilon.Games, Usage: "training games over which epsilon decays linearly", DefaultText: decayDefault},
-		floatFlag("temperature", d.Temperature, "softmax temperature of sampled moves (lower is greedier; policy learner)"),
-		floatFlag("lambda", d.Lambda, "λ of TD(λ): 0 learns from the next position only, 1 from the result only (tdlambda learner)"),
 	}
+	for _, st := range agents.Settings() {
+		name := strings.TrimPrefix(flagOf(st.Name), "--")
+		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(readers(st), ", "))
+		var defaults []string
+		for _, k := range agents.Games {
+			if m := defaultReader(k, st); m != nil {
+				defaults = append(defaults, st.Text(m.Defaults(k.Game).Own[st.Name]))
+			}
+		}
+		text := perGameText(defaults)
+		if st.Whole {
+			flags = append(flags, &cli.IntFlag{Name: name, Usage: usage, DefaultText: text})
+		} else {
+			f := floatFlag(name, 0, usage).(*cli.Float64Flag)
+			f.DefaultText = text
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
+
+// readers are the names of the methods that read st.
+func readers(st *learn.Setting) []string {
+	var out []string
+	for _, m := range agents.Methods {
+		if slices.Contains(m.Own, st) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// defaultReader is the method whose defaults in kit's game a flag of st shows:
+// the game's default method where it reads st, else the first that does.
+func defaultReader(kit *agents.Kit, st *learn.Setting) *learn.Method {
+	if slices.Contains(kit.Learner.Own, st) {
+		return kit.Learner
+	}
+	for _, m := range agents.Methods {
+		if slices.Contains(m.Own, st) && (m.CanLearn == nil || m.CanLearn(kit.Game) == nil) {
+			return m
+		}
+	}
+	return nil
 }
 
 // floatFlag is a flag whose value is a real number: NaN and the
@@ -341,13 +408,23 @@ func workersFlag() cli.Flag {
 
 // learning reads the flags of learningFlags; the learning rate is each
 // command's own flag.
-func learning(c *cli.Context) train.Learning {
-	return train.Learning{
-		Hidden:      c.Int("hidden"),
-		Epsilon:     train.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
-		Temperature: c.Float64("temperature"),
-		Lambda:      c.Float64("lambda"),
+func learning(c *cli.Context) learn.Settings {
+	s := learn.Settings{
+		Epsilon: learn.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
+		Own:     map[string]float64{},
 	}
+	for _, st := range agents.Settings() {
+		name := strings.TrimPrefix(flagOf(st.Name), "--")
+		if !c.IsSet(name) {
+			continue // ForGame or the method's defaults give it
+		}
+		if st.Whole {
+			s.Own[st.Name] = float64(c.Int(name))
+		} else {
+			s.Own[st.Name] = c.Float64(name)
+		}
+	}
+	return s
 }
 
 // window formats a trainer's window of games as ttt-rl's trainer does.

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/table"
+	"ttt/agents/train"
 	"ttt/agents/verify"
 	"ttt/league/commands/clitest"
 )
@@ -20,9 +23,13 @@ import (
 func TestTrainMethods(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
-	for _, method := range []string{"policy", "tdlambda", "table", "selfplay-table"} {
+	for _, method := range agents.MethodNames() {
 		file := method + ".bin"
-		out := p.OK(t, "train", "--method", method, "--games", "2000", "--hidden", "8", "-o", file)
+		args := []string{"train", "--method", method, "--games", "2000", "-o", file}
+		if m, _ := agents.MethodOf(method); slices.Contains(m.Own, train.Hidden) {
+			args = append(args, "--hidden", "8")
+		}
+		out := p.OK(t, args...)
 		if !strings.HasSuffix(out, " saved to "+file+"\n") {
 			t.Errorf("train --method %s said:\n%s", method, out)
 		}
@@ -36,7 +43,7 @@ func TestTrainMethods(t *testing.T) {
 	// is first reached, then the last.
 	out := p.OK(t, "train", "--method", "table", "--until", "perfect", "-o", "table.bin")
 	reached := regexp.MustCompile(`(?m)^Games: (\d+), [\d.]+s: perfect \(optimal moves X 100\.0%, O 100\.0%\)$`).FindStringSubmatch(out)
-	if !strings.HasPrefix(out, "Training a table of values (the CodeProject article's learner) against a random opponent for at most 150000 games (seed 1)\n") ||
+	if !strings.HasPrefix(out, "Training a tic-tac-toe table of values (table) against a random opponent for at most 150000 games (seed 1)\n") ||
 		reached == nil || !strings.Contains(out, "\nReached perfect after "+reached[1]+" games\nTable of ") {
 		t.Errorf("train --method table --until perfect said:\n%s", out)
 	}
@@ -70,7 +77,7 @@ func TestTrainMethods(t *testing.T) {
 
 	// A table replaces only a table unless forced.
 	p.Write(t, "notes.txt", []byte("notes\n"))
-	p.Refused(t, "cannot write notes.txt: it is a file of 6 bytes that is not a table of values",
+	p.Refused(t, "cannot write notes.txt: it is a file of 6 bytes of another kind",
 		"train", "--method", "table", "--games", "10", "-o", "notes.txt")
 	p.OK(t, "train", "--method", "table", "--games", "10", "-o", "notes.txt", "--force")
 	before := p.File(t, "table.bin")

@@ -112,7 +112,11 @@ func whyInvalid(cmd *cli.Command, name, value, reason string) string {
 		}
 		return "not a duration, such as 8h or 30m"
 	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-		if strings.Contains(reason, "range") {
+		n, err := strconv.ParseInt(value, 0, 64)
+		switch {
+		case err == nil && n < 0: // for a flag that takes no sign
+			return "must not be negative"
+		case strings.Contains(reason, "range"):
 			return "out of range"
 		}
 		return "not a whole number"

@@ -6,133 +6,137 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
-	"ttt/agents/table"
 )
 
-// maxWeightFile is the size of the largest file of an agent of a game: a
-// plain weight file with all its inputs and nn.MaxHidden hidden units,
-// or in tic-tac-toe a table of values of every state (smaller). Nothing
-// larger is read.
-func maxWeightFile(g game.Game) int64 {
-	size := int64(4 * nn.Params(g.Inputs(), nn.MaxHidden, g.Moves()))
-	if g == tictactoe.Game {
-		size = max(size, int64(table.MaxFileSize))
-	}
-	return size
-}
+// maxModelFile is the size of the largest plain file of any model of
+// any game (agents.MaxFileSize): nothing larger is read.
+var maxModelFile = agents.MaxFileSize()
 
-// readAgentFile reads the file of an agent of g: a plain weight file, or
-// in tic-tac-toe a table of values, which its magic tells apart (a weight
-// file has no header). It names the file in any error. It reads regular
-// files only, and never more than such a file can hold: /dev/zero or a
-// file of gigabytes is refused, not read into memory.
-func readAgentFile(g game.Game, path string, inputs int) (*nn.Net, *table.Table, error) {
+// readModelFile reads the plain file at path of a model meant for g (nil:
+// any game), and with inputs inputs where that is not 0 (--inputs, for a
+// headerless weight file whose size fits two networks). It names the
+// file in any error; a file that reads as more than one model is refused
+// with an *learn.AmbiguousError, which a command line answers with exit 2.
+// It reads regular files only, and never more than a model's file can
+// hold: /dev/zero or a file of gigabytes is refused, not read into
+// memory.
+func readModelFile(g game.Game, path string, inputs int) (learn.Reading, error) {
 	// Stat before opening: opening a named pipe would wait for a writer.
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
+		return learn.Reading{}, fmt.Errorf("cannot read the model: %w", err)
 	}
-	if err := checkWeightFile(g, path, info); err != nil {
-		return nil, nil, err
+	if err := checkModelFile(path, info); err != nil {
+		return learn.Reading{}, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
+		return learn.Reading{}, fmt.Errorf("cannot read the model: %w", err)
 	}
 	defer f.Close()
 	// The file opened may not be the one checked.
 	if info, err = f.Stat(); err != nil {
-		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
+		return learn.Reading{}, fmt.Errorf("cannot read the model: %w", err)
 	}
-	if err := checkWeightFile(g, path, info); err != nil {
-		return nil, nil, err
+	if err := checkModelFile(path, info); err != nil {
+		return learn.Reading{}, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWeightFile(g)+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxModelFile+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read weights: %w", err)
+		return learn.Reading{}, fmt.Errorf("cannot read the model: %w", err)
 	}
-	if int64(len(data)) > maxWeightFile(g) { // it grew since
-		return nil, nil, tooLarge(g, path)
+	if int64(len(data)) > maxModelFile { // it grew since
+		return learn.Reading{}, tooLarge(path)
 	}
-	if table.IsFile(data) {
-		if g != tictactoe.Game {
-			return nil, nil, fmt.Errorf("%s is a table of values, a tic-tac-toe player, not one of %s", path, g.Title())
+	var want func(learn.Reading) bool
+	if inputs != 0 {
+		want = func(r learn.Reading) bool {
+			net, ok := r.Model.(*nn.Net)
+			return ok && net.Inputs == inputs || !ok && r.Side == nil && inputs == r.Model.Plays().Inputs()
 		}
-		t, err := table.Parse(data)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, t, nil
 	}
-	net, err := nn.Parse(g, data, nn.Shape{Inputs: inputs})
-	if errors.Is(err, nn.ErrAmbiguous) {
-		return nil, nil, fmt.Errorf("%s: %w (say which with --inputs)", path, err)
-	}
+	r, err := agents.ReadFile(g, data, want)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return learn.Reading{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return net, nil, nil
+	return r, nil
 }
 
 // checkLayout refuses, unless force (--force) says otherwise, to replace
-// a file of another size than the weight file of inputs inputs and hidden
-// units for g that a command is about to write: a file of another size is
-// a net of another layout, and a program that reads the name (ttt-rl's
-// play program reads ttt_nn.bin) would load the new one as garbage.
-func checkLayout(file *outputFile, g game.Game, inputs, hidden int, force bool) error {
-	size := int64(4 * nn.Params(inputs, hidden, g.Moves()))
-	if old := file.replaces; old == nil || old.Size() == size || force {
+// a file of another layout than data, the file a command is about to
+// write: one of another kind (another magic) or, for a headerless weight
+// file, of another size, another network's. A program that reads the
+// name (ttt-rl's play program reads ttt_nn.bin) would load the new one
+// as garbage. createOutput has refused what is not a regular file.
+func checkLayout(file *outputFile, data []byte, force bool) error {
+	old := file.replaces
+	if old == nil || force {
 		return nil
 	}
-	return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d (%d inputs, %d hidden units), another layout: replace it with --force, or choose another -o",
-		file.path, file.replaces.Size(), size, inputs, hidden)
-}
-
-// checkTableLayout is checkLayout for a table of values: unless force
-// (--force) says otherwise, it refuses to replace a file that is not a
-// table file, such as a network's weights that a program loads by that
-// name. createOutput has refused what is not a regular file.
-func checkTableLayout(file *outputFile, force bool) error {
-	if file.replaces == nil || force {
-		return nil
+	if !learn.HasMagic(data, learn.MagicPrefix) {
+		if old.Size() == int64(len(data)) {
+			return nil
+		}
+		return fmt.Errorf("cannot write %s: it is a file of %d bytes, and this writes %d, a network of another layout: replace it with --force, or choose another -o",
+			file.path, old.Size(), len(data))
 	}
 	f, err := os.Open(file.target)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", file.path, err)
 	}
 	defer f.Close()
-	head := make([]byte, len(table.Magic))
-	n, _ := io.ReadFull(f, head) // a shorter file is no table file
-	if table.IsFile(head[:n]) {
+	head := make([]byte, len(learn.MagicPrefix)+4)
+	n, _ := io.ReadFull(f, head) // a shorter file is of no kind
+	if learn.HasMagic(data, string(head[:n])) && n == len(head) {
 		return nil
 	}
-	return fmt.Errorf("cannot write %s: it is a file of %d bytes that is not a table of values: replace it with --force, or choose another -o",
-		file.path, file.replaces.Size())
+	return fmt.Errorf("cannot write %s: it is a file of %d bytes of another kind: replace it with --force, or choose another -o", file.path, old.Size())
+}
+
+// readModel is readModelFile of the job's path, with the file named as
+// the user named it; a file that reads more than one way is a wrong
+// command line (exit 2), whose message names the ways and the flags that
+// choose among them.
+func (j *job) readModel(g game.Game, path string, inputs int) (learn.Reading, error) {
+	r, err := readModelFile(g, j.path(path), inputs)
+	if errors.Is(err, learn.ErrAmbiguous) {
+		return r, j.usage("%v (say which with --inputs, or --game)", userNames(err, j.path(path), path))
+	}
+	return r, userNames(err, j.path(path), path)
 }
 
 // checkInputs refuses an --inputs n of a command that reads a weight
-// file of g: 0 (the size decides), or g's inputs with or without the side
-// input.
-func (j *job) checkInputs(n int, g game.Game) error {
-	if n != 0 && n != g.Inputs() && n != g.Inputs()-1 {
-		return j.usage("--inputs must be %d or %d, not %d", g.Inputs()-1, g.Inputs(), n)
+// file: 0 (the file decides), or the inputs of a game's network with or
+// without the side input.
+func (j *job) checkInputs(n int) error {
+	if n == 0 {
+		return nil
 	}
-	return nil
+	var allowed []string
+	for _, k := range agents.Games {
+		if n == k.Inputs() || n == k.Inputs()-1 {
+			return nil
+		}
+		allowed = append(allowed, fmt.Sprintf("%d or %d (%s)", k.Inputs()-1, k.Inputs(), k.Title()))
+	}
+	return j.usage("--inputs must be %s, not %d", strings.Join(allowed, ", "), n)
 }
 
-// checkWeightFile refuses a file that cannot be a weight file for its
+// checkModelFile refuses a file that cannot be a model's file for its
 // type or its size.
-func checkWeightFile(g game.Game, path string, info fs.FileInfo) error {
+func checkModelFile(path string, info fs.FileInfo) error {
 	mode := info.Mode()
 	if mode.IsRegular() {
-		if info.Size() > maxWeightFile(g) {
-			return tooLarge(g, path)
+		if info.Size() > maxModelFile {
+			return tooLarge(path)
 		}
 		return nil
 	}
@@ -147,25 +151,23 @@ func checkWeightFile(g game.Game, path string, info fs.FileInfo) error {
 	case mode&fs.ModeSocket != 0:
 		kind = "a socket"
 	}
-	return fmt.Errorf("%s is %s, not a weight file", path, kind)
+	return fmt.Errorf("%s is %s, not a model's file", path, kind)
 }
 
-// tooLarge is the error of a file larger than any weight file of g.
-func tooLarge(g game.Game, path string) error {
-	return fmt.Errorf("%s is larger than any weight file (at most %d bytes: %d inputs, %d hidden units)",
-		path, maxWeightFile(g), g.Inputs(), nn.MaxHidden)
+// tooLarge is the error of a file larger than any model's file.
+func tooLarge(path string) error {
+	return fmt.Errorf("%s is larger than any model's file (at most %d bytes)", path, maxModelFile)
 }
 
-// weightWriter returns how a net becomes a plain weight file: 19 inputs,
-// or 18 folded for the side that c's --side names, "X" or "O".
-func weightWriter(c *cli.Context) (func(*nn.Net) []byte, error) {
-	side := c.String("side")
-	if side == "" {
-		return (*nn.Net).Bytes, nil
+// sideFlag reads c's --side: nil for none.
+func sideFlag(c *cli.Context) (*game.Side, error) {
+	v := c.String("side")
+	if v == "" {
+		return nil, nil
 	}
-	s, err := game.ParseSide(side)
+	s, err := game.ParseSide(v)
 	if err != nil {
 		return nil, usage(c.Command, "--side: %v", err)
 	}
-	return func(n *nn.Net) []byte { return n.FoldedBytes(s) }, nil
+	return &s, nil
 }

@@ -2,9 +2,11 @@ package web
 
 import (
 	"cmp"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/bits"
@@ -19,8 +21,9 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
+	"ttt/agents/table"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -58,12 +61,48 @@ type apiError struct {
 }
 
 // writeJSON answers v with status 200. The API's answers change with
-// every round, so none may be cached.
-func writeJSON(w http.ResponseWriter, v any) {
+// every round, so a browser must ask again each time (no-cache); but an
+// answer carries a hash of itself (its ETag), so that one that has not
+// changed since the copy the browser holds is 304, with no body. An
+// answer of more than gzipAbove bytes goes compressed to a client that
+// takes gzip, as browsers do: JSON's names repeat in every row.
+func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
+	body, _ := json.Marshal(v) // the answer types always encode
+	body = append(body, '\n')
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(v) // the answer types always encode; a write error is the client's
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	sum := fnv.New64a()
+	sum.Write(body)
+	etag := fmt.Sprintf(`W/"%x"`, sum.Sum64())
+	h.Set("ETag", etag)
+	if strings.Contains(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if len(body) <= gzipAbove || !acceptsGzip(r) {
+		w.Write(body) // a write error is the client's
+		return
+	}
+	h.Set("Content-Encoding", "gzip")
+	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // a valid level
+	zw.Write(body)
+	zw.Close()
+}
+
+// gzipAbove is the size of an answer above which it is compressed: below
+// it, the few bytes saved are not worth the work.
+const gzipAbove = 1 << 10
+
+// acceptsGzip reports whether r's client takes gzip-encoded answers.
+func acceptsGzip(r *http.Request) bool {
+	for _, e := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		if name, q, _ := strings.Cut(strings.TrimSpace(e), ";"); strings.EqualFold(name, "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 // writeError answers an error: status and a message.
@@ -77,15 +116,16 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 
 // fail answers an error of the store: 404 for an agent that is not
 // there, 410 for a checkpoint whose weights ttt prune dropped, 503 when
-// the database is busy, and 500, logged, for the rest, which are the
-// database's failures rather than the request's.
+// the database is busy or its file was replaced or removed under the
+// server, and 500, logged, for the rest, which are the database's
+// failures rather than the request's.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoCheckpoints):
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, store.ErrPruned):
 		writeError(w, http.StatusGone, "%v", err)
-	case errors.Is(err, store.ErrBusy):
+	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 	case r.Context().Err() != nil:
 		// The client has gone: nobody reads the answer.
@@ -119,14 +159,30 @@ func limitParam(r *http.Request) (int, error) {
 	return int(n), err
 }
 
-// view reads the answer to r in one store.View, and answers the store's
-// error if it fails: ok is false then, and the handler has answered.
-func (s *Server) view(w http.ResponseWriter, r *http.Request, fn func(*store.View) error) (ok bool) {
-	if err := s.db.View(r.Context(), fn); err != nil {
+// view reads the answer to r in one store.View of o, and answers the
+// store's error if it fails, or errReplaced if the league's path named
+// another file by the end: ok is false then, and the handler has
+// answered.
+func (s *Server) view(w http.ResponseWriter, r *http.Request, o *opened, fn func(*store.View) error) (ok bool) {
+	err := o.db.View(r.Context(), fn)
+	if err == nil {
+		err = o.current() // every read was of one file
+	}
+	if err != nil {
 		s.fail(w, r, err)
 		return false
 	}
 	return true
+}
+
+// storedAgent reads the agent that ref names in o, with its network, as
+// store.DB.Agent does: a pruned checkpoint comes with store.ErrPruned.
+func storedAgent(r *http.Request, o *opened, ref string) (*store.Agent, error) {
+	a, err := o.db.Agent(r.Context(), ref)
+	if cur := o.current(); cur != nil {
+		return nil, cur
+	}
+	return a, err
 }
 
 // The types below are the API's answers and their parts, as JSON writes
@@ -141,6 +197,10 @@ type agentRef struct {
 }
 
 func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, Kind: a.Kind} }
+
+// isPruned reports whether a, as the store read it, is a network or a
+// table whose weights ttt prune dropped: the store read neither.
+func isPruned(a *store.Agent) bool { return a.Kind.IsNetwork() && len(a.Weights) == 0 }
 
 // bestOf is the agent that best names in v (store.Agent), nil in a
 // league without networks.
@@ -201,7 +261,7 @@ func verifyOf(a *store.Agent) *sides[verifyFigures] {
 	}
 	v := func(r verify.Report) verifyFigures {
 		return verifyFigures{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
-			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: 100 * r.OptimalShare()}
+			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: r.OptimalPercent()}
 	}
 	return &sides[verifyFigures]{X: v(a.Verify[0]), O: v(a.Verify[1])}
 }
@@ -250,10 +310,14 @@ func curveShares(v *store.View, kit *agents.Kit, curve []store.CurvePoint) (map[
 // shareFigures is the position-set check (Connect Four's): the share of
 // optimal moves overall and by phase of the game.
 type shareFigures struct {
-	All    shareFigure `json:"all"`
-	Early  shareFigure `json:"early"`
-	Middle shareFigure `json:"middle"`
-	Late   shareFigure `json:"late"`
+	// Random is the share of the set of positions reached by random
+	// moves, absent for an agent measured before that set; the others
+	// are the tactical set's.
+	Random *shareFigure `json:"random,omitempty"`
+	All    shareFigure  `json:"all"`
+	Early  shareFigure  `json:"early"`
+	Middle shareFigure  `json:"middle"`
+	Late   shareFigure  `json:"late"`
 }
 
 // sharesOf is a's position-set check, nil where its game has none or it
@@ -263,9 +327,14 @@ func sharesOf(a *store.Agent) *shareFigures {
 		return nil
 	}
 	sc := func(s verify.Score) shareFigure {
-		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: 100 * s.Share()}
+		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: s.Percent()}
 	}
-	return &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+	out := &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}
+	if a.Random != nil {
+		r := sc(*a.Random)
+		out.Random = &r
+	}
+	return out
 }
 
 // floorFigures is what a uniformly random player is expected to keep of the
@@ -298,6 +367,7 @@ type leaderboardRow struct {
 	Method     *string `json:"method"` // how it learned; null for a built-in player
 	Class      *string `json:"class"`
 	Best       bool    `json:"best"`
+	Pruned     bool    `json:"pruned"` // its weights dropped by ttt prune: it cannot play
 	interval
 	Games int `json:"games"`
 	record
@@ -308,7 +378,7 @@ type leaderboardRow struct {
 // leaderboard answers GET /api/leaderboard?limit=N: the N best-rated
 // agents (20 unless said), as ttt ratings lists them; or another view of
 // the rated agents (listingOf): another order, filters, a page further.
-func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) {
 	l, err := listingOf(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -319,12 +389,20 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		list           []*store.Agent
 		matched, rated int
 		best           *agentRef
+		pruned         map[int64]bool
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
 			return err
 		}
 		if list, matched, rated, err = v.Leaderboard(l); err != nil {
+			return err
+		}
+		ids := make([]int64, len(list))
+		for i, a := range list {
+			ids[i] = a.ID
+		}
+		if pruned, err = v.Pruned(ids); err != nil {
 			return err
 		}
 		best, err = bestOf(v)
@@ -343,15 +421,15 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		Offset  int              `json:"offset"`
 		Best    *agentRef        `json:"best"`
 		Agents  []leaderboardRow `json:"agents"`
-	}{Game: s.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
+	}{Game: o.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
 	for i, a := range list {
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
 			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
+			Pruned: pruned[a.ID], interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // listingOf reads the view of the leaderboard that r asks for: limit
@@ -475,6 +553,10 @@ type oddsFigures struct {
 type agentFacts struct {
 	Game string `json:"game"` // its league's
 	agentRef
+	// Pruned: ttt prune dropped its weights (a network's, or a table's
+	// file), so it cannot play, be exported or downloaded; its record,
+	// ratings and games remain.
+	Pruned     bool                  `json:"pruned"`
 	Class      *string               `json:"class"`
 	Best       bool                  `json:"best"`
 	Parent     *agentRef             `json:"parent"`
@@ -484,8 +566,9 @@ type agentFacts struct {
 	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
 	Hidden     *int                  `json:"hidden"`
 	Outputs    *int                  `json:"outputs"`
-	Parameters *int                  `json:"parameters"`
-	Table      *int                  `json:"table"` // a table of values' count of values
+	Parameters *int                  `json:"parameters"` // a model's weights or values
+	Table      *int                  `json:"table"`      // a table of values' count of values
+	Model      *string               `json:"model"`      // what its model is, in a few words
 	Created    string                `json:"created"`
 	Standing   *standingFigures      `json:"standing"`
 	Verify     *sides[verifyFigures] `json:"verify"`
@@ -500,15 +583,17 @@ type agentFacts struct {
 
 // agent answers GET /api/agents/{ref}: an agent's facts, ref an id, a
 // name, best or latest, and its record against its first opponents.
-func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
+func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		a         *store.Agent
 		best      *agentRef
 		parent    store.AgentName
 		opponents *opponentsPage
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
-		if a, err = v.Agent(r.PathValue("ref")); err != nil {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
+		// A pruned checkpoint is all that remains of it: its record,
+		// ratings and games, without its network.
+		if a, err = v.Agent(r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
 		if best, err = bestOf(v); err != nil {
@@ -525,11 +610,19 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	kit := agents.KitFor(s.db.Game())
-	if a.Player() != nil && a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
-		league.Describe(kit, a)
+	kit := agents.KitFor(o.db.Game())
+	var model learn.Model
+	if len(a.Weights) > 0 {
+		var err error
+		if model, err = league.ModelOf(kit, a); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
+			league.Describe(kit, a, model)
+		}
 	}
-	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
 		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents}
 	if a.ParentID != 0 {
@@ -539,13 +632,20 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	if a.Method != "" {
 		out.Method = &a.Method
 	}
-	switch {
-	case a.Net != nil:
-		params := nn.Params(a.Net.Inputs, a.Hidden, a.Net.Outputs)
-		out.Inputs, out.Hidden, out.Outputs, out.Parameters = &a.Net.Inputs, &a.Hidden, &a.Net.Outputs, &params
-	case a.Table != nil:
-		n := a.Table.Len()
+	switch m := model.(type) {
+	case nil:
+		if out.Pruned && a.Hidden > 0 { // a network's size is kept beside its weights
+			out.Hidden = &a.Hidden
+		}
+	case *nn.Net:
+		out.Inputs, out.Hidden, out.Outputs = &m.Inputs, &m.Hidden, &m.Outputs
+	case *table.Table:
+		n := m.Len()
 		out.Table = &n
+	}
+	if model != nil {
+		what, size := model.Describe(), model.Size()
+		out.Model, out.Parameters = &what, &size
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -556,13 +656,13 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		}
 		out.VsRandom = &sides[oddsFigures]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // opponents answers GET /api/agents/{ref}/opponents?after=ID&limit=N:
 // the agent's record against each of its opponents with ids above after
 // (0 unless said), in id order, N of them (20 unless said).
-func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) opponents(w http.ResponseWriter, r *http.Request, o *opened) {
 	after, err := intParam(r, "after", "an agent id (0 or more)", 0, 0, math.MaxInt64)
 	var limit int
 	if err == nil {
@@ -576,7 +676,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
 		Agent agentRef `json:"agent"`
 		*opponentsPage
 	}
-	ok := s.view(w, r, func(v *store.View) error {
+	ok := s.view(w, r, o, func(v *store.View) error {
 		n, err := v.Name(r.PathValue("ref"))
 		if err != nil {
 			return err
@@ -586,7 +686,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if ok {
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 	}
 }
 
@@ -607,12 +707,13 @@ func ratingOf(h store.HistoryRow) historyRow {
 // history answers GET /api/agents/{ref}/history: the agent's stored
 // rating history, a row wherever its rating or interval moved by more
 // than half an Elo (store.History), its rating after any round being its
-// last row at or before that round, until the newest round. With
+// last row at or before that round, until the newest round; with
+// after=R, the rows of the rounds after R only. With
 // per=round, the rows are carried forward to one per round, as ttt
 // ratings history --agent lists them, from the round that first rated
 // it (or from=R) to the newest (or to=R), at most maxRoundRows per
 // answer: next_from is then where the next answer starts.
-func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 	q := r.URL.Query()
 	per := q.Get("per")
 	if per != "" && per != "stored" && per != "round" {
@@ -621,14 +722,19 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	}
 	const round = "a round number (1 or more)"
 	from, err := intParam(r, "from", round, 1, 1, math.MaxInt64)
-	var to int64
+	var to, after int64
 	if err == nil {
 		to, err = intParam(r, "to", round, 0, 1, math.MaxInt64) // 0: the newest round
+	}
+	if err == nil {
+		after, err = intParam(r, "after", "a round number, 0 or more", 0, 0, math.MaxInt64)
 	}
 	switch {
 	case err != nil:
 	case per != "round" && (q.Has("from") || q.Has("to")):
 		err = errors.New("from and to go with per=round")
+	case per == "round" && q.Has("after"):
+		err = errors.New("after goes with the stored rows (per=stored)")
 	case to != 0 && from > to:
 		err = fmt.Errorf("from must not be after to (from=%d, to=%d)", from, to)
 	}
@@ -641,7 +747,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		agent  store.AgentName
 		stored []store.HistoryRow
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
@@ -662,15 +768,20 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		NextFrom    *int64       `json:"next_from,omitempty"`
 	}{Agent: agentRef(agent), NewestRound: newest, Per: "stored", Rows: []historyRow{}}
 	if per != "round" {
+		// With after=ROUND, the rows since: what a page that holds the
+		// history up to ROUND lacks (rows are only ever added, at the
+		// round that stores them).
 		for _, h := range stored {
-			out.Rows = append(out.Rows, ratingOf(h))
+			if h.Round > after {
+				out.Rows = append(out.Rows, ratingOf(h))
+			}
 		}
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 		return
 	}
 	out.Per = "round"
 	if len(stored) == 0 { // not rated yet
-		writeJSON(w, out)
+		writeJSON(w, r, out)
 		return
 	}
 	if to == 0 || to > newest {
@@ -693,7 +804,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		row.Stored = &isStored
 		out.Rows = append(out.Rows, row)
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // point is a point of the learning curve: a round, its snapshot, the
@@ -710,8 +821,8 @@ type point struct {
 	Share *float64 `json:"share,omitempty"`
 }
 
-// reference is a built-in player's rating now: the flat lines of the
-// chart.
+// reference is a built-in player's rating, its value on the game's
+// scale: the flat lines of the chart.
 type reference struct {
 	agentRef
 	Elo   float64  `json:"elo"`
@@ -723,14 +834,14 @@ type reference struct {
 // interval, at most maxPoints of them (store.Curve says which: thinned,
 // since round ids start at 1, when the league has more rounds), and
 // perfect's and random's ratings now.
-func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
+func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		curve  []store.CurvePoint
 		newest int64
 		refs   []*store.Agent
 		shares map[int64]verify.Score
 	)
-	kit := agents.KitFor(s.db.Game())
+	kit := agents.KitFor(o.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
 	// holds the curve up to ROUND lacks, a few hundred bytes a round
 	// rather than the whole curve. More than maxPoints rounds since, or
@@ -741,7 +852,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	whole := after < 0
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if !whole {
 			if curve, newest, err = v.CurveAfter(after, maxPoints+1); err != nil {
 				return err
@@ -779,7 +890,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 		Floor *float64 `json:"floor,omitempty"`
 	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
 	pct := func(s verify.Score) *float64 {
-		v := 100 * s.Share()
+		v := s.Percent()
 		return &v
 	}
 	if f := floorOf(kit); f != nil {
@@ -801,14 +912,14 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 			out.References = append(out.References, ref)
 		}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }
 
 // weights answers GET /api/agents/{ref}/weights: the network as the
 // plain weight file ttt export writes, 19 inputs, or with side=X or O
 // the 18 inputs of ttt export --side; a table of values as its table
 // file, which takes no side.
-func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
+func (s *Server) weights(w http.ResponseWriter, r *http.Request, o *opened) {
 	var side *game.Side
 	if v := r.URL.Query().Get("side"); v != "" {
 		sd, err := game.ParseSide(v)
@@ -818,27 +929,30 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request) {
 		}
 		side = &sd
 	}
-	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	a, err := storedAgent(r, o, r.PathValue("ref"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var data []byte
-	var name string
-	switch {
-	case a.Table != nil && side != nil:
-		writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a table of values, which plays both sides: it has no side to fold", a.ID, a.Name)
+	if a.Weights == nil {
+		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player: it learned no model, and has no file", a.ID, a.Name, a.Kind)
 		return
-	case a.Table != nil:
-		data, name = a.Table.Bytes(), a.Name+"-table.bin"
-	case a.Net == nil:
-		writeError(w, http.StatusNotFound, "agent %d (%s) is the built-in %s player, not a network or a table: it has no weight file", a.ID, a.Name, a.Kind)
-		return
-	case side != nil:
-		data, name = a.Net.FoldedBytes(*side), fmt.Sprintf("%s-%s.bin", a.Name, side)
-	default:
-		data, name = a.Net.Bytes(), a.Name+".bin"
 	}
+	model, err := league.ModelOf(agents.KitFor(o.db.Game()), a)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	data := model.File()
+	if side != nil {
+		sided, ok := model.(learn.Sided)
+		if !ok {
+			writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a %s, which plays both sides from one file: it has no file of one side", a.ID, a.Name, model.Describe())
+			return
+		}
+		data = sided.FileFor(*side)
+	}
+	name := league.FileName(a, model, side)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
@@ -882,8 +996,8 @@ type moveAnswer struct {
 // position, stateless. A network, a table and the deterministic
 // built-in players play as in ttt play (greedily); random and MCTS draw
 // their moves.
-func (s *Server) move(w http.ResponseWriter, r *http.Request) {
-	kit := agents.KitFor(s.db.Game())
+func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
+	kit := agents.KitFor(o.db.Game())
 	n := notations[kit.Name()]
 	p, moves, err := requestPosition(r, kit, n)
 	if err != nil {
@@ -899,7 +1013,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", board, res)
 		return
 	}
-	a, err := s.db.Agent(r.Context(), r.PathValue("ref"))
+	a, err := storedAgent(r, o, r.PathValue("ref"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -908,25 +1022,33 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	legal := kit.Legal(p)
 	var m int
 	switch b, builtin := kit.Builtin(a.Name); {
-	case a.Net != nil && a.Net.IsValue():
-		var pass nn.Pass
-		out.Expected = make([]float32, kit.Moves())
-		m, _ = a.Net.Afterstates(p, &pass, out.Expected)
-	case a.Net != nil:
-		var pass nn.Pass
-		a.Net.Forward(p, &pass)
-		out.Probabilities = slices.Clone(pass.Probs[:kit.Moves()])
-		m = a.Net.Greedy(p, &pass)
-	case a.Table != nil: // a tic-tac-toe player
-		b := tictactoe.FromPosition(p)
-		out.TableValues = make([]*float64, kit.Moves())
-		for k := range out.TableValues {
-			if b.IsEmpty(k) {
-				v := a.Table.Value(b.ToMove(), b.Play(k))
-				out.TableValues[k] = &v
+	case a.Weights != nil:
+		model, err := league.ModelOf(kit, a)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		views := make([]float64, kit.Moves())
+		m = model.Explain(p, views)
+		switch model.Views() {
+		case learn.Probabilities:
+			out.Probabilities = make([]float32, kit.Moves())
+			for k, v := range views {
+				out.Probabilities[k] = float32(v)
+			}
+		case learn.Scores:
+			out.Expected = make([]float32, kit.Moves())
+			for k, v := range views {
+				out.Expected[k] = float32(v)
+			}
+		case learn.Values:
+			out.TableValues = make([]*float64, kit.Moves())
+			for k := range out.TableValues {
+				if legal&(1<<k) != 0 {
+					out.TableValues[k] = &views[k]
+				}
 			}
 		}
-		m = a.Table.Move(p)
 	case !builtin:
 		s.fail(w, r, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title()))
 		return
@@ -956,5 +1078,5 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	}
 	after := kit.Play(p, m)
 	out.Move, out.After, out.Result = kit.FormatMove(m), n.write(kit, after, append(moves, m)), kit.Result(after).String()
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }

@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game/connect4"
 	"ttt/agents/nn"
+	"ttt/league"
 	"ttt/store"
 )
 
 // c4Flags make a small Connect Four league of a few rounds.
-var c4Flags = []string{"--game", "connect4", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3"}
+var c4Flags = []string{"--game", "connect4", "--learners", "tdlambda", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3"}
 
 // The API on a Connect Four league: the move endpoint plays its agents
 // on moves given as columns 1-7, the agents and the leaderboard carry the
@@ -31,6 +33,11 @@ func TestConnectFourAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	model, err := league.ModelOf(agents.ConnectFour, best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := model.(*nn.Net)
 
 	t.Run("move", func(t *testing.T) {
 		type answer struct {
@@ -63,12 +70,12 @@ func TestConnectFourAPI(t *testing.T) {
 			var pass nn.Pass
 			var col int
 			var want, got []float32
-			if best.Net.IsValue() {
+			if net.IsValue() {
 				want, got = make([]float32, 7), byGet.Expected
-				col, _ = best.Net.Afterstates(b.Position(), &pass, want)
+				col, _ = net.Afterstates(b.Position(), &pass, want)
 			} else {
-				best.Net.Forward(b.Position(), &pass)
-				col = best.Net.Greedy(b.Position(), &pass)
+				net.Forward(b.Position(), &pass)
+				col = net.Greedy(b.Position(), &pass)
 				want, got = pass.Probs[:7], byGet.Probabilities
 			}
 			after := b.Play(col)
@@ -132,7 +139,7 @@ func TestConnectFourAPI(t *testing.T) {
 			Floor struct{ All float64 }
 		}
 		getJSON(t, url+"api/agents/best", &agent)
-		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != best.Net.Outputs || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
+		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != net.Outputs || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
 			agent.Shares.All.Positions != best.Shares.All.Positions || agent.Floor.All < 30 || agent.Floor.All > 50 {
 			t.Errorf("best: %+v; want its shares %+v", agent, best.Shares.All)
 		}

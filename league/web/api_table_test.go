@@ -7,8 +7,11 @@ import (
 	"strconv"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/table"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -32,8 +35,10 @@ func TestTableAgentAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Table == nil || a.Method != "table" {
-		t.Fatalf("agent 6 is method %q, table %v: want round 1's table", a.Method, a.Table != nil)
+	m, err := league.ModelOf(agents.TicTacToe, a)
+	tab, ok := m.(*table.Table)
+	if err != nil || !ok || a.Method != "table" {
+		t.Fatalf("agent 6 is method %q, model %v: want round 1's table", a.Method, m)
 	}
 	ref := url + "api/agents/" + strconv.FormatInt(a.ID, 10)
 
@@ -44,22 +49,23 @@ func TestTableAgentAPI(t *testing.T) {
 			Inputs, Hidden, Outputs, Parameters *int
 		}
 		getJSON(t, ref, &facts)
-		if facts.Method == nil || *facts.Method != "table" || facts.Table == nil || *facts.Table != a.Table.Len() ||
-			facts.Inputs != nil || facts.Hidden != nil || facts.Outputs != nil || facts.Parameters != nil {
-			t.Errorf("GET %s: %+v; want method table, table %d and no network", ref, facts, a.Table.Len())
+		if facts.Method == nil || *facts.Method != "table" || facts.Table == nil || *facts.Table != tab.Len() ||
+			facts.Inputs != nil || facts.Hidden != nil || facts.Outputs != nil || facts.Parameters == nil || *facts.Parameters != tab.Len() {
+			t.Errorf("GET %s: %+v; want method table, table %d and no network", ref, facts, tab.Len())
 		}
 	})
 
 	t.Run("download", func(t *testing.T) {
 		status, body, h := get(t, ref+"/weights")
 		_, params, _ := mime.ParseMediaType(h.Get("Content-Disposition"))
-		if status != http.StatusOK || !bytes.Equal(body, a.Table.Bytes()) || params["filename"] != a.Name+"-table.bin" {
+		if status != http.StatusOK || !bytes.Equal(body, tab.Bytes()) || params["filename"] != a.Name+"-table.bin" {
 			t.Errorf("GET weights: %d, %d bytes, file %q; want the %d bytes of its table file as %s-table.bin",
-				status, len(body), params["filename"], len(a.Table.Bytes()), a.Name)
+				status, len(body), params["filename"], len(tab.Bytes()), a.Name)
 		}
-		// A table has no side to fold.
-		if status, body, _ := get(t, ref+"/weights?side=X"); status != http.StatusBadRequest {
-			t.Errorf("GET weights?side=X: %d %s; want 400", status, body)
+		// A table of one side holds that side's values, as ttt export
+		// --side writes it.
+		if status, body, _ := get(t, ref+"/weights?side=X"); status != http.StatusOK || !bytes.Equal(body, tab.FileFor(game.X)) {
+			t.Errorf("GET weights?side=X: %d, %d bytes; want the %d of its X values", status, len(body), len(tab.FileFor(game.X)))
 		}
 	})
 
@@ -75,15 +81,15 @@ func TestTableAgentAPI(t *testing.T) {
 				TableValues   []*float64 `json:"table_values"`
 			}
 			getJSON(t, ref+"/move?board="+b.Compact(), &ans)
-			if want := strconv.Itoa(a.Table.Move(b.Position())); ans.Move != want || ans.Probabilities != nil || len(ans.TableValues) != 9 {
+			if want := strconv.Itoa(tab.Move(b.Position())); ans.Move != want || ans.Probabilities != nil || len(ans.TableValues) != 9 {
 				t.Fatalf("%s: %+v; want square %s and nine table values", b.Compact(), ans, want)
 			}
 			for sq, v := range ans.TableValues {
 				switch {
 				case !b.IsEmpty(sq) && v != nil:
 					t.Errorf("%s: a value %v for the taken square %d", b.Compact(), *v, sq)
-				case b.IsEmpty(sq) && (v == nil || *v != a.Table.Value(b.ToMove(), b.Play(sq))):
-					t.Errorf("%s: square %d: %v; want %v", b.Compact(), sq, v, a.Table.Value(b.ToMove(), b.Play(sq)))
+				case b.IsEmpty(sq) && (v == nil || *v != tab.Value(b.ToMove(), b.Play(sq))):
+					t.Errorf("%s: square %d: %v; want %v", b.Compact(), sq, v, tab.Value(b.ToMove(), b.Play(sq)))
 				}
 			}
 		}

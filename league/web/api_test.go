@@ -23,6 +23,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/league/web"
 	"ttt/store"
@@ -44,7 +45,7 @@ func TestAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := web.New(db, nil)
+	h := newServer(t, path)
 	srv := httptest.NewServer(h)
 	url := srv.URL + "/"
 	defer func() {
@@ -378,10 +379,10 @@ func TestAPI(t *testing.T) {
 			var best struct{ Name string }
 			getJSON(t, url+"api/agents/best", &best)
 			args := []string{"export", "--db", "league.db", "--checkpoint", "best", "-o", "out/best.bin", "--force"} // each side's file over the last
-			query, name := "", best.Name+".bin"
+			query, name := "", best.Name+"-19in.bin"
 			if side != "" {
 				args = append(args, "--side", side)
-				query, name = "?side="+strings.ToLower(side), best.Name+"-"+side+".bin"
+				query, name = "?side="+strings.ToLower(side), best.Name+"-"+side+"-18in.bin"
 			}
 			p.OK(t, args...)
 			status, body, h := get(t, url+"api/agents/best/weights"+query)
@@ -395,6 +396,10 @@ func TestAPI(t *testing.T) {
 
 	t.Run("move", func(t *testing.T) {
 		best, err := db.Agent(t.Context(), "best")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bestModel, err := league.ModelOf(agents.TicTacToe, best)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -427,8 +432,9 @@ func TestAPI(t *testing.T) {
 				t.Errorf("%s: board= %+v, moves= %+v, POST %+v", b.Compact(), byBoard, byMoves, posted)
 			}
 			var pass nn.Pass
-			best.Net.Forward(b.Position(), &pass)
-			want := best.Net.Greedy(b.Position(), &pass)
+			net := bestModel.(*nn.Net)
+			net.Forward(b.Position(), &pass)
+			want := net.Greedy(b.Position(), &pass)
 			if byBoard.Move != strconv.Itoa(want) || !slices.Equal(byBoard.Probabilities, pass.Probs[:9]) || byBoard.Values != nil ||
 				byBoard.Board != b.Compact() || byBoard.ToMove != b.ToMove().String() || byBoard.After != b.Play(want).Compact() ||
 				byBoard.Result != b.Play(want).Result().String() {
@@ -637,7 +643,7 @@ func badRequests(t *testing.T, url string) {
 		{"GET", "static/vendor", "", 404, "no such file"},
 		{"GET", "static/", "", 404, "no such file"},
 		{"GET", "static", "", 404, "no such file: /static/"}, // redirected to /static/
-		{"GET", "api/agents/perfect/weights", "", 404, "built-in perfect player, not a network"},
+		{"GET", "api/agents/perfect/weights", "", 404, "built-in perfect player: it learned no model"},
 		{"GET", "api/agents/best/weights?side=Z", "", 400, `side must be X or O, not "Z"`},
 		{"GET", "api/leaderboard?limit=0", "", 400, "limit must be a whole number from 1 to 1000"},
 		{"GET", "api/leaderboard?limit=1001", "", 400, "limit must be"},

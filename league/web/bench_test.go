@@ -17,7 +17,6 @@ import (
 
 	"ttt/agents"
 	"ttt/league/commands/clitest"
-	"ttt/league/web"
 	"ttt/store"
 )
 
@@ -52,12 +51,7 @@ func BenchmarkServe(b *testing.B) {
 // benchServe times ttt serve on a league of n checkpoints.
 func benchServe(b *testing.B, checkpoints int) {
 	path := bigLeague(b, checkpoints)
-	db, err := store.OpenRead(b.Context(), path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	h := web.New(db, nil)
+	h := newServer(b, path)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer h.Close() // the pages' event streams, before the server waits for them

@@ -73,6 +73,9 @@ func TestBrowser(t *testing.T) {
 	formerBest := openWithBest(t, ctx, url)
 	waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#chart").dataset.points === "%d" && document.querySelector("#chart canvas") !== null
 		&& document.querySelectorAll("#leaderboard tbody tr").length > 0 && %s.includes(%q)`, rounds, legendLabels, formerBest))
+	// The best's line: its colour stays the best's when the best changes
+	// (liveChart).
+	bestStroke := eval[string](t, ctx, fmt.Sprintf(`tttChart.series.find(s => s.label === %q).stroke()`, formerBest))
 	// A range of rounds dragged on the chart, which the rounds to come
 	// must leave as it is.
 	zoom := dragChart(t, ctx)
@@ -132,7 +135,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
-	liveChart(t, ctx, url, zoom, formerBest)
+	liveChart(t, ctx, url, zoom, formerBest, bestStroke)
 
 	// Follow two more agents on the chart.
 	unfollowed := chromedp.CSS(`#leaderboard tbody tr:not([data-kind=perfect]) input.follow:not(:checked)`)
@@ -158,7 +161,7 @@ func TestBrowser(t *testing.T) {
 	screenshot(t, ctx, shots, "serve-agent.png")
 
 	// Its weight file, downloaded, is what ttt export writes.
-	got := download(t, ctx, "#weights", want.Best.Name+".bin")
+	got := download(t, ctx, "#weights", want.Best.Name+"-19in.bin")
 	p.OK(t, "export", "--db", "league.db", "--checkpoint", strconv.FormatInt(want.Best.ID, 10), "-o", "best.bin")
 	if !bytes.Equal(got, p.File(t, "best.bin")) {
 		t.Errorf("the downloaded weight file (%d bytes) is not ttt export's (%d bytes)", len(got), len(p.File(t, "best.bin")))
@@ -189,7 +192,7 @@ func TestBrowser(t *testing.T) {
 
 	comparePage(t, ctx, url, shots)
 	failedMove(t, ctx, problems, url, want.Best.Name)
-	backAndForth(t, ctx, url, rounds)
+	backAndForth(t, ctx, problems, url, rounds)
 	notFoundPages(t, ctx, problems, url)
 
 	// A phone: every page fits its width, the board keeps its shape.
@@ -207,6 +210,7 @@ func TestBrowser(t *testing.T) {
 	connectFour(t, ctx, shots)
 	tablePages(t, ctx)
 	learners(t, ctx, shots)
+	watcher(t, ctx, problems)
 }
 
 // learners checks the pages of a league of two learners, the odd rounds
@@ -301,7 +305,7 @@ func deref(s *string) string {
 // games are played on the page, at a desk and on a phone.
 func connectFour(t *testing.T, ctx context.Context, shots string) {
 	t.Helper()
-	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3")
+	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--tuples", "8", "--tuple-length", "6", "--opponents", "4", "--openings", "1", "--seed", "3")
 	_, url := serve(t, path)
 	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
 
@@ -330,6 +334,27 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	}
 	if got := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard th.check")].map(e => e.textContent)`); !slices.Equal(got, []string{"Optimal", "Early", "Middle", "Late"}) {
 		t.Errorf("the leaderboard's check columns are %q", got)
+	}
+	// 10. The shares' lines, their references among them, keep to the
+	// lower part of the chart and the ratings' to the upper: none
+	// crosses another.
+	split := eval[[]float64](t, ctx, `(() => {
+		const u = tttChart;
+		let eloLow = -Infinity, shareHigh = Infinity;
+		const edges = u.bands.flatMap((b) => b.series);
+		u.series.forEach((s, si) => {
+			if (si === 0 || edges.includes(si)) return;
+			for (const v of u.data[si]) {
+				if (v == null) continue;
+				const y = u.valToPos(v, s.scale);
+				if (s.scale === "%") shareHigh = Math.min(shareHigh, y);
+				else eloLow = Math.max(eloLow, y);
+			}
+		});
+		return [eloLow, shareHigh];
+	})()`)
+	if split[0] >= split[1] {
+		t.Errorf("the ratings reach %.0f px down the chart, the shares %.0f px: they overlap", split[0], split[1])
 	}
 	screenshot(t, ctx, shots, "serve-c4-leaderboard.png")
 
@@ -386,6 +411,8 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 			do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 		}
 		do(t, ctx, chromedp.Navigate(url+"play/best?as="+g.side))
+		// 10. Which colour is which side.
+		waitFor(t, ctx, `document.getElementById("colours").textContent === "Xyellow, moves first; Ored"`)
 		playColumns(t, ctx, url, best.Name)
 		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
 			t.Errorf("the Connect Four play page is %d px wide in a window %d px wide", w[0], w[1])
@@ -435,7 +462,7 @@ func leagueHealth(t *testing.T, ctx context.Context, url, path string) {
 	if !health.Running || health.PerHour <= 0 {
 		t.Errorf("with a league run at work the API says %+v", health)
 	}
-	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 0 {
+	if _, stderr, code := run.Stop(t, syscall.SIGINT); code != 130 {
 		t.Fatalf("league run: exit %d after Ctrl-C\n%s", code, stderr)
 	}
 	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"`)
@@ -616,6 +643,24 @@ func comparePage(t *testing.T, ctx context.Context, url, shots string) {
 	if !slices.Equal(shown, moves) {
 		t.Errorf("the compare page shows %d positions; the API lists %d where they differ, of %d", len(shown), len(moves), want.Compared)
 	}
+	// 10. Each position says its value, and marks each move below it as
+	// a mistake (outside the agent's own play where it is); no caption
+	// is cut off; the summary counts them.
+	marks := eval[[]string](t, ctx, `[...document.querySelectorAll("#positions .position")].map(p => p.dataset.best + " " + [...p.querySelectorAll(".says")].map(s => s.querySelector(".value").textContent + (s.querySelector(".mark") ? "!" : "")).join(" "))`)
+	for _, m := range marks {
+		f := strings.Fields(m)
+		for _, v := range f[1:] {
+			if mistake := strings.HasSuffix(v, "!"); mistake == (strings.TrimSuffix(v, "!") == f[0]) {
+				t.Errorf("a position of value %s shows a move %s", f[0], v)
+			}
+		}
+	}
+	if cut := eval[int](t, ctx, `[...document.querySelectorAll("#positions .says")].filter(e => e.scrollWidth > e.clientWidth).length`); cut > 0 {
+		t.Errorf("%d captions of the positions are cut off", cut)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#positions-summary li").length`); n < 4 {
+		t.Errorf("the summary of the positions has %d lines", n)
+	}
 	t.Logf("%s against %s: they move differently in %d of %d positions", want.A.Name, want.B.Name, len(want.Differences), want.Compared)
 }
 
@@ -641,7 +686,35 @@ func darkMode(t *testing.T, ctx context.Context, url, shots string) {
 	if !slices.Equal(colors, want) {
 		t.Errorf("in dark mode the page, its text, a card and the learning curve are %q; want %q", colors, want)
 	}
+	// 8. The pressed range button stands out from its card: WCAG's 3:1
+	// for the parts of a control.
+	if c := eval[float64](t, ctx, contrast(`document.querySelector("#range [aria-pressed=true]")`, `document.querySelector(".card")`)); c < 3 {
+		t.Errorf("in dark mode the pressed range button's contrast with its card is %.2f:1; want 3:1 at least", c)
+	}
 	screenshot(t, ctx, shots, "serve-leaderboard-dark.png")
+	dark(false)
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelector("#range [aria-pressed=true]")`)
+	if c := eval[float64](t, ctx, contrast(`document.querySelector("#range [aria-pressed=true]")`, `document.querySelector(".card")`)); c < 3 {
+		t.Errorf("the pressed range button's contrast with its card is %.2f:1; want 3:1 at least", c)
+	}
+}
+
+// contrast is an expression: the contrast ratio of the background
+// colours of the elements that a and b (expressions) are, as WCAG
+// reckons it from their relative luminance.
+func contrast(a, b string) string {
+	return fmt.Sprintf(`(() => {
+		const lum = (e) => {
+			const [r, g, b] = getComputedStyle(e).backgroundColor.match(/\d+/g).slice(0, 3).map(Number).map((c) => {
+				c /= 255;
+				return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+			});
+			return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+		};
+		const [x, y] = [lum(%s), lum(%s)].sort((p, q) => q - p);
+		return (x + 0.05) / (y + 0.05);
+	})()`, a, b)
 }
 
 // The phone of the test: its viewport in CSS pixels (device scale 3).
@@ -650,10 +723,10 @@ const phoneWidth, phoneHeight = 390, 844
 // legendLabels is an expression: the labels of the chart's legend.
 const legendLabels = `[...document.querySelectorAll("#chart .u-legend .u-series th")].map(e => e.textContent)`
 
-// openWithBest opens the leaderboard as if the best were another network,
-// the best of the leaderboard's networks that is not the best: the
-// page's first request for the best is sent to that network instead. It
-// returns that network's name.
+// openWithBest opens the leaderboard as if the best it follows were
+// another network, the best of the leaderboard's networks that is not
+// the best: the page's first answer of the league's health names that
+// network as the best. It returns that network's name.
 func openWithBest(t *testing.T, ctx context.Context, url string) string {
 	t.Helper()
 	var board struct {
@@ -665,40 +738,45 @@ func openWithBest(t *testing.T, ctx context.Context, url string) string {
 		}
 	}
 	getJSON(t, url+"api/leaderboard", &board)
-	var other int64
-	var name string
+	var other map[string]any
 	for _, a := range board.Agents {
 		if a.Kind == "checkpoint" && !a.Best {
-			other, name = a.ID, a.Name
+			getJSON(t, fmt.Sprintf("%sapi/agents/%d", url, a.ID), &other)
 			break
 		}
 	}
-	if other == 0 {
+	if other == nil {
 		t.Fatal("the league has a single network")
 	}
-	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/agents/best*"}}}); err != nil {
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/health*", RequestStage: fetch.RequestStageResponse}}}); err != nil {
 		t.Fatal(err)
 	}
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	do(t, ctx, chromedp.Navigate(url))
-	// Two requests: the best, and its history.
-	n := 0
 	for ev, err := range paused {
 		if err != nil {
 			t.Fatal(err)
 		}
-		swapped := strings.Replace(ev.Request.URL, "/api/agents/best", fmt.Sprintf("/api/agents/%d", other), 1)
-		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID, URL: swapped}); err != nil {
+		res, err := chromedp.Call(ctx, fetch.GetResponseBody, fetch.GetResponseBodyParams{RequestID: ev.RequestID})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if n++; n == 2 {
-			break
+		var health map[string]any
+		if err := json.Unmarshal(res.Body, &health); err != nil {
+			t.Fatalf("the health %q: %v", res.Body, err)
 		}
+		health["best"] = map[string]any{"id": other["id"], "name": other["name"], "kind": other["kind"], "class": other["class"], "standing": other["standing"]}
+		body, _ := json.Marshal(health)
+		if _, err := chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: 200,
+			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		break
 	}
 	if _, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	return name
+	return other["name"].(string)
 }
 
 // chartRange is an expression: the rounds the leaderboard's chart shows.
@@ -728,16 +806,27 @@ func dragChart(t *testing.T, ctx context.Context) []float64 {
 // those of the chart's data, the chart follows the best of the newest
 // round in place of the best it followed, and its y axis fits the
 // ratings rather than the widest interval.
-func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, formerBest string) {
+func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, formerBest, bestStroke string) {
 	t.Helper()
 	if got := eval[[]float64](t, ctx, chartRange); !slices.Equal(got, zoom) {
 		t.Errorf("after three rounds the chart shows rounds %v; the user chose %v", got, zoom)
 	}
-	var best struct{ Name string }
-	getJSON(t, url+"api/agents/best", &best)
-	waitFor(t, ctx, fmt.Sprintf(`%s.includes(%q) && document.querySelector("#leaderboard tbody tr.best input.follow").checked`, legendLabels, best.Name))
+	// The best the pages show: the league's best, or one it leads by
+	// less than the noise (best.go).
+	var health struct {
+		Best struct {
+			ID   int64
+			Name string
+		}
+	}
+	getJSON(t, url+"api/health", &health)
+	best := health.Best
+	waitFor(t, ctx, fmt.Sprintf(`%s.includes(%q) && document.querySelector('#leaderboard tbody tr[data-id="%d"] input.follow').checked`, legendLabels, best.Name, best.ID))
 	if best.Name != formerBest && slices.Contains(eval[[]string](t, ctx, legendLabels), formerBest) {
 		t.Errorf("the chart still follows %s, the best when the page opened; the best is %s", formerBest, best.Name)
+	}
+	if got := eval[string](t, ctx, fmt.Sprintf(`tttChart.series.find(s => s.label === %q).stroke()`, best.Name)); got != bestStroke {
+		t.Errorf("the best's line was %s while it followed %s, and is %s for %s", bestStroke, formerBest, got, best.Name)
 	}
 	// Each round after the first load asked only for the points since.
 	if asked := eval[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => new URL(e.name)).filter(u => u.pathname === "/api/progress").map(u => u.search)`); len(asked) < 4 || asked[0] != "" || slices.ContainsFunc(asked[1:], func(q string) bool { return !strings.HasPrefix(q, "?after=") }) {
@@ -885,17 +974,25 @@ func failedMove(t *testing.T, ctx context.Context, problems *pageProblems, url, 
 		t.Errorf("after the failed move %d cells can be played; want none: it is the agent's move", free)
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS("#retry")))
-	waitFor(t, ctx, `document.getElementById("status").textContent === "Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
+	waitFor(t, ctx, `document.getElementById("status").textContent === "`+name+` played square " + document.getElementById("board").dataset.moves.split(",")[1] + ". Your move." && document.getElementById("board").dataset.moves.split(",").length === 2`)
 }
 
 // backAndForth goes from page to page in one tab, as a user does, by
 // links, by the address and by the browser's back and forward, and checks
 // that each page comes within viewLimit and follows the league. A page
-// left stays alive in the browser's back/forward cache: if it kept its
-// event stream open, the browser's six connections to the server would be
-// taken after six pages, and the next would wait a minute for one.
-func backAndForth(t *testing.T, ctx context.Context, url string, round int) {
+// left stays alive in the browser's back/forward cache, and must let go
+// of the event stream and take it again when it comes back. Chromium
+// keeps a page in that cache only while another page keeps their shared
+// stream's worker (events.js) alive, as a watcher's other tabs do: one
+// is open meanwhile, and follows the league throughout.
+func backAndForth(t *testing.T, ctx context.Context, problems *pageProblems, url string, round int) {
 	const viewLimit = 5 * time.Second
+	other := newTab(t, ctx, problems)
+	do(t, other, chromedp.Navigate(url+"agents/perfect"))
+	defer func() {
+		waitFor(t, other, fmt.Sprintf(`document.getElementById("round").dataset.round === "%d" && document.getElementById("live").classList.contains("on")`, round))
+		do(t, other, chromedp.Navigate("about:blank"))
+	}()
 	type page struct{ at, drawn string }
 	var (
 		leaderboard = page{`location.pathname === "/"`, `document.querySelectorAll("#leaderboard tbody tr").length > 0`}
@@ -1097,7 +1194,15 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	// Every wait has a bound of its own (pageWait); the browser lives as
+	// long as the test may (go test -timeout), a night for TestNight.
+	timeout := 5 * time.Minute
+	if tt, ok := t.(*testing.T); ok {
+		if end, ok := tt.Deadline(); ok {
+			timeout = time.Until(end)
+		}
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
@@ -1105,6 +1210,23 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	})
 
 	problems := &pageProblems{}
+	problems.watch(t, ctx)
+	t.Cleanup(func() {
+		problems.mu.Lock()
+		defer problems.mu.Unlock()
+		for _, p := range problems.list {
+			if !slices.ContainsFunc(problems.expected, func(s string) bool { return strings.Contains(p, s) }) {
+				t.Errorf("a page: %s", p)
+			}
+		}
+	})
+	return ctx, problems
+}
+
+// watch adds to p what the page of the tab ctx throws or logs as an
+// error.
+func (p *pageProblems) watch(t testing.TB, ctx context.Context) {
+	t.Helper()
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	console := chromedp.Events(ctx, runtime.ConsoleAPICalled)
 	// The browser's own errors: a resource that failed to load, a
@@ -1118,7 +1240,7 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 			if err != nil {
 				return
 			}
-			problems.add(fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
+			p.add(fmt.Sprintf("%s (%s:%d)", exceptionText(ev.ExceptionDetails), ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1))
 		}
 	}()
 	go func() {
@@ -1131,7 +1253,7 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 				for _, a := range ev.Args {
 					args = append(args, string(a.Value)+a.Description)
 				}
-				problems.add("console.error: " + strings.Join(args, " "))
+				p.add("console.error: " + strings.Join(args, " "))
 			}
 		}
 	}()
@@ -1141,20 +1263,20 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 				return
 			}
 			if e := ev.Entry; e.Level == cdplog.EntryLevelError || e.Level == cdplog.EntryLevelWarning {
-				problems.add(fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
+				p.add(fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		problems.mu.Lock()
-		defer problems.mu.Unlock()
-		for _, p := range problems.list {
-			if !slices.ContainsFunc(problems.expected, func(s string) bool { return strings.Contains(p, s) }) {
-				t.Errorf("a page: %s", p)
-			}
-		}
-	})
-	return ctx, problems
+}
+
+// newTab opens another tab of the browser of ctx, whose page's problems
+// go to p, until the test ends.
+func newTab(t testing.TB, ctx context.Context, p *pageProblems) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	p.watch(t, tab)
+	return tab
 }
 
 // exceptionText is what a page's exception says.

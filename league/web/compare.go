@@ -1,6 +1,8 @@
 package web
 
 import (
+	"errors"
+	"math/bits"
 	"net/http"
 	"strings"
 
@@ -14,13 +16,14 @@ import (
 // gives an agent.
 type compared struct {
 	agentRef
+	Pruned   bool             `json:"pruned"` // its weights dropped by ttt prune: its moves are not known
 	Class    *string          `json:"class"`
 	Shares   *shareFigures    `json:"shares"`
 	Standing *standingFigures `json:"standing"`
 }
 
 func comparedOf(a *store.Agent) compared {
-	c := compared{agentRef: *refOf(a), Class: classOf(a), Shares: sharesOf(a)}
+	c := compared{agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Shares: sharesOf(a)}
 	if st := a.Standing; st != nil {
 		c.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
@@ -28,10 +31,12 @@ func comparedOf(a *store.Agent) compared {
 }
 
 // moveValue is an agent's move in a position, as people type it, and its
-// exact value for the side to move.
+// exact value for the side to move; in tic-tac-toe, whether the agent's
+// own play reaches the position (ownPlay).
 type moveValue struct {
-	Move  string `json:"move"`
-	Value string `json:"value"`
+	Move   string `json:"move"`
+	Value  string `json:"value"`
+	InPlay *bool  `json:"in_play,omitempty"`
 }
 
 // difference is a position where the two agents move differently:
@@ -41,8 +46,36 @@ type moveValue struct {
 type difference struct {
 	Rows   []string  `json:"rows"`
 	ToMove string    `json:"to_move"`
+	Best   string    `json:"best"` // the position's value for the side to move: its best move's
 	A      moveValue `json:"a"`
 	B      moveValue `json:"b"`
+}
+
+// ownPlay returns the positions where p is to move in the games it plays
+// as side against every line of the other side's moves: those its own
+// play reaches, where ttt verify checks it. A comparison walks every
+// position, and there an agent of the perfect class may make a losing
+// move in a position its own play never reaches. Only for a game whose
+// tree is small enough to walk (tic-tac-toe).
+func ownPlay(kit *agents.Kit, p game.Player, side game.Side) map[game.Position]bool {
+	mine, seen := map[game.Position]bool{}, map[game.Position]bool{}
+	var walk func(pos game.Position)
+	walk = func(pos game.Position) {
+		if seen[pos] || kit.Result(pos) != game.Ongoing {
+			return
+		}
+		seen[pos] = true
+		if kit.ToMove(pos) == side {
+			mine[pos] = true
+			walk(kit.Play(pos, p.Move(pos)))
+			return
+		}
+		for legal := kit.Legal(pos); legal != 0; legal &= legal - 1 {
+			walk(kit.Play(pos, bits.TrailingZeros64(legal)))
+		}
+	}
+	walk(kit.Start())
+	return mine
 }
 
 // compare answers GET /api/compare/{a}/{b}: what ttt compare says of two
@@ -51,7 +84,7 @@ type difference struct {
 // where they move differently (every one in tic-tac-toe, the position
 // set in Connect Four). With positions=0, the figures only: what a page
 // that has the positions asks at each new round.
-func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	q := r.URL.Query().Get("positions")
 	if q != "" && q != "0" && q != "1" {
 		writeError(w, http.StatusBadRequest, "positions must be 0 or 1 (got %q)", q)
@@ -63,14 +96,16 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		met    bool
 		newest int64
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
-		if a, err = v.Agent(r.PathValue("a")); err != nil {
+		// A pruned checkpoint keeps its record and rating; only its
+		// moves cannot be compared (pruned says so).
+		if a, err = v.Agent(r.PathValue("a")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
-		if b, err = v.Agent(r.PathValue("b")); err != nil {
+		if b, err = v.Agent(r.PathValue("b")); err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
 		played, met, err = league.HeadToHead(v, a.ID, b.ID)
@@ -83,7 +118,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%s and %s are one agent, %s (%d): compare two", r.PathValue("a"), r.PathValue("b"), a.Name, a.ID)
 		return
 	}
-	kit := agents.KitFor(s.db.Game())
+	kit := agents.KitFor(o.db.Game())
 	c := league.Compare(a, b, played, met)
 	if q != "0" {
 		if err := c.Moves(r.Context(), kit); err != nil {
@@ -114,13 +149,34 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	if q != "0" {
 		out.Compared = &c.Compared
 		out.Differences = make([]difference, 0, len(c.Differences))
+		// In tic-tac-toe, whether each one's own play reaches each
+		// position, as X or as O.
+		var plays [2][2]map[game.Position]bool // by agent, by side
+		if kit.Positions == nil && len(c.Differences) > 0 {
+			for i, a := range []*store.Agent{a, b} {
+				p, err := league.Deterministic(kit, a) // both are: they differ
+				if err != nil {
+					s.fail(w, r, err)
+					return
+				}
+				plays[i] = [2]map[game.Position]bool{ownPlay(kit, p, game.X), ownPlay(kit, p, game.O)}
+			}
+		}
+		inPlay := func(i int, pos game.Position) *bool {
+			if plays[i][0] == nil {
+				return nil
+			}
+			in := plays[i][kit.ToMove(pos)][pos]
+			return &in
+		}
 		for _, d := range c.Differences {
-			out.Differences = append(out.Differences, difference{
-				Rows: strings.Split(kit.Format(d.Position), "\n"), ToMove: kit.ToMove(d.Position).String(),
-				A: moveValue{Move: kit.FormatMove(d.A), Value: d.AValue.String()},
-				B: moveValue{Move: kit.FormatMove(d.B), Value: d.BValue.String()},
-			})
+			diff := difference{
+				Rows: strings.Split(kit.Format(d.Position), "\n"), ToMove: kit.ToMove(d.Position).String(), Best: d.Best.String(),
+				A: moveValue{Move: kit.FormatMove(d.A), Value: d.AValue.String(), InPlay: inPlay(0, d.Position)},
+				B: moveValue{Move: kit.FormatMove(d.B), Value: d.BValue.String(), InPlay: inPlay(1, d.Position)},
+			}
+			out.Differences = append(out.Differences, diff)
 		}
 	}
-	writeJSON(w, out)
+	writeJSON(w, r, out)
 }

@@ -44,13 +44,13 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // row for every round that made a snapshot (not thinned, unlike
 // /api/progress), with its snapshot's share of optimal moves where the
 // game has a position set.
-func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
-	kit := agents.KitFor(s.db.Game())
+func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request, o *opened) {
+	kit := agents.KitFor(o.db.Game())
 	var (
 		curve  []store.CurvePoint
 		shares map[int64]verify.Score
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if curve, _, err = v.CurveAfter(0, math.MaxInt); err != nil {
 			return err
 		}
@@ -81,12 +81,12 @@ func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request) {
 
 // opponentsCSV answers GET /api/agents/{ref}/opponents.csv: the agent's
 // record against every opponent it has played, by id, as CSV.
-func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request) {
+func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		agent store.AgentName
 		list  []store.Opponent
 	)
-	ok := s.view(w, r, func(v *store.View) (err error) {
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if agent, err = v.Name(r.PathValue("ref")); err != nil {
 			return err
 		}
@@ -120,9 +120,9 @@ func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request) {
 // has played every snapshot of a league); a replay that fails midway
 // breaks the connection, so that no browser keeps a file cut short as
 // if it were whole.
-func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request) {
+func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request, o *opened) {
 	var agent store.AgentName
-	if !s.view(w, r, func(v *store.View) (err error) {
+	if !s.view(w, r, o, func(v *store.View) (err error) {
 		agent, err = v.Name(r.PathValue("ref"))
 		return err
 	}) {
@@ -135,8 +135,11 @@ func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attach(w, "application/x-chess-pgn", agent.Name+".pgn")
-	pw := pgn.NewWriter(w, "ttt serve", s.db.Game())
-	err := league.Games(r.Context(), s.db, store.MatchFilter{Agent: agent.ID}, func(g league.StoredGame) error {
+	pw := pgn.NewWriter(w, "ttt serve", o.db.Game())
+	err := league.Games(r.Context(), o.db, store.MatchFilter{Agent: agent.ID}, func(g league.StoredGame) error {
+		if err := o.current(); err != nil { // a game of another league's file
+			return err
+		}
 		return pw.Write(pgn.Game{Round: g.Round, Date: g.Date, White: g.XName, Black: g.OName, Result: g.Result, Moves: g.Moves})
 	})
 	if err == nil {

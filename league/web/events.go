@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -35,15 +36,32 @@ type rounds struct {
 }
 
 // leagueState is what the event stream says of the league: its newest
-// round, and whether a ttt league run (or roundrobin) holds its lock,
-// which is the truth of "running" that the pages show.
+// round, whether a ttt league run (or roundrobin) holds its lock, which
+// is the truth of "running" that the pages show, and which league it is
+// (opened.league): a page that sees another league starts anew. While no
+// league opens at the server's path, league is empty and problem says
+// why, and round is the last one seen.
 type leagueState struct {
 	round   int64
 	running bool
+	league  string
+	problem string
+}
+
+// data is the state as an event's JSON.
+func (st leagueState) data() string {
+	b, _ := json.Marshal(struct {
+		Round   int64  `json:"round"`
+		Running bool   `json:"running"`
+		League  string `json:"league"`
+		Problem string `json:"problem,omitempty"`
+	}{st.round, st.running, st.league, st.problem}) // always encodes
+	return string(b)
 }
 
 // events answers GET /api/events: a stream of server-sent events, one
-// "round" event with data {"round": N, "running": true} when the stream
+// "round" event with data {"round": N, "running": true, "league": L}
+// (leagueState) when the stream
 // opens and one each time the newest committed round changes or a league
 // run starts or stops. The league run is
 // another process, which tells nobody of its commits, so the server
@@ -81,7 +99,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	last := leagueState{round: -1}
 	for {
 		if now.round >= 0 && now != last {
-			if send("event: round\ndata: {\"round\":%d,\"running\":%t}\n\n", now.round, now.running) != nil {
+			if send("event: round\ndata: %s\n\n", now.data()) != nil {
 				return
 			}
 			last = now
@@ -142,8 +160,10 @@ func (s *Server) poll() {
 	defer tick.Stop()
 	failing := false
 	for {
-		round, err := s.db.NewestRound(s.life)
-		now := leagueState{round: round, running: s.db.Writer() != 0}
+		rs.mu.Lock()
+		last := rs.now
+		rs.mu.Unlock()
+		now, err := s.observe(last)
 		rs.mu.Lock()
 		if rs.streams == 0 {
 			// The next stream starts another poller, and must not get
@@ -152,24 +172,12 @@ func (s *Server) poll() {
 			rs.mu.Unlock()
 			return
 		}
-		moved := err == nil && now.round != rs.now.round
-		if err == nil && now != rs.now {
+		if now.round >= 0 && now != rs.now {
 			rs.now = now
 			close(rs.changed)
 			rs.changed = make(chan struct{})
 		}
 		rs.mu.Unlock()
-		if moved {
-			// The best of each new round, so that the health of the
-			// league can say when it changed.
-			s.db.View(s.life, func(v *store.View) error {
-				best, err := bestOf(v)
-				if best != nil {
-					s.best.note(best.ID, round)
-				}
-				return err
-			})
-		}
 		if err != nil && !failing && s.life.Err() == nil && s.errLog != nil {
 			s.errLog.Printf("GET /api/events: %v", err)
 		}
@@ -180,4 +188,38 @@ func (s *Server) poll() {
 		case <-tick.C:
 		}
 	}
+}
+
+// observe reads the league's state, last being the one seen before, and
+// at a new round notes the best the pages show (bestSeen), so that the
+// league's health can say when it changed. A database that fails to
+// answer leaves the state as it was; a league that cannot be opened
+// makes a state that says why.
+func (s *Server) observe(last leagueState) (leagueState, error) {
+	o, err := s.league.acquire()
+	if err != nil {
+		return leagueState{round: max(last.round, 0), problem: err.Error()}, err
+	}
+	defer o.done()
+	now := last
+	err = o.db.View(s.life, func(v *store.View) error {
+		round, err := v.NewestRound()
+		if err != nil {
+			return err
+		}
+		now = leagueState{round: round, running: o.db.Writer() != 0, league: o.league}
+		if round != last.round || o.league != last.league {
+			// An agent that cannot be read (damaged) is the health's
+			// to say: the rounds still reach the pages.
+			o.best.note(v, round)
+		}
+		return nil
+	})
+	if err == nil {
+		err = o.current()
+	}
+	if err != nil {
+		return last, err
+	}
+	return now, nil
 }

@@ -13,3 +13,7 @@ func SetMaxRoundRows(n int64) (restore func()) {
 
 // PollEvery is pollEvery, how often the event streams' poller asks.
 const PollEvery = pollEvery
+
+// Leads is leads: whether the league's best a beats b, the best shown, by
+// more than noise.
+var Leads = leads

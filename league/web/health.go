@@ -1,8 +1,8 @@
 package web
 
 import (
+	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"ttt/store"
@@ -13,49 +13,32 @@ import (
 // league that slows down as it grows.
 const paceRounds = 100
 
-// bestSeen is when this server first saw the best it shows: the league
-// does not store when its best changed (the best rule orders the
-// standings of the moment), so the server notes it, from the first
-// answer that names a best on.
-type bestSeen struct {
-	mu    sync.Mutex
-	id    int64
-	round int64 // the newest round when it was first seen as the best
-	// changed: the server saw another best before it, so round is when
-	// the best changed; otherwise it was already the best at round.
-	changed bool
-}
-
-// note records that best is the best at round, and returns since when it
-// has been, as far as this server knows.
-func (b *bestSeen) note(best, round int64) (since int64, changed bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if best != b.id {
-		b.changed = b.id != 0
-		b.id, b.round = best, round
-	}
-	return b.round, b.changed
-}
-
 // health answers GET /api/health: the league at a glance. Whether a
 // league run is at work (it holds the database's lock), the newest round
-// and when it finished, the pace of the last rounds, and the best and
-// since when it is.
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+// and when it finished, the pace of the last rounds, the best the pages
+// show and since when (best.go), and the newest network.
+func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		newest int64
 		times  []store.RoundTime
-		best   *agentRef
+		shown  *shownBest
+		latest *store.Agent
+		writer int
 	)
-	if !s.view(w, r, func(v *store.View) (err error) {
+	if !s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
 		if times, err = v.RoundTimes(paceRounds); err != nil {
 			return err
 		}
-		best, err = bestOf(v)
+		if shown, err = o.best.note(v, newest); err != nil {
+			return err
+		}
+		if latest, err = v.Agent(store.Latest); errors.Is(err, store.ErrNoCheckpoints) || errors.Is(err, store.ErrPruned) {
+			err = nil
+		}
+		writer = o.db.Writer() // of the file read: view checks it is still the one named
 		return err
 	}) {
 		return
@@ -74,9 +57,15 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		LastRound   *time.Time `json:"last_round"`      // when the newest round finished
 		SecondsAgo  *float64   `json:"seconds_ago"`     // since then
 		PerHour     *float64   `json:"rounds_per_hour"` // at the pace of the last paceRounds rounds
-		Best        *agentRef  `json:"best"`
+		Best        *compared  `json:"best"`            // the best the pages show (best.go)
 		BestSince   *since     `json:"best_since"`
-	}{Writer: s.db.Writer(), NewestRound: newest, Best: best}
+		// Leader is the league's best by its rule where it is not the
+		// best shown, which it leads by less than Margin on the low end
+		// of its interval; absent otherwise.
+		Leader *compared `json:"leader,omitempty"`
+		Margin *float64  `json:"margin,omitempty"`
+		Latest *compared `json:"latest"` // the newest network
+	}{Writer: writer, NewestRound: newest}
 	out.Running = out.Writer != 0
 	if len(times) > 0 && !times[0].Finished.IsZero() {
 		ago := time.Since(times[0].Finished).Seconds()
@@ -96,9 +85,17 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		rate := float64(n) / busy.Hours()
 		out.PerHour = &rate
 	}
-	if best != nil {
-		round, changed := s.best.note(best.ID, newest)
-		out.BestSince = &since{Round: round, Changed: changed}
+	if shown != nil {
+		best := comparedOf(shown.best)
+		out.Best, out.BestSince = &best, &since{Round: shown.since, Changed: shown.changed}
+		if shown.leader != nil {
+			leader, m := comparedOf(shown.leader), margin(shown.leader.Standing, shown.best.Standing)
+			out.Leader, out.Margin = &leader, &m
+		}
 	}
-	writeJSON(w, out)
+	if latest != nil {
+		l := comparedOf(latest)
+		out.Latest = &l
+	}
+	writeJSON(w, r, out)
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"ttt/league/commands/clitest"
+	"ttt/league/web"
+	"ttt/store"
 )
 
 // The tests run ttt as a user would: a real league made by ttt league
@@ -33,6 +36,19 @@ func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) 
 	return p, filepath.Join(p.Dir, "league.db")
 }
 
+// newServer returns ttt serve's handler of the league at path, which it
+// opens as ttt serve does (store.OpenRead); the test closes it at its
+// end.
+func newServer(t testing.TB, path string) *web.Server {
+	t.Helper()
+	h, err := web.New(path, func() (*store.DB, error) { return store.OpenRead(context.Background(), path) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
 // servingLine is ttt serve's first line.
 var servingLine = regexp.MustCompile(`serving .* on (http://\S+/) \(Ctrl-C stops\)`)
 
@@ -40,7 +56,13 @@ var servingLine = regexp.MustCompile(`serving .* on (http://\S+/) \(Ctrl-C stops
 // port, and returns it and the URL it serves on (ending in /).
 func serve(t testing.TB, path string) (*clitest.Background, string) {
 	t.Helper()
-	r := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", "127.0.0.1:0")
+	return serveOn(t, path, "127.0.0.1:0")
+}
+
+// serveOn runs `ttt serve` on the database at path, listening on addr.
+func serveOn(t testing.TB, path, addr string) (*clitest.Background, string) {
+	t.Helper()
+	r := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", addr)
 	r.WaitOutput(t, "(Ctrl-C stops)\n")
 	m := servingLine.FindStringSubmatch(r.Stdout())
 	if m == nil {

@@ -4,7 +4,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"ttt/league/web"
 	"ttt/store"
 )
 
@@ -16,13 +15,7 @@ import (
 func TestLearners(t *testing.T) {
 	t.Parallel()
 	_, path := newLeague(t, 5, "--learners", "policy,table", "--games-per-round", "2000", "--hidden", "16", "--opponents", "8", "--openings", "1")
-	db, err := store.OpenRead(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	h := web.New(db, nil)
-	defer h.Close()
+	h := newServer(t, path)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	url := srv.URL + "/"

@@ -18,7 +18,6 @@ import (
 
 	"ttt/league/commands/clitest"
 	"ttt/league/web"
-	"ttt/store"
 )
 
 // ttt serve: its line, its refusals, its answers only to loopback names,
@@ -29,7 +28,7 @@ func TestServe(t *testing.T) {
 	p.Refused(t, "--addr 127.0.0.1:99999: listen tcp: address 99999: invalid port", "serve", "--db", "league.db", "--addr", "127.0.0.1:99999")
 	p.Usage(t, `serve: takes no arguments, got "x"`, "serve", "--db", "league.db", "x")
 
-	srv, url := serve(t, path)
+	_, url := serve(t, path)
 	// Headers beyond the server's limit.
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	req.Header.Set("X-Big", strings.Repeat("x", 64<<10))
@@ -63,7 +62,7 @@ func TestServe(t *testing.T) {
 	// Ctrl-C with a page open: the stream ends, the command exits 0. (A
 	// server of its own: net/http holds the connection of the 431 half a
 	// second before it closes it, and Shutdown waits for that.)
-	srv, url = serve(t, path)
+	srv, url := serve(t, path)
 	res, err := http.Get(url + "api/events")
 	if err != nil {
 		t.Fatal(err)
@@ -215,12 +214,7 @@ func TestServeWhileLeagueRuns(t *testing.T) {
 // last poller saw; and Close ends every stream at once.
 func TestEventStreams(t *testing.T) {
 	p, path := newLeague(t, 1)
-	db, err := store.OpenRead(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	h := web.New(db, nil)
+	h := newServer(t, path)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer h.Close()

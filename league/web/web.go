@@ -10,8 +10,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html"
@@ -33,7 +36,7 @@ var static embed.FS
 // Server answers the API and serves the pages over one league database.
 // Its zero value is not usable: make one with New.
 type Server struct {
-	db     *store.DB
+	league *leagueFile
 	mux    *http.ServeMux
 	errLog *log.Logger
 
@@ -43,30 +46,63 @@ type Server struct {
 	life context.Context
 	stop context.CancelFunc
 
-	rounds rounds   // the newest round, for the event streams
-	best   bestSeen // since when the best is, as far as the server saw
+	rounds rounds // the newest round, for the event streams
 }
 
-// New returns the server of db, which it only reads. errLog, when not
-// nil, gets a line for every answer with status 500: a failure of the
-// database rather than of the request.
-func New(db *store.DB, errLog *log.Logger) *Server {
-	s := &Server{db: db, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})}}
+// New returns the server of the league database at path, which open
+// opens (store.OpenRead, as a command names it) and which the server
+// only reads. It opens it at once, and fails as open does. When path
+// comes to name another file, the server closes the one it read and
+// opens the new one with open (league.go). errLog, when not nil, gets a
+// line for every answer with status 500: a failure of the database
+// rather than of the request.
+func New(path string, open func() (*store.DB, error), errLog *log.Logger) (*Server, error) {
+	s := &Server{league: &leagueFile{path: path, open: open}, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})}}
+	o, err := s.league.acquire()
+	if err != nil {
+		return nil, err
+	}
+	o.done()
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.routes()
-	return s
+	return s, nil
 }
 
-// Close ends the server's event streams at once, and waits for their
-// poller of the database to stop; requests of other kinds are not
-// affected. http.Server.RegisterOnShutdown takes it. The database must
-// stay open until it returns.
-func (s *Server) Close() {
+// endStreams ends the server's event streams at once, and waits for
+// their poller of the database to stop; requests of other kinds are not
+// affected. http.Server.RegisterOnShutdown takes it.
+func (s *Server) endStreams() {
 	s.rounds.mu.Lock()
 	s.stop() // under the lock: no stream starts a poller after it
 	s.rounds.mu.Unlock()
 	s.rounds.poller.Wait()
 }
+
+// Close ends the event streams and closes the database, once the answers
+// under way have ended. It may be called more than once.
+func (s *Server) Close() {
+	s.endStreams()
+	s.league.close()
+}
+
+// bootTag is how a page names static/boot.js, which the server puts in
+// the page itself: a page that lost its scripts as the server restarted
+// must still have that one, which loads it again.
+const bootTag = `<script src="/static/boot.js"></script>`
+
+// bootScript is boot.js, as the pages hold it inline.
+var bootScript = func() string {
+	b, _ := static.ReadFile("static/boot.js") // embedded
+	return string(b)
+}()
+
+// contentPolicy is every answer's Content-Security-Policy. The pages load
+// nothing from elsewhere, and nothing may frame them; the one inline
+// script they run is boot.js, named by its hash.
+var contentPolicy = func() string {
+	sum := sha256.Sum256([]byte(bootScript))
+	return fmt.Sprintf("default-src 'self'; script-src 'self' 'sha256-%s'; img-src 'self' data:; frame-ancestors 'none'", base64.StdEncoding.EncodeToString(sum[:]))
+}()
 
 // maxBody bounds every request's body: the largest a request needs is
 // a move's JSON, a few dozen bytes.
@@ -77,7 +113,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	h := w.Header()
 	// The pages load nothing from elsewhere, and nothing may frame them.
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	s.mux.ServeHTTP(w, r)
@@ -87,12 +123,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // allow rather than by the patterns, so that a wrong method gets the
 // API's JSON error, not the mux's text.
 func (s *Server) routes() {
-	api := func(pattern string, h http.HandlerFunc, methods ...string) {
-		s.mux.Handle(pattern, allow(h, methods...))
+	api := func(pattern string, h leagueHandler, methods ...string) {
+		s.mux.Handle(pattern, allow(s.onLeague(h), methods...))
 	}
+	s.mux.Handle("/api/events", allow(s.events, http.MethodGet))
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)
-	api("/api/events", s.events, http.MethodGet)
 	api("/api/health", s.health, http.MethodGet)
 	api("/api/agents/{ref}", s.agent, http.MethodGet)
 	api("/api/agents/{ref}/history", s.history, http.MethodGet)
@@ -118,7 +154,13 @@ func (s *Server) routes() {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFileFS(w, r, pages, name)
+		if !strings.HasSuffix(name, ".html") {
+			http.ServeFileFS(w, r, pages, name)
+			return
+		}
+		page, _ := fs.ReadFile(pages, name) // it is there
+		page = bytes.Replace(page, []byte(bootTag), []byte("<script>"+bootScript+"</script>"), 1)
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(page))
 	}
 	page := func(name string) http.Handler {
 		return allow(func(w http.ResponseWriter, r *http.Request) { serve(w, r, name) }, http.MethodGet)
@@ -128,14 +170,18 @@ func (s *Server) routes() {
 	// every round.
 	agentPage := func(name string, refs ...string) http.Handler {
 		return allow(func(w http.ResponseWriter, r *http.Request) {
-			err := s.db.View(r.Context(), func(v *store.View) error {
-				for _, ref := range refs {
-					if _, err := v.Name(r.PathValue(ref)); err != nil {
-						return err
+			o, err := s.league.acquire()
+			if err == nil {
+				err = o.db.View(r.Context(), func(v *store.View) error {
+					for _, ref := range refs {
+						if _, err := v.Name(r.PathValue(ref)); err != nil {
+							return err
+						}
 					}
-				}
-				return nil
-			})
+					return nil
+				})
+				o.done()
+			}
 			if errors.Is(err, store.ErrNotFound) {
 				notFound(w, r, err.Error())
 				return
@@ -156,6 +202,29 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		notFound(w, r, fmt.Sprintf("no such page: %s (the pages are /, /agents/REF, /play/REF and /compare/REF/REF)", r.URL.Path))
 	})
+}
+
+// leagueHandler answers a request from the league file that o is.
+type leagueHandler func(w http.ResponseWriter, r *http.Request, o *opened)
+
+// onLeague answers a request with h on the file the league's path names
+// now, for as long as it takes: the file stays open until h returns, and
+// h's context ends if the path comes to name another file meanwhile
+// (league.go). While no league opens there, the answer is 503 and says
+// why.
+func (s *Server) onLeague(h leagueHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		o, err := s.league.acquire()
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "%v", err)
+			return
+		}
+		defer o.done()
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(o.life, cancel)()
+		h(w, r.WithContext(ctx), o)
+	}
 }
 
 // notFound answers 404 with message: a page with a way back for a
@@ -227,7 +296,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Server, errLog *log.Logger) 
 		// finish rather than cutting them off at Ctrl-C.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	srv.RegisterOnShutdown(h.Close)
+	srv.RegisterOnShutdown(h.endStreams)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -238,7 +307,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Server, errLog *log.Logger) 
 	stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(stop)
-	h.Close() // Shutdown runs it, but does not wait for it: the caller closes the database next
+	h.endStreams() // Shutdown runs it, but does not wait for it: the caller closes the server next
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

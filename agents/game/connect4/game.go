@@ -36,6 +36,89 @@ func (rules) Play(p game.Position, col int) game.Position {
 	return FromPosition(p).Play(col).Position()
 }
 
+// Cell states of a Connect Four board, as an n-tuple network reads it:
+// Thill, Koch and Konen tell an empty cell where a stone can be dropped
+// now (a threat there must be met at once) from one it cannot reach yet.
+const (
+	Unreachable = 0
+	XStone      = 1
+	OStone      = 2
+	Playable    = 3
+)
+
+// Board implements game.Game: 42 cells, numbered row*7 + column from the
+// bottom left, in four states, the left-right mirror, and the 69 lines
+// of four.
+func (rules) Board() game.Board { return board }
+
+var board = func() game.Board {
+	ident, mirror := make([]int, Width*Height), make([]int, Width*Height)
+	for cell := range ident {
+		ident[cell] = cell
+		row, col := cell/Width, cell%Width
+		mirror[cell] = row*Width + Width - 1 - col
+	}
+	var lines [][]int
+	for row := range Height {
+		for col := range Width {
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} { // across, up, and the diagonals
+				var line []int
+				for k := range 4 {
+					r, c := row+k*d[0], col+k*d[1]
+					if r < Height && c >= 0 && c < Width {
+						line = append(line, r*Width+c)
+					}
+				}
+				if len(line) == 4 {
+					lines = append(lines, line)
+				}
+			}
+		}
+	}
+	return game.Board{Cells: Width * Height, Width: Width, States: 4, Symmetries: [][]int{ident, mirror}, Lines: lines}
+}()
+
+// CellStates implements game.Game.
+func (rules) CellStates(p game.Position, dst []uint8) {
+	b := FromPosition(p)
+	x := b.Cur // X's stones
+	if b.Plies()&1 == 1 {
+		x = b.Mask ^ b.Cur
+	}
+	playable := b.possible()
+	for col := range Width {
+		for row := range Height {
+			bit := uint64(1) << (col*(Height+1) + row)
+			s := uint8(Unreachable)
+			switch {
+			case x&bit != 0:
+				s = XStone
+			case b.Mask&bit != 0:
+				s = OStone
+			case playable&bit != 0:
+				s = Playable
+			}
+			dst[row*Width+col] = s
+		}
+	}
+}
+
+// Changes implements game.Game: the cell the stone drops into, from
+// playable to the mover's stone, and the one above it, if any, from out
+// of reach to playable.
+func (r rules) Changes(p game.Position, col int, dst []game.Change) []game.Change {
+	row := bits.OnesCount64(FromPosition(p).Mask & columnMask(col))
+	stone := uint8(XStone)
+	if r.ToMove(p) == game.O {
+		stone = OStone
+	}
+	dst = append(dst, game.Change{Cell: row*Width + col, From: Playable, To: stone})
+	if row+1 < Height {
+		dst = append(dst, game.Change{Cell: (row+1)*Width + col, From: Unreachable, To: Playable})
+	}
+	return dst
+}
+
 // ToMove implements game.Game: X moves first.
 func (rules) ToMove(p game.Position) game.Side { return game.Side(FromPosition(p).Plies() & 1) }
 

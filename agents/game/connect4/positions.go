@@ -24,14 +24,32 @@ import (
 //go:embed positions.txt
 var positionsFile string
 
-// PositionSet returns the set, read once.
-var PositionSet = sync.OnceValue(func() []game.Solved {
-	set, err := ParsePositions(positionsFile)
+// random.txt is the second set, of positions reached by uniformly random
+// moves under the same rules: positions that no good player's games
+// shape, where a player must still win when it can and block what it
+// must. It is the harder of the two for a learner, and measures how far
+// what it learned reaches. It was made by
+//
+//	go test ./agents/game/connect4 -run TestRandomSet -update
+//
+//go:embed random.txt
+var randomFile string
+
+// PositionSet returns the tactical set, read once; RandomSet the random
+// set.
+var (
+	PositionSet = sync.OnceValue(func() []game.Solved { return mustParse("positions.txt", positionsFile) })
+	RandomSet   = sync.OnceValue(func() []game.Solved { return mustParse("random.txt", randomFile) })
+)
+
+// mustParse parses a built-in set.
+func mustParse(name, text string) []game.Solved {
+	set, err := ParsePositions(text)
 	if err != nil {
-		panic("connect4: positions.txt: " + err.Error()) // the file is built in
+		panic("connect4: " + name + ": " + err.Error()) // the file is built in
 	}
 	return set
-})
+}
 
 // ParsePositions reads a position set in the format of positions.txt.
 func ParsePositions(text string) ([]game.Solved, error) {
@@ -50,20 +68,9 @@ func ParsePositions(text string) ([]game.Solved, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		s := game.Solved{Position: b.Position(), Plies: b.Plies(), Values: map[int]game.Value{}}
-		for col, v := range values {
-			legal := b.CanPlay(col)
-			switch {
-			case v == '-' && !legal:
-			case v == 'W' && legal:
-				s.Values[col] = game.Won
-			case v == 'D' && legal:
-				s.Values[col] = game.Draw
-			case v == 'L' && legal:
-				s.Values[col] = game.Loss
-			default:
-				return nil, fmt.Errorf("line %d: column %d is %q", n, col+1, v)
-			}
+		s := game.Solved{Position: b.Position(), Plies: b.Plies()}
+		if s.Values, err = game.ParseValues(Game, s.Position, values); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		set = append(set, s)
 	}

@@ -15,18 +15,40 @@ import (
 	"ttt/agents/game/connect4"
 )
 
-var update = flag.Bool("update", false, "make positions.txt anew (about an hour on two cores)")
+var update = flag.Bool("update", false, "make positions.txt or random.txt anew (about an hour each on two cores)")
 
-// The position set's rules (see positions.txt): 1,000 positions of 8 to
-// 30 stones, none won at once by the side to move, each with a move of
-// another value than the best; and its labels are the solver's, checked
-// again here on the positions late enough to solve in microseconds. With
-// -update it makes the set anew.
+// The rules of the position sets (see positions.txt and random.txt):
+// 1,000 positions of 8 to 30 stones, none won at once by the side to
+// move, each with a move of another value than the best; and their labels
+// are the solver's, checked again here on the positions late enough to
+// solve in microseconds. With -update it makes a set anew.
 func TestPositionSet(t *testing.T) {
-	set := connect4.PositionSet()
+	checkSet(t, connect4.PositionSet(), func() string { return makePositionSet(t, tacticalGames(), "positions.txt", tacticalHeader) })
+}
+
+func TestRandomSet(t *testing.T) {
+	checkSet(t, connect4.RandomSet(), func() string { return makePositionSet(t, randomGames, "random.txt", randomHeader) })
+	// Random moves reach other positions than the tactical set's games.
+	tactical := map[game.Position]bool{}
+	for _, p := range connect4.PositionSet() {
+		tactical[p.Position] = true
+	}
+	shared := 0
+	for _, p := range connect4.RandomSet() {
+		if tactical[p.Position] {
+			shared++
+		}
+	}
+	if shared > setSize/20 {
+		t.Errorf("%d positions of the random set are in the tactical set", shared)
+	}
+}
+
+// checkSet checks the rules of set, made anew by make with -update.
+func checkSet(t *testing.T, set []game.Solved, make func() string) {
 	if *update {
 		var err error
-		if set, err = connect4.ParsePositions(makePositionSet(t)); err != nil {
+		if set, err = connect4.ParsePositions(make()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,22 +96,57 @@ const (
 	maxStones = 30
 )
 
-// makePositionSet writes positions.txt: positions reached in games
-// between two of the tactician, MCTS with 100 and MCTS with 1,000
-// playouts (drawn at random for each game, seeded), as many of each
-// number of stones from minStones to maxStones, each labelled by the
-// solver's weak analysis.
-func makePositionSet(t *testing.T) string {
-	start := time.Now()
-	rng := rand.New(rand.NewPCG(2026, 11))
+// games returns the players of a game that reaches a position of a set:
+// X's and O's, drawn on rng.
+type games func(rng *rand.Rand) (x, o game.Player)
+
+// tacticalGames are games between two of the tactician, MCTS with 100
+// and MCTS with 1,000 playouts, drawn at random for each game.
+func tacticalGames() games {
 	kit := agents.ConnectFour
 	var ladder []agents.Builtin
 	for _, name := range []string{"tactician", "mcts-100", "mcts-1000"} {
-		b, ok := kit.Builtin(name)
-		if !ok {
-			t.Fatalf("no %s", name)
-		}
+		b, _ := kit.Builtin(name)
 		ladder = append(ladder, b)
+	}
+	return func(rng *rand.Rand) (game.Player, game.Player) {
+		return ladder[rng.IntN(len(ladder))].New(rng), ladder[rng.IntN(len(ladder))].New(rng)
+	}
+}
+
+// randomGames are games of uniformly random moves.
+func randomGames(rng *rand.Rand) (game.Player, game.Player) {
+	r := game.Random{Game: connect4.Game, Rand: rng}
+	return r, r
+}
+
+// The headers of the sets.
+const (
+	tacticalHeader = `# Connect Four: %d solved positions of %d to %d stones, reached in games
+# between the tactician and MCTS with 100 and 1,000 playouts, none won at
+# once by the side to move, each with a move of another value. A line:
+# the moves from the empty board (columns 1-7), then for columns 1 to 7
+# the value of playing there for the side to move: W win, D draw, L loss,
+# - full. Made by
+#   go test ./agents/game/connect4 -run TestPositionSet -update
+`
+	randomHeader = `# Connect Four: %d solved positions of %d to %d stones, reached by
+# uniformly random moves, none won at once by the side to move, each with
+# a move of another value. A line: the moves from the empty board
+# (columns 1-7), then for columns 1 to 7 the value of playing there for
+# the side to move: W win, D draw, L loss, - full. Made by
+#   go test ./agents/game/connect4 -run TestRandomSet -update
+`
+)
+
+// makePositionSet writes file: positions reached in games that play
+// draws (seeded), as many of each number of stones from minStones to
+// maxStones, each labelled by the solver's weak analysis, under header.
+func makePositionSet(t *testing.T, play games, file, header string) string {
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(2026, 11))
+	if file != "positions.txt" {
+		rng = rand.New(rand.NewPCG(2026, 12))
 	}
 	counts := maxStones - minStones + 1
 	want := make([]int, counts) // positions still wanted, by stones - minStones
@@ -110,7 +167,7 @@ func makePositionSet(t *testing.T) string {
 			}
 		}
 		target := minStones + open[rng.IntN(len(open))]
-		x, o := ladder[rng.IntN(len(ladder))].New(rng), ladder[rng.IntN(len(ladder))].New(rng)
+		x, o := play(rng)
 		var b connect4.Board
 		moves := ""
 		for b.Plies() < target && !b.LastMoverWon() && !b.Full() {
@@ -146,16 +203,8 @@ func makePositionSet(t *testing.T) string {
 			t.Logf("%d positions in %v", len(lines), time.Since(start).Round(time.Second))
 		}
 	}
-	header := fmt.Sprintf(`# Connect Four: %d solved positions of %d to %d stones, reached in games
-# between the tactician and MCTS with 100 and 1,000 playouts, none won at
-# once by the side to move, each with a move of another value. A line:
-# the moves from the empty board (columns 1-7), then for columns 1 to 7
-# the value of playing there for the side to move: W win, D draw, L loss,
-# - full. Made by
-#   go test ./agents/game/connect4 -run TestPositionSet -update
-`, setSize, minStones, maxStones)
-	text := header + strings.Join(lines, "\n") + "\n"
-	if err := os.WriteFile("positions.txt", []byte(text), 0o644); err != nil {
+	text := fmt.Sprintf(header, setSize, minStones, maxStones) + strings.Join(lines, "\n") + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d positions in %v", len(lines), time.Since(start).Round(time.Second))

@@ -96,11 +96,13 @@ func (s *Solver) SolveBudget(b Board, weak bool, budget int64) (score int, ok bo
 }
 
 // Analyze returns the score of every legal column of b (the score for the
-// side to move of playing there), by column; the others are absent.
+// side to move of playing there), by column; the others are absent. It
+// solves the centre first, the likeliest best moves; stopped by ctx, it
+// returns the scores it has with ctx's error.
 func (s *Solver) Analyze(ctx context.Context, b Board, weak bool) (map[int]int, error) {
 	out := map[int]int{}
 	wins := b.WinningMoves()
-	for col := range Width {
+	for _, col := range centreFirst {
 		switch {
 		case !b.CanPlay(col):
 			continue
@@ -112,7 +114,7 @@ func (s *Solver) Analyze(ctx context.Context, b Board, weak bool) (map[int]int, 
 		default:
 			score, err := s.Solve(ctx, b.Play(col), weak)
 			if err != nil {
-				return nil, err
+				return out, err
 			}
 			out[col] = -score
 		}

@@ -36,6 +36,55 @@ func (rules) FormatMove(move int) string                 { return strconv.Itoa(m
 func (rules) MoveName() string                           { return "square" }
 func (rules) Play(p game.Position, sq int) game.Position { return FromPosition(p).Play(sq).Position() }
 
+// Board implements game.Game: the nine squares, empty or held by X or O,
+// the eight symmetries of the square (four rotations, each with its
+// mirror image), and the eight lines of three.
+func (rules) Board() game.Board { return board }
+
+var board = func() game.Board {
+	b := game.Board{Cells: 9, Width: 3, States: 3}
+	for _, l := range lines {
+		var line []int
+		for sq := range 9 {
+			if l&(1<<sq) != 0 {
+				line = append(line, sq)
+			}
+		}
+		b.Lines = append(b.Lines, line)
+	}
+	for turn := range 4 {
+		for _, mirror := range []bool{false, true} {
+			perm := make([]int, 9)
+			for sq := range perm {
+				row, col := sq/3, sq%3
+				for range turn { // a quarter turn clockwise
+					row, col = col, 2-row
+				}
+				if mirror {
+					col = 2 - col
+				}
+				perm[sq] = 3*row + col
+			}
+			b.Symmetries = append(b.Symmetries, perm)
+		}
+	}
+	return b
+}()
+
+// Changes implements game.Game: the square played, from empty to the
+// mover's stone.
+func (r rules) Changes(p game.Position, move int, dst []game.Change) []game.Change {
+	return append(dst, game.Change{Cell: move, From: 0, To: 1 + uint8(r.ToMove(p))})
+}
+
+// CellStates implements game.Game: 0 empty, 1 X, 2 O.
+func (rules) CellStates(p game.Position, dst []uint8) {
+	b := FromPosition(p)
+	for sq := range 9 {
+		dst[sq] = uint8(b.X>>sq&1) | uint8(b.O>>sq&1)<<1
+	}
+}
+
 // Inputs is the size of a tic-tac-toe network's input: for square s,
 // input 2s is 1 when X holds s and input 2s+1 when O holds s; input 18 is
 // 1 when X is to move.

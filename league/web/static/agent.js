@@ -1,6 +1,6 @@
 // The agent page: what the league knows of one agent, its rating
 // history, its weight files and a way to play it.
-import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue, History } from "./common.js";
 
 const ref = pathRef();
 const chartBox = document.getElementById("chart");
@@ -13,11 +13,14 @@ let opponents = null; // the opponents the table shows: {total, rows, next_after
 // morePage is how many more opponents "more" adds.
 const morePage = 100;
 
+// ratings is the agent's rating history as the page holds it: after the
+// first load, only the rows since are asked for.
+let ratings = null;
+
 const refresh = coalesce(async () => {
-  const [a, history] = await Promise.all([
-    api(`/api/agents/${encodeURIComponent(ref)}`),
-    api(`/api/agents/${encodeURIComponent(ref)}/history`),
-  ]);
+  const [a, h] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), ratings ? ratings.since() : History.load(ref)]);
+  // /agents/best follows the best: a new one's history is asked whole.
+  ratings = h.agent.id === a.id ? h : await History.load(a.id);
   // A new round keeps the rows "more" added, read again as they are now.
   let page = a.opponents;
   if (shown && shown.id === a.id && opponents.rows.length > page.rows.length) {
@@ -32,8 +35,8 @@ const refresh = coalesce(async () => {
   positionSet(a);
   ladder(a, page);
   showOpponents(page);
-  draw(history);
-  shownRound = history.newest_round;
+  draw(ratings);
+  shownRound = ratings.newest_round;
 });
 
 function header(a) {
@@ -41,14 +44,19 @@ function header(a) {
   document.getElementById("class").replaceChildren(badge(a.class, a.shares), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
   document.getElementById("kind").textContent = a.kind;
   const actions = [];
-  if (a.kind !== "random") {
+  // A pruned checkpoint has no weights to play or download: the page
+  // says so, and offers neither.
+  document.getElementById("pruned").hidden = !a.pruned;
+  if (a.kind !== "random" && !a.pruned) {
     actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(a.id, "X"), text: "Play it as X" }));
     actions.push(el("a", { class: "button", id: "play-o", href: playURL(a.id, "O"), text: "as O" }));
   }
   actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${a.id}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
   document.getElementById("opponents-csv").href = `/api/agents/${a.id}/opponents.csv`;
   actions.push(el("a", { class: "button", id: "compare", href: `/compare/${a.id}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
-  if (a.hidden) {
+  if (a.pruned) {
+    // nothing to download but its games and record
+  } else if (a.hidden) {
     const file = (side, text, id) =>
       el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
     actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
@@ -148,7 +156,9 @@ function facts(a) {
     ["generation", a.generation ? `round ${fmt.int(a.generation)}` : "outside the league"],
     ["training games", fmt.int(a.train_games)],
     ["method", a.method || "none (a built-in player)"],
-    a.table ? ["table", `${fmt.int(a.table)} values`] : ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
+    a.pruned
+      ? [a.hidden ? "network" : "table", `${a.hidden ? `${a.hidden} hidden units, its weights` : "its values"} dropped by ttt prune (its record, ratings and games remain)`]
+      : a.table ? ["table", `${fmt.int(a.table)} values`] : ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
     ["created", new Date(a.created).toLocaleString()],
   ];
   document.getElementById("facts").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, typeof v === "object" ? v : String(v))]));

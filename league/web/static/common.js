@@ -12,6 +12,24 @@ export async function api(path) {
   return body;
 }
 
+// History is an agent's stored rating history (/api/agents/REF/history)
+// as a page holds it: asked whole once, and then only for the rows of
+// the rounds since the newest it has (?after=ROUND), a few bytes a round
+// rather than the whole history again.
+export class History {
+  static async load(ref) {
+    return Object.assign(new History(), await api(`/api/agents/${encodeURIComponent(ref)}/history`));
+  }
+
+  // since returns the history with the rows since; the whole history
+  // again if the league went back (a copy of it put in its place).
+  async since() {
+    const more = await api(`/api/agents/${this.agent.id}/history?after=${this.newest_round}`);
+    if (more.newest_round < this.newest_round) return History.load(this.agent.id);
+    return Object.assign(new History(), more, { rows: [...this.rows, ...more.rows] });
+  }
+}
+
 // el makes an element with attributes and children (strings or nodes).
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -101,73 +119,152 @@ export function tint(hex, alpha) {
 const gridColor = cssVar("--grid") || "#eef0f3";
 const textColor = cssVar("--text") || "#1c2230";
 
-// live follows the league: the top bar shows the newest round and
-// whether a league runs, and onRound runs at each new round, or when a
-// league run starts or stops. The server pushes a "round" event when
-// the stream opens and whenever a round commits (/api/events);
-// EventSource reconnects by itself when the stream drops.
+// connect follows the server's event stream, calling state with {up,
+// data}: whether the stream is up, and the data of its last "round"
+// event. The stream is one for all the pages of the browser, in a
+// SharedWorker (events.js), where the browser has them; elsewhere (a
+// phone's browser) the page's own.
 //
 // A page the user leaves may stay alive in the browser's back/forward
-// cache, and its stream open with it: Chromium allows six connections to
-// a host, so after six pages the next one would stall until one of them
-// timed out, a minute later. The stream closes when the page is hidden,
-// and opens again if the page comes back from the cache.
-export function live(onRound) {
-  const box = document.getElementById("live");
-  const label = document.getElementById("round");
-  let last = null;
+// cache: it lets go of the stream when it is hidden, and takes it again
+// if it comes back from the cache.
+function connect(state) {
+  if (typeof SharedWorker === "function") {
+    try {
+      const worker = new SharedWorker("/static/events.js", { name: "ttt serve events" });
+      const port = worker.port;
+      port.addEventListener("message", (m) => state(m.data));
+      port.start();
+      addEventListener("pagehide", () => port.postMessage("bye"));
+      addEventListener("pageshow", (e) => e.persisted && port.postMessage("hello"));
+      return;
+    } catch {
+      // A worker refused (a browser's setting): the page's own stream.
+    }
+  }
   let source = null;
   const open = () => {
     source = new EventSource("/api/events");
-    source.addEventListener("open", () => box.classList.add("on"));
+    source.addEventListener("open", () => state({ up: true }));
+    source.addEventListener("round", (e) => state({ up: true, data: e.data }));
     source.addEventListener("error", () => {
-      box.classList.remove("on");
-      box.title = "the connection to ttt serve is down: trying again";
-    });
-    source.addEventListener("round", (e) => {
-      const { round, running } = JSON.parse(e.data);
-      box.classList.add("on");
-      label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
-      label.dataset.round = round;
-      // The dot is green while a league run is at work, amber while the
-      // page is live but no league runs, grey when the stream is down.
-      box.dataset.running = running;
-      box.classList.toggle("stopped", !running);
-      box.title = running ? "a league run is at work: the page follows its rounds as they commit" : "no league run is at work: the page will follow one when it starts";
-      if (last !== null && round !== last) {
-        box.classList.add("flash");
-        setTimeout(() => box.classList.remove("flash"), 1200);
-      }
-      last = round;
-      if (onRound) onRound(round, running);
+      state({ up: false });
+      if (source.readyState === EventSource.CLOSED) setTimeout(() => source.readyState === EventSource.CLOSED && open(), 2000);
     });
   };
   open();
-  addEventListener("pagehide", () => {
-    source.close();
-    box.classList.remove("on");
-  });
-  addEventListener("pageshow", (e) => {
-    if (e.persisted) open();
+  addEventListener("pagehide", () => source.close());
+  addEventListener("pageshow", (e) => e.persisted && open());
+}
+
+// live follows the league: the top bar shows the newest round and
+// whether a league runs, onRound runs at each new round, or when a
+// league run starts or stops, and onDown(down) when the stream to the
+// server goes down or comes back. The server pushes a "round" event when
+// the stream opens and whenever a round commits (/api/events). A page
+// that learns that the server's file now holds another league loads
+// itself again: what it holds (its curve, its agents) is of the old one.
+export function live(onRound, onDown) {
+  const box = document.getElementById("live");
+  const label = document.getElementById("round");
+  let last = null;
+  let league = null;
+  connect(({ up, data }) => {
+    if (!up) {
+      box.classList.remove("on");
+      box.title = "the connection to ttt serve is down: trying again";
+      if (onDown) onDown(true);
+      return;
+    }
+    box.classList.add("on");
+    if (onDown) onDown(false);
+    if (!data) return;
+    const { round, running, league: now, problem } = JSON.parse(data);
+    if (problem) {
+      // No league at the server's file: what the page shows stays, and
+      // says so, until one is there.
+      showError(new Error(problem));
+      box.dataset.running = false;
+      box.classList.add("stopped");
+      box.title = problem;
+      return;
+    }
+    if (league !== null && now !== league) {
+      location.reload();
+      return;
+    }
+    league = now;
+    label.textContent = round ? `round ${fmt.int(round)}` : "no round yet";
+    label.dataset.round = round;
+    // The dot is green while a league run is at work, amber while the
+    // page is live but no league runs, grey when the stream is down.
+    box.dataset.running = running;
+    box.classList.toggle("stopped", !running);
+    box.title = running ? "a league run is at work: the page follows its rounds as they commit" : "no league run is at work: the page will follow one when it starts";
+    if (last !== null && round !== last) {
+      box.classList.add("flash");
+      setTimeout(() => box.classList.remove("flash"), 1200);
+    }
+    last = round;
+    if (onRound) onRound(round, running);
   });
 }
 
+// liveGap is the least time between two reloads of a page that rounds
+// start: a league of 20 rounds a second costs a page two reloads a
+// second, each of the newest round (coalesce), however slow the page.
+const liveGap = 500;
+
+// behindAfter is how long a page may show an older round than the
+// league's before its top bar says so: its reloads are not getting
+// through.
+const behindAfter = 5000;
+
 // loadLive loads a page at once and again at each new round, or when a
 // league run starts or stops, refresh being its load (made with
-// coalesce) and shown the round whose data the page shows. The first load does not wait for the event stream, whose
-// first event, which may come before that load is done, reloads only if
-// the load missed its round.
-export function loadLive(refresh, shown) {
+// coalesce) and shown the round whose data the page shows. The first
+// load does not wait for the event stream, whose first event, which may
+// come before that load is done, reloads only if the load missed its
+// round. onDown is live's.
+export function loadLive(load, shown, onDown) {
+  // The round the page shows, on the page, for a test that waits for it.
+  const refresh = async () => {
+    await load();
+    document.documentElement.dataset.shown = shown();
+  };
   const first = refresh();
   let running = null;
+  let started = 0;
+  let timer = null;
+  let newest = null;
+  let behind = null; // since when the page shows an older round than the league's
+  const reload = () => {
+    clearTimeout(timer);
+    const wait = started + liveGap - Date.now();
+    if (wait > 0) {
+      timer = setTimeout(reload, wait);
+      return;
+    }
+    started = Date.now();
+    refresh();
+  };
   live(async (round, now) => {
+    newest = round;
     await first;
     // A league run that starts or stops changes what the page says of
     // the league before any round does.
     const moved = running !== null && now !== running;
     running = now;
-    if (round !== shown() || moved) refresh();
-  });
+    if (round !== shown() || moved) reload();
+  }, onDown);
+  const box = document.getElementById("live");
+  setInterval(() => {
+    const lags = newest !== null && shown() !== null && shown() < newest;
+    behind = lags ? (behind ?? Date.now()) : null;
+    const late = behind !== null && Date.now() - behind > behindAfter;
+    box.classList.toggle("behind", late);
+    document.getElementById("behind").textContent = late ? `showing round ${fmt.int(shown())}: waiting for ttt serve` : "";
+  }, 1000);
 }
 
 // coalesce runs an async refresh at most once at a time: a call made

@@ -1,13 +1,14 @@
 // The compare page: two agents side by side, their games against each
 // other, their ratings on one chart, and the positions where they move
 // differently (/api/compare/A/B).
-import { api, el, fmt, badge, agentURL, coalesce, loadLive, newChart, showError, colors, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, coalesce, loadLive, newChart, showError, colors, legendValue, History } from "./common.js";
 
 const parts = location.pathname.split("/");
 const refs = [decodeURIComponent(parts[2] || ""), decodeURIComponent(parts[3] || "")];
 const chartBox = document.getElementById("chart");
 let chart = null;
 let ids = null; // the agents, resolved at the first load: best stays one agent for the page
+let histories = null; // theirs, asked whole once and then for the rows since
 let shownRound = null;
 
 // page is how many positions the page shows at first, and more adds.
@@ -34,7 +35,8 @@ const refresh = coalesce(async () => {
   const path = first ? refs.map(encodeURIComponent).join("/") : ids.join("/");
   const c = await api(`/api/compare/${path}${first ? "" : "?positions=0"}`);
   ids = [c.a.id, c.b.id];
-  const [ha, hb] = await Promise.all(ids.map((id) => api(`/api/agents/${id}/history`)));
+  histories = await Promise.all(histories ? histories.map((h) => h.since()) : ids.map((id) => History.load(id)));
+  const [ha, hb] = histories;
   game = c.game;
   document.title = `${c.a.name} vs ${c.b.name} · ttt`;
   header(c);
@@ -70,26 +72,44 @@ function tiles(c) {
 function positions(c) {
   differences = c.differences || [];
   shown = 0;
-  const where = c.game === "tictactoe" ? "every position where a move is due" : "the position set of the share of optimal moves";
+  const where = c.game === "tictactoe" ? "every position where a move is due, including those neither one's own play reaches" : "the position set of the share of optimal moves";
   if (!c.compared) {
+    const pruned = [c.a, c.b].filter((a) => a.pruned).map((a) => a.name);
     document.getElementById("t-differ").textContent = "–";
-    document.getElementById("t-differ-sub").textContent = "random and the MCTS players draw their moves";
-    document.getElementById("positions-about").textContent = "only players that always make the same move can be compared";
+    document.getElementById("t-differ-sub").textContent = pruned.length ? `${pruned.join(" and ")}: weights dropped by ttt prune` : "random and the MCTS players draw their moves";
+    document.getElementById("positions-about").textContent = pruned.length
+      ? `the moves of ${pruned.join(" and ")} are not known: ttt prune dropped the weights; the record and the ratings above remain`
+      : "only players that always make the same move can be compared";
     return;
   }
   document.getElementById("t-differ").textContent = fmt.int(differences.length);
-  document.getElementById("t-differ-sub").textContent = `of ${fmt.int(c.compared)} positions: ${where}`;
-  document.getElementById("positions-about").textContent = `in ${where}: each agent's move, ringed in its colour, and its exact value for the side to move`;
-  let better = [0, 0];
-  const rank = { win: 2, draw: 1, loss: 0 };
+  document.getElementById("t-differ-sub").textContent = `of ${fmt.int(c.compared)} positions compared`;
+  document.getElementById("positions-about").textContent = `in ${where}: each agent's move, ringed in its colour, with its exact value for the side to move`;
+  // Each position's moves against its value (its best move's): a move
+  // below it is a mistake; in a lost position every move is a loss.
+  const count = { a: 0, b: 0, both: 0, lost: 0, aOut: 0, bOut: 0 };
   for (const d of differences) {
-    const top = Math.max(rank[d.a.value], rank[d.b.value]);
-    if (rank[d.a.value] === top) better[0]++;
-    if (rank[d.b.value] === top) better[1]++;
+    const aOK = d.a.value === d.best;
+    const bOK = d.b.value === d.best;
+    if (aOK && bOK) count[d.best === "loss" ? "lost" : "both"]++;
+    else if (aOK) count.a++;
+    else count.b++;
+    if (d.a.in_play === false && !aOK) count.aOut++;
+    if (d.b.in_play === false && !bOK) count.bOut++;
   }
-  document.getElementById("positions-summary").textContent = differences.length
-    ? `The move of the higher value: ${c.a.name}'s in ${fmt.int(better[0])}, ${c.b.name}'s in ${fmt.int(better[1])} (both where they are equal).`
-    : "They make the same move everywhere.";
+  const line = (text) => el("li", { text });
+  const items = [
+    line(`${c.a.name} keeps the value where ${c.b.name} does not: ${fmt.int(count.a)}`),
+    line(`${c.b.name} keeps the value where ${c.a.name} does not: ${fmt.int(count.b)}`),
+    line(`both keep it (two moves as good): ${fmt.int(count.both)}`),
+  ];
+  if (count.lost) items.push(line(`lost whatever is played (every move a loss): ${fmt.int(count.lost)}`));
+  if (c.game === "tictactoe") {
+    items.push(line(`mistakes in positions that an agent's own play never reaches, where its check (its class) does not look: ${c.a.name} ${fmt.int(count.aOut)}, ${c.b.name} ${fmt.int(count.bOut)}`));
+  }
+  document.getElementById("positions-summary").replaceChildren(
+    differences.length ? el("ul", { class: "summary" }, ...items) : el("p", { text: "They make the same move everywhere." }),
+  );
   document.getElementById("positions").replaceChildren();
   more(c);
   document.getElementById("more").onclick = () => more(c);
@@ -123,8 +143,12 @@ function position(c, d) {
   );
   const board = el("div", { class: `mini ${c.game}` }, ...cells);
   board.style.setProperty("--cols", rows[0].length);
-  const say = (name, m, k) => el("div", { class: `says ${k}` }, el("span", { class: "swatch" }), `${name}: ${m.move} `, el("span", { class: `value ${m.value}`, text: m.value }));
-  return el("div", { class: "position", "data-a": d.a.move, "data-b": d.b.move }, board, el("div", { class: "muted", text: `${d.to_move} to move` }), say(c.a.name, d.a, "a"), say(c.b.name, d.b, "b"));
+  const say = (name, m, k) =>
+    el("div", { class: `says ${k}` }, el("span", { class: "swatch" }), `${name}: ${m.move}`, el("span", { class: `value ${m.value}`, text: m.value }),
+      m.value !== d.best ? el("span", { class: "mark muted", text: m.in_play === false ? "(a mistake, outside its own play)" : "(a mistake)" }) : null);
+  const value = d.best === "loss" ? "lost for the side to move" : `a ${d.best} for the side to move`;
+  return el("div", { class: "position", "data-a": d.a.move, "data-b": d.b.move, "data-best": d.best }, board,
+    el("div", { class: "muted", text: `${d.to_move} to move: ${value}` }), say(c.a.name, d.a, "a"), say(c.b.name, d.b, "b"));
 }
 
 // carry puts a stored history on the rounds xs: at each round the last

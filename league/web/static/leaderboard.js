@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -9,9 +9,12 @@ const tbody = document.querySelector("#leaderboard tbody");
 // followed are the agents whose ratings the chart follows, by id: their
 // names and colours. The best network is followed from the start, and
 // the chart keeps following the best as it changes (bestID) until the
-// user unticks it; an agent the user ticked stays.
+// user unticks it; an agent the user ticked stays. The best's line has
+// the first colour, whichever network it is; the agents ticked take the
+// others in turn, each keeping its own while it is followed.
 const followed = new Map();
-let nextColor = 0;
+const bestColor = colors[0];
+let nextColor = 1;
 let chart = null;
 let chartKey = "";
 let bestID = null; // the best followed as the best, not ticked by the user
@@ -19,9 +22,11 @@ let followBest = true;
 const chartHeight = 270;
 
 // zoom is the rounds the user chose to look at: null for the whole run,
-// {min, max} for a range (dragged on the chart), {last: n} for the n
-// newest rounds, which moves on with each round. It survives new rounds
-// and a new chart. log puts the rounds on a log scale.
+// {min, max} for a range (dragged on the chart, or typed), {last: n} for
+// the n newest rounds, which moves on with each round (and shows them
+// all while there are fewer). It survives new rounds and a new chart,
+// and only the user changes it: the page's own settings of the chart's
+// scale never do. log puts the rounds on a log scale.
 let zoom = null;
 let log = false;
 
@@ -82,6 +87,25 @@ function writeURL() {
   document.getElementById("log").setAttribute("aria-pressed", log);
 }
 
+// applyRange sets the chart's rounds to zoom's, or to all of them, and
+// puts them into the range's fields, unless the user is typing in one.
+function applyRange() {
+  if (!chart) return;
+  const xs = chart.data[0];
+  const range = xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] };
+  chart.setScale("x", range);
+  if (["from", "to"].includes(document.activeElement?.id)) return;
+  document.getElementById("from").value = range.min;
+  document.getElementById("to").value = range.max;
+}
+
+// setZoom is a range the user chose.
+function setZoom(z) {
+  zoom = z;
+  writeURL();
+  applyRange();
+}
+
 // xRange is the rounds the chart shows of rounds xs under zoom.
 function xRange(xs) {
   if (!zoom || !xs.length) return null;
@@ -89,57 +113,90 @@ function xRange(xs) {
   return zoom;
 }
 
+// follow follows agent id on the chart, in the next colour of the
+// agents ticked.
 function follow(id, name) {
-  followed.set(id, { name, color: colors[nextColor++ % colors.length] });
+  followed.set(id, { name, color: colors[1 + (nextColor++ - 1) % (colors.length - 1)] });
 }
 
-// followTheBest makes the chart follow best, the best of the newest
-// round, in place of the best it followed.
+// followTheBest makes the chart follow best, the best the pages show
+// (/api/health: the league's best, held while another leads it by less
+// than the noise of their ratings), in place of the best it followed,
+// in the best's colour.
 function followTheBest(best) {
   const id = best ? best.id : null;
   if (!followBest || id === bestID) return;
-  if (bestID !== null) followed.delete(bestID);
+  if (bestID !== null) {
+    followed.delete(bestID);
+    histories.delete(bestID);
+  }
   bestID = id;
-  if (id !== null && !followed.has(id)) follow(id, best.name);
+  if (id === null) return;
+  followed.delete(id); // first in the legend, in the best's colour
+  followed.set(id, { name: best.name, color: bestColor });
 }
 
 // shownRound is the round whose data the page shows.
 let shownRound = null;
 
 // curve is the learning curve the page holds (/api/progress): after the
-// first load it asks only for the rounds since its newest.
+// first load it asks only for the rounds since its newest. Thinned, it
+// is the thinned points up to thinnedTo, and every round's after it;
+// once the rounds added are as many again as the points, the page asks
+// for the whole curve, thinned anew: it never holds more than twice the
+// server's 2,000 points, however long it stays open.
 let curve = null;
+let thinnedTo = null;
 
 async function loadCurve() {
-  if (!curve) return (curve = await api("/api/progress"));
-  const since = await api(`/api/progress?after=${curve.newest_round}`);
-  if (since.whole) return (curve = since);
-  curve = { ...since, thinned: curve.thinned, points: [...curve.points, ...since.points] };
+  if (curve && !(curve.thinned && curve.points.length > 2 * wholePoints)) {
+    const since = await api(`/api/progress?after=${curve.newest_round}`);
+    if (!since.whole) {
+      curve = { ...since, thinned: curve.thinned, points: [...curve.points, ...since.points] };
+      return curve;
+    }
+    curve = since;
+  } else {
+    curve = await api("/api/progress");
+  }
+  wholePoints = curve.points.length;
+  thinnedTo = curve.thinned ? curve.newest_round : null;
   return curve;
 }
+let wholePoints = 0;
+
+// histories are the rating histories of the agents followed, by id: each
+// asked whole once, and then for the rows since the round it has.
+const histories = new Map();
+
+async function historyOf(id) {
+  let h = histories.get(id);
+  h = h ? await h.since() : await History.load(id);
+  histories.set(id, h);
+  return h;
+}
+
+// health is the league's health as last read: the best the pages show.
+let health = null;
 
 const refresh = coalesce(async () => {
-  // The first load asks for the best's history at once, not after the
-  // best: one wait instead of two.
-  const [board, progress, best, latest, bestHistory, health] = await Promise.all([
-    api(`/api/leaderboard?${listingQuery()}`),
-    loadCurve(),
-    api("/api/agents/best").catch(() => null), // a league without networks has none
-    api("/api/agents/latest").catch(() => null),
-    followBest && bestID === null ? api("/api/agents/best/history").catch(() => null) : null,
-    api("/api/health"),
-  ]);
-  showHealth(health);
-  followTheBest(best);
-  const history = (id) =>
-    bestHistory && bestHistory.agent.id === id
-      ? bestHistory
-      : api(`/api/agents/${id}/history`).catch(() => (followed.delete(id), null)); // an agent of the address that is not there
-  const histories = await Promise.all([...followed.keys()].map(history));
-  histories.splice(0, histories.length, ...histories.filter((h) => h));
-  tiles(board, progress, best, latest);
+  const [board, progress, h] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health")]);
+  health = h;
+  showHealth(h);
+  followTheBest(h.best);
+  const shown = await Promise.all(
+    [...followed.keys()].map((id) =>
+      historyOf(id).catch(() => {
+        // An agent of the address that is not there.
+        followed.delete(id);
+        return null;
+      }),
+    ),
+  );
+  tiles(board, progress, h);
+  about(board);
   table(board);
-  draw(progress, histories);
+  draw(progress, shown.filter((x) => x));
   shownRound = board.round;
 });
 
@@ -156,6 +213,13 @@ function showHealth(h) {
     el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
     el("span", { id: "h-ago" }),
   ];
+  if (h.leader) {
+    parts.push(
+      el("span", { id: "h-leader", title: "the best by the league's rule, which the pages follow once it leads by more than one standard error of the two ratings" },
+        el("a", { href: agentURL(h.leader.id), text: h.leader.name }),
+        ` leads by ${(h.leader.standing.lo - h.best.standing.lo).toFixed(1)} on the low end, within the noise (${h.margin.toFixed(1)})`),
+    );
+  }
   if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
   if (h.best) {
     const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)} or before`;
@@ -163,6 +227,16 @@ function showHealth(h) {
   }
   box.replaceChildren(...parts);
   ago();
+}
+
+// down says that the stream to the server is down: whether a league
+// runs is then not known, and the health says so.
+function down(gone) {
+  const running = document.querySelector("#h-running");
+  if (!running) return;
+  document.getElementById("health").classList.toggle("unknown", gone);
+  if (gone) running.replaceChildren(el("b", { text: "not known" }), ": ttt serve does not answer");
+  else if (health) showHealth(health);
 }
 
 // ago says how long ago the last round finished.
@@ -179,10 +253,11 @@ function ago() {
 }
 setInterval(ago, 1000);
 
-function tiles(board, progress, best, latest) {
+function tiles(board, progress, h) {
   document.getElementById("t-rounds").textContent = fmt.int(board.round);
+  const after = thinnedTo === null ? 0 : progress.points.filter((p) => p.round > thinnedTo).length;
   document.getElementById("t-rounds-sub").textContent = progress.thinned
-    ? `the chart shows ${fmt.int(progress.points.length)} of them, evenly spread`
+    ? `the chart shows ${fmt.int(progress.points.length)} of them: ${fmt.int(progress.points.length - after)} evenly spread to round ${fmt.int(thinnedTo)}` + (after ? `, then each round's` : "")
     : `${fmt.int(progress.points.length)} snapshots on the chart`;
   document.getElementById("t-rated").textContent = fmt.int(board.rated);
   const agentTile = (id, a) => {
@@ -198,8 +273,20 @@ function tiles(board, progress, best, latest) {
     const verdict = a.class || (a.shares ? `${fmt.pctOf(a.shares.all.pct)} optimal` : "not checked");
     sub.textContent = `${verdict}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
   };
-  agentTile("best", best);
-  agentTile("latest", latest);
+  agentTile("best", h.best);
+  agentTile("latest", h.latest);
+}
+
+// about fills the figures of "About these numbers" from the league shown:
+// where the perfect player and the networks of each class stand.
+function about(board) {
+  const perfect = board.agents.find((a) => a.kind === "perfect");
+  const top = (cls) => board.agents.find((a) => a.class === cls && a.kind !== "perfect");
+  const dt = document.getElementById("about-perfect");
+  dt.hidden = dt.nextElementSibling.hidden = !perfect || board.game !== "tictactoe"; // the check it speaks of is tic-tac-toe's
+  if (dt.hidden) return;
+  const net = top("perfect") || top("unbeatable");
+  dt.textContent = `Perfect at ${fmt.elo(perfect.elo)}` + (net ? `, ${net.class} networks up to ${fmt.elo(net.elo)}` : "");
 }
 
 // checkColumns are the columns of the leaderboard that say what a check
@@ -227,7 +314,7 @@ const checkColumns = {
 function table(board) {
   const check = checkColumns[board.game];
   document.getElementById("board-about").textContent = check.about;
-  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => (th.textContent = check.heads[k]));
+  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => ((th.querySelector("button") || th).textContent = check.heads[k]));
   const filtered = board.matched < board.rated;
   const first = board.offset + 1;
   const last = board.offset + board.agents.length;
@@ -244,8 +331,11 @@ function table(board) {
   document.querySelectorAll("#leaderboard th.check").forEach((th, k) => {
     if (board.game === "connect4" && k === 0) th.dataset.sort = "share";
   });
+  // A sortable column's head is a button, for the keyboard; aria-sort
+  // says the order to a screen reader.
   for (const th of document.querySelectorAll("#leaderboard th[data-sort]")) {
     th.setAttribute("aria-sort", th.dataset.sort === listing.sort ? (listing.order === "asc" ? "ascending" : "descending") : "none");
+    if (!th.querySelector("button")) th.replaceChildren(el("button", { class: "sort", type: "button", title: th.title || `sort by ${th.textContent}` }, th.textContent));
   }
   tbody.replaceChildren(
     ...board.agents.map((a) => {
@@ -275,10 +365,14 @@ function table(board) {
             type: "checkbox",
             class: "follow",
             title: "follow its rating on the chart",
+            "aria-label": `follow ${a.name} on the chart`,
             checked: !!f,
             onchange: (e) => {
               if (e.target.checked) follow(a.id, a.name);
-              else followed.delete(a.id);
+              else {
+                followed.delete(a.id);
+                histories.delete(a.id);
+              }
               // Ticked or unticked by hand, the best stays as the user
               // left it.
               if (a.id === bestID) {
@@ -291,7 +385,8 @@ function table(board) {
           }),
           f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
         ),
-        el("td", {}, a.kind === "random" ? null : el("a", { href: playURL(a.id), text: "play" })),
+        // Nothing plays a checkpoint whose weights ttt prune dropped.
+        el("td", {}, a.kind === "random" ? null : a.pruned ? el("span", { class: "muted", title: "its weights were dropped by ttt prune: it cannot be played", text: "pruned" }) : el("a", { href: playURL(a.id), "aria-label": `play ${a.name}`, text: "play" })),
       );
     }),
   );
@@ -310,7 +405,7 @@ function carry(rows, xs) {
   return out;
 }
 
-function draw(progress, histories) {
+function draw(progress, rated) {
   const pts = progress.points;
   const xs = pts.map((p) => p.round);
   // A league of several learners has a learning curve for each method,
@@ -381,14 +476,14 @@ function draw(progress, histories) {
     if (progress.floor != null) flat("random's optimal moves", progress.floor);
   }
   [...followed.values()].forEach((f, k) => {
-    f.name = histories[k].agent.name; // unknown for an agent from the address
-    data.push(carry(histories[k].rows, xs));
+    f.name = rated[k].agent.name; // unknown for an agent from the address
+    data.push(carry(rated[k].rows, xs));
     series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
   });
   for (const r of progress.references) {
     data.push(xs.map(() => r.elo));
     series.push({
-      label: r.kind === "random" ? "random (the anchor)" : `${r.name} now`,
+      label: `${r.name} (anchored)`,
       stroke: referenceColor,
       width: 1.25,
       dash: [6, 4],
@@ -406,13 +501,14 @@ function draw(progress, histories) {
     chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
     return;
   }
-  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "");
-  const range = xRange(xs);
+  const first = xs[0];
+  const newest = xs[xs.length - 1];
+  chartBox.setAttribute("aria-label", `Learning curve from round ${fmt.int(first)} to ${fmt.int(newest)}` +
+    (pts.length ? `; the newest snapshot at Elo ${pts[pts.length - 1].elo.toFixed(0)}` : "") + (followed.size ? `; following ${[...followed.values()].map((f) => f.name).join(", ")}` : ""));
+  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (shares ? "|%" : "");
   if (chart && key === chartKey) {
-    applying = true;
-    chart.setData(data, !range);
-    if (range) chart.setScale("x", range);
-    applying = false;
+    chart.setData(data);
+    applyRange();
     // uPlot redraws the legend when the cursor moves: with the cursor
     // away, it would keep the values of the round it was drawn at.
     chart.setLegend({ idx: chart.cursor.idx });
@@ -421,7 +517,6 @@ function draw(progress, histories) {
   chart?.destroy();
   chartBox.replaceChildren();
   chartKey = key;
-  applying = true;
   chart = newChart(
     chartBox,
     chartHeight,
@@ -431,44 +526,48 @@ function draw(progress, histories) {
       legend: { live: true },
       // The y axis fits the ratings in view, not the widest interval: an
       // early snapshot's [-8044, 5465] would flatten the curve. The band
-      // is clipped to the chart.
-      scales: { x: log ? { time: false, distr: 3 } : { time: false }, y: { range: (u) => fitRatings(u, "y", 10) }, "%": { range: fitShares } },
+      // is clipped to the chart. With shares, the ratings take the upper
+      // half and the shares the lower, so that no line of one crosses a
+      // line of the other. A log scale of rounds fits the rounds, not
+      // whole powers of ten.
+      scales: {
+        x: log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false },
+        y: { range: (u) => half(fitRatings(u, "y", 10), shares ? "upper" : null) },
+        "%": { range: (u) => half(fitShares(u), "lower") },
+      },
       axes: shares ? [shareAxis] : [],
+      // The page keeps the range the user chose: a drag across the chart
+      // sets it (setSelect), a double click forgets it; uPlot's own
+      // zoom is off, so that no setting of the scale by the page is
+      // taken for the user's.
+      cursor: { drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
       hooks: {
-        // A range the user drags, or sets, is kept; a double click (the
-        // whole run) forgets it.
-        setScale: [
-          (u, key) => {
-            if (key !== "x" || applying) return;
-            const xs = u.data[0];
-            const whole = u.scales.x.min <= xs[0] && u.scales.x.max >= xs[xs.length - 1];
+        setSelect: [
+          (u) => {
+            if (u.select.width < 2) return;
             // Whole rounds, as the address keeps them.
-            const min = Math.max(xs[0], Math.round(u.scales.x.min));
-            const max = Math.min(xs[xs.length - 1], Math.round(u.scales.x.max));
-            zoom = whole || min >= max ? null : { min, max };
-            if (zoom && (min !== u.scales.x.min || max !== u.scales.x.max)) {
-              // After the hook: uPlot ignores a scale set within it.
-              const rounded = zoom;
-              queueMicrotask(() => {
-                applying = true;
-                u.setScale("x", rounded);
-                applying = false;
-              });
-            }
-            writeURL();
+            const min = Math.max(u.data[0][0], Math.round(u.posToVal(u.select.left, "x")));
+            const max = Math.min(u.data[0][u.data[0].length - 1], Math.round(u.posToVal(u.select.left + u.select.width, "x")));
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            if (max > min) setZoom({ min, max });
           },
         ],
       },
     },
     data,
   );
-  if (range) chart.setScale("x", range);
-  applying = false;
+  applyRange();
   window.tttChart = chart; // for the browser test
 }
 
-// applying is true while the page itself sets the chart's data.
-let applying = false;
+// half puts a scale's range [lo, hi] in the upper or the lower part of
+// the chart, the other left to the other scale; as it is for null.
+function half([lo, hi], part) {
+  const span = 1.1 * (hi - lo);
+  if (part === "upper") return [lo - span, hi];
+  if (part === "lower") return [lo, hi + span];
+  return [lo, hi];
+}
 
 // fitRatings is the range of the chart's scale (y, Elo): the ratings of
 // the curves, the agents followed and the references in the rounds in
@@ -503,14 +602,12 @@ function fitShares(u) {
 }
 
 // The range buttons: the newest rounds (following each new one), the
-// whole run, a log scale of rounds.
+// whole run, a log scale of rounds; and the range's fields, from and to,
+// which the keyboard reaches as well as the mouse.
 for (const b of document.querySelectorAll("#range [data-range]")) {
   b.addEventListener("click", () => {
     const m = b.dataset.range.match(/^last(\d+)$/);
-    zoom = m ? { last: Number(m[1]) } : null;
-    writeURL();
-    chartKey = ""; // a new chart at the new range
-    refresh();
+    setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
 document.getElementById("log").addEventListener("click", () => {
@@ -518,6 +615,13 @@ document.getElementById("log").addEventListener("click", () => {
   writeURL();
   refresh();
 });
+for (const id of ["from", "to"]) {
+  document.getElementById(id).addEventListener("change", () => {
+    const min = Math.round(Number(document.getElementById("from").value));
+    const max = Math.round(Number(document.getElementById("to").value));
+    if (Number.isFinite(min) && Number.isFinite(max) && min < max) setZoom({ min, max });
+  });
+}
 
 // The table's controls: each sets the listing, back to its first page,
 // and reads the table again.
@@ -555,4 +659,4 @@ search.value = listing.q;
 classFilter.value = listing.class;
 minGames.value = listing.min || "";
 writeURL();
-loadLive(refresh, () => shownRound);
+loadLive(refresh, () => shownRound, down);

@@ -23,7 +23,7 @@ const views = {
     build(play) {
       this.cells = [];
       for (let sq = 0; sq < 9; sq++) {
-        const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(String(sq)) }, el("span", { class: "n" }), el("span"));
+        const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(String(sq)) }, el("span", { class: "n", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }));
         cell.disabled = true; // until the agent is known and the game begins
         this.cells.push(cell);
       }
@@ -42,6 +42,10 @@ const views = {
         cell.firstChild.textContent = b[sq] ? "" : sq;
         cell.lastChild.textContent = b[sq];
         cell.disabled = !open || !!b[sq];
+        // Read as what it is, where it is, and what it holds.
+        const rows = ["top", "middle", "bottom"];
+        const cols = ["left", "centre", "right"];
+        cell.setAttribute("aria-label", `square ${sq}, ${rows[Math.floor(sq / 3)]} ${cols[sq % 3]}: ${b[sq] || "empty"}${won.includes(sq) ? ", in the winning line" : ""}`);
       });
     },
     legal(moves, m) {
@@ -84,7 +88,7 @@ const views = {
       for (let col = 0; col < this.width; col++) {
         const discs = [];
         for (let row = this.height - 1; row >= 0; row--) discs.push(el("span", { class: "disc", "data-row": row }));
-        const column = el("button", { class: "column", "data-col": col + 1, title: `column ${col + 1}`, onclick: () => play(String(col + 1)) }, ...discs, el("span", { class: "n", text: col + 1 }));
+        const column = el("button", { class: "column", "data-col": col + 1, title: `column ${col + 1}`, onclick: () => play(String(col + 1)) }, ...discs, el("span", { class: "n", "aria-hidden": "true", text: col + 1 }));
         column.disabled = true;
         this.columns.push(column);
       }
@@ -123,6 +127,9 @@ const views = {
           disc.style.setProperty("--fall", `${this.height - row}`);
         }
         column.disabled = !open || g[col].length === this.height;
+        // Its stones from the bottom up, X yellow and O red.
+        const stones = g[col].length ? `${g[col].join(" ")} from the bottom` : "empty";
+        column.setAttribute("aria-label", `column ${col + 1}: ${stones}${g[col].length === this.height ? ", full" : ""}`);
       });
     },
     legal(moves, m) {
@@ -150,6 +157,8 @@ let agent = null; // the opponent, resolved once: "best" stays one agent for the
 let moves = [];
 let over = false;
 let busy = false;
+let lastMove = ""; // the agent's last move, said with the status
+let played = null; // the square or column the keyboard or mouse played, while the focus is to move on
 const tally = { win: 0, tie: 0, loss: 0 };
 
 function toMove() {
@@ -157,7 +166,18 @@ function toMove() {
 }
 
 function render() {
-  view.render(moves, !over && !busy && toMove() === human);
+  const open = !over && !busy && toMove() === human;
+  view.render(moves, open);
+  // The keyboard's place: a square played is disabled, and the focus on
+  // it would fall to the page's top; it goes to the free square nearest
+  // it when it is the human's move again, and to "New game" at the end.
+  if (played && (open || over)) {
+    const at = played.getBoundingClientRect();
+    const far = (b) => Math.hypot(b.getBoundingClientRect().left - at.left, b.getBoundingClientRect().top - at.top);
+    const free = [...boardBox.querySelectorAll("button:not([disabled])")].sort((a, b) => far(a) - far(b));
+    (over ? document.getElementById("new") : free[0])?.focus();
+    played = null;
+  }
   boardBox.dataset.over = over;
   boardBox.dataset.moves = moves.join(",");
   document.getElementById("moves").textContent = moves.length ? `moves: ${moves.join(" ")}` : "";
@@ -180,13 +200,14 @@ function finish(result) {
 // say puts a message in the status line.
 function say(text, failed = false, ...more) {
   status.classList.toggle("failed", failed);
-  status.replaceChildren(text, ...more);
+  status.replaceChildren(text === "Your move." ? lastMove + text : text, ...more);
 }
 
 // think shows what the agent thought of each move, its choice outlined.
 function think(ans, before) {
   const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${view.name}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${view.name}` : ans.table_values ? `the value it puts on the position after each ${view.name}` : null;
   document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${view.name} ${ans.move}${what ? `; ${what}:` : "."}`;
+  lastMove = `${agent.name} played ${view.name} ${ans.move}. `;
   if (!what) {
     document.getElementById("thoughts").replaceChildren(); // a player that searches shows nothing
     return;
@@ -243,6 +264,7 @@ async function agentMove() {
 async function play(m) {
   if (!agent || over || busy || toMove() !== human || !view.legal(moves, m)) return;
   moves.push(m);
+  played = boardBox.contains(document.activeElement) ? document.activeElement : null;
   // The server says how the game stands after the agent's moves; after
   // the human's, only the human can have won, or filled the board.
   if (finish(view.result(moves))) {
@@ -255,12 +277,13 @@ async function play(m) {
 function newGame() {
   moves = [];
   over = false;
+  lastMove = "";
   status.classList.remove("over", "win", "tie", "loss");
   delete status.dataset.result;
   document.getElementById("thoughts").replaceChildren();
   document.getElementById("about").textContent = "What it thought";
   if (human === "X") {
-    say("Your move: you are X and move first.");
+    say(`Your move: you are X${view === views.connect4 ? " (yellow)" : ""} and move first.`);
     render();
   } else {
     agentMove();
@@ -272,7 +295,7 @@ function newGame() {
 async function opponents() {
   const board = await api("/api/leaderboard?limit=50");
   const pick = document.getElementById("pick");
-  const list = board.agents.filter((a) => a.kind !== "random");
+  const list = board.agents.filter((a) => a.kind !== "random" && !a.pruned);
   if (!list.some((a) => a.id === agent.id)) list.unshift(agent);
   if (!list.some((a) => a.kind === "random")) list.push(...board.agents.filter((a) => a.kind === "random"));
   pick.replaceChildren(
@@ -296,6 +319,9 @@ async function main() {
   }
   view = views[agent.game];
   view.build(play);
+  if (agent.game === "connect4") {
+    document.getElementById("colours").replaceChildren("X", el("span", { class: "stone X", "aria-hidden": "true" }), "yellow, moves first; O", el("span", { class: "stone O", "aria-hidden": "true" }), "red");
+  }
   boardBox.dataset.game = agent.game;
   document.getElementById("thoughts").classList.toggle("c4", agent.game === "connect4");
   document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a policy network's move probabilities, a value network's expected score after each move, a table's value of the position after each move, perfect's game value of each move, random's chance of each ${view.name}; its choice outlined`;
@@ -305,6 +331,15 @@ async function main() {
   link.href = agentURL(agent.id);
   document.getElementById("class").replaceChildren(badge(agent.class, agent.shares));
   opponents().catch(showError);
+  if (agent.pruned) {
+    // Nothing can play it: the page says so, with its record's page,
+    // and offers another opponent.
+    over = true;
+    render();
+    say(`${agent.name}'s weights were dropped by ttt prune: it cannot play. `, true, el("a", { href: agentURL(agent.id), text: "its record" }), " remains; choose another opponent above.");
+    status.dataset.pruned = "";
+    return;
+  }
   newGame();
 }
 

@@ -1,21 +1,21 @@
-package train_test
+package learn_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"ttt/agents/train"
+	"ttt/agents/learn"
 )
 
 // A setting out of range is named as the league stores it, and a command
 // line says it with its own names for the settings.
 func TestSettingErrorNamesTheSetting(t *testing.T) {
 	t.Parallel()
-	l := train.Learning{Method: train.MethodPolicy, Hidden: 10, LR: 0.1, Temperature: 1,
-		Epsilon: train.Schedule{Start: 2, End: 0.5}}
-	err := l.Validate()
-	se, ok := errors.AsType[*train.SettingError](err)
+	l := learn.Settings{LR: 0.1,
+		Epsilon: learn.Schedule{Start: 2, End: 0.5}}
+	err := l.Validate(nil)
+	se, ok := errors.AsType[*learn.SettingError](err)
 	if !ok || strings.Join(se.Settings, ",") != "epsilon,epsilon_end" {
 		t.Fatalf("Validate: %v (%T), want a SettingError of epsilon and epsilon-end", err, err)
 	}

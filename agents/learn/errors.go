@@ -1,4 +1,4 @@
-package train
+package learn
 
 import (
 	"fmt"

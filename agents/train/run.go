@@ -2,42 +2,41 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
-	"ttt/agents/nn"
-	"ttt/agents/table"
+	"ttt/agents/learn"
 	"ttt/agents/verify"
 )
 
-// Plan is a run of ttt train: one learner of tic-tac-toe, trained the
-// way its document teaches, against a uniformly random opponent (ttt-rl,
-// the CodeProject article) or against itself (SelfPlay). (A league's
+// Plan is a run of ttt train: one learner, trained the way its document
+// teaches, against a uniformly random opponent (ttt-rl, the CodeProject
+// article) or against itself (learn.Method.SelfPlay). (A league's
 // settings are league.Config.)
 type Plan struct {
-	Games int
-	Seed  uint64
+	Game   game.Game
+	Method *learn.Method
+	Games  int
+	Seed   uint64
 	// Until, if not verify.Beatable, ends the run at the first check
 	// that finds the learner that good; a check, the exhaustive one of
 	// both sides, comes every CheckEvery games. Games is then the most
 	// the run may play.
 	Until      verify.Class
 	CheckEvery int
-	Learning
+	learn.Settings
 }
 
-// Default returns the settings of `ttt train` for the given number of
-// games, where the command line does not say otherwise.
+// Default returns the settings of `ttt train` of tic-tac-toe for the
+// given number of games, where the command line does not say otherwise:
+// ttt-rl's.
 func Default(games int) Plan {
-	return Plan{Games: games, Seed: 1, CheckEvery: DefaultCheckEvery, Learning: Learning{
-		Method:      MethodPolicy,
-		Lambda:      DefaultLambda,
-		Hidden:      nn.DefaultHidden,
-		LR:          nn.DefaultLR,
-		Epsilon:     Schedule{Start: DefaultEpsilon, End: 0, Games: games / 2},
-		Temperature: DefaultTemperature,
-	}}
+	s := PolicyMethod.Defaults(tictactoe.Game)
+	s.Method = PolicyMethod.Name
+	s.Epsilon = learn.Schedule{Start: learn.DefaultEpsilon, End: 0, Games: games / 2}
+	return Plan{Game: tictactoe.Game, Method: PolicyMethod, Games: games, Seed: 1, CheckEvery: DefaultCheckEvery, Settings: s}
 }
 
 // DefaultCheckEvery is how many games pass between two checks of a run
@@ -50,11 +49,25 @@ const DefaultCheckEvery = 1000
 func (c Plan) Validate() error {
 	switch {
 	case c.Games < 1:
-		return OutOfRange("games", "must be at least 1", c.Games)
+		return learn.OutOfRange("games", "must be at least 1", c.Games)
 	case c.Until != verify.Beatable && c.CheckEvery < 1:
-		return OutOfRange("check_every", "must be at least 1", c.CheckEvery)
+		return learn.OutOfRange("check_every", "must be at least 1", c.CheckEvery)
+	case c.Until != verify.Beatable && c.Game != tictactoe.Game:
+		return learn.Invalid([]string{"until"}, func(n []string) string {
+			return fmt.Sprintf("%s: %s has no exhaustive check to pass", n[0], c.Game.Title())
+		})
 	}
-	return c.Learning.Validate()
+	if c.Method.CanLearn != nil {
+		if err := c.Method.CanLearn(c.Game); err != nil {
+			return learn.Invalid([]string{"learner"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], c.Method.Name, err) })
+		}
+	}
+	if c.Method.Check != nil {
+		if err := c.Method.Check(c.Settings); err != nil {
+			return err
+		}
+	}
+	return c.Settings.Validate(c.Method.Own)
 }
 
 // ReportEvery is how many games a progress report covers; Window how
@@ -80,42 +93,24 @@ type Check struct {
 	Class verify.Class
 }
 
-// Model is what a learner learns: a network (policy, tdlambda) or a table
-// of values (table, selfplay-table); the other is nil.
-type Model struct {
-	Net   *nn.Net
-	Table *table.Table
-}
-
-// Run trains a new learner of tic-tac-toe of cfg's method, playing X in
-// even games and O in odd ones, against a uniformly random opponent or,
-// for a self-play method, against itself; it calls report (if not nil)
-// as it goes. The run is a pure function of cfg: one seeded generator
-// draws the initial weights, the samples and the opponent's moves, in a
-// fixed order. On cancellation it returns the model as trained so far
-// with ctx's error.
-func Run(ctx context.Context, cfg Plan, report func(Progress)) (Model, error) {
+// Run trains a new learner of cfg's game and method, playing X in even
+// games and O in odd ones, against a uniformly random opponent or, for a
+// self-play method, against itself; it calls report (if not nil) as it
+// goes. The run is a pure function of cfg: one seeded generator draws
+// the initial weights, the samples and the opponent's moves, in a fixed
+// order. On cancellation it returns the model as trained so far with
+// ctx's error.
+func Run(ctx context.Context, cfg Plan, report func(Progress)) (learn.Model, error) {
 	if err := cfg.Validate(); err != nil {
-		return Model{}, err
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7474742d726c)) // "ttt-rl"
-	var (
-		model Model
-		l     Learner
-	)
-	switch cfg.Method {
-	case MethodTable:
-		v := NewValued(rng)
-		model, l = Model{Table: v.Table}, v
-	case MethodSelfPlayTable:
-		b := NewBook(cfg.LR, rng)
-		model, l = Model{Table: b.Table}, b
-	default:
-		model.Net = NewNet(tictactoe.Game, cfg.Learning, rng)
-		l = New(model.Net, cfg.Learning, rng)
+	l, err := cfg.Method.New(cfg.Game, cfg.Settings, rng)
+	if err != nil {
+		return nil, err
 	}
-	var opp game.Player = game.Random{Game: tictactoe.Game, Rand: rng}
-	if SelfPlay(cfg.Method) {
+	var opp game.Player = game.Random{Game: cfg.Game, Rand: rng}
+	if cfg.Method.SelfPlay {
 		opp = nil
 	}
 	var window game.Record
@@ -128,7 +123,7 @@ func Run(ctx context.Context, cfg Plan, report func(Progress)) (Model, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return model, err
+			return l.Model(), err
 		}
 		p := Progress{Games: g + 1, Epsilon: eps}
 		if checked {
@@ -151,5 +146,5 @@ func Run(ctx context.Context, cfg Plan, report func(Progress)) (Model, error) {
 			break
 		}
 	}
-	return model, nil
+	return l.Model(), nil
 }

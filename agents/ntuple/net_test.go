@@ -1,0 +1,184 @@
+package ntuple_test
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"ttt/agents/game"
+	"ttt/agents/game/connect4"
+	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
+	"ttt/agents/ntuple"
+)
+
+// trained returns a network of g that has learned from a few thousand
+// games of self-play, so that its entries are not all zero.
+func trained(t testing.TB, g game.Game, games int) (*ntuple.Net, *rand.Rand) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := ntuple.Method.Defaults(g)
+	l, err := ntuple.Method.New(g, s, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range games {
+		l.Play(game.Side(i%2), nil, 0.2)
+	}
+	return l.Model().(*ntuple.Net), rng
+}
+
+// randomPositions returns positions in play reached by random moves.
+func randomPositions(g game.Game, rng *rand.Rand, n int) []game.Position {
+	var out []game.Position
+	for len(out) < n {
+		p := g.Start()
+		for plies := rng.IntN(g.MaxPlies()); plies > 0 && g.Result(p) == game.Ongoing; plies-- {
+			p = g.Play(p, game.RandomMove(g, p, rng))
+		}
+		if g.Result(p) == game.Ongoing {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Afterstates sums only the entries a move changes; what it says of each
+// move is what the net says of the position the move leaves, summed
+// whole.
+func TestAfterstatesAreTheirPositionsValues(t *testing.T) {
+	for _, g := range []game.Game{connect4.Game, tictactoe.Game} {
+		net, rng := trained(t, g, 3000)
+		var p, q ntuple.Pass
+		values := make([]float32, g.Moves())
+		for _, pos := range randomPositions(g, rng, 500) {
+			best, worth := net.Afterstates(pos, &p, values)
+			side := g.ToMove(pos)
+			for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+				m := trailing(legal)
+				after := g.Play(pos, m)
+				want := float32(0)
+				switch g.Result(after) {
+				case game.Ongoing:
+					want = net.Value(after, &q)
+				case game.Tie:
+					want = ntuple.ScoreTie
+				case game.Win(side):
+					want = ntuple.ScoreWin
+				}
+				if math.Abs(float64(values[m]-want)) > 1e-5 {
+					t.Fatalf("%s %v, move %d: afterstate %v, its position %v", g.Name(), pos, m, values[m], want)
+				}
+				if values[m] > worth || values[m] == worth && m < best {
+					t.Fatalf("%s %v: best %d (%v), but %d is worth %v", g.Name(), pos, best, worth, m, values[m])
+				}
+			}
+		}
+	}
+}
+
+func trailing(m uint64) int {
+	for i := 0; ; i++ {
+		if m&(1<<i) != 0 {
+			return i
+		}
+	}
+}
+
+// A position and its images under the board's symmetries are worth the
+// same: every tuple is read under every symmetry.
+func TestSymmetricPositionsAreWorthTheSame(t *testing.T) {
+	g := connect4.Game
+	net, rng := trained(t, g, 3000)
+	var p ntuple.Pass
+	for _, pos := range randomPositions(g, rng, 300) {
+		b := connect4.FromPosition(pos)
+		v, m := net.Value(pos, &p), net.Value(b.Mirror().Position(), &p)
+		if math.Abs(float64(v-m)) > 1e-5 {
+			t.Fatalf("%v: %v, its mirror image %v", pos, v, m)
+		}
+	}
+}
+
+// A network's file reads back as the same network, a file of one side as
+// a network that plays that side as it does; a file read as another
+// game's is refused, naming both.
+func TestFile(t *testing.T) {
+	for _, g := range []game.Game{connect4.Game, tictactoe.Game} {
+		net, rng := trained(t, g, 2000)
+		readings, err := ntuple.ReadFile(g, net.File())
+		if err != nil || len(readings) != 1 || readings[0].Side != nil {
+			t.Fatalf("%s: %v, %v", g.Name(), readings, err)
+		}
+		back := readings[0].Model.(*ntuple.Net)
+		if !bytes.Equal(back.File(), net.File()) || !bytes.Equal(back.Bytes(), net.Bytes()) {
+			t.Errorf("%s: the file read back writes another file", g.Name())
+		}
+		stored, err := ntuple.Method.Decode(g, net.Bytes())
+		if err != nil || !bytes.Equal(stored.File(), net.File()) {
+			t.Errorf("%s: the stored form reads back as another network (%v)", g.Name(), err)
+		}
+		if len(net.Bytes()) >= len(net.File()) {
+			t.Errorf("%s: the stored form takes %d bytes, the file %d", g.Name(), len(net.Bytes()), len(net.File()))
+		}
+		for _, side := range []game.Side{game.X, game.O} {
+			readings, err := ntuple.ReadFile(g, net.FileFor(side))
+			if err != nil || len(readings) != 1 || readings[0].Side == nil || *readings[0].Side != side {
+				t.Fatalf("%s, side %s: %v, %v", g.Name(), side, readings, err)
+			}
+			one, whole := readings[0].Model.Player(), net.Player()
+			for _, pos := range randomPositions(g, rng, 300) {
+				if g.ToMove(pos) == side && one.Move(pos) != whole.Move(pos) {
+					t.Fatalf("%s, side %s, %v: the file of one side plays %d, the net %d", g.Name(), side, pos, one.Move(pos), whole.Move(pos))
+				}
+			}
+		}
+		other := tictactoe.Game
+		if g == tictactoe.Game {
+			other = connect4.Game
+		}
+		var oe *learn.OtherGameError
+		if _, err := ntuple.ReadFile(other, net.File()); !asOther(err, &oe) {
+			t.Errorf("%s file read for %s: %v", g.Name(), other.Name(), err)
+		}
+	}
+}
+
+func asOther(err error, target **learn.OtherGameError) bool {
+	e, ok := err.(*learn.OtherGameError)
+	*target = e
+	return ok
+}
+
+// A damaged stored network is refused, never a panic.
+func FuzzDecode(f *testing.F) {
+	net, _ := trained(f, tictactoe.Game, 200)
+	f.Add(net.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if m, err := ntuple.Method.Decode(tictactoe.Game, data); err == nil {
+			if err := m.Validate(); err != nil {
+				t.Fatalf("decoded a network that does not validate: %v", err)
+			}
+		}
+	})
+}
+
+// A damaged file is refused, whatever is damaged: never a panic, never a
+// network that plays with entries that are not numbers.
+func FuzzReadFile(f *testing.F) {
+	net, _ := trained(f, tictactoe.Game, 200)
+	f.Add(net.File())
+	f.Add(net.FileFor(game.O))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readings, err := ntuple.ReadFile(tictactoe.Game, data)
+		if err != nil {
+			return
+		}
+		for _, r := range readings {
+			if err := r.Model.Validate(); err != nil {
+				t.Fatalf("read a network that does not validate: %v", err)
+			}
+		}
+	})
+}
