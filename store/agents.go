@@ -709,11 +709,19 @@ func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 	return names, err
 }
 
-// Shares returns the position-set shares of the agents ids that have
+// SetShares are an agent's scores on the position sets: the tactical
+// set's, and the random-ply set's, nil for an agent measured before that
+// set.
+type SetShares struct {
+	Tactical verify.Score
+	Random   *verify.Score
+}
+
+// Shares returns the position-set scores of the agents ids that have
 // them, by id: a learning curve's second measure, read without the
 // networks.
-func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]verify.Score, error) {
-	var out map[int64]verify.Score
+func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]SetShares, error) {
+	var out map[int64]SetShares
 	err := db.View(ctx, func(v *View) (err error) {
 		out, err = v.Shares(ids)
 		return err
@@ -721,21 +729,29 @@ func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]verify.Score, 
 	return out, err
 }
 
-// Shares is DB.Shares, in the view.
-func (v *View) Shares(ids []int64) (map[int64]verify.Score, error) {
-	out := map[int64]verify.Score{}
-	stmt, err := v.tx.PrepareContext(v.ctx, "SELECT set_optimal, set_positions FROM agents WHERE id = ? AND set_positions IS NOT NULL")
+// Shares is DB.Shares, in the view: both sets' columns in one read of
+// each agent's row.
+func (v *View) Shares(ids []int64) (map[int64]SetShares, error) {
+	out := map[int64]SetShares{}
+	stmt, err := v.tx.PrepareContext(v.ctx, `SELECT set_optimal, set_positions, random_optimal, random_positions
+		FROM agents WHERE id = ? AND set_positions IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
 	defer stmt.Close()
 	for _, id := range ids {
-		var s verify.Score
-		switch err := stmt.QueryRowContext(v.ctx, id).Scan(&s.Optimal, &s.Positions); {
+		var (
+			s      SetShares
+			random [2]sql.Null[int64] // optimal and positions
+		)
+		switch err := stmt.QueryRowContext(v.ctx, id).Scan(&s.Tactical.Optimal, &s.Tactical.Positions, &random[0], &random[1]); {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
 			return nil, fmt.Errorf("agent %d: %w", id, err)
 		default:
+			if random[1].Valid {
+				s.Random = &verify.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
+			}
 			out[id] = s
 		}
 	}

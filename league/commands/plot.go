@@ -289,7 +289,7 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 		line := optimalLine{label: c.label}
 		for _, r := range c.ratings {
 			if s, ok := shares[r.Agent]; ok {
-				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Share()})
+				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Tactical.Share()})
 			}
 		}
 		if len(line.points) > 0 {

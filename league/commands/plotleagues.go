@@ -112,7 +112,7 @@ func (j *job) leagueCurves(files int, first string, g *game.Game) ([]leagueCurve
 		x := float64(p.TrainGames) / 1e6
 		out[k].elo = append(out[k].elo, plotter.XY{X: x, Y: p.Elo})
 		if s, ok := shares[p.Agent]; ok {
-			out[k].optimal = append(out[k].optimal, plotter.XY{X: x, Y: 100 * s.Share()})
+			out[k].optimal = append(out[k].optimal, plotter.XY{X: x, Y: 100 * s.Tactical.Share()})
 		}
 	}
 	if len(out) == 1 {
