@@ -10,14 +10,13 @@ import (
 // Rerate stores a refit of every result, on the league's scale or on
 // another, in one transaction: ratings holds every rated agent's rating
 // and interval as the refit has them (agents without a standing are
-// skipped). Each
-// agent's history rows, and its point of the learning curve, move by as
-// much as its standing's rating does, so that its history keeps its shape
-// and ends within HistoryStep of its new rating as before; where the
-// refit's rating or interval is further than that from the history's last
-// row, the last round gets a row with it, which the standing takes, as a
-// round would write one. The fits table gets one full row with the new
-// ratings, which a resumed league goes on from.
+// skipped). Each agent's history rows, and its point of the learning
+// curve, move by as much as its standing's rating does, so that its
+// history keeps its shape and ends within HistoryStep of its new rating
+// as before; where the refit's rating or interval is further than that
+// from the history's last row, the last round gets a row with it, which
+// the standing takes, as a round would write one. The fits table gets one
+// full row with the new ratings, which a resumed league goes on from.
 func (db *DB) Rerate(ctx context.Context, ratings []HistoryRow) error {
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
