@@ -40,7 +40,8 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 		return nil, err
 	}
 
-	// STEP 2: the nearest members fill each pool up.
+	// STEP 2: the rungs around an entrant without a parent, then the
+	// nearest members, fill each pool up.
 	var second []pairing
 	for i, e := range entrants {
 		n := lg.cfg.Opponents - len(pools[i])
@@ -59,7 +60,18 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 		if err != nil {
 			return nil, err
 		}
-		ps, err := lg.pairings(ctx, e, lg.nearest(estimate, chosen, n))
+		var rest []int64
+		if e.parent == 0 {
+			lg.rungs(estimate, func(id int64) bool {
+				if chosen[id] || len(rest) == n {
+					return false
+				}
+				chosen[id] = true
+				rest = append(rest, id)
+				return true
+			})
+		}
+		ps, err := lg.pairings(ctx, e, append(rest, lg.nearest(estimate, chosen, n-len(rest))...))
 		if err != nil {
 			return nil, err
 		}

@@ -28,7 +28,7 @@ type Kind string
 // every one, perfect in tic-tac-toe's, the tactician, the MCTS ladder and
 // the solver in Connect Four's.
 const (
-	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
+	Random     Kind = "random"     // a uniformly random legal move: the scale's 0
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
 	Tactician  Kind = "tactician"  // wins at once, else blocks, else the centre
 	MCTS       Kind = "mcts"       // Monte Carlo tree search with random playouts
@@ -310,7 +310,7 @@ var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewRead
 
 // Setup is what a new league starts with: its game, and the game's
 // built-in players, named, with the facts of their checks. Random must be
-// among them: it anchors the ratings.
+// among them: it is the ratings' 0.
 type Setup struct {
 	Game     game.Game
 	Builtins []*Agent

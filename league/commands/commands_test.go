@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -356,25 +357,61 @@ func readTestdata(t *testing.T, path string) []byte {
 }
 
 // ttt upgrade brings a league of schema 1 up to date in place, keeping
-// every agent and match; the readers then read it, and a league goes on
+// every agent and match, and moves its ratings, fitted with random at 0
+// alone, to the game's scale, its built-in players anchored: perfect is
+// then 494 (issue 37); the readers then read it, and a league goes on
 // from its last round.
 func TestUpgrade(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
-	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
+	if out := p.OK(t, "upgrade"); !movedScale.MatchString(out) || !strings.HasSuffix(out, "\nleague.db is up to date: 19 agents\n") {
 		t.Errorf("upgrade said %q", out)
 	}
 	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
 		t.Errorf("a second upgrade said %q", out)
 	}
-	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") {
+	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") || !regexp.MustCompile(`perfect +- +- +494\.0 `).MatchString(out) {
 		t.Errorf("ratings of the upgraded league:\n%s", out)
+	}
+	if out := p.OK(t, "check", "--ratings"); !strings.Contains(out, "agrees with the 19 ratings within 0.1 Elo") || strings.Contains(out, "older") {
+		t.Errorf("check --ratings of the upgraded league:\n%s", out)
 	}
 	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, "\nround 16 ") {
 		t.Errorf("the league after the upgrade said:\n%s", out)
 	}
 	p.OK(t, "check")
+}
+
+// movedScale is the line that says a league's ratings moved to the
+// game's scale: here schema 1's league, whose perfect was rated 437.3.
+var movedScale = regexp.MustCompile(`(^|\n)(ttt: )?the ratings moved from the scale of an older ttt \(random at 0 alone\) to the tic-tac-toe scale, by a refit of 171 stored matches: 19 agents, the furthest moved [0-9.]+ Elo \(agent 2, perfect: 437\.[0-9]+, now 494\.000\)\n`)
+
+// A league of the schema before, whose ratings are on the older scale:
+// the readers read it as it is, check --ratings refits it on that scale
+// and says which it is, and a league run moves it to the game's scale
+// and says so on stderr before it goes on.
+func TestOlderScale(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	p.Write(t, "league.db", readTestdata(t, schema1))
+	p.Write(t, "n.bin", readTestdata(t, filepath.Join("testdata", "unbeatable.bin")))
+	p.OK(t, "import", "n.bin", "--name", "late") // a writer that brings the schema, not the scale, up to date
+	out := p.OK(t, "check", "--ratings")
+	if !strings.Contains(out, "league.db: its ratings are on the scale of an older ttt, random at 0 alone, and so is the refit: ttt upgrade moves them to the tic-tac-toe scale\n") ||
+		!strings.Contains(out, "agrees with the 19 ratings within 0.1 Elo") {
+		t.Errorf("check --ratings on the older scale:\n%s", out)
+	}
+	if out := p.OK(t, "ratings"); !regexp.MustCompile(`perfect +- +- +437\.3 `).MatchString(out) {
+		t.Errorf("ratings on the older scale:\n%s", out)
+	}
+	out, errOut, code := p.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	if code != 0 || !movedScale.MatchString(errOut) || !strings.Contains(out, "\nround 16 ") {
+		t.Errorf("a league run on the older scale: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out := p.OK(t, "check", "--ratings"); strings.Contains(out, "older") || !strings.Contains(out, "agrees with the 21 ratings within 0.1 Elo") {
+		t.Errorf("check --ratings after the run:\n%s", out)
+	}
 }
 
 // ttt upgrade brings an existing league up to date and never makes one:
@@ -413,8 +450,8 @@ func TestUpgradeRenames(t *testing.T) {
 	raw.Close()
 	old := p.File(t, "league.db")
 	renamed := `agent 16 renamed imported-16: bad agent name "checkpoint-20": names of the form kind-number are the league's own`
-	if out := p.OK(t, "upgrade"); out != renamed+"\nleague.db is up to date: 19 agents\n" {
-		t.Errorf("upgrade said %q, want %q", out, renamed)
+	if out := p.OK(t, "upgrade"); !strings.HasPrefix(out, renamed+"\n") || !movedScale.MatchString(out) {
+		t.Errorf("upgrade said %q, want %q and the ratings moved to the scale", out, renamed)
 	}
 	if out := p.OK(t, "show", "16"); !strings.Contains(out, "imported-16") {
 		t.Errorf("show 16 after the upgrade:\n%s", out)
@@ -427,7 +464,7 @@ func TestUpgradeRenames(t *testing.T) {
 	// The writers upgrade as well, and say what they renamed on stderr.
 	q := clitest.New(t)
 	q.Write(t, "league.db", old)
-	if out, errOut, code := q.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); code != 0 || errOut != "ttt: "+renamed+"\n" || !strings.Contains(out, "\nround 16  checkpoint-20 ") {
+	if out, errOut, code := q.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); code != 0 || !strings.HasPrefix(errOut, "ttt: "+renamed+"\n") || !movedScale.MatchString(errOut) || !strings.Contains(out, "\nround 16  checkpoint-20 ") {
 		t.Errorf("a league run on the old league: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -832,8 +832,8 @@ type point struct {
 	RandomShare *float64 `json:"random_share,omitempty"`
 }
 
-// reference is a built-in player's rating now: the flat lines of the
-// chart.
+// reference is a built-in player's rating, its value on the game's
+// scale: the flat lines of the chart.
 type reference struct {
 	agentRef
 	Elo         float64  `json:"elo"`

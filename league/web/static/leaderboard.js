@@ -497,7 +497,7 @@ function draw(progress, rated) {
   for (const r of progress.references) {
     data.push(xs.map(() => r.elo));
     series.push({
-      label: r.kind === "random" ? "random (the anchor)" : `${r.name} now`,
+      label: `${r.name} (anchored)`,
       stroke: referenceColor,
       width: 1.25,
       dash: [6, 4],
