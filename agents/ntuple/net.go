@@ -139,6 +139,7 @@ type Pass struct {
 	mark    uint32
 	change  []int32 // the instances a move changes
 	entries []int32
+	values  []float32 // of each move, where Afterstates is given none
 }
 
 // size makes p fit n.
@@ -149,6 +150,7 @@ func (p *Pass) size(n *Net) {
 		p.moved = make([]uint32, len(n.inst))
 		p.stamp = make([]uint32, len(n.inst))
 		p.change = make([]int32, 0, len(n.inst))
+		p.values = make([]float32, n.Game.Moves())
 	}
 }
 
@@ -201,7 +203,8 @@ const (
 // Afterstates writes into values what each legal move of pos is worth to
 // the side to move (values may be nil): the exact score where the move
 // ends the game, the net's value of the position it leaves otherwise. It
-// returns the best move, the lowest on a tie, and its worth.
+// returns the best move and its worth: the lowest of the moves worth
+// within TieWidth of the most.
 //
 // Only the tables of the cells a move changes are read again: the sum of
 // pos's entries is taken once, and each move adds what its changed
@@ -210,9 +213,12 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 	g := n.Game
 	side := g.ToMove(pos)
 	n.indices(pos, p)
+	if values == nil {
+		values = p.values[:g.Moves()]
+	}
 	w := n.table(side)
 	base := n.sum(w, p)
-	best, worth = -1, -1
+	most := float32(-1)
 	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
 		m := bits.TrailingZeros64(legal)
 		after := g.Play(pos, m)
@@ -228,15 +234,25 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 		default:
 			v = ScoreLoss
 		}
-		if values != nil {
-			values[m] = v
-		}
-		if v > worth {
-			best, worth = m, v
+		values[m] = v
+		most = max(most, v)
+	}
+	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+		if m := bits.TrailingZeros64(legal); values[m] >= most-TieWidth {
+			return m, values[m]
 		}
 	}
-	return best, worth
+	return -1, -1
 }
+
+// TieWidth is how close to the best value a move's must be to tie with
+// it. Two moves whose positions are images of each other under the
+// board's symmetries have the same entries, but their sums, moved from
+// the position's by different changes, can differ in the last bits of a
+// float32; a strict comparison would break such a tie by rounding, which
+// a reader of the file could not reproduce. Values that matter differ by
+// far more.
+const TieWidth = 1e-5
 
 // delta returns what the sum in w changes by from the position whose
 // indices p holds to the one that changes make of it. Only the instances

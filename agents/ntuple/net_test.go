@@ -70,9 +70,19 @@ func TestAfterstatesAreTheirPositionsValues(t *testing.T) {
 				if math.Abs(float64(values[m]-want)) > 1e-5 {
 					t.Fatalf("%s %v, move %d: afterstate %v, its position %v", g.Name(), pos, m, values[m], want)
 				}
-				if values[m] > worth || values[m] == worth && m < best {
-					t.Fatalf("%s %v: best %d (%v), but %d is worth %v", g.Name(), pos, best, worth, m, values[m])
+			}
+			// The best is the lowest move within TieWidth of the most.
+			most, want := float32(-1), -1
+			for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+				most = max(most, values[trailing(legal)])
+			}
+			for legal := g.Legal(pos); legal != 0 && want < 0; legal &= legal - 1 {
+				if m := trailing(legal); values[m] >= most-ntuple.TieWidth {
+					want = m
 				}
+			}
+			if best != want || worth != values[want] {
+				t.Fatalf("%s %v: best %d (%v), want %d (%v) of %v", g.Name(), pos, best, worth, want, values[want], values)
 			}
 		}
 	}
