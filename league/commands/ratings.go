@@ -34,8 +34,8 @@ func ratingsCommand() *cli.Command {
    and JSON hold every figure in a field of its own, with the agent's id
    and kind, the lines that beat it, and its exact odds against random.
    Best, the agent export and play take by default, is the first network
-   by class, then share of optimal moves (Connect Four), then the low end
-   of its Elo interval: the line under the table names it.`,
+   by class (tic-tac-toe), then the low end of its Elo interval, then the
+   newest: the line under the table names it.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the `N` best-rated agents"},
 			&cli.BoolFlag{Name: "all", Usage: "list every rated agent"},
