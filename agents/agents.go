@@ -117,7 +117,7 @@ var TicTacToe = &Kit{
 	Solved: true,
 	// ttt-rl's net, made perfect by the exploiter and the drills: the
 	// mix that reached an unbeatable checkpoint fastest for every seed
-	// measured (docs/learning.md).
+	// measured (README, "How it learns").
 	Learner: train.PolicyMethod,
 	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{
