@@ -274,8 +274,8 @@ func checkLeague(t *testing.T, path string, checked int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(refit.Beyond) > 0 {
-		t.Fatalf("ratings more than %g Elo from a refit of the stored results: %+v", league.RefitBound, refit.Beyond)
+	if len(refit.Beyond) > 0 || len(refit.Missing) > 0 {
+		t.Fatalf("ratings more than %g Elo from a refit of the stored results: %+v, %+v", league.RefitBound, refit.Beyond, refit.Missing)
 	}
 	for _, a := range list {
 		s := a.Standing

@@ -39,9 +39,9 @@ type node struct {
 }
 
 // mctsBuiltin is the MCTS player of g at playouts a move, named
-// mcts-PLAYOUTS.
-func mctsBuiltin(g game.Game, playouts int) Builtin {
-	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Random: true,
+// mcts-PLAYOUTS, at elo on g's scale.
+func mctsBuiltin(g game.Game, playouts int, elo float64) Builtin {
+	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true,
 		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
 }
 

@@ -55,9 +55,9 @@ func newContestants(ctx context.Context, db *store.DB, kit *agents.Kit) (*contes
 	return c, nil
 }
 
-// anchor returns the id of the random player, the ratings' anchor, or 0
-// when the league has none.
-func (c *contestants) anchor() int64 {
+// random returns the id of the random player, the scale's 0, or 0 when
+// the league has none.
+func (c *contestants) random() int64 {
 	for id, b := range c.builtins {
 		if b.Kind == string(store.Random) {
 			return id

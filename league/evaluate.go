@@ -40,7 +40,8 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 		return nil, err
 	}
 
-	// STEP 2: the nearest members fill each pool up.
+	// STEP 2: the rungs around an entrant without a parent, then the
+	// nearest members, fill each pool up.
 	var second []pairing
 	for i, e := range entrants {
 		n := lg.cfg.Opponents - len(pools[i])
@@ -59,7 +60,18 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 		if err != nil {
 			return nil, err
 		}
-		ps, err := lg.pairings(ctx, e, lg.nearest(estimate, chosen, n))
+		var rest []int64
+		if e.parent == 0 {
+			lg.rungs(estimate, func(id int64) bool {
+				if chosen[id] || len(rest) == n {
+					return false
+				}
+				chosen[id] = true
+				rest = append(rest, id)
+				return true
+			})
+		}
+		ps, err := lg.pairings(ctx, e, append(rest, lg.nearest(estimate, chosen, n-len(rest))...))
 		if err != nil {
 			return nil, err
 		}
@@ -109,11 +121,19 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				p := list[i]
 				seed := mix(lg.cfg.Seed, uint64(round), uint64(offset+i))
 				plies := lg.openings(p)
-				sides := lg.match.play(p.ca, p.cb, plies, seed, nil)
+				// The games against a rung of the ladder keep their moves:
+				// playing them again for games export would take seconds.
+				var moves []byte
+				var record func([]int, bool, game.Result)
+				if lg.onLadder(p) {
+					moves = []byte{}
+					record = func(m []int, _ bool, _ game.Result) { moves = store.AppendGame(moves, m) }
+				}
+				sides := lg.match.play(p.ca, p.cb, plies, seed, record)
 				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}
-				m := store.Match{A: p.a, B: p.b, Plies: plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O])}
+				m := store.Match{A: p.a, B: p.b, Plies: plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]), Moves: moves}
 				if _, builtin := lg.contestants.builtins[p.b]; builtin {
 					m.First = &sides[game.X] // a result against a fixed player, by side
 				}
@@ -132,10 +152,15 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 // every two-move opening against MCTS with 10,000 playouts took longer
 // than the round's training.
 func (lg *league) openings(p pairing) int {
-	if slices.Contains(lg.ladder, p.a) || slices.Contains(lg.ladder, p.b) {
+	if lg.onLadder(p) {
 		return min(lg.cfg.Openings, lg.kit.League.LadderOpenings)
 	}
 	return lg.cfg.Openings
+}
+
+// onLadder reports whether p plays a rung of the ladder.
+func (lg *league) onLadder(p pairing) bool {
+	return slices.Contains(lg.ladder, p.a) || slices.Contains(lg.ladder, p.b)
 }
 
 // mix hashes its inputs into a seed (SplitMix64's finaliser over each).

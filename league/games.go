@@ -42,7 +42,10 @@ var ErrNotReproduced = errors.New("the stored result cannot be reproduced by thi
 // game, so a replay gives the games exactly as they were played. Games
 // checks that: when a match replays to another record than the stored
 // one, it returns ErrNotReproduced before handing on any game of that
-// match. It stops at the first error from each, or when ctx is done.
+// match. The matches against the ladder (the MCTS players and the
+// solver, whose searches would take seconds to play again) keep their
+// moves since schema 9, and are read rather than replayed. It stops at
+// the first error from each, or when ctx is done.
 //
 // It streams: memory stays bounded however many games a night made, one
 // match's games at a time (at most 144) and caches of move tables and
@@ -74,6 +77,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 	var dated int64
 	var date time.Time
 	var games []StoredGame // one match's, reused
+	f.Moves = true
 	return db.Matches(ctx, f, func(m store.Match) error {
 		if m.Round != dated {
 			rounds, err := db.Rounds(ctx, m.Round, m.Round)
@@ -84,10 +88,6 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 			if len(rounds) == 1 {
 				date = rounds[0].Finished
 			}
-		}
-		players, err := cons.get(ctx, []int64{m.A, m.B})
-		if err != nil {
-			return fmt.Errorf("round %d: %w", m.Round, err)
 		}
 		nameA, err := name(m.A)
 		if err != nil {
@@ -102,16 +102,31 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 				m.Round, nameA, nameB, m.Plies, MaxPlies)
 		}
 		games = games[:0]
-		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, func(moves []int, aIsX bool, r game.Result) {
+		add := func(moves []int, aIsX bool, r game.Result) {
 			g := StoredGame{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
 			}
 			games = append(games, g)
-		})
-		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
-			return fmt.Errorf("round %d: match %s v %s replays as %v, stored as %v: %w",
-				m.Round, nameA, nameB, rec, m.Record, ErrNotReproduced)
+		}
+		if m.Moves != nil { // a match against the ladder, which kept its moves
+			err := store.MatchGames(mt.game, m, func(moves []int, aIsX bool, r game.Result) error {
+				add(moves, aIsX, r)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("round %d: match %s v %s: %w: %w", m.Round, nameA, nameB, err, store.ErrCorrupt)
+			}
+		} else {
+			players, err := cons.get(ctx, []int64{m.A, m.B})
+			if err != nil {
+				return fmt.Errorf("round %d: %w", m.Round, err)
+			}
+			sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, add)
+			if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
+				return fmt.Errorf("round %d: match %s v %s replays as %v, stored as %v: %w",
+					m.Round, nameA, nameB, rec, m.Record, ErrNotReproduced)
+			}
 		}
 		for _, g := range games {
 			if err := each(g); err != nil {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"ttt/agents/game"
@@ -119,6 +120,56 @@ func TestGamesRefuseARecordTheyCannotReproduce(t *testing.T) {
 	}
 	if seen != want {
 		t.Errorf("%d games handed on before the error, want the %d of the other matches", seen, want)
+	}
+}
+
+// The matches against the ladder keep their moves, and Games reads them
+// rather than play the searches again: the very games a replay gives. A
+// stored game that does not make the match's record is damage.
+func TestLadderGamesAreTheReplayedGames(t *testing.T) {
+	t.Parallel()
+	path, db := smallLeague(t, 12)
+	all := func() []league.StoredGame {
+		var games []league.StoredGame
+		err := league.Games(context.Background(), db, store.MatchFilter{}, func(g league.StoredGame) error {
+			games = append(games, g)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return games
+	}
+	stored := all()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var kept int
+	if err := raw.QueryRow("SELECT count(*) FROM ladder_games").Scan(&kept); err != nil || kept == 0 {
+		t.Fatalf("%d matches keep their games (%v), want some: the league played its ladder", kept, err)
+	}
+	if _, err := raw.Exec("DELETE FROM ladder_games"); err != nil {
+		t.Fatal(err)
+	}
+	if replayed := all(); !reflect.DeepEqual(stored, replayed) {
+		t.Fatalf("the %d games read differ from the %d replayed", len(stored), len(replayed))
+	}
+
+	// A stored game cut short: its match's games are not handed on.
+	path2, db2 := smallLeague(t, 12)
+	raw2, err := sql.Open("sqlite", path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw2.Close()
+	if _, err := raw2.Exec("UPDATE ladder_games SET moves = substr(moves, 1, length(moves) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)"); err != nil {
+		t.Fatal(err)
+	}
+	err = league.Games(context.Background(), db2, store.MatchFilter{}, func(league.StoredGame) error { return nil })
+	if !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("a stored game cut short: %v, want damage", err)
 	}
 }
 

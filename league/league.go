@@ -15,6 +15,7 @@
 package league
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,12 +101,13 @@ type league struct {
 	members []member         // by id - 1: agent ids are dense from 1
 	byRound []int64          // the snapshot of each round, by round - 1; 0 for a round without one
 	latest  map[string]int64 // the latest snapshot of each method
-	random  int64            // the rating anchor
+	random  int64            // the random player, the scale's 0
 	fixed   []int64          // the built-in players every newcomer plays, random first
-	ladder  []int64          // the other built-in players, weakest first
+	ladder  []int64          // the other built-in players, lowest on the scale first
 	waiting []int64          // networks that have not played yet, in id order
 
-	fitsSince int // bytes of the fits table since its last full row
+	fitsSince int     // bytes of the fits table since its last full row
+	unfitted  []int64 // anchors the fits table does not hold yet, which the next round writes
 
 	// behind are the agents whose standing is more than
 	// store.StandingStep from the fit's rating, in a league file from
@@ -159,7 +161,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
 		return nil, err
 	}
-	lg.random = lg.contestants.anchor()
+	lg.random = lg.contestants.random()
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
 		switch b := lg.contestants.builtins[id]; {
 		case id == lg.random:
@@ -173,11 +175,26 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	if lg.random == 0 {
 		return nil, errors.New("the league has no random player")
 	}
+	slices.SortStableFunc(lg.ladder, func(a, b int64) int {
+		return cmp.Compare(lg.contestants.builtins[a].Elo, lg.contestants.builtins[b].Elo)
+	})
 
-	// STEP 2: the ratings: each agent's exact value, then every result.
-	// A result or a rating of an agent that is not there (its row
-	// deleted) is damage: the league would index its members by it.
-	lg.ratings = elo.NewRatings(lg.random)
+	// STEP 2: the ratings, on the game's scale: each agent's exact value,
+	// then every result. A result or a rating of an agent that is not
+	// there (its row deleted) is damage: the league would index its
+	// members by it.
+	anchors := lg.contestants.anchors()
+	if !onScale(fits, anchors) {
+		return nil, ErrOlderScale
+	}
+	for _, a := range anchors {
+		if _, ok := fits[a.ID]; !ok {
+			lg.unfitted = append(lg.unfitted, a.ID)
+		}
+	}
+	if lg.ratings, err = elo.NewRatings(anchors); err != nil {
+		return nil, err
+	}
 	for _, id := range slices.Sorted(maps.Keys(fits)) {
 		if !lg.isMember(id) {
 			return nil, fmt.Errorf("%w: the fit's ratings rate agent %d, which is not in the league", store.ErrCorrupt, id)

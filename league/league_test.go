@@ -306,7 +306,7 @@ func TestIncrementalEqualsColdFit(t *testing.T) {
 	if refit.Agents != len(s.standings) || refit.Results != len(s.matches) {
 		t.Errorf("refit %d agents of %d matches, the league rates %d of %d", refit.Agents, refit.Results, len(s.standings), len(s.matches))
 	}
-	for _, g := range refit.Beyond {
+	for _, g := range append(refit.Beyond, refit.Missing...) {
 		t.Errorf("agent %d: shown %.3f, a refit says %.3f", g.Agent, g.Stored, g.Refit)
 	}
 	t.Logf("largest difference from a refit: %.4f Elo (agent %d), median %.4f", refit.Largest.Diff(), refit.Largest.Agent, refit.Median)

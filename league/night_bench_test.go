@@ -40,9 +40,12 @@ const (
 	nightTraining = 20000
 )
 
-// NightLeague returns the path of a built league of n checkpoints, for
-// the benchmarks of the league_test package.
-var NightLeague = nightLeague
+// NightLeague returns the path of a built league of n checkpoints, and
+// CopyFile copies a file, for the benchmarks of the league_test package.
+var (
+	NightLeague = nightLeague
+	CopyFile    = copyFile
+)
 
 // BenchmarkNight plays rounds of built leagues of each size. ms/round is
 // a round's time beyond its training (100 games); peak-MB the most memory

@@ -10,12 +10,15 @@ import (
 // before it is rated. It holds at most Config.Opponents agents, chosen in
 // this order:
 //
-//  1. the game's fixed built-in players: random, the anchor of the
-//     ratings at 0, and perfect, the ceiling, in tic-tac-toe; random and
-//     the tactician in Connect Four.
+//  1. the game's fixed built-in players: random, the scale's 0, and
+//     perfect, the ceiling, in tic-tac-toe; random and the tactician in
+//     Connect Four.
 //  2. its parent, the snapshot it was trained on from: the step it made;
 //     and the rungs of the game's ladder around its parent's rating
-//     (rungs): the MCTS players, and in Connect Four the solver.
+//     (rungs): the MCTS players, and in Connect Four the solver. A
+//     member without a parent (the first snapshot of a line, a network
+//     of ttt import or ttt train --db) plays the rungs around the rating
+//     its first games suggest, before the nearest members.
 //  3. the topOpponents best-rated networks: whether it has caught up with
 //     the league's best, and the games that decide who is best.
 //  4. a spread over the whole history: the snapshots made 2^k rounds
@@ -65,8 +68,9 @@ func (lg *league) fixedPool(e entrant, round int64) []int64 {
 	for _, id := range lg.fixed {
 		add(id)
 	}
-	add(e.parent)
-	lg.rungs(e.parent, add)
+	if add(e.parent) {
+		lg.rungs(lg.member(e.parent).shown.Elo, add)
+	}
 	top := 0
 	lg.ranking.Descend(func(r ranked) bool {
 		if add(r.id) {
@@ -113,22 +117,17 @@ func (lg *league) nearest(elo float64, chosen map[int64]bool, n int) []int64 {
 	return out
 }
 
-// rungs adds the ladder's rungs around the rating of parent (the
-// entrant's parent, 0 for none) with add: the weakest rung that is unrated
-// or rated above it, and the strongest rung rated below that one. A rung
-// of the ladder (the MCTS players, and Connect Four's solver) is a fixed
-// point whose strength means the same in every league, but the strong
-// ones think for milliseconds a move: each newcomer plays the two that
-// bracket it, where its result says the most, and one unrated rung above
-// every rated one, so that the ladder gets rated from the bottom up as
-// the league climbs it.
-func (lg *league) rungs(parent int64, add func(int64) bool) {
-	elo := math.Inf(-1)
-	if parent != 0 && lg.member(parent).shown.Round != 0 {
-		elo = lg.member(parent).shown.Elo
-	}
+// rungs adds the ladder's rungs around rating elo with add: the weakest
+// rung rated above it, and the strongest rung below that one; the
+// strongest rung when none is above. A rung of the ladder (the MCTS
+// players, and Connect Four's solver) is a fixed point of the game's
+// scale, anchored at its value (agents.Builtin.Elo), but the strong ones
+// think for milliseconds a move: each newcomer plays the two that bracket
+// it, where its result says the most, and ties its rating to the scale
+// there.
+func (lg *league) rungs(elo float64, add func(int64) bool) {
 	for i, id := range lg.ladder {
-		if r := lg.member(id).shown; r.Round == 0 || r.Elo > elo {
+		if lg.contestants.builtins[id].Elo > elo {
 			if i > 0 {
 				add(lg.ladder[i-1])
 			}

@@ -29,8 +29,9 @@ type fit struct {
 
 // rate adds the round's matches to the rating fit and settles it. Every
 // rating it moved goes to the fits table, exact, for a resumed league to
-// go on from; after a few hundred rounds, every rating at once, which
-// makes the rows before useless. An agent that played gets its record
+// go on from, and every anchor the table does not hold yet, so that it
+// says which scale the league is on; after a few hundred rounds, every
+// rating at once, which makes the rows before useless. An agent that played gets its record
 // updated, and one that the fit moved by more than store.StandingStep
 // since its standing's Elo, that Elo: what the leaderboard shows is
 // the fit's rating, not its history's, which lags by up to
@@ -58,7 +59,7 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 			}
 		}
 	} else {
-		for _, id := range moved {
+		for _, id := range slices.Concat(moved, lg.unfitted) {
 			r, _ := lg.ratings.Rating(id)
 			f.fits.Agents, f.fits.Elo = append(f.fits.Agents, id), append(f.fits.Elo, r.Elo)
 		}
@@ -133,7 +134,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round, con contestant)
 		lg.latest[r.Snapshot.Method] = id
 		lg.contestants.add(id, con)
 	}
-	lg.behind = nil
+	lg.behind, lg.unfitted = nil, nil
 
 	// STEP 2: ratings shown and ranked (the commit replaced the
 	// snapshot's 0 by its id in the history rows), and the size of the

@@ -3,7 +3,6 @@ package league
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -16,19 +15,25 @@ import (
 // RefitBound is how far, in Elo, the rating a league shows for an agent
 // may be from a fit of all its stored results from scratch: the README's
 // promise. The incremental fit's own error is within a few hundredths of
-// an Elo in a league of hundreds of checkpoints (0.013 and 0.059 at most
-// in two default leagues of 300 and 400 rounds), and what the leaderboard
-// shows is within store.StandingStep (0.05) of the fit's rating.
+// an Elo (elo.Ratings: its bands' lags, at most 0.04, and what its
+// single moves leave), and what the leaderboard shows is within
+// store.StandingStep (0.05) of the fit's rating.
 const RefitBound = 0.1
 
 // Refit is what a fit from scratch of every stored result says of the
-// ratings a league shows (its standings).
+// ratings a league shows (its standings). A rating further than
+// RefitBound from the refit is a lag of the incremental fit, which Rerate
+// settles; a rated agent in no stored result is damage.
 type Refit struct {
 	Agents  int        // rated agents compared
 	Largest RefitGap   // the agent whose rating is furthest from the refit's
 	Median  float64    // the median of the differences, in Elo
-	Beyond  []RefitGap // the agents more than RefitBound away, by id
+	Beyond  []RefitGap // the agents more than RefitBound away, in a stored result, by id
+	Missing []RefitGap // the rated agents in no stored result, by id
 	Results int        // stored matches refitted
+	// OlderScale: the league's ratings are on the scale of an older ttt,
+	// random at 0 alone, and the refit is on that scale too.
+	OlderScale bool
 }
 
 // RefitGap is one agent's rating as the league shows it and as the refit
@@ -49,7 +54,8 @@ func (g RefitGap) Diff() float64 {
 }
 
 // CheckRatings fits every stored result from scratch (elo.Fit, exact,
-// O(results) memory) and compares each rated agent's standing with it:
+// O(results) memory), on the scale the league's ratings are on, and
+// compares each rated agent's standing with it:
 // the check that the ratings a league shows are the incremental fit's
 // promise, which `ttt check --ratings` lets a user make on their league.
 // Agents without a standing are for store.DB.Check to name.
@@ -63,22 +69,19 @@ func CheckRatings(ctx context.Context, db *store.DB) (Refit, error) {
 	if err != nil {
 		return out, err
 	}
-	anchor := cons.anchor()
-	if anchor == 0 {
-		return out, errors.New("the league has no random player, the ratings' anchor")
+	anchors, on, err := scaleOf(ctx, db, cons)
+	if err != nil {
+		return out, err
 	}
-	var pairs []elo.Pair
-	err = db.Results(ctx, func(m store.Match) error {
-		pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
-		return nil
-	})
+	out.OlderScale = !on
+	pairs, err := storedPairs(ctx, db)
 	if err != nil {
 		return out, err
 	}
 	out.Results = len(pairs)
 	refit := map[int64]float64{}
 	if len(pairs) > 0 {
-		fitted, err := elo.Fit(pairs, anchor)
+		fitted, err := elo.Fit(pairs, anchors)
 		if err != nil {
 			return out, fmt.Errorf("cannot refit the stored results: %w", err)
 		}
@@ -100,7 +103,10 @@ func CheckRatings(ctx context.Context, db *store.DB) (Refit, error) {
 		if len(diffs) == 0 || d > out.Largest.Diff() {
 			out.Largest = g
 		}
-		if d > RefitBound {
+		switch {
+		case math.IsNaN(g.Refit):
+			out.Missing = append(out.Missing, g)
+		case d > RefitBound:
 			out.Beyond = append(out.Beyond, g)
 		}
 		diffs = append(diffs, d)
@@ -111,6 +117,8 @@ func CheckRatings(ctx context.Context, db *store.DB) (Refit, error) {
 		n := len(diffs)
 		out.Median = (diffs[(n-1)/2] + diffs[n/2]) / 2
 	}
-	slices.SortFunc(out.Beyond, func(a, b RefitGap) int { return cmp.Compare(a.Agent, b.Agent) })
+	byID := func(a, b RefitGap) int { return cmp.Compare(a.Agent, b.Agent) }
+	slices.SortFunc(out.Beyond, byID)
+	slices.SortFunc(out.Missing, byID)
 	return out, nil
 }

@@ -4,9 +4,7 @@
 -- longer lists the methods, nor asks the weights to be float32 values: an
 -- n-tuple network's file has a header. Connect Four agents get the share
 -- of a second set of solved positions, reached by random moves, before
--- the blobs (see schema 7 for why the table is rebuilt). An agent may be
--- a model with a search around it, played and rated as a player of its
--- own (kind searched).
+-- the blobs (see schema 7 for why the table is rebuilt).
 --
 -- The best of a league is no longer chosen by the share of the position
 -- set: on 1,000 positions it moves by a point or two from one checkpoint
@@ -15,7 +13,7 @@
 -- rating's interval among the best class.
 CREATE TABLE agents_8 (
     id          INTEGER PRIMARY KEY,
-    kind        TEXT NOT NULL CHECK (kind IN ('random', 'perfect', 'tactician', 'mcts', 'solver', 'checkpoint', 'baseline', 'imported', 'searched')),
+    kind        TEXT NOT NULL CHECK (kind IN ('random', 'perfect', 'tactician', 'mcts', 'solver', 'checkpoint', 'baseline', 'imported')),
     name        TEXT NOT NULL UNIQUE,
     parent_id   INTEGER REFERENCES agents (id),
     generation  INTEGER NOT NULL DEFAULT 0,
@@ -24,10 +22,6 @@ CREATE TABLE agents_8 (
     -- How it learned, which says how to read its weights; NULL for the
     -- built-in players.
     method      TEXT,
-    -- A searched agent (kind searched) is its parent, a model, playing
-    -- with a search around it: this search ("ab4", "mcts800"). It has no
-    -- weights of its own.
-    search      TEXT CHECK ((kind = 'searched') = (search IS NOT NULL AND parent_id IS NOT NULL)),
     created_at  TEXT NOT NULL,
     -- The facts of its checks, as in schema 3.
     class       INTEGER CHECK (class BETWEEN 0 AND 2),

@@ -28,7 +28,7 @@ type Kind string
 // every one, perfect in tic-tac-toe's, the tactician, the MCTS ladder and
 // the solver in Connect Four's.
 const (
-	Random     Kind = "random"     // a uniformly random legal move: the rating anchor
+	Random     Kind = "random"     // a uniformly random legal move: the scale's 0
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
 	Tactician  Kind = "tactician"  // wins at once, else blocks, else the centre
 	MCTS       Kind = "mcts"       // Monte Carlo tree search with random playouts
@@ -310,7 +310,7 @@ var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewRead
 
 // Setup is what a new league starts with: its game, and the game's
 // built-in players, named, with the facts of their checks. Random must be
-// among them: it anchors the ratings.
+// among them: it is the ratings' 0.
 type Setup struct {
 	Game     game.Game
 	Builtins []*Agent
@@ -495,6 +495,33 @@ func (db *DB) Models(ctx context.Context, ids []int64) (map[int64]Stored, error)
 		return nil
 	})
 	return models, err
+}
+
+// EachModel hands each to every stored model, in the order of the
+// agents' ids, with the agent's name; a model whose checksum does not
+// match is skipped (Check says so), and so is a checkpoint whose weights
+// ttt prune dropped.
+func (db *DB) EachModel(ctx context.Context, each func(id int64, name string, m Stored) error) error {
+	return db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, name, coalesce(method, ''), weights, weights_crc FROM agents
+			WHERE length(weights) > 0 ORDER BY id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var (
+			id   int64
+			name string
+			m    Stored
+			sum  sql.Null[int64]
+		)
+		return scanEach(ctx, rows, []any{&id, &name, &m.Method, &m.Weights, &sum}, func() error {
+			if checkBlob(m.Weights, sum) != nil {
+				return nil
+			}
+			return each(id, name, m)
+		})
+	})
 }
 
 // blobs reads the blob column (moves or weights) of the agents ids, checks
@@ -682,11 +709,19 @@ func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 	return names, err
 }
 
-// Shares returns the position-set shares of the agents ids that have
+// SetShares are an agent's scores on the position sets: the tactical
+// set's, and the random-ply set's, nil for an agent measured before that
+// set.
+type SetShares struct {
+	Tactical verify.Score
+	Random   *verify.Score
+}
+
+// Shares returns the position-set scores of the agents ids that have
 // them, by id: a learning curve's second measure, read without the
 // networks.
-func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]verify.Score, error) {
-	var out map[int64]verify.Score
+func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]SetShares, error) {
+	var out map[int64]SetShares
 	err := db.View(ctx, func(v *View) (err error) {
 		out, err = v.Shares(ids)
 		return err
@@ -694,21 +729,29 @@ func (db *DB) Shares(ctx context.Context, ids []int64) (map[int64]verify.Score, 
 	return out, err
 }
 
-// Shares is DB.Shares, in the view.
-func (v *View) Shares(ids []int64) (map[int64]verify.Score, error) {
-	out := map[int64]verify.Score{}
-	stmt, err := v.tx.PrepareContext(v.ctx, "SELECT set_optimal, set_positions FROM agents WHERE id = ? AND set_positions IS NOT NULL")
+// Shares is DB.Shares, in the view: both sets' columns in one read of
+// each agent's row.
+func (v *View) Shares(ids []int64) (map[int64]SetShares, error) {
+	out := map[int64]SetShares{}
+	stmt, err := v.tx.PrepareContext(v.ctx, `SELECT set_optimal, set_positions, random_optimal, random_positions
+		FROM agents WHERE id = ? AND set_positions IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
 	defer stmt.Close()
 	for _, id := range ids {
-		var s verify.Score
-		switch err := stmt.QueryRowContext(v.ctx, id).Scan(&s.Optimal, &s.Positions); {
+		var (
+			s      SetShares
+			random [2]sql.Null[int64] // optimal and positions
+		)
+		switch err := stmt.QueryRowContext(v.ctx, id).Scan(&s.Tactical.Optimal, &s.Tactical.Positions, &random[0], &random[1]); {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
 			return nil, fmt.Errorf("agent %d: %w", id, err)
 		default:
+			if random[1].Valid {
+				s.Random = &verify.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
+			}
 			out[id] = s
 		}
 	}

@@ -121,9 +121,10 @@ var checks = []struct {
 			return 0, err
 		}
 		defer rows.Close()
-		return 0, scanMatches(ctx, rows, func(Match) error { return nil })
+		return 0, scanMatches(ctx, rows, false, func(Match) error { return nil })
 	}},
 	{"table sides", checkSides},
+	{"table ladder_games", checkLadderGames},
 	{"table history", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT agent_id, round_id, elo, lo, hi, games FROM history")
 		if err != nil {
@@ -203,6 +204,24 @@ func checkSides(ctx context.Context, tx *sql.Tx, _ game.Game, found func(string)
 	var a, b int64
 	return 0, scanEach(ctx, rows, []any{&a, &b}, func() error {
 		found(fmt.Sprintf("match %d v %d: its record as X is not a part of its record", a, b))
+		return nil
+	})
+}
+
+// checkLadderGames checks the stored games of each match that keeps them:
+// the games of its openings, played to their ends by legal moves, that
+// make its record.
+func checkLadderGames(ctx context.Context, tx *sql.Tx, g game.Game, found func(string)) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT m.round_id, m.a, m.b, m.plies, m.seed, m.wins, m.draws, m.losses, l.moves
+		FROM ladder_games l JOIN matches m ON m.a = l.a AND m.b = l.b`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	return 0, scanMatches(ctx, rows, true, func(m Match) error {
+		if err := MatchGames(g, m, func([]int, bool, game.Result) error { return nil }); err != nil {
+			found(fmt.Sprintf("match %d v %d: %v", m.A, m.B, err))
+		}
 		return nil
 	})
 }

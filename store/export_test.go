@@ -1,6 +1,10 @@
 package store
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
 
 // SQLOf is db's connection pool, for tests that must run statements the
 // store never runs (a write through a reader).
@@ -20,3 +24,24 @@ func SetCreatingHook(t interface{ Cleanup(func()) }, hook func()) {
 // Unreadable is what a line of SQLite's integrity check says of a page
 // the disk failed to give, or "".
 var Unreadable = unreadable
+
+// MigrateTo brings the league file at path, of an earlier schema, to
+// schema version and no further, as the ttt of that schema would have
+// upgraded it: a league of every schema there has been, from one test
+// file of the first.
+func MigrateTo(ctx context.Context, path string, version int) error {
+	files, err := migrationFiles()
+	if err != nil {
+		return err
+	}
+	if version < 1 || version > len(files) {
+		return fmt.Errorf("schema %d: the migrations make 1 to %d", version, len(files))
+	}
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	db := &DB{db: conn}
+	return db.migrate(ctx, files[:version], func() Setup { panic("MigrateTo makes no league: " + path) })
+}

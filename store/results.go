@@ -22,7 +22,7 @@ func (db *DB) Results(ctx context.Context, each func(Match) error) error {
 			return err
 		}
 		defer rows.Close()
-		return scanMatches(ctx, rows, each)
+		return scanMatches(ctx, rows, false, each)
 	})
 }
 
@@ -31,6 +31,7 @@ func (db *DB) Results(ctx context.Context, each func(Match) error) error {
 type MatchFilter struct {
 	Agent       int64 // 0: any
 	First, Last int64 // rounds; 0: no bound
+	Moves       bool  // read each match's stored games (Match.Moves) too
 }
 
 // matchRead is a read of matches: one or two statements whose rows come
@@ -108,12 +109,16 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error
 		if err != nil {
 			return err
 		}
+		columns := "round_id, a, b, plies, seed, wins, draws, losses"
+		if f.Moves {
+			columns += ", (SELECT moves FROM ladder_games g WHERE g.a = matches.a AND g.b = matches.b)"
+		}
 		for _, part := range r {
-			rows, err := tx.QueryContext(ctx, "SELECT round_id, a, b, plies, seed, wins, draws, losses FROM matches"+part.where+part.order, part.args...)
+			rows, err := tx.QueryContext(ctx, "SELECT "+columns+" FROM matches"+part.where+part.order, part.args...)
 			if err != nil {
 				return err
 			}
-			err = scanMatches(ctx, rows, each)
+			err = scanMatches(ctx, rows, f.Moves, each)
 			rows.Close()
 			if err != nil {
 				return err
@@ -123,11 +128,16 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error
 	})
 }
 
-// scanMatches hands each row of a matches query to each.
-func scanMatches(ctx context.Context, rows *sql.Rows, each func(Match) error) error {
+// scanMatches hands each row of a matches query to each; with games, the
+// row's last column is the match's stored games.
+func scanMatches(ctx context.Context, rows *sql.Rows, games bool, each func(Match) error) error {
 	var m Match
 	var seed int64
-	return scanEach(ctx, rows, []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}, func() error {
+	dest := []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}
+	if games {
+		dest = append(dest, &m.Moves)
+	}
+	return scanEach(ctx, rows, dest, func() error {
 		m.Seed = uint64(seed)
 		return each(m)
 	})

@@ -37,6 +37,11 @@ type Match struct {
 	// (the built-in players have the first ids). Nil elsewhere, and in
 	// what Results and Matches read.
 	First *game.Record
+	// Moves are the match's games as AppendGame writes them, where the
+	// league keeps them: in a match against a slow built-in player, whose
+	// games would take seconds to play again. Nil elsewhere, and in what
+	// Matches reads unless its filter asks for them.
+	Moves []byte
 }
 
 // Round is what a round adds, all in one transaction: the snapshot of the
@@ -161,6 +166,11 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 		return err
 	}
 	defer side.Close()
+	games, err := tx.PrepareContext(ctx, "INSERT INTO ladder_games (a, b, moves) VALUES (?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer games.Close()
 	for i := range r.Matches {
 		m := &r.Matches[i]
 		m.Round, m.A, m.B = r.ID, id(m.A), id(m.B)
@@ -170,6 +180,11 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 		if f := m.First; f != nil {
 			if _, err := side.ExecContext(ctx, m.A, m.B, f.Wins, f.Draws, f.Losses); err != nil {
 				return fmt.Errorf("match %d-%d, by side: %w", m.A, m.B, err)
+			}
+		}
+		if m.Moves != nil {
+			if _, err := games.ExecContext(ctx, m.A, m.B, m.Moves); err != nil {
+				return fmt.Errorf("match %d-%d, its games: %w", m.A, m.B, err)
 			}
 		}
 	}

@@ -155,6 +155,61 @@ func TestUpgradeSchema1(t *testing.T) {
 
 func fmtID(id int64) string { return strconv.FormatInt(id, 10) }
 
+// A league of every schema before this ttt's, each made from schema 1's
+// league by the migrations up to it, as the ttt of that schema left it,
+// is upgraded in place: the schema becomes the one the migrations make of
+// a new league, ttt check finds nothing wrong, every agent and match is
+// kept, and every agent that has played has its standing and its fit.
+func TestUpgradeEverySchema(t *testing.T) {
+	ctx := context.Background()
+	for version := 1; version < knownVersion(t); version++ {
+		t.Run(fmt.Sprintf("Schema%d", version), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "league.db")
+			writeFile(t, path, readFile(t, filepath.Join("testdata", "schema1.db")))
+			if err := store.MigrateTo(ctx, path, version); err != nil {
+				t.Fatal(err)
+			}
+			raw := rawDB(t, path)
+			if got := pragma[int](t, raw, "user_version"); got != version {
+				t.Fatalf("schema %d before the upgrade, want %d", got, version)
+			}
+			var agents, matches int
+			if err := raw.QueryRow("SELECT (SELECT count(*) FROM agents), (SELECT count(*) FROM matches)").Scan(&agents, &matches); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+
+			db := mustOpen(t, path)
+			if got := pragma[int](t, rawDB(t, path), "user_version"); got != knownVersion(t) {
+				t.Fatalf("schema %d after the upgrade, want %d", got, knownVersion(t))
+			}
+			if _, err := db.Check(ctx, func(line string) { t.Errorf("check: %s", line) }); err != nil {
+				t.Fatal(err)
+			}
+			n, err := db.Count(ctx)
+			if err != nil || n != agents {
+				t.Errorf("%d agents (%v), want %d", n, err, agents)
+			}
+			if got, err := db.MatchCount(ctx, store.MatchFilter{}); err != nil || got != matches {
+				t.Errorf("%d matches (%v), want %d", got, err, matches)
+			}
+			fits, _, err := db.Fits(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list, _, err := db.Standings(ctx, 0)
+			if err != nil || len(list) != agents {
+				t.Fatalf("%d agents rated (%v), want all %d", len(list), err, agents)
+			}
+			for _, a := range list {
+				if _, ok := fits[a.ID]; a.Standing == nil || !ok {
+					t.Errorf("agent %d (%s): standing %v, fit %v", a.ID, a.Name, a.Standing, ok)
+				}
+			}
+		})
+	}
+}
+
 // The upgrade renames every agent whose name this ttt refuses to the
 // league's own name for it, kind-id, even where two agents hold each
 // other's due names, and reports each; the names it allows stay.
@@ -209,6 +264,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	mustOpen(t, path).Close()
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
+		DROP TABLE ladder_games;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -257,9 +313,11 @@ func TestUpgradeLearners(t *testing.T) {
 	}
 	db.Close()
 	raw := rawDB(t, path)
-	// Schema 7's methods, all wrong: the upgrade must not read them.
+	// Schema 7's methods, all wrong: the upgrade must not read them; and
+	// no table of a later schema.
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
+		DROP TABLE ladder_games;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}

@@ -124,10 +124,12 @@ func (v *View) NewestRound() (int64, error) {
 
 // CurvePoint is a point of the learning curve: a league round's snapshot
 // at the rating that round's fit gave it (Games is 0: a round does not
-// store it), and the method that made the snapshot.
+// store it), the method that made the snapshot, and the games its
+// learner had trained then.
 type CurvePoint struct {
 	HistoryRow
-	Method string
+	Method     string
+	TrainGames int // the games its learner had trained
 }
 
 // Curve returns the league's learning curve, each league round's
@@ -153,7 +155,7 @@ func (db *DB) Curve(ctx context.Context, points int) (curve []CurvePoint, newest
 // with args, the first limit of them (-1: all) in the order of their ids.
 // Each snapshot's method is a look-up of the agents' key.
 func curvePoints(ctx context.Context, tx *sql.Tx, where string, limit int, args ...any) (curve []CurvePoint, err error) {
-	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.snapshot_id, r.elo, r.lo, r.hi, coalesce(a.method, '')
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.snapshot_id, r.elo, r.lo, r.hi, coalesce(a.method, ''), coalesce(a.train_games, 0)
 		FROM rounds r LEFT JOIN agents a ON a.id = r.snapshot_id
 		WHERE r.elo IS NOT NULL AND `+where+` ORDER BY r.id LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -162,7 +164,7 @@ func curvePoints(ctx context.Context, tx *sql.Tx, where string, limit int, args 
 	defer rows.Close()
 	for rows.Next() {
 		var p CurvePoint
-		if err := rows.Scan(&p.Round, &p.Agent, &p.Elo, &p.Lo, &p.Hi, &p.Method); err != nil {
+		if err := rows.Scan(&p.Round, &p.Agent, &p.Elo, &p.Lo, &p.Hi, &p.Method, &p.TrainGames); err != nil {
 			return nil, err
 		}
 		if err := p.check(); err != nil {

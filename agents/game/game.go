@@ -233,10 +233,9 @@ func RandomMove(g Game, p Position, rng *rand.Rand) int {
 	return bits.TrailingZeros64(legal)
 }
 
-// Random plays a uniformly random legal move: the league's rating anchor
-// (Elo 0) in every game. It is not safe for concurrent use: give each
-// game its own, seeded per game, so that results do not depend on
-// scheduling.
+// Random plays a uniformly random legal move: the scale's 0 in every
+// game. It is not safe for concurrent use: give each game its own,
+// seeded per game, so that results do not depend on scheduling.
 type Random struct {
 	Game Game
 	Rand *rand.Rand

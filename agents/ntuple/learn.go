@@ -30,9 +30,6 @@ type TD struct {
 	// moves: positions that greedy self-play would never show it.
 	Openings int
 	Rand     *rand.Rand
-	// TCL: N and A of every entry, when the learner learns by temporal
-	// coherence (LearnTCL); nil otherwise.
-	TCL []float32
 
 	pass    Pass
 	values  []float32
@@ -134,10 +131,6 @@ func (l *TD) learn() {
 		}
 		e := l.entries[end-size : end]
 		end -= size
-		if l.TCL != nil {
-			l.Net.learnTCL(e, target, l.LR, l.TCL)
-		} else {
-			l.Net.learn(e, target, l.LR)
-		}
+		l.Net.learn(e, target, l.LR)
 	}
 }

@@ -344,27 +344,3 @@ func (pl *Player) Move(pos game.Position) int {
 	m, _ := pl.Net.Afterstates(pos, &pl.pass, nil)
 	return m
 }
-
-// learnTCL is learn with temporal coherence learning (Beal and Smith;
-// Thill, Bagheri, Koch and Konen): each entry's step is scaled by |N|/A,
-// the sum of the changes asked of it over the sum of their sizes, which
-// it keeps in na (N then A, for each entry), so that an entry whose
-// changes keep one direction learns at the full rate, and one pulled
-// both ways by noise slows down.
-func (n *Net) learnTCL(e []int32, target, lr float32, na []float32) float32 {
-	var sum float32
-	for _, k := range e {
-		sum += n.W[k]
-	}
-	r := (target - sigmoid(sum)) / float32(len(e))
-	for _, k := range e {
-		rate := float32(1)
-		if a := na[2*k+1]; a > 0 {
-			rate = float32(math.Abs(float64(na[2*k]))) / a
-		}
-		n.W[k] += lr * rate * r
-		na[2*k] += r
-		na[2*k+1] += float32(math.Abs(float64(r)))
-	}
-	return r * float32(len(e))
-}

@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -187,7 +189,7 @@ func TestBadInput(t *testing.T) {
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 8): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 9): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 		{"format.db: the database file is damaged: its header gives file format versions 2 and 2 and schema format 7, where SQLite writes 1 or 2, and 4 at most (ttt check says what is damaged)", []string{"ratings", "--db", "format.db"}},
 		{"format.db: the database file is damaged: its header gives file format versions", clitest.LeagueRun(bounded, "--db", "format.db")},
 		{"header.db: the database file is damaged: its header is not one SQLite can read (SQLite: file is not a database (26)) (ttt check says what is damaged)", []string{"ratings", "--db", "header.db"}},
@@ -355,25 +357,61 @@ func readTestdata(t *testing.T, path string) []byte {
 }
 
 // ttt upgrade brings a league of schema 1 up to date in place, keeping
-// every agent and match; the readers then read it, and a league goes on
+// every agent and match, and moves its ratings, fitted with random at 0
+// alone, to the game's scale, its built-in players anchored: perfect is
+// then 494 (issue 37); the readers then read it, and a league goes on
 // from its last round.
 func TestUpgrade(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
-	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
+	if out := p.OK(t, "upgrade"); !movedScale.MatchString(out) || !strings.HasSuffix(out, "\nleague.db is up to date: 19 agents\n") {
 		t.Errorf("upgrade said %q", out)
 	}
 	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {
 		t.Errorf("a second upgrade said %q", out)
 	}
-	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") {
+	if out := p.OK(t, "ratings"); !strings.Contains(out, "baseline-15") || !strings.Contains(out, "five-again") || !regexp.MustCompile(`perfect +- +- +494\.0 `).MatchString(out) {
 		t.Errorf("ratings of the upgraded league:\n%s", out)
+	}
+	if out := p.OK(t, "check", "--ratings"); !strings.Contains(out, "agrees with the 19 ratings within 0.1 Elo") || strings.Contains(out, "older") {
+		t.Errorf("check --ratings of the upgraded league:\n%s", out)
 	}
 	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, "\nround 16 ") {
 		t.Errorf("the league after the upgrade said:\n%s", out)
 	}
 	p.OK(t, "check")
+}
+
+// movedScale is the line that says a league's ratings moved to the
+// game's scale: here schema 1's league, whose perfect was rated 437.3.
+var movedScale = regexp.MustCompile(`(^|\n)(ttt: )?the ratings moved from the scale of an older ttt \(random at 0 alone\) to the tic-tac-toe scale, by a refit of 171 stored matches: 19 agents, the furthest moved [0-9.]+ Elo \(agent 2, perfect: 437\.[0-9]+, now 494\.000\)\n`)
+
+// A league of the schema before, whose ratings are on the older scale:
+// the readers read it as it is, check --ratings refits it on that scale
+// and says which it is, and a league run moves it to the game's scale
+// and says so on stderr before it goes on.
+func TestOlderScale(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	p.Write(t, "league.db", readTestdata(t, schema1))
+	p.Write(t, "n.bin", readTestdata(t, filepath.Join("testdata", "unbeatable.bin")))
+	p.OK(t, "import", "n.bin", "--name", "late") // a writer that brings the schema, not the scale, up to date
+	out := p.OK(t, "check", "--ratings")
+	if !strings.Contains(out, "league.db: its ratings are on the scale of an older ttt, random at 0 alone, and so is the refit: ttt upgrade moves them to the tic-tac-toe scale\n") ||
+		!strings.Contains(out, "agrees with the 19 ratings within 0.1 Elo") {
+		t.Errorf("check --ratings on the older scale:\n%s", out)
+	}
+	if out := p.OK(t, "ratings"); !regexp.MustCompile(`perfect +- +- +437\.3 `).MatchString(out) {
+		t.Errorf("ratings on the older scale:\n%s", out)
+	}
+	out, errOut, code := p.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	if code != 0 || !movedScale.MatchString(errOut) || !strings.Contains(out, "\nround 16 ") {
+		t.Errorf("a league run on the older scale: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out := p.OK(t, "check", "--ratings"); strings.Contains(out, "older") || !strings.Contains(out, "agrees with the 21 ratings within 0.1 Elo") {
+		t.Errorf("check --ratings after the run:\n%s", out)
+	}
 }
 
 // ttt upgrade brings an existing league up to date and never makes one:
@@ -412,8 +450,8 @@ func TestUpgradeRenames(t *testing.T) {
 	raw.Close()
 	old := p.File(t, "league.db")
 	renamed := `agent 16 renamed imported-16: bad agent name "checkpoint-20": names of the form kind-number are the league's own`
-	if out := p.OK(t, "upgrade"); out != renamed+"\nleague.db is up to date: 19 agents\n" {
-		t.Errorf("upgrade said %q, want %q", out, renamed)
+	if out := p.OK(t, "upgrade"); !strings.HasPrefix(out, renamed+"\n") || !movedScale.MatchString(out) {
+		t.Errorf("upgrade said %q, want %q and the ratings moved to the scale", out, renamed)
 	}
 	if out := p.OK(t, "show", "16"); !strings.Contains(out, "imported-16") {
 		t.Errorf("show 16 after the upgrade:\n%s", out)
@@ -426,19 +464,21 @@ func TestUpgradeRenames(t *testing.T) {
 	// The writers upgrade as well, and say what they renamed on stderr.
 	q := clitest.New(t)
 	q.Write(t, "league.db", old)
-	if out, errOut, code := q.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); code != 0 || errOut != "ttt: "+renamed+"\n" || !strings.Contains(out, "\nround 16  checkpoint-20 ") {
+	if out, errOut, code := q.Run(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); code != 0 || !strings.HasPrefix(errOut, "ttt: "+renamed+"\n") || !movedScale.MatchString(errOut) || !strings.Contains(out, "\nround 16  checkpoint-20 ") {
 		t.Errorf("a league run on the old league: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 
 // ttt check says a sound league is healthy; names the agent whose weights
-// or move table a flipped bit damaged, and the match whose record was
-// changed, with a non-zero exit; and says a truncated file is damaged.
+// or move table a flipped bit damaged, the agent whose weights match
+// their checksum but no longer read as a model, and the match whose
+// record was changed, with a non-zero exit; and says a truncated file is
+// damaged.
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "6")...)
-	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs") {
+	if out := p.OK(t, "check", "--sample", "1"); !strings.Contains(out, "league.db is healthy: SQLite's checks pass, 7 stored blobs match their checksums, 6 models export and read back exactly") {
 		t.Errorf("check of a sound league said %q", out)
 	}
 	healthy := p.File(t, "league.db")
@@ -463,6 +503,22 @@ func TestCheck(t *testing.T) {
 		{func() { flip("weights", 8) }, "agent 8 (checkpoint-8): its weights: damaged: its checksum does not match"},
 		{func() { flip("moves", 7) }, "agent 7 (checkpoint-7): its move table: damaged: its checksum does not match"},
 		{func() {
+			// Half the weights, under a checksum of what is left: what a
+			// bug that wrote a model wrong would leave.
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			if _, err := db.Exec("UPDATE agents SET weights = substr(weights, 1, length(weights) / 2) WHERE id = 9"); err != nil {
+				t.Fatal(err)
+			}
+			var half []byte
+			if err := db.QueryRow("SELECT weights FROM agents WHERE id = 9").Scan(&half); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec("UPDATE agents SET weights_crc = ? WHERE id = 9", crc32.Checksum(half, crc32.MakeTable(crc32.Castagnoli))); err != nil {
+				t.Fatal(err)
+			}
+		}, "agent 9 (checkpoint-9): its stored policy does not read"},
+		{func() {
 			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
 			if _, err := db.Exec("UPDATE matches SET wins = wins + 1, losses = losses - 1 WHERE a = 9 AND b = 1"); err != nil {
@@ -476,6 +532,18 @@ func TestCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "match 9 v 1: its record as X is not a part of its record"},
+		{func() {
+			// A game against the ladder that lost its last move.
+			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
+			defer db.Close()
+			res, err := db.Exec("UPDATE ladder_games SET moves = substr(moves, 1, length(moves) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%d matches against the ladder cut short, want 1", n)
+			}
+		}, "its stored games end within a game"},
 	} {
 		p.Write(t, "league.db", healthy)
 		c.damage()

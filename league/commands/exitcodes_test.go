@@ -30,6 +30,7 @@ func TestExitCodes(t *testing.T) {
 		"ratings":         {`ratings: unknown command "x"`, []string{"ratings", "x"}},
 		"ratings history": {`ratings history: takes no arguments, got "x"`, []string{"ratings", "history", "x"}},
 		"ratings plot":    {"ratings plot: say where the plot goes: -o FILE.svg or -o FILE.png", []string{"ratings", "plot"}},
+		"ratings refit":   {`ratings refit: takes no arguments, got "x"`, []string{"ratings", "refit", "x"}},
 		"rounds":          {`rounds: takes no arguments, got "x"`, []string{"rounds", "x"}},
 		"train":           {"train: say where the model goes: -o FILE and/or --db FILE", []string{"train"}},
 		"verify":          {"verify: needs FILE|ID|NAME|best|latest", []string{"verify"}},

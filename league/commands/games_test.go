@@ -11,14 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/league/commands/clitest"
 )
 
 // TestGamesExport exports a real league's games as PGN, reads them with a
 // parser of its own, and rates them with a maximum-likelihood fit of its
-// own (Hunter's MM iteration, not Newton as in league/elo): every game is
-// in the file, and the ratings agree with ttt's within 5 Elo, as they must
-// with Ordo's or BayesElo's.
+// own (Hunter's MM iteration, not Newton as in league/elo), the built-in
+// players anchored at their values on the game's scale: every game is in
+// the file, and the ratings agree with ttt's within 5 Elo, as they must
+// with Ordo's or BayesElo's given the same anchors (Ordo's -m).
 func TestGamesExport(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
@@ -61,7 +63,11 @@ func TestGamesExport(t *testing.T) {
 			b.draws++
 		}
 	}
-	elo := fitMM(t, games, "random")
+	scale := map[string]float64{}
+	for _, b := range agents.TicTacToe.Builtins {
+		scale[b.Name] = b.Elo
+	}
+	elo := fitMM(t, games, scale)
 	rows := csvRows(t, p.OK(t, "ratings", "--format", "csv"))
 	if len(rows) != len(records) || records[odd] == nil {
 		t.Fatalf("ttt rates %d agents, the PGN has %d: %v", len(rows), len(records), records)
@@ -175,16 +181,17 @@ func readPGN(t *testing.T, path string) []pgnGame {
 }
 
 // fitMM returns the maximum-likelihood Elo of the players (logistic,
-// base 10, 400 scale, a draw half a win and half a loss) with anchor at
-// 0, by Hunter's MM iteration for the Bradley-Terry model: each player's
-// strength γ becomes its score over Σ n/(γ + γ') over its opponents.
+// base 10, 400 scale, a draw half a win and half a loss) with the anchors
+// at their values, by Hunter's MM iteration for the Bradley-Terry model:
+// each player's strength γ but the anchors' becomes its score over
+// Σ n/(γ + γ') over its opponents.
 //
 // A player with all wins (or all losses) has no finite rating: the
 // likelihood keeps growing as it moves away, and in the limit its games
 // say nothing about the others. So such players are left out, again and
 // again until none is left, and the rest are fitted without them; the
 // players left out have no rating in the map.
-func fitMM(t *testing.T, games []pgnGame, anchor string) map[string]float64 {
+func fitMM(t *testing.T, games []pgnGame, anchors map[string]float64) map[string]float64 {
 	t.Helper()
 	type pair struct{ a, b string }
 	out := map[string]bool{}
@@ -214,16 +221,25 @@ func fitMM(t *testing.T, games []pgnGame, anchor string) map[string]float64 {
 			break
 		}
 	}
-	if out[anchor] {
-		t.Fatalf("MM fit: the anchor %s has all wins or all losses", anchor)
-	}
 	strength := map[string]float64{}
+	fixed := 0
 	for name := range score {
 		strength[name] = 1
+		if v, ok := anchors[name]; ok {
+			strength[name] = math.Pow(10, v/400)
+			fixed++
+		}
+	}
+	if fixed == 0 {
+		t.Fatal("MM fit: every anchor has all wins or all losses")
 	}
 	for it := 0; ; it++ {
 		next := map[string]float64{}
 		for name := range strength {
+			if _, ok := anchors[name]; ok {
+				next[name] = strength[name]
+				continue
+			}
 			sum := 0.0
 			for p, k := range n {
 				if p.a == name {
@@ -232,9 +248,8 @@ func fitMM(t *testing.T, games []pgnGame, anchor string) map[string]float64 {
 			}
 			next[name] = score[name] / sum
 		}
-		moved, norm := 0.0, next[anchor]
+		moved := 0.0
 		for name := range next {
-			next[name] /= norm
 			moved = max(moved, math.Abs(400*math.Log10(next[name]/strength[name])))
 		}
 		strength = next

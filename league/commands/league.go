@@ -169,6 +169,9 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := db.Lock(); err != nil {
 		return err
 	}
+	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
+		return j.stoppedEarly(err, db)
+	}
 	if cfg, err = j.resume(db, cfg, given); err != nil {
 		return j.stoppedEarly(err, db)
 	}

@@ -28,28 +28,38 @@ import (
 func ratingsPlotCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "plot",
-		Usage: "draw the league's learning curve and the best agents' Elo by round, as SVG or PNG",
-		UsageText: `ttt ratings plot [options]
+		Usage: "draw the league's learning curve and the best agents' Elo by round, or several leagues' curves on one chart, as SVG or PNG",
+		UsageText: `ttt ratings plot [options] [LEAGUE.db LEAGUE.db...]
 
    ttt ratings plot -o elo.svg
    ttt ratings plot --top 5 -o elo.png
+   ttt ratings plot -o nights.svg monday.db tuesday.db
 
    Above, the league's learning curve: each round's snapshot at the
    rating its first games gave it, over the band of its 95% interval, with
-   dashed lines for perfect (its rating now) and random (0, the anchor).
-   A league of several learners has a curve for each, named by its
-   method, from the rounds that were its turn.
+   dashed lines for the rated built-in players (each anchored at its
+   value on the game's scale, random at 0). A league of several learners
+   has a curve for each, named by its method, from the rounds that were
+   its turn.
    Below, on a scale of their own, the --top best networks (3) from the
    round that first rated each. A league of many rounds is drawn from
-   every k-th round. The extension of -o chooses the format.`,
+   every k-th round. The extension of -o chooses the format.
+
+   With two league files or more, of one game, their learning curves on
+   one chart instead (a curve for each method of each), by the games
+   each learner had trained, over the built-in players at their values:
+   on the game's scale a rating means the same in every league, so two
+   nights compare at a glance; and, in Connect Four, their shares of
+   optimal moves below.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE`, .svg or .png"},
 			&cli.IntFlag{Name: "top", Value: 3, Usage: "follow the `N` best networks"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkArgs(c); err != nil {
-				return err
+			leagues := c.Args().Slice()
+			if len(leagues) == 1 {
+				return usage(c.Command, "name two league files or more to draw them on one chart (one league: --db %s)", leagues[0])
 			}
 			out := c.String("output")
 			format := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
@@ -63,6 +73,12 @@ func ratingsPlotCommand() *cli.Command {
 			}
 			if c.Int("top") < 0 {
 				return usage(c.Command, "--top must not be negative (got %d)", c.Int("top"))
+			}
+			if len(leagues) > 0 {
+				if c.IsSet("top") || c.IsSet(dbFlagName) {
+					return usage(c.Command, "--top and --db go with one league: the chart of several leagues draws their learning curves")
+				}
+				return runPlotLeagues(jobOf(c), leagues, out, format)
 			}
 			return runPlot(jobOf(c), out, format, c.Int("top"))
 		},
@@ -204,9 +220,10 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		series = append(series, thin(eloSeries{label: fmt.Sprintf("%s (%.1f), %s", name, a.Standing.Elo, a.Verdict()), kind: agentKind, ratings: history}))
 	}
 
-	// The built-in players (perfect and random; random, the tactician
-	// and the MCTS ladder), the strongest first, flat over the rounds
-	// drawn.
+	// The built-in players that have played (random, perfect and the
+	// MCTS ladder; random, the tactician, the MCTS ladder and the
+	// solver), at their values on the game's scale, the last first, flat
+	// over the rounds drawn.
 	builtins, err := db.Builtins(j.ctx)
 	if err != nil {
 		return nil, nil, 0, err
@@ -220,11 +237,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		if s := a.Standing; s != nil {
 			flat := []store.HistoryRow{s.HistoryRow, s.HistoryRow}
 			flat[0].Round, flat[1].Round = first, last
-			label := fmt.Sprintf("%s (%.0f)", name, s.Elo)
-			if name == string(store.Random) {
-				label = "random (the anchor, 0)"
-			}
-			series = append(series, eloSeries{label: label, kind: referenceKind, ratings: flat})
+			series = append(series, eloSeries{label: fmt.Sprintf("%s (%.0f)", name, s.Elo), kind: referenceKind, ratings: flat})
 		}
 	}
 	optimal, err := optimalSeries(j.ctx, db, series[:len(methods)])
@@ -276,7 +289,7 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 		line := optimalLine{label: c.label}
 		for _, r := range c.ratings {
 			if s, ok := shares[r.Agent]; ok {
-				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Share()})
+				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Tactical.Share()})
 			}
 		}
 		if len(line.points) > 0 {
@@ -431,6 +444,12 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		panels, keys = append(panels, []*plot.Plot{panel}), append(keys, key)
 	}
 
+	return drawPanels(panels, keys, "ttt ratings plot: "+dbName, format)
+}
+
+// drawPanels draws panels one above the other under a title, each with
+// its legend of keys beside it, as an image in format (svg or png).
+func drawPanels(panels [][]*plot.Plot, keys []*plot.Legend, text, format string) ([]byte, error) {
 	// One or two panels fill the plot's height; a third adds a third.
 	height := plotHeight
 	if len(panels) > 2 {
@@ -441,10 +460,9 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		return nil, err
 	}
 	dc := draw.New(c)
-	title := league.Title.TextStyle
+	title := panels[0][0].Title.TextStyle
 	title.Font.Size = vg.Points(14)
 	title.XAlign, title.YAlign = draw.XCenter, draw.YTop
-	text := "ttt ratings plot: " + dbName
 	dc.FillText(title, vg.Point{X: dc.Center().X, Y: dc.Max.Y - vg.Points(4)}, text)
 	top := -(title.Rectangle(text).Size().Y + vg.Points(10))
 	body := draw.Crop(dc, vg.Points(4), -legendWidth, vg.Points(4), top)

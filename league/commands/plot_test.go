@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -101,7 +102,7 @@ func TestRatingsPlot(t *testing.T) {
 		t.Errorf("refused plots changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 
-	if got, want := p.OK(t, "ratings", "plot", "-o", "elo.svg"), "the learning curve of 5 rounds and 6 agents drawn in elo.svg\n"; got != want {
+	if got, want := p.OK(t, "ratings", "plot", "-o", "elo.svg"), "the learning curve of 5 rounds and 7 agents drawn in elo.svg\n"; got != want {
 		t.Errorf("ratings plot said %q, want %q", got, want)
 	}
 	data := p.File(t, "elo.svg")
@@ -111,7 +112,7 @@ func TestRatingsPlot(t *testing.T) {
 	}
 	for _, want := range []string{"ttt ratings plot: league.db", "The league: each round's snapshot when made",
 		"The 3 best networks, from the round that first rated each", "round", "Elo (random = 0)",
-		"each snapshot when made, 95% band", "random (the anchor, 0)"} {
+		"each snapshot when made, 95% band", "random (0)"} {
 		if !slices.Contains(doc.texts, want) {
 			t.Errorf("no text %q among the texts %q", want, doc.texts)
 		}
@@ -173,6 +174,61 @@ func TestRatingsPlot(t *testing.T) {
 	for i, c := range commands.SeriesColors {
 		if got, want := seen[color.RGBA64Model.Convert(c).(color.RGBA64)], i == 0; got != want {
 			t.Errorf("series colour %d (%s) in elo.png: %v, want %v", i, hexColor(c), got, want)
+		}
+	}
+}
+
+// TestRatingsPlotLeagues draws two tic-tac-toe leagues on one chart: a
+// learning curve for each, labelled by its file, by the games its learner
+// trained, over the game's built-in players at their values, the same in
+// both; and refuses one file, files of two games, and --top.
+func TestRatingsPlotLeagues(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	for _, seed := range []string{"1", "2"} {
+		p.OK(t, "league", "run", "--db", "s"+seed+".db", "--games-per-round", "300", "--seed", seed, "--rounds", "3")
+	}
+	if got, want := p.OK(t, "ratings", "plot", "-o", "two.svg", "s1.db", "s2.db"), "the learning curves of 2 leagues drawn in two.svg\n"; got != want {
+		t.Errorf("ratings plot of two leagues said %q, want %q", got, want)
+	}
+	doc, err := parseSVG(p.File(t, "two.svg"))
+	if err != nil {
+		t.Fatalf("two.svg: %v", err)
+	}
+	want := []string{"ttt ratings plot: s1.db, s2.db", "Each league's snapshots when made, on the tic-tac-toe scale",
+		"training games of the learner (millions)", "s1.db", "s2.db"}
+	for _, b := range agents.TicTacToe.Builtins {
+		want = append(want, fmt.Sprintf("%s (%.0f)", b.Name, b.Elo))
+	}
+	for _, w := range want {
+		if !slices.Contains(doc.texts, w) {
+			t.Errorf("no text %q among the texts %q", w, doc.texts)
+		}
+	}
+	lines := map[string]bool{}
+	for _, style := range doc.styles {
+		if _, stroke, ok := strings.Cut(style, "stroke:"); ok && strings.Contains(style, "stroke-width:") && !strings.Contains(style, "stroke-width:0") {
+			lines[stroke[:7]] = true
+		}
+	}
+	for _, c := range commands.SeriesColors[:2] {
+		if !lines[hexColor(c)] {
+			t.Errorf("no curve in %s among %v", hexColor(c), slices.Sorted(maps.Keys(lines)))
+		}
+	}
+
+	p.Usage(t, "name two league files or more to draw them on one chart (one league: --db s1.db)", "ratings", "plot", "-o", "one.svg", "s1.db")
+	p.Usage(t, "--top and --db go with one league", "ratings", "plot", "--top", "2", "-o", "x.svg", "s1.db", "s2.db")
+	c4, err := store.Open(context.Background(), filepath.Join(p.Dir, "c4.db"), func() store.Setup { return league.Setup(agents.ConnectFour) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c4.Close()
+	p.Usage(t, "s1.db plays tic-tac-toe, c4.db Connect Four: the ratings of two games are on two scales, which cannot share a chart",
+		"ratings", "plot", "-o", "x.svg", "s1.db", "c4.db")
+	for _, name := range []string{"one.svg", "x.svg"} {
+		if _, err := os.Stat(filepath.Join(p.Dir, name)); err == nil {
+			t.Errorf("a refused plot wrote %s", name)
 		}
 	}
 }

@@ -41,7 +41,7 @@ func ratingsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "all", Usage: "list every rated agent"},
 			formatFlag(), dbFlag(),
 		},
-		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand()},
+		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand(), ratingsRefitCommand()},
 		Action: func(c *cli.Context) error {
 			limit, err := listingFlags(c)
 			if err != nil {

@@ -54,8 +54,9 @@ func roundrobinCommand() *cli.Command {
 }
 
 // runRoundRobin plays every pair of the agents refs name that has not
-// played, with flags' openings, workers and seed and the league's other
-// settings, as a league round, and prints their crosstable in format.
+// played, with flags' openings, workers and seed and the league's own
+// game and settings otherwise, as a league round, and prints their
+// crosstable in format.
 func runRoundRobin(j *job, refs []string, flags league.Config, format string) error {
 	db, err := j.openLeague(true)
 	if err != nil {
@@ -83,6 +84,9 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 		return j.usage("%s name one agent: a round-robin needs two or more", strings.Join(refs, ", "))
 	}
 	if err := db.Lock(); err != nil {
+		return err
+	}
+	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
 		return err
 	}
 	ids := make([]int64, len(agents))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -25,8 +26,12 @@ func upgradeCommand() *cli.Command {
    command that writes to it (ttt league run, ttt import). Every agent and
    match is kept; the upgrade is one transaction, whole or not at all. An
    agent whose name this ttt refuses is renamed kind-id, as the league
-   would have named it, and a line says so. The file must hold a league:
-   this command never makes one.`,
+   would have named it, and a line says so. Ratings on the scale of an
+   older ttt, random at 0 alone, move to the game's scale (its built-in
+   players anchored: README, "The scale") by a refit of every stored
+   result, each agent's history by as much as its rating, and a line says
+   how far they moved. The file must hold a league: this command never
+   makes one.`,
 		Flags: []cli.Flag{dbFlag()},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
@@ -53,7 +58,28 @@ func runUpgrade(j *job) error {
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
+	on, err := league.OnScale(j.ctx, db)
+	if err != nil {
+		return err
+	}
+	if !on {
+		// Moving the ratings writes, under the league lock.
+		db.Close()
+		if db, err = store.Open(j.ctx, j.path(j.db), nil); err != nil {
+			return userNames(err, j.path(j.db), j.db)
+		}
+		if err := db.Lock(); err != nil {
+			return err
+		}
+		if err := j.toScale(db, j.Stdout, ""); err != nil {
+			return err
+		}
+	}
 	n, err := db.Count(j.ctx)
 	if err != nil {
 		return err

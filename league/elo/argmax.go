@@ -1,12 +1,9 @@
 package elo
 
-import (
-	"math"
-	"sync"
-)
+import "math"
 
 // Maximising over one variable: one agent's rating, its opponents' held
-// fixed, or the common shift of every rating against the anchor.
+// fixed, or the common shift of a cluster's ratings (bands.go).
 
 const (
 	// maxElo bounds every rating, so that e^(elo/eloPerLogit) and the sums
@@ -71,73 +68,20 @@ func argmax(x, slope, curv float64, at func(x float64) (slope, curv float64)) (f
 func (r *Ratings) best(k int32, elo float64, g, h int64) (float64, int) {
 	slope, curv := r.slope(g, h)
 	x, evals := argmax(elo, slope, curv, func(elo float64) (float64, float64) {
-		return r.slope(r.sums(k, elo, math.Exp(elo/eloPerLogit)))
+		g, h, _ := r.sums(k, elo, math.Exp(elo/eloPerLogit))
+		return r.slope(g, h)
 	})
 	return x, evals * len(r.edges[k])
 }
 
-// lag returns the Newton step, in Elo, of every agent but the anchor
-// moving together: how far the league as a whole lags its maximum. Along
-// that direction the games between two agents cancel out, leaving the
-// games with the anchor and the prior: minus the anchor's own slope, and
-// its curvature, with the prior of every agent.
-func (r *Ratings) lag() float64 {
-	a := &r.nodes[0]
-	slope := -float64(a.g)/fixOne - r.precElo*(float64(r.sum)/eloFix)
-	return eloPerLogit * slope / (float64(a.h)/fixOne + r.prec*float64(r.rated-1))
-}
-
-// along returns the log-posterior's slope and curvature, in logits, along
-// the common direction, were every agent but the anchor delta Elo higher:
-// from the games with the anchor, seen from the other side, and the prior.
-func (r *Ratings) along(delta float64) (slope, curv float64) {
-	f := math.Exp(delta / eloPerLogit)
-	var g, h int64
-	for _, he := range r.edges[0] {
-		if o := &r.nodes[he.opp]; o.e != 0 {
-			_, dg, dh := term(float64(he.n), float64(he.s2), 1, o.e*f)
-			g, h = g+dg, h+dh
-		}
+// anchorCurvature is the curvature of the log-posterior along every agent
+// but the anchors moving together, in logits: the games with anchors (the
+// anchors' sums, which hold no game between two anchors) and the prior of
+// every agent.
+func (r *Ratings) anchorCurvature() float64 {
+	var h int64
+	for a := range r.nb.anchors {
+		h += r.nodes[a].h
 	}
-	n := float64(r.rated - 1)
-	return float64(g)/fixOne - r.precElo*(float64(r.sum)/eloFix+n*delta), float64(h)/fixOne + r.prec*n
-}
-
-// shift moves every rated agent but the anchor by the same amount, to the
-// maximum along the common direction, and works out every sum anew: an
-// agent's sums change by the moves of its opponents, so they must all be
-// redone, not patched, to stay the sums from scratch. It returns the edges
-// it visited.
-func (r *Ratings) shift() int {
-	// STEP 1: the common step, over the games with the anchor.
-	slope, curv := r.along(0)
-	delta, evals := argmax(0, slope, curv, r.along)
-	visits := (1 + evals) * len(r.edges[0])
-	// STEP 2: the new ratings.
-	r.sum = 0
-	for k := 1; k < len(r.nodes); k++ {
-		if r.nodes[k].e != 0 {
-			r.rate(int32(k), clampElo(r.elos[k]+delta))
-			r.sum += int64(r.elos[k] * eloFix)
-			r.markMoved(int32(k))
-		}
-	}
-	// STEP 3: the sums, in parts at once: each agent's from its own
-	// edges, so the parts share nothing they write. Then the queue.
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() {
-			for k := p * len(r.nodes) / parts; k < (p+1)*len(r.nodes)/parts; k++ {
-				if nd := &r.nodes[k]; nd.e != 0 {
-					nd.g, nd.h = r.sums(int32(k), r.elos[k], nd.e)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for k := range r.nodes {
-		visits += len(r.edges[k])
-		r.recheck(int32(k))
-	}
-	return visits
+	return float64(h)/fixOne + r.prec*float64(r.rated-int(r.nb.anchors))
 }

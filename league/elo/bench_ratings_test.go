@@ -73,7 +73,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 		f.pairs = append(f.pairs, s.next()...)
 	}
 	var err error
-	if f.fit, err = elo.Fit(f.pairs, anchor); err != nil {
+	if f.fit, err = elo.Fit(f.pairs, scale); err != nil {
 		b.Fatal(err)
 	}
 	fixtures[n] = f
@@ -91,7 +91,7 @@ func (f *benchFixture) round(i int) []elo.Pair {
 // load returns Ratings with the fixture's Fit restored and its pairs
 // added, as the league reloads them.
 func (f *benchFixture) load(b *testing.B) *elo.Ratings {
-	r := elo.NewRatings(anchor)
+	r := newRatings(b, scale)
 	for _, rt := range f.fit {
 		if err := r.Restore(rt.Agent, rt.Elo); err != nil {
 			b.Fatal(err)

@@ -6,10 +6,17 @@
 //
 // and a draw is half a win and half a loss, so a game with score s in
 // {0, ½, 1} adds s·log(p) + (1-s)·log(1-p) to the log-likelihood. Fit finds the
-// ratings that maximise the likelihood of all the games at once, with one
-// agent, the anchor, fixed at 0 and a very weak prior (priorSD) that keeps
+// ratings that maximise the likelihood of all the games at once, with the
+// anchors fixed at their values and a very weak prior (priorSD) that keeps
 // all-win and all-loss records finite. The fit is exact and deterministic:
 // the order of the pairs never changes a bit of the result.
+//
+// The anchors set the scale: agents whose ratings the fit holds at given
+// values, as Ordo's multiple anchors (-m) and the anchored engines of the
+// engine rating lists do. With one anchor at 0 every rating is relative to
+// it alone; with several spread over the scale, each agent is tied to the
+// fixed points near its strength, so that two leagues of a game that share
+// their anchors share their scale.
 //
 // Ratings finds the same maximum incrementally, for leagues too large to
 // refit each round: results arrive a pair at a time, and Settle moves the
@@ -43,21 +50,47 @@ func (p Pair) check() error {
 }
 
 // Rating is one agent's fitted Elo with a 95% interval [Lo, Hi], and the
-// number of games it played. The anchor has Elo, Lo and Hi all 0.
+// number of games it played. An anchor has Elo, Lo and Hi all its value.
 type Rating struct {
 	Agent       int64
 	Elo, Lo, Hi float64
 	Games       int
 }
 
+// Anchor is an agent whose rating is held at Elo: a fixed point of the
+// scale.
+type Anchor struct {
+	ID  int64
+	Elo float64
+}
+
 // ErrDisconnected is returned by Fit when some agent has no path of games
-// to the anchor: its rating relative to the anchor would be decided by the
+// to an anchor: its rating relative to the anchors would be decided by the
 // prior alone, which is no measurement at all.
-var ErrDisconnected = errors.New("elo: agent has no path of games to the anchor")
+var ErrDisconnected = errors.New("elo: agent has no path of games to an anchor")
+
+// checkAnchors refuses a scale without an anchor, an agent anchored
+// twice, and a value that is not a finite rating within ±maxElo.
+func checkAnchors(anchors []Anchor) error {
+	if len(anchors) == 0 {
+		return errors.New("elo: no anchor")
+	}
+	for i, a := range anchors {
+		if !(math.Abs(a.Elo) <= maxElo) {
+			return fmt.Errorf("elo: cannot anchor agent %d at %v Elo", a.ID, a.Elo)
+		}
+		for _, b := range anchors[:i] {
+			if a.ID == b.ID {
+				return fmt.Errorf("elo: agent %d is anchored twice", a.ID)
+			}
+		}
+	}
+	return nil
+}
 
 const (
 	// priorSD is the standard deviation, in Elo, of the prior: a Gaussian
-	// N(0, priorSD²) on every rating but the anchor's, so Fit finds the
+	// N(0, priorSD²) on every rating but the anchors', so Fit finds the
 	// most probable ratings under it (MAP). It is what keeps a perfect record
 	// finite: an agent that wins all its n games against agents near 0 lands
 	// where its last bit of likelihood gradient, about n·10^(-R/400) games,
@@ -96,31 +129,36 @@ const (
 // where p = 1/(1 + e^(x_B - x_A)).
 var eloPerLogit = 400 / math.Ln10
 
-// Fit returns ratings for every agent that appears in pairs (and the anchor,
-// at 0), sorted by agent id. It returns ErrDisconnected (wrapped, with the
-// agent's id) when an agent has no path of games to the anchor, and an error
-// for negative counts.
+// Fit returns ratings for every agent that appears in pairs (and the
+// anchors, at their values), sorted by agent id. It returns ErrDisconnected
+// (wrapped, with the agent's id) when an agent has no path of games to an
+// anchor, and an error for negative counts or bad anchors (none, one twice,
+// a value out of range). Games between two anchors count in Games and say
+// nothing else.
 //
 // The 95% interval is Elo ± 1.96 standard errors from the curvature of the
 // log-posterior at its maximum (the observed Fisher information). The exact
 // variance of an agent's rating is a diagonal entry of the inverse of that
 // n×n matrix, O(n³) to compute: too slow for 1,000 agents. See variances for
 // the O(games) approximation used instead, and how it compares.
-func Fit(pairs []Pair, anchor int64) ([]Rating, error) {
-	return fit(pairs, anchor, priorSD)
+func Fit(pairs []Pair, anchors []Anchor) ([]Rating, error) {
+	return fit(pairs, anchors, priorSD)
 }
 
 // fit is Fit with the prior's standard deviation as a parameter, so a test
 // can measure the prior's effect (+Inf is pure maximum likelihood).
-func fit(pairs []Pair, anchor int64, sd float64) ([]Rating, error) {
+func fit(pairs []Pair, anchors []Anchor, sd float64) ([]Rating, error) {
 	// STEP 1: agents by sorted id, games merged per pair of agents in sorted
 	// order. Every later sum runs in that order, so the input order cannot
 	// change the result.
-	gr, err := newGraph(pairs, anchor)
+	if err := checkAnchors(anchors); err != nil {
+		return nil, err
+	}
+	gr, err := newGraph(pairs, anchors)
 	if err != nil {
 		return nil, err
 	}
-	// STEP 2: refuse agents that the games do not tie to the anchor.
+	// STEP 2: refuse agents that the games do not tie to an anchor.
 	if err := gr.connected(); err != nil {
 		return nil, err
 	}
@@ -134,8 +172,8 @@ func fit(pairs []Pair, anchor int64, sd float64) ([]Rating, error) {
 	vars := gr.variances(ev, prec)
 	out := make([]Rating, len(gr.ids))
 	for k, id := range gr.ids {
-		r := Rating{Agent: id, Games: gr.games[k]}
-		if k != gr.anchor {
+		r := Rating{Agent: id, Games: gr.games[k], Elo: gr.value[k], Lo: gr.value[k], Hi: gr.value[k]}
+		if !gr.fixed[k] {
 			r.Elo = x[k] * eloPerLogit
 			r.Lo, r.Hi = interval(r.Elo, vars[k])
 		}

@@ -16,6 +16,20 @@ import (
 // the league.
 const anchor = 0
 
+// scale anchors the test anchor at 0, as the first leagues anchored
+// random.
+var scale = []elo.Anchor{{ID: anchor}}
+
+// newRatings returns Ratings on anchors, failing the test on an error.
+func newRatings(t testing.TB, anchors []elo.Anchor) *elo.Ratings {
+	t.Helper()
+	r, err := elo.NewRatings(anchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // elo75 is the Elo difference that gives a 75% expected score:
 // 400·log10(0.75/0.25).
 var elo75 = 400 * math.Log10(3)
@@ -35,7 +49,7 @@ func find(t testing.TB, rs []elo.Rating, id int64) elo.Rating {
 // mustFit fits pairs with the test anchor, failing the test on an error.
 func mustFit(t testing.TB, pairs []elo.Pair) []elo.Rating {
 	t.Helper()
-	rs, err := elo.Fit(pairs, anchor)
+	rs, err := elo.Fit(pairs, scale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +174,7 @@ func TestAnchorFixedAndSorted(t *testing.T) {
 	// Agents 0..5 but the anchor is 3, a middling one, so the fit must move
 	// everybody to keep it at 0.
 	pairs := randomLeague(rng, []float64{-300, -100, 0, 50, 200, 600}, 40)
-	rs, err := elo.Fit(pairs, 3)
+	rs, err := elo.Fit(pairs, []elo.Anchor{{ID: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +194,59 @@ func TestAnchorFixedAndSorted(t *testing.T) {
 	}
 	if !(rs[0].Elo < rs[2].Elo && rs[2].Elo < rs[5].Elo) {
 		t.Errorf("ratings %v do not follow the strengths", rs)
+	}
+}
+
+// TestSeveralAnchors: anchors keep their values, with no interval; games
+// between two anchors count and move nothing; an agent that reaches any
+// anchor is rated; bad anchors are refused by Fit and NewRatings alike.
+func TestSeveralAnchors(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	strength := []float64{0, 300, 450, 600, 900}
+	pairs := randomLeague(rng, strength[:4], 60)
+	pairs = append(pairs, simulate(rng, 4, 3, strength[4], strength[3], 60, 0.1)) // 4 meets an anchor only
+	anchors := []elo.Anchor{{ID: 0}, {ID: 3, Elo: 620}}
+	rs, err := elo.Fit(pairs, anchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := find(t, rs, 3); got.Elo != 620 || got.Lo != 620 || got.Hi != 620 || got.Games != 4*60 {
+		t.Errorf("anchor 3 = %+v, want 620 [620, 620] in 240 games", got)
+	}
+	if got := find(t, rs, 4); !(got.Lo < got.Elo && got.Elo < got.Hi) || math.Abs(got.Elo-920) > 150 {
+		t.Errorf("agent 4, tied to anchor 3 alone: %+v, want about 920", got)
+	}
+	more, err := elo.Fit(append(pairs, elo.Pair{A: 3, B: 0, Record: game.Record{Wins: 7, Losses: 5}}), anchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range rs {
+		want := rs[k]
+		if more[k].Agent == 0 || more[k].Agent == 3 {
+			want.Games += 12
+		}
+		if more[k] != want {
+			t.Errorf("a game between anchors moved %+v to %+v", rs[k], more[k])
+		}
+	}
+	for _, bad := range [][]elo.Anchor{nil, {{ID: 0}, {ID: 0, Elo: 5}}, {{ID: 0, Elo: math.NaN()}}, {{ID: 0, Elo: 1e6}}} {
+		if _, err := elo.Fit(pairs, bad); err == nil {
+			t.Errorf("Fit with anchors %v: no error", bad)
+		}
+		if _, err := elo.NewRatings(bad); err == nil {
+			t.Errorf("NewRatings(%v): no error", bad)
+		}
+	}
+	r := newRatings(t, anchors)
+	if err := r.Restore(3, 619); err == nil {
+		t.Error("anchor 3 restored to 619: no error")
+	}
+	if err := r.Restore(3, 620); err != nil {
+		t.Errorf("anchor 3 restored to its value: %v", err)
+	}
+	if got, ok := r.Rating(3); !ok || got.Elo != 620 || got.Lo != 620 || got.Hi != 620 {
+		t.Errorf("Rating(3) = %+v, %v, want 620 [620, 620]", got, ok)
 	}
 }
 
@@ -257,7 +324,7 @@ func TestInvariance(t *testing.T) {
 			for k := range renamed {
 				renamed[k].A, renamed[k].B = tc.id(renamed[k].A), tc.id(renamed[k].B)
 			}
-			got, err := elo.Fit(renamed, tc.id(anchor))
+			got, err := elo.Fit(renamed, []elo.Anchor{{ID: tc.id(anchor)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -369,7 +436,7 @@ func TestErrors(t *testing.T) {
 		{"negative count", []elo.Pair{{A: 1, B: anchor, Record: game.Record{Wins: -1}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := elo.Fit(tc.pairs, anchor)
+			_, err := elo.Fit(tc.pairs, scale)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -406,15 +473,20 @@ func slope(pairs []elo.Pair, r map[int64]float64, a int64) float64 {
 	return d
 }
 
-// slowFit maximises the log-posterior one agent at a time, each by
-// bisection on its slope (the log-posterior is concave in every rating),
-// sweeping until no rating moves by more than 1e-7 Elo.
-func slowFit(pairs []elo.Pair, agents []int64) map[int64]float64 {
+// slowFit maximises the log-posterior one agent at a time, the anchors
+// held at their values, each by bisection on its slope (the log-posterior
+// is concave in every rating), sweeping until no rating moves by more than
+// 1e-7 Elo.
+func slowFit(pairs []elo.Pair, agents []int64, anchors []elo.Anchor) map[int64]float64 {
 	r := map[int64]float64{}
+	fixed := map[int64]bool{}
+	for _, a := range anchors {
+		r[a.ID], fixed[a.ID] = a.Elo, true
+	}
 	for moved := math.Inf(1); moved > 1e-7; {
 		moved = 0
 		for _, a := range agents {
-			if a == anchor {
+			if fixed[a] {
 				continue
 			}
 			old := r[a]
@@ -443,17 +515,24 @@ func TestAgainstSlowFit(t *testing.T) {
 		}
 		pairs := randomLeague(rng, strength, 1+rng.IntN(40))
 		pairs = append(pairs, elo.Pair{A: 4, B: 1, Record: game.Record{Wins: 3}}) // a one-sided extra, for variety
-		rs := mustFit(t, pairs)
-		want := slowFit(pairs, []int64{0, 1, 2, 3, 4})
-		worst := 0.0
-		for _, r := range rs {
-			d := math.Abs(r.Elo - want[r.Agent])
-			worst = max(worst, d)
-			if d > 0.1 {
-				t.Errorf("seed %d agent %d: Fit %.4f, slow fit %.4f", seed, r.Agent, r.Elo, want[r.Agent])
+		// One anchor, as the first leagues had, and two: agent 0 at 0 and
+		// agent 3 where its strength is.
+		for _, anchors := range [][]elo.Anchor{scale, {{ID: 0}, {ID: 3, Elo: strength[3] - strength[0]}}} {
+			rs, err := elo.Fit(pairs, anchors)
+			if err != nil {
+				t.Fatal(err)
 			}
+			want := slowFit(pairs, []int64{0, 1, 2, 3, 4}, anchors)
+			worst := 0.0
+			for _, r := range rs {
+				d := math.Abs(r.Elo - want[r.Agent])
+				worst = max(worst, d)
+				if d > 0.1 {
+					t.Errorf("seed %d, %d anchors, agent %d: Fit %.4f, slow fit %.4f", seed, len(anchors), r.Agent, r.Elo, want[r.Agent])
+				}
+			}
+			t.Logf("seed %d, %d anchors: largest difference %.2g Elo", seed, len(anchors), worst)
 		}
-		t.Logf("seed %d: largest difference %.2g Elo", seed, worst)
 	}
 }
 
@@ -622,11 +701,11 @@ func TestPriorEffect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pairs := randomLeague(rng, tc.strength, tc.games)
-			withPrior, err := elo.FitPrior(pairs, anchor, elo.PriorSD)
+			withPrior, err := elo.FitPrior(pairs, scale, elo.PriorSD)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ml, err := elo.FitPrior(pairs, anchor, math.Inf(1))
+			ml, err := elo.FitPrior(pairs, scale, math.Inf(1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -656,7 +735,7 @@ func BenchmarkFit1000(b *testing.B) {
 	rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := elo.Fit(pairs, anchor); err != nil {
+		if _, err := elo.Fit(pairs, scale); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,11 +10,13 @@ import (
 // graph is the input in the form the solver wants: agents by index in
 // sorted-id order, and one edge per pair of agents that played, stored with
 // the lower index (compressed sparse rows): agent a's edges to higher
-// agents are first[a] <= e < first[a+1], sorted by j.
+// agents are first[a] <= e < first[a+1], sorted by j. A pair of two
+// anchors has no edge: it moves nothing.
 type graph struct {
-	ids    []int64 // agent ids, sorted
-	anchor int     // index of the anchor in ids
-	games  []int   // games played, per agent
+	ids   []int64   // agent ids, sorted
+	fixed []bool    // by index: an anchor
+	value []float64 // by index: an anchor's Elo, 0 for the others
+	games []int     // games played, per agent
 
 	first []int32   // where each agent's edges start; len(ids)+1 entries
 	j     []int32   // the higher agent of each edge
@@ -32,10 +34,10 @@ type rec struct {
 }
 
 // newGraph indexes the agents and merges the pairs into sorted edges.
-func newGraph(pairs []Pair, anchor int64) (*graph, error) {
-	// STEP 1: number the agents as they first appear, and collect the
-	// records with those numbers.
-	nb := newNumbering(pairs, anchor)
+func newGraph(pairs []Pair, anchors []Anchor) (*graph, error) {
+	// STEP 1: number the agents as they first appear, the anchors first,
+	// and collect the records with those numbers.
+	nb := newNumbering(pairs, anchors)
 	recs := make([]rec, 0, len(pairs))
 	for _, p := range pairs {
 		if err := p.check(); err != nil {
@@ -46,7 +48,7 @@ func newGraph(pairs []Pair, anchor int64) (*graph, error) {
 		nb.games[a] += n
 		if a != b {
 			nb.games[b] += n
-			if n > 0 {
+			if n > 0 && !(nb.anchored(a) && nb.anchored(b)) {
 				recs = append(recs, rec{a, b, float64(n), p.Points()})
 			}
 		}
@@ -57,13 +59,16 @@ func newGraph(pairs []Pair, anchor int64) (*graph, error) {
 		order[k] = int32(k)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(nb.ids[a], nb.ids[b]) })
-	gr := &graph{ids: make([]int64, len(order)), games: make([]int, len(order))}
-	final := make([]int32, len(order))
+	n := len(order)
+	gr := &graph{ids: make([]int64, n), fixed: make([]bool, n), value: make([]float64, n), games: make([]int, n)}
+	final := make([]int32, n)
 	for k, old := range order {
 		final[old] = int32(k)
 		gr.ids[k], gr.games[k] = nb.ids[old], nb.games[old]
 	}
-	gr.anchor = int(final[0])
+	for i, a := range anchors {
+		gr.fixed[final[i]], gr.value[final[i]] = true, a.Elo
+	}
 	for k := range recs {
 		r := &recs[k]
 		r.lo, r.hi = final[r.lo], final[r.hi]
@@ -106,11 +111,12 @@ func newGraph(pairs []Pair, anchor int64) (*graph, error) {
 	return gr, nil
 }
 
-// numbering numbers agent ids in the order they first appear, the anchor 0,
-// and counts their games.
+// numbering numbers agent ids in the order they first appear, the anchors
+// first, and counts their games.
 type numbering struct {
-	ids   []int64 // by number
-	games []int   // by number
+	ids     []int64 // by number
+	games   []int   // by number
+	anchors int32   // numbers below it are the anchors'
 
 	// Agent ids are database row ids, dense from 1: when they span a small
 	// range, a table indexed by id numbers them over ten times faster than
@@ -121,11 +127,15 @@ type numbering struct {
 	index map[int64]int32 // number by id, when table is nil
 }
 
-// newNumbering returns a numbering with the anchor numbered 0, and a
-// table if the ids in pairs span a small enough range.
-func newNumbering(pairs []Pair, anchor int64) *numbering {
-	nb := &numbering{low: anchor}
-	high := anchor
+// newNumbering returns a numbering with the anchors numbered 0, 1, ... in
+// their order, and a table if the ids in pairs span a small enough range.
+// The anchors are distinct (checkAnchors).
+func newNumbering(pairs []Pair, anchors []Anchor) *numbering {
+	nb := &numbering{low: anchors[0].ID, anchors: int32(len(anchors))}
+	high := nb.low
+	for _, a := range anchors {
+		nb.low, high = min(nb.low, a.ID), max(high, a.ID)
+	}
 	for _, p := range pairs {
 		nb.low, high = min(nb.low, p.A, p.B), max(high, p.A, p.B)
 	}
@@ -137,9 +147,14 @@ func newNumbering(pairs []Pair, anchor int64) *numbering {
 	} else {
 		nb.index = map[int64]int32{}
 	}
-	nb.number(anchor)
+	for _, a := range anchors {
+		nb.number(a.ID)
+	}
 	return nb
 }
+
+// anchored says whether number k is an anchor's.
+func (nb *numbering) anchored(k int32) bool { return k < nb.anchors }
 
 // lookup returns id's number, if it has one.
 func (nb *numbering) lookup(id int64) (int32, bool) {
@@ -238,7 +253,7 @@ func countingSort(dst, src []rec, keys int, byHi bool) {
 }
 
 // connected returns ErrDisconnected, naming the lowest such agent id, if
-// some agent cannot reach the anchor through edges (union-find).
+// some agent cannot reach an anchor through edges (union-find).
 func (gr *graph) connected() error {
 	parent := make([]int32, len(gr.ids))
 	for k := range parent {
@@ -256,9 +271,14 @@ func (gr *graph) connected() error {
 			parent[root(int32(a))] = root(b)
 		}
 	}
-	home := root(int32(gr.anchor))
+	home := make([]bool, len(gr.ids)) // by root: an anchor's
+	for k := range gr.ids {
+		if gr.fixed[k] {
+			home[root(int32(k))] = true
+		}
+	}
 	for k, id := range gr.ids {
-		if root(int32(k)) != home {
+		if !home[root(int32(k))] {
 			return fmt.Errorf("%w: agent %d", ErrDisconnected, id)
 		}
 	}

@@ -3,18 +3,18 @@ package elo
 import "math"
 
 // variances returns the approximate variance, in logits², of every
-// agent's rating at the maximum described by ev (0 for the anchor).
+// agent's rating at the maximum described by ev (0 for the anchors).
 //
-// The exact variance is (H⁻¹)_kk. With the anchor as the ground, H is the
-// conductance matrix of an electrical network, the edges being resistors
-// of conductance n·p·(1-p) and the prior a resistor of conductance prec
-// from every agent to the anchor (it pulls towards 0, the anchor's value),
-// so (H⁻¹)_kk is the effective resistance between k and the anchor. We
-// short-circuit every other agent into one node: k then reaches the anchor
-// directly (conductance direct[k]) and through that node (the rest of k's
-// conductance in series with the rest of the anchor's), and the resistance
-// has a closed form, O(games) for all agents together. Compared with the
-// alternatives:
+// The exact variance is (H⁻¹)_kk. With the anchors as the ground, one node
+// (they do not move), H is the conductance matrix of an electrical
+// network, the edges being resistors of conductance n·p·(1-p) and the
+// prior a resistor of conductance prec from every agent to the ground (it
+// pulls towards a fixed value), so (H⁻¹)_kk is the effective resistance
+// between k and the ground. We short-circuit every other agent into one
+// node: k then reaches the ground directly (conductance direct[k]) and
+// through that node (the rest of k's conductance in series with the rest
+// of the ground's), and the resistance has a closed form, O(games) for all
+// agents together. Compared with the alternatives:
 //   - the diagonal approximation 1/H_kk, BayesElo's default, treats the
 //     opponents' ratings as known; in a round-robin among equals it gives
 //     intervals √2 too narrow;
@@ -38,32 +38,32 @@ import "math"
 // For an all-win or all-loss record the data only bound the rating on one
 // side, and the symmetric interval is mostly the prior's width.
 func (gr *graph) variances(ev *eval, prec float64) []float64 {
-	// STEP 1: each agent's conductance straight to the anchor (the prior
-	// plus its edge with the anchor), and the anchor's total.
+	// STEP 1: each agent's conductance straight to the ground (the prior
+	// plus its edges with anchors), and the ground's total.
 	direct := make([]float64, len(gr.ids))
 	anchorTotal := 0.0
 	for k := range direct {
-		if k != gr.anchor {
+		if !gr.fixed[k] {
 			direct[k] = prec
 			anchorTotal += prec
 		}
 	}
 	for a := range gr.ids {
 		for e := gr.first[a]; e < gr.first[a+1]; e++ {
-			switch b := int(gr.j[e]); gr.anchor {
-			case a:
+			switch b := int(gr.j[e]); {
+			case gr.fixed[a]:
 				direct[b] += ev.w[e]
 				anchorTotal += ev.w[e]
-			case b:
+			case gr.fixed[b]:
 				direct[a] += ev.w[e]
 				anchorTotal += ev.w[e]
 			}
 		}
 	}
-	// STEP 2: the resistance of each agent to the anchor.
+	// STEP 2: the resistance of each agent to the ground.
 	v := make([]float64, len(gr.ids))
 	for k := range v {
-		if k != gr.anchor {
+		if !gr.fixed[k] {
 			v[k] = resistance(ev.diag[k], direct[k], anchorTotal)
 		}
 	}
@@ -72,8 +72,8 @@ func (gr *graph) variances(ev *eval, prec float64) []float64 {
 
 // resistance is an agent's variance by the approximation variances
 // describes, from its curvature diag (prior included), its conductance
-// direct straight to the anchor, and the anchor's total: direct in
-// parallel with the two other conductances in series.
+// direct straight to the ground (the anchors), and the ground's total:
+// direct in parallel with the two other conductances in series.
 func resistance(diag, direct, anchorTotal float64) float64 {
 	c := direct
 	viaAgent, viaAnchor := diag-direct, anchorTotal-direct

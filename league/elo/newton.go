@@ -54,7 +54,7 @@ func (gr *graph) inParts(size int, f func(from, to int, buf []float64)) [parts][
 // eval is the log-posterior's slope and curvature at some ratings x (in
 // logits): what Newton needs to step from there.
 type eval struct {
-	g    []float64 // gradient of the log-posterior; 0 at the anchor
+	g    []float64 // gradient of the log-posterior; 0 at the anchors
 	w    []float64 // curvature n·p·(1-p) of each edge
 	diag []float64 // curvature per agent: its edges' w, plus the prior's
 }
@@ -93,22 +93,24 @@ func (gr *graph) evaluate(x []float64, prec float64, ev *eval) {
 	})
 	for k := range x {
 		ev.g[k], ev.diag[k] = 0, 0
-		if k != gr.anchor {
+		if !gr.fixed[k] {
 			ev.g[k], ev.diag[k] = -prec*x[k], prec
 		}
 		for _, buf := range bufs {
 			ev.g[k] += buf[k]
 			ev.diag[k] += buf[n+k]
 		}
+		if gr.fixed[k] {
+			ev.g[k] = 0
+		}
 	}
-	ev.g[gr.anchor] = 0
 }
 
 // maximise runs damped Newton iterations on the log-posterior from a
 // rough start, and returns the ratings (in logits) with the eval there.
 //
 // Each Newton step solves H·d = g, where H, the negative Hessian with the
-// anchor's row and column removed, is the league's weighted graph Laplacian
+// anchors' rows and columns removed, is the league's weighted graph Laplacian
 // (edge weights n·p·(1-p)) plus the prior's precision on the diagonal. H is
 // dense for a full round-robin, so instead of factorising it (O(n³)) the
 // step comes from conjugate gradients, each iteration of which costs one
@@ -160,9 +162,10 @@ func (gr *graph) maximise(prec float64) ([]float64, *eval, error) {
 }
 
 // start returns the first guess at the ratings: each agent's overall score
-// as log-odds, x = ln((s+½)/(n-s+½)), shifted to put the anchor at 0. In a
-// round-robin this is the right order and about the right spread, and saves
-// Newton the early steps it would need from all zeros.
+// as log-odds, x = ln((s+½)/(n-s+½)), shifted to put the anchors' mean
+// there, and the anchors at their values. In a round-robin this is the
+// right order and about the right spread, and saves Newton the early steps
+// it would need from all zeros.
 func (gr *graph) start() []float64 {
 	score, games := make([]float64, len(gr.ids)), make([]float64, len(gr.ids))
 	for a := range gr.ids {
@@ -175,40 +178,56 @@ func (gr *graph) start() []float64 {
 		}
 	}
 	x := make([]float64, len(gr.ids))
+	base, anchors := 0.0, 0
 	for k := range x {
 		x[k] = math.Log((score[k] + 0.5) / (games[k] - score[k] + 0.5))
+		if gr.fixed[k] {
+			base += gr.value[k]/eloPerLogit - x[k]
+			anchors++
+		}
 	}
-	base := x[gr.anchor]
+	base /= float64(anchors)
 	for k := range x {
-		x[k] -= base
+		x[k] += base
+		if gr.fixed[k] {
+			x[k] = gr.value[k] / eloPerLogit
+		}
 	}
 	return x
 }
 
 // solve returns d with H·d ≈ ev.g by preconditioned conjugate gradients.
-// The anchor's entry stays 0. A partial solution is still a direction of
+// The anchors' entries stay 0. A partial solution is still a direction of
 // ascent, so the iteration cap only costs speed.
 //
 // The preconditioner has two levels. H's diagonal (Jacobi) handles each
 // agent against its opponents, which in a round-robin is nearly all of H.
-// What it misses is everyone moving together against the anchor, held only
-// by the anchor's games and the prior: the curvature along that direction
-// 1 (all but the anchor) is 1ᵀH1, the anchor's curvature plus the
-// prior's, and adding its inverse along 1 cut the iterations by a third on
-// BenchmarkFit1000.
+// What it misses is everyone moving together against the anchors, held
+// only by the anchors' games and the prior: the curvature along that
+// direction 1 (all but the anchors) is 1ᵀH1, the anchors' curvature (no
+// edge joins two anchors) plus the prior's, and adding its inverse along 1
+// cut the iterations by a third on BenchmarkFit1000.
 func (gr *graph) solve(ev *eval, prec float64) []float64 {
 	n := len(ev.g)
 	d, r, z, p, hp := make([]float64, n), slices.Clone(ev.g), make([]float64, n), make([]float64, n), make([]float64, n)
-	together := ev.diag[gr.anchor] + prec*float64(n-1) // 1ᵀH1
+	together, free := 0.0, 0 // 1ᵀH1, and the agents along 1
+	for k := range ev.diag {
+		if gr.fixed[k] {
+			together += ev.diag[k]
+		} else {
+			free++
+		}
+	}
+	together += prec * float64(free)
 	precond := func() {
 		sum := 0.0
 		for k := range r {
-			if k != gr.anchor {
+			if !gr.fixed[k] {
 				sum += r[k]
 			}
 		}
 		for k := range r {
-			if k != gr.anchor {
+			if !gr.fixed[k] {
 				z[k] = r[k]/ev.diag[k] + sum/together
 			}
 		}
@@ -253,8 +272,10 @@ func (gr *graph) mulH(ev *eval, v, out []float64) {
 		for _, buf := range bufs {
 			out[k] += buf[k]
 		}
+		if gr.fixed[k] {
+			out[k] = 0
+		}
 	}
-	out[gr.anchor] = 0
 }
 
 // dot is the inner product of a and b, summed in order.

@@ -21,7 +21,7 @@ func (a pending) before(b pending) bool {
 }
 
 // recheck puts agent k in the queue, or takes it out, or moves it there,
-// as its step now requires. The anchor never moves, and an agent at
+// as its step now requires. The anchors never move, and an agent at
 // ±maxElo is not pending for a step that would take it further.
 //
 // The queue orders agents by the binary exponent of their step rather
@@ -31,7 +31,7 @@ func (a pending) before(b pending) bool {
 func (r *Ratings) recheck(k int32) {
 	nd := &r.nodes[k]
 	key := uint16(0) // not pending
-	if k != 0 && nd.e != 0 {
+	if !r.anchored(k) && nd.e != 0 {
 		slope, curv := r.slope(nd.g, nd.h)
 		if math.Abs(slope) > settleTolLogit*curv && float64(nd.bound)*slope <= 0 {
 			key = uint16(math.Float64bits(eloPerLogit*math.Abs(slope)/curv) >> 52)

@@ -18,7 +18,7 @@ type rater struct {
 	pairs []elo.Pair
 }
 
-func newRater(t testing.TB) *rater { return &rater{t: t, r: elo.NewRatings(anchor)} }
+func newRater(t testing.TB) *rater { return &rater{t: t, r: newRatings(t, scale)} }
 
 func (rt *rater) add(ps ...elo.Pair) {
 	rt.t.Helper()
@@ -44,7 +44,7 @@ func (rt *rater) settle() elo.Settled {
 // returns the largest differences in Elo and in the interval's ends.
 func (rt *rater) versusFit() (dElo, dEnds float64) {
 	rt.t.Helper()
-	want, err := elo.Fit(rt.pairs, anchor)
+	want, err := elo.Fit(rt.pairs, scale)
 	if err != nil {
 		rt.t.Fatal(err)
 	}
@@ -62,10 +62,11 @@ func (rt *rater) versusFit() (dElo, dEnds float64) {
 // TestRatingsLeague grows a league of 2,000 agents one per round, the
 // pools chosen by the ratings as the league does, settles after every
 // round and compares with a cold Fit now and then. The error has two
-// parts: the common lag of everyone against the anchor, at most shiftTol
-// (0.05 Elo), and what the pending steps leave, at most about
-// 2·settleTol/s, where s is the smallest share of an agent's curvature
-// that goes to the anchor and perfect (see Ratings).
+// parts: the bands' common lags, each at most shiftTol (0.04 Elo), and
+// what the single moves leave, a few settleTol (see Ratings). It must
+// stay within 0.05 Elo, so that with the standings' own step (0.05) the
+// leaderboard is within the README's tenth of an Elo of a full fit; with
+// the whole league's shift alone it reached 0.085.
 func TestRatingsLeague(t *testing.T) {
 	t.Parallel()
 	rt := newRater(t)
@@ -86,53 +87,84 @@ func TestRatingsLeague(t *testing.T) {
 			continue
 		}
 		dElo, dEnds := rt.versusFit()
-		share := hubShare(t, rt.pairs)
-		bound := elo.ShiftTol + 2*elo.SettleTol/share
-		t.Logf("round %4d: |Elo-Fit| ≤ %.3f, |Lo,Hi-Fit| ≤ %.3f, bound %.3f (s %.4f); a round took %.0f steps, %.0f edge visits, %d shifts in all",
-			round, dElo, dEnds, bound, share, float64(total.Steps)/float64(round), float64(total.Visits)/float64(round), total.Shifts)
-		if dElo > 0.15 || dEnds > 0.15 {
-			t.Errorf("round %d: Elo off by %.3f, intervals by %.3f, want ≤ 0.15", round, dElo, dEnds)
+		t.Logf("round %4d: |Elo-Fit| ≤ %.3f, |Lo,Hi-Fit| ≤ %.3f; a round took %.0f steps, %.0f edge visits, %d shifts in all",
+			round, dElo, dEnds, float64(total.Steps)/float64(round), float64(total.Visits)/float64(round), total.Shifts)
+		if dElo > 0.05 || dEnds > 0.05 {
+			t.Errorf("round %d: Elo off by %.3f, intervals by %.3f, want ≤ 0.05", round, dElo, dEnds)
 		}
 		worst = max(worst, dElo)
+	}
+	if err := rt.r.FromScratch(); err != nil {
+		t.Error(err)
 	}
 	t.Logf("largest |Elo-Fit| %.3f", worst)
 }
 
-// hubShare returns the smallest share, over the agents that are not hubs
-// (more than 100 opponents), of an agent's curvature at Fit's ratings that
-// goes to the anchor, perfect and the prior.
-func hubShare(t testing.TB, pairs []elo.Pair) float64 {
-	rs, err := elo.Fit(pairs, anchor)
-	if err != nil {
-		t.Fatal(err)
+// TestRatingsLines grows leagues of the shape of a Connect Four league of
+// several learners (linesLeague): lines 500 Elo apart make clusters that
+// few informative games join, whose common lag the whole league's shift
+// alone left at 0.11 Elo. Settled after every round, every rating must
+// stay within 0.05 Elo of a cold Fit, with one anchor (random, as the
+// first leagues had) or six (the built-in players, as a game's scale
+// has them), and the sums kept by the moves must be the sums from
+// scratch.
+func TestRatingsLines(t *testing.T) {
+	t.Parallel()
+	random := []elo.Anchor{{ID: 1}}
+	builtins := make([]elo.Anchor, len(cFourBuiltins))
+	for i, s := range cFourBuiltins {
+		builtins[i] = elo.Anchor{ID: int64(i + 1), Elo: s}
 	}
-	rating := map[int64]float64{}
-	for _, r := range rs {
-		rating[r.Agent] = r.Elo
-	}
-	prec := math.Pow(400/math.Ln10/elo.PriorSD, 2)
-	total, hub, opponents := map[int64]float64{}, map[int64]float64{}, map[int64]int{}
-	for _, p := range pairs {
-		if p.A == p.B {
-			continue
-		}
-		win := 1 / (1 + math.Pow(10, (rating[p.B]-rating[p.A])/400))
-		w := float64(p.Wins+p.Draws+p.Losses) * win * (1 - win)
-		for _, side := range [][2]int64{{p.A, p.B}, {p.B, p.A}} {
-			total[side[0]] += w
-			opponents[side[0]]++
-			if side[1] == anchor || side[1] == perfectID {
-				hub[side[0]] += w
+	tdlambda, policy, third := rising(250, 700, 80), rising(100, 300, 150), rising(150, 450, 300)
+	for _, tc := range []struct {
+		name    string
+		anchors []elo.Anchor
+		lines   []func(int) float64
+	}{
+		{"two lines, random anchored", random, []func(int) float64{tdlambda, policy}},
+		{"two lines, the built-ins anchored", builtins, []func(int) float64{tdlambda, policy}},
+		{"three lines, the built-ins anchored", builtins, []func(int) float64{tdlambda, policy, third}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRatings(t, tc.anchors)
+			lg := newLinesLeague(5, r, tc.lines...)
+			var pairs []elo.Pair
+			worst := 0.0
+			for round := 1; round <= 500; round++ {
+				for _, p := range lg.round() {
+					if err := r.Add(p); err != nil {
+						t.Fatal(err)
+					}
+					pairs = append(pairs, p)
+				}
+				if st := r.Settle(math.MaxInt); st.Pending != 0 {
+					t.Fatalf("round %d: no convergence: %+v", round, st)
+				}
+				r.Moved()
+				if round%50 != 0 {
+					continue
+				}
+				fit, err := elo.Fit(pairs, tc.anchors)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range fit {
+					got, _ := r.Rating(f.Agent)
+					if d := math.Abs(got.Elo - f.Elo); d > worst {
+						worst = d
+						if d > 0.05 {
+							t.Errorf("round %d: agent %d rated %.3f, Fit %.3f", round, f.Agent, got.Elo, f.Elo)
+						}
+					}
+				}
 			}
-		}
+			if err := r.FromScratch(); err != nil {
+				t.Error(err)
+			}
+			t.Logf("largest |Elo-Fit| %.3f", worst)
+		})
 	}
-	share := 1.0
-	for id, c := range total {
-		if opponents[id] <= 100 {
-			share = min(share, (hub[id]+prec)/(c+prec))
-		}
-	}
-	return share
 }
 
 // TestRatingsRandomGraphs feeds random sparse leagues in a random order,
@@ -215,7 +247,7 @@ func TestRatingsTiny(t *testing.T) {
 // TestRatingsErrors: bad input is refused and changes nothing.
 func TestRatingsErrors(t *testing.T) {
 	t.Parallel()
-	r := elo.NewRatings(anchor)
+	r := newRatings(t, scale)
 	if err := r.Add(elo.Pair{A: 1, B: anchor, Record: game.Record{Wins: 20000, Losses: 5}}); err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +338,7 @@ func TestRatingsNewAgent(t *testing.T) {
 	}
 	st := rt.settle()
 	moved := rt.r.Moved()
-	if !slices.IsSorted(moved) || len(moved) == 0 || st.Shifts == 0 && len(moved) > st.Steps || st.Shifts > 0 && len(moved) != len(s.strength)-1 {
+	if !slices.IsSorted(moved) || len(moved) == 0 || st.Shifts == 0 && len(moved) > st.Steps {
 		t.Errorf("after %+v, Moved() = %v, want the agents moved, sorted", st, moved)
 	}
 	if again := rt.r.Moved(); len(again) != 0 {

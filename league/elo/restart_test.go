@@ -106,7 +106,7 @@ func (s *script) round(t testing.TB, r *elo.Ratings) {
 // split into two records.
 func (s *script) restart(t testing.TB, r *elo.Ratings) *elo.Ratings {
 	t.Helper()
-	r2 := elo.NewRatings(anchor)
+	r2 := newRatings(t, scale)
 	for _, k := range s.rng.Perm(len(s.ids)) {
 		if rt, ok := r.Rating(s.ids[k]); ok {
 			if err := r2.Restore(rt.Agent, rt.Elo); err != nil {
@@ -145,7 +145,7 @@ func FuzzRestart(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		s := newScript(seed)
-		r := elo.NewRatings(anchor)
+		r := newRatings(t, scale)
 		rounds, stop := 30+s.rng.IntN(30), s.rng.IntN(30)
 		for range stop {
 			s.round(t, r)
@@ -198,7 +198,7 @@ func TestRatingsDeterministic(t *testing.T) {
 	t.Parallel()
 	run := func() []any {
 		s := newScript(99)
-		r := elo.NewRatings(anchor)
+		r := newRatings(t, scale)
 		for range 60 {
 			s.round(t, r)
 		}
@@ -223,7 +223,7 @@ func TestRenameIsARestart(t *testing.T) {
 	const placeholder = -1
 	for seed := range uint64(20) {
 		s := newScript(seed)
-		r := elo.NewRatings(anchor)
+		r := newRatings(t, scale)
 		for round := range 25 {
 			// The new agent as the placeholder: its pairs, a Settle.
 			real := int64(100 + len(s.ids)*3)

@@ -296,7 +296,7 @@ type shareFigure struct {
 
 // curveShares reads the position-set shares of the agents of curve, by
 // agent; none for a game without a position set.
-func curveShares(v *store.View, kit *agents.Kit, curve []store.CurvePoint) (map[int64]verify.Score, error) {
+func curveShares(v *store.View, kit *agents.Kit, curve []store.CurvePoint) (map[int64]store.SetShares, error) {
 	if kit.Positions == nil {
 		return nil, nil
 	}
@@ -338,23 +338,30 @@ func sharesOf(a *store.Agent) *shareFigures {
 }
 
 // floorFigures is what a uniformly random player is expected to keep of the
-// position set, in percent, overall and by phase: the floor of the
-// shares.
+// position sets, in percent: the floor of the shares, as shareFigures
+// has them.
 type floorFigures struct {
-	All    float64 `json:"all"`
-	Early  float64 `json:"early"`
-	Middle float64 `json:"middle"`
-	Late   float64 `json:"late"`
+	Random *float64 `json:"random,omitempty"` // absent for a game without a random-ply set
+	All    float64  `json:"all"`
+	Early  float64  `json:"early"`
+	Middle float64  `json:"middle"`
+	Late   float64  `json:"late"`
 }
 
-// floorOf is the floor of kit's position set, nil for a game without
+// floorOf is the floor of kit's position sets, nil for a game without
 // one.
 func floorOf(kit *agents.Kit) *floorFigures {
 	if kit.Positions == nil {
 		return nil
 	}
 	all, ph := verify.RandomShare(kit.Positions())
-	return &floorFigures{All: 100 * all, Early: 100 * ph[0], Middle: 100 * ph[1], Late: 100 * ph[2]}
+	out := &floorFigures{All: 100 * all, Early: 100 * ph[0], Middle: 100 * ph[1], Late: 100 * ph[2]}
+	if kit.Random != nil {
+		random, _ := verify.RandomShare(kit.Random())
+		random *= 100
+		out.Random = &random
+	}
+	return out
 }
 
 // leaderboardRow is a rated agent on the leaderboard.
@@ -817,16 +824,21 @@ type point struct {
 	Method string `json:"method"`
 	interval
 	// Share is the snapshot's share of optimal moves on its game's
-	// position set, in percent: absent where the game has none.
-	Share *float64 `json:"share,omitempty"`
+	// position set (Connect Four's tactical set), in percent: absent
+	// where the game has none. RandomShare is its share on the
+	// random-ply set, absent too for a snapshot measured before that
+	// set.
+	Share       *float64 `json:"share,omitempty"`
+	RandomShare *float64 `json:"random_share,omitempty"`
 }
 
-// reference is a built-in player's rating now: the flat lines of the
-// chart.
+// reference is a built-in player's rating, its value on the game's
+// scale: the flat lines of the chart.
 type reference struct {
 	agentRef
-	Elo   float64  `json:"elo"`
-	Share *float64 `json:"share,omitempty"` // as a point's
+	Elo         float64  `json:"elo"`
+	Share       *float64 `json:"share,omitempty"` // as a point's
+	RandomShare *float64 `json:"random_share,omitempty"`
 }
 
 // progress answers GET /api/progress: the league's learning curve, each
@@ -839,7 +851,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		curve  []store.CurvePoint
 		newest int64
 		refs   []*store.Agent
-		shares map[int64]verify.Score
+		shares map[int64]store.SetShares
 	)
 	kit := agents.KitFor(o.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
@@ -887,19 +899,24 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		References  []reference `json:"references"`
 		// Floor is a random player's expected share of optimal moves on
 		// the game's position set, in percent; absent where it has none.
-		Floor *float64 `json:"floor,omitempty"`
+		// FloorRandom is the same on the random-ply set.
+		Floor       *float64 `json:"floor,omitempty"`
+		FloorRandom *float64 `json:"floor_random,omitempty"`
 	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
-	pct := func(s verify.Score) *float64 {
+	pct := func(s *verify.Score) *float64 {
+		if s == nil {
+			return nil
+		}
 		v := s.Percent()
 		return &v
 	}
 	if f := floorOf(kit); f != nil {
-		out.Floor = &f.All
+		out.Floor, out.FloorRandom = &f.All, f.Random
 	}
 	for _, c := range curve {
 		pt := point{Round: c.Round, Agent: c.Agent, Method: c.Method, interval: intervalOf(c.HistoryRow)}
 		if sc, ok := shares[c.Agent]; ok {
-			pt.Share = pct(sc)
+			pt.Share, pt.RandomShare = pct(&sc.Tactical), pct(sc.Random)
 		}
 		out.Points = append(out.Points, pt)
 	}
@@ -907,7 +924,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		if a.Standing != nil {
 			ref := reference{agentRef: *refOf(a), Elo: a.Standing.Elo}
 			if a.Shares != nil {
-				ref.Share = pct(a.Shares.All)
+				ref.Share, ref.RandomShare = pct(&a.Shares.All), pct(a.Random)
 			}
 			out.References = append(out.References, ref)
 		}

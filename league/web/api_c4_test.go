@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game/connect4"
 	"ttt/agents/nn"
+	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -130,48 +133,123 @@ func TestConnectFourAPI(t *testing.T) {
 	})
 
 	t.Run("figures", func(t *testing.T) {
+		// A random player's expected shares, from the sets themselves.
+		floor, _ := verify.RandomShare(connect4.PositionSet())
+		floorRandom, _ := verify.RandomShare(connect4.RandomSet())
 		var agent struct {
 			Game                    string
 			Inputs, Hidden, Outputs int
 			Shares                  struct {
-				All struct{ Optimal, Positions int }
+				Random *struct{ Optimal, Positions int }
+				All    struct{ Optimal, Positions int }
 			}
-			Floor struct{ All float64 }
+			Floor struct{ Random, All float64 }
 		}
 		getJSON(t, url+"api/agents/best", &agent)
+		if best.Random == nil {
+			t.Fatalf("the best, %s, was not measured on the random-ply set", best.Name)
+		}
 		if agent.Game != "connect4" || agent.Inputs != 85 || agent.Outputs != net.Outputs || agent.Shares.All.Optimal != best.Shares.All.Optimal ||
-			agent.Shares.All.Positions != best.Shares.All.Positions || agent.Floor.All < 30 || agent.Floor.All > 50 {
-			t.Errorf("best: %+v; want its shares %+v", agent, best.Shares.All)
+			agent.Shares.All.Positions != best.Shares.All.Positions || agent.Floor.All != 100*floor ||
+			agent.Shares.Random == nil || agent.Shares.Random.Optimal != best.Random.Optimal || agent.Shares.Random.Positions != best.Random.Positions ||
+			agent.Floor.Random != 100*floorRandom {
+			t.Errorf("best: %+v; want its shares %+v and %+v, floors %v and %v", agent, best.Shares.All, *best.Random, 100*floor, 100*floorRandom)
 		}
 		var board struct {
 			Game   string
 			Agents []struct {
 				Name   string
 				Kind   string
-				Shares *struct{ All struct{ Pct float64 } }
+				Shares *struct {
+					Random *struct{ Pct float64 }
+					All    struct{ Pct float64 }
+				}
 			}
 		}
 		getJSON(t, url+"api/leaderboard", &board)
 		for _, a := range board.Agents {
-			if (a.Kind == "checkpoint" || a.Kind == "tactician") != (a.Shares != nil) {
-				t.Errorf("the leaderboard's %s (%s) has shares %v", a.Name, a.Kind, a.Shares)
+			if (a.Kind == "checkpoint" || a.Kind == "tactician") != (a.Shares != nil && a.Shares.Random != nil) {
+				t.Errorf("the leaderboard's %s (%s) has shares %+v", a.Name, a.Kind, a.Shares)
 			}
+		}
+
+		// Each point of the learning curve has its snapshot's shares of
+		// both sets as the league stored them, in percent; the tactician
+		// has its own, and random its floor on each.
+		type shares struct {
+			Share       *float64
+			RandomShare *float64 `json:"random_share"`
+		}
+		// pct is a share in an error message: its value, or nil.
+		pct := func(v *float64) any {
+			if v == nil {
+				return nil
+			}
+			return *v
 		}
 		var progress struct {
 			Points []struct {
 				Agent int64
-				Share *float64
+				shares
 			}
-			Floor *float64
+			References []struct {
+				Name string
+				shares
+			}
+			Floor       *float64
+			FloorRandom *float64 `json:"floor_random"`
 		}
 		getJSON(t, url+"api/progress", &progress)
-		shares, err := db.Shares(t.Context(), []int64{progress.Points[len(progress.Points)-1].Agent})
+		var ids []int64
+		for _, p := range progress.Points {
+			ids = append(ids, p.Agent)
+		}
+		byAgent, err := db.Shares(t.Context(), ids)
 		if err != nil {
 			t.Fatal(err)
 		}
-		last := progress.Points[len(progress.Points)-1]
-		if len(progress.Points) != 3 || last.Share == nil || *last.Share != 100*shares[last.Agent].Share() || progress.Floor == nil {
-			t.Errorf("the learning curve's points %+v, floor %v", progress.Points, progress.Floor)
+		if len(progress.Points) != 3 || progress.Floor == nil || *progress.Floor != 100*floor || progress.FloorRandom == nil || *progress.FloorRandom != 100*floorRandom {
+			t.Errorf("the learning curve has %d points, floors %v and %v; want 3, %v and %v", len(progress.Points), pct(progress.Floor), pct(progress.FloorRandom), 100*floor, 100*floorRandom)
+		}
+		for _, p := range progress.Points {
+			stored, ok := byAgent[p.Agent]
+			if !ok || stored.Random == nil || p.Share == nil || *p.Share != stored.Tactical.Percent() || p.RandomShare == nil || *p.RandomShare != stored.Random.Percent() {
+				t.Errorf("agent %d on the learning curve: share %v, random_share %v; stored %+v, random-ply set %+v", p.Agent, pct(p.Share), pct(p.RandomShare), stored.Tactical, stored.Random)
+			}
+		}
+		tactician, err := db.Agent(t.Context(), "tactician")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref *shares
+		for _, r := range progress.References {
+			if r.Name == "tactician" {
+				ref = &r.shares
+			}
+		}
+		switch {
+		case ref == nil || tactician.Random == nil:
+			t.Errorf("the references %+v; want the tactician, measured on both sets (%+v)", progress.References, tactician.Random)
+		case ref.RandomShare == nil || *ref.RandomShare != tactician.Random.Percent() || ref.Share == nil || *ref.Share != tactician.Shares.All.Percent():
+			t.Errorf("the tactician's shares on the chart %v and %v; stored %+v and %+v", pct(ref.RandomShare), pct(ref.Share), *tactician.Random, tactician.Shares.All)
+		}
+
+		// The curve's CSV: both shares of each snapshot, the random-ply
+		// set's first.
+		_, body, _ := get(t, url+"api/progress.csv")
+		rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != len(ids)+1 || !slices.Equal(rows[0], []string{"round", "agent", "method", "elo", "lo", "hi", "random_pct", "optimal_pct"}) {
+			t.Fatalf("the learning curve's CSV: %q", rows)
+		}
+		for _, row := range rows[1:] {
+			id, _ := strconv.ParseInt(row[1], 10, 64)
+			stored := byAgent[id]
+			if stored.Random == nil || row[6] != strconv.FormatFloat(stored.Random.Percent(), 'f', -1, 64) || row[7] != strconv.FormatFloat(stored.Tactical.Percent(), 'f', -1, 64) {
+				t.Errorf("the learning curve's CSV has %q; stored %+v", row, stored)
+			}
 		}
 	})
 }

@@ -10,16 +10,17 @@ import (
 )
 
 // The best the pages show. The league's best (store.Best) is the first
-// network by its rule: class, share of optimal moves, then the low end
-// of its rating's 95% interval. Between two networks of one class and
-// share the low ends decide, and they move a little at every round's
-// fit: two checkpoints 0.1 Elo apart took turns as the best six times in
-// 21 s, and the pages' chart changed its line and "best since" each
-// time. So the pages show a steadier best: the league's best, but the
-// one they show stays until the league's best beats it by an exact fact
-// (a higher class or share, which never move) or by more than the noise
-// of the two ratings (leads). The store's rule, and what best names in
-// the API and the commands, are as they were.
+// network by its rule: class, then the low end of its rating's 95%
+// interval. Between two networks of one class the low ends decide, and
+// they move a little at every round's fit: two checkpoints 0.1 Elo apart
+// took turns as the best six times in 21 s, and the pages' chart changed
+// its line and "best since" each time. So the pages show a steadier
+// best: the league's best, but the one they show stays until the
+// league's best beats it by an exact fact (a higher class, which never
+// moves) or by more than the noise of the two ratings (leads). The
+// store's rule, and what best names in the API and the commands, are as
+// they were. A share of a position set is no such fact: on 1,000
+// positions it moves by chance more than an hour's checkpoints differ.
 
 // noiseZ is the 95% interval's half-width in standard errors: an
 // interval [lo, hi] has a standard error of (hi-lo)/(2 noiseZ).
@@ -42,9 +43,6 @@ func margin(a, b *store.Standing) float64 {
 func leads(a, b *store.Agent) bool {
 	if a.Class != b.Class {
 		return a.Class > b.Class
-	}
-	if a.Shares != nil && b.Shares != nil && a.Shares.All.Share() != b.Shares.All.Share() {
-		return a.Shares.All.Share() > b.Shares.All.Share()
 	}
 	return a.Standing.Lo-b.Standing.Lo > margin(a.Standing, b.Standing)
 }

@@ -31,7 +31,8 @@ func TestBestLeads(t *testing.T) {
 		{"28 Elo apart", net(verify.Unbeatable, -1, 288, 368), net(verify.Unbeatable, -1, 260, 340), false},
 		{"30 Elo apart", net(verify.Unbeatable, -1, 290, 370), net(verify.Unbeatable, -1, 260, 340), true},
 		{"a higher class", net(verify.Perfect, -1, 200, 280), net(verify.Unbeatable, -1, 260, 340), true},
-		{"a larger share", net(verify.Beatable, 0.701, 200, 280), net(verify.Beatable, 0.7, 260, 340), true},
+		{"a larger share, a lower rating", net(verify.Beatable, 0.75, 200, 280), net(verify.Beatable, 0.7, 260, 340), false},
+		{"a smaller share, 30 Elo apart", net(verify.Beatable, 0.65, 290, 370), net(verify.Beatable, 0.7, 260, 340), true},
 		{"the same share, 0.1 Elo apart", net(verify.Beatable, 0.7, 260.1, 340.1), net(verify.Beatable, 0.7, 260, 340), false},
 	} {
 		if got := web.Leads(c.a, c.b); got != c.want {

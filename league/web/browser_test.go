@@ -311,26 +311,91 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 
 	do(t, ctx, chromedp.Navigate(url))
 	waitFor(t, ctx, `window.tttChart && document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "4"`)
+	// The shares of both position sets, the random-ply set's first, each
+	// with the tactician's and random's (the floor) flat.
 	var progress struct {
-		Points []struct{ Share *float64 }
-		Floor  *float64
+		Points []struct {
+			Share       *float64
+			RandomShare *float64 `json:"random_share"`
+		}
+		References []struct {
+			Name        string
+			Share       *float64
+			RandomShare *float64 `json:"random_share"`
+		}
+		Floor       *float64
+		FloorRandom *float64 `json:"floor_random"`
 	}
 	getJSON(t, url+"api/progress", &progress)
-	var want []float64
+	var tactical, random []float64
 	for _, p := range progress.Points {
-		if p.Share == nil {
-			t.Fatalf("a point of the learning curve has no share: %+v", progress.Points)
+		if p.Share == nil || p.RandomShare == nil {
+			t.Fatalf("a point of the learning curve lacks a share: %+v", progress.Points)
 		}
-		want = append(want, *p.Share)
+		tactical, random = append(tactical, *p.Share), append(random, *p.RandomShare)
+	}
+	if progress.Floor == nil || progress.FloorRandom == nil {
+		t.Fatalf("the learning curve has floors %v and %v", progress.Floor, progress.FloorRandom)
+	}
+	flat := map[string]float64{"random on the random-ply set": *progress.FloorRandom, "random on the tactical set": *progress.Floor}
+	for _, r := range progress.References {
+		if r.Share != nil && r.RandomShare != nil {
+			flat[r.Name+" on the random-ply set"], flat[r.Name+" on the tactical set"] = *r.RandomShare, *r.Share
+		}
 	}
 	labels := eval[[]string](t, ctx, legendLabels)
-	for _, l := range []string{"learning curve", "optimal moves", "tactician's optimal moves", "random's optimal moves"} {
+	for _, l := range []string{"learning curve", "random-ply set", "tactical set", "tactician on the random-ply set", "tactician on the tactical set"} {
 		if !slices.Contains(labels, l) {
 			t.Errorf("the chart's legend has %q; want %q among them", labels, l)
 		}
 	}
-	if got := eval[[]float64](t, ctx, `tttChart.data[tttChart.series.findIndex(s => s.label === "optimal moves")]`); !slices.Equal(got, want) {
-		t.Errorf("the chart draws shares %v; the API's %v", got, want)
+	if slices.Index(labels, "random-ply set") > slices.Index(labels, "tactical set") {
+		t.Errorf("the chart's legend has %q: the tactical set before the random-ply set", labels)
+	}
+	series := func(label string) []*float64 {
+		return eval[[]*float64](t, ctx, fmt.Sprintf(`tttChart.data[tttChart.series.findIndex(s => s.label === %q)] ?? null`, label))
+	}
+	for label, want := range map[string][]float64{"random-ply set": random, "tactical set": tactical} {
+		var got []float64
+		for _, v := range series(label) {
+			// A round the chart leaves empty reads -1, which no share is.
+			got = append(got, *cmp.Or(v, new(float64(-1))))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("the chart draws %v on the %s; the API's %v", got, label, want)
+		}
+	}
+	for label, want := range flat {
+		got := series(label)
+		if len(got) != len(progress.Points) || slices.ContainsFunc(got, func(v *float64) bool { return v == nil || *v != want }) {
+			t.Errorf("the chart's %q is %v; want %v at every round", label, got, want)
+		}
+	}
+	// The badges lead with the random-ply set, and name both sets.
+	var board struct {
+		Agents []struct {
+			Name   string
+			Shares *struct{ Random, All *struct{ Pct float64 } }
+		}
+	}
+	getJSON(t, url+"api/leaderboard", &board)
+	badges := eval[map[string][]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#leaderboard tbody tr")].map(tr => {
+		const b = tr.querySelector(".badge");
+		return [tr.querySelector("td.agent a").textContent, [b.textContent, b.title]];
+	}))`)
+	measured := 0
+	for _, a := range board.Agents {
+		if a.Shares == nil || a.Shares.Random == nil {
+			continue
+		}
+		measured++
+		text, title := fmt.Sprintf("%.1f%% opt", a.Shares.Random.Pct), fmt.Sprintf("optimal moves: %.1f%% of the random-ply set, %.1f%% of the tactical set", a.Shares.Random.Pct, a.Shares.All.Pct)
+		if b := badges[a.Name]; len(b) != 2 || b[0] != text || !strings.HasPrefix(b[1], title) {
+			t.Errorf("%s's badge is %q; want %q titled %q", a.Name, b, text, title)
+		}
+	}
+	if measured == 0 {
+		t.Errorf("no agent of the leaderboard has a share of the random-ply set: %+v", board.Agents)
 	}
 	if got := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard th.check")].map(e => e.textContent)`); !slices.Equal(got, []string{"Optimal", "Early", "Middle", "Late"}) {
 		t.Errorf("the leaderboard's check columns are %q", got)
@@ -358,21 +423,42 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	}
 	screenshot(t, ctx, shots, "serve-c4-leaderboard.png")
 
-	// The best agent's page: its shares as the API has them.
+	// The best agent's page: its shares as the API has them, the
+	// random-ply set's first, in its tile and above the tactical set's
+	// rows.
 	var best struct {
 		Name   string
-		Shares struct{ All, Early, Middle, Late struct{ Pct float64 } }
+		Shares struct {
+			Random                   *struct{ Pct float64 }
+			All, Early, Middle, Late struct{ Pct float64 }
+		}
+		Floor struct{ Random, All, Early, Middle, Late float64 }
 	}
 	getJSON(t, url+"api/agents/best", &best)
+	if best.Shares.Random == nil {
+		t.Fatalf("the best, %s, has no share of the random-ply set", best.Name)
+	}
 	do(t, ctx, chromedp.Navigate(url+"agents/best"))
-	waitFor(t, ctx, `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelectorAll("#ladder tbody tr[data-id]").length > 0 && document.querySelector("#chart canvas")`)
-	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#shares td.share")].map(e => e.textContent)`)
+	waitFor(t, ctx, `document.querySelectorAll("#shares tbody tr").length === 5 && document.querySelectorAll("#ladder tbody tr[data-id]").length > 0 && document.querySelector("#chart canvas")`)
+	shown := eval[[]string](t, ctx, `[...document.querySelectorAll("#shares tbody tr")].map(tr => tr.cells[0].textContent + " " + tr.querySelector("td.share").textContent + " " + tr.cells[3].textContent)`)
 	var wantShown []string
-	for _, s := range []float64{best.Shares.All.Pct, best.Shares.Early.Pct, best.Shares.Middle.Pct, best.Shares.Late.Pct} {
-		wantShown = append(wantShown, fmt.Sprintf("%.1f%%", s))
+	for _, r := range []struct {
+		label       string
+		share, from float64
+	}{
+		{"random-ply set", best.Shares.Random.Pct, best.Floor.Random}, {"tactical set", best.Shares.All.Pct, best.Floor.All},
+		{"early (up to 14 stones)", best.Shares.Early.Pct, best.Floor.Early}, {"middle (15 to 22)", best.Shares.Middle.Pct, best.Floor.Middle},
+		{"late (23 and more)", best.Shares.Late.Pct, best.Floor.Late},
+	} {
+		wantShown = append(wantShown, fmt.Sprintf("%s %.1f%% %.1f%%", r.label, r.share, r.from))
 	}
 	if !slices.Equal(shown, wantShown) || !eval[bool](t, ctx, `document.getElementById("verify-card").hidden`) {
 		t.Errorf("the agent page shows shares %q, want %q, in place of the exhaustive check", shown, wantShown)
+	}
+	tile := eval[[]string](t, ctx, `["t-x", "t-x-sub", "class"].map(id => document.getElementById(id).textContent)`)
+	if want := fmt.Sprintf("%.1f%%", best.Shares.Random.Pct); tile[0] != want || !strings.Contains(tile[1], fmt.Sprintf("(random %.1f%%)", best.Floor.Random)) ||
+		!strings.HasPrefix(tile[2], want+" opt") {
+		t.Errorf("the agent page's optimal moves %q, badge %q; want %s, beside random's %.1f%%", tile[:2], tile[2], want, best.Floor.Random)
 	}
 	ladder := eval[[]string](t, ctx, `[...document.querySelectorAll("#ladder td.agent a")].map(e => e.textContent)`)
 	if !slices.Contains(ladder, "random") || !slices.Contains(ladder, "tactician") {
@@ -429,7 +515,7 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	// compare page draws its positions as seven columns.
 	for _, p := range []struct{ path, drawn string }{
 		{"", `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart canvas")`},
-		{"agents/best", `document.querySelectorAll("#shares tbody tr").length === 4 && document.querySelector("#chart canvas")`},
+		{"agents/best", `document.querySelectorAll("#shares tbody tr").length === 5 && document.querySelector("#chart canvas")`},
 		{"compare/best/tactician", `document.querySelectorAll("#positions .position .mini.connect4").length > 0 && document.querySelector("#chart canvas")`},
 	} {
 		do(t, ctx, chromedp.Navigate(url+p.path))

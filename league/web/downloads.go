@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"ttt/agents"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/league/pgn"
 	"ttt/store"
@@ -42,13 +41,15 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // curveCSV answers GET /api/progress.csv: the learning curve as CSV, a
 // row for every round that made a snapshot (not thinned, unlike
-// /api/progress), with its snapshot's share of optimal moves where the
-// game has a position set.
+// /api/progress), with its snapshot's shares of optimal moves where the
+// game has position sets: the random-ply set's first, as ttt ratings
+// writes them (empty for a snapshot measured before that set), then the
+// tactical set's.
 func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request, o *opened) {
 	kit := agents.KitFor(o.db.Game())
 	var (
 		curve  []store.CurvePoint
-		shares map[int64]verify.Score
+		shares map[int64]store.SetShares
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if curve, _, err = v.CurveAfter(0, math.MaxInt); err != nil {
@@ -62,17 +63,20 @@ func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	head := []string{"round", "agent", "method", "elo", "lo", "hi"}
 	if kit.Positions != nil {
-		head = append(head, "optimal_pct")
+		head = append(head, "random_pct", "optimal_pct")
 	}
 	rows := [][]string{head}
 	for _, c := range curve {
 		row := []string{strconv.FormatInt(c.Round, 10), strconv.FormatInt(c.Agent, 10), c.Method, num(c.Elo), num(c.Lo), num(c.Hi)}
 		if kit.Positions != nil {
-			pct := ""
+			random, pct := "", ""
 			if sc, ok := shares[c.Agent]; ok {
-				pct = num(100 * sc.Share())
+				pct = num(sc.Tactical.Percent())
+				if sc.Random != nil {
+					random = num(sc.Random.Percent())
+				}
 			}
-			row = append(row, pct)
+			row = append(row, random, pct)
 		}
 		rows = append(rows, row)
 	}

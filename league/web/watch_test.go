@@ -265,9 +265,11 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	} else {
 		t.Logf("the replaced league's journal was empty: %v", err)
 	}
-	// (Each page loads itself again: arrived waits across that.)
+	// (Each page loads itself again: arrived waits across that.) The
+	// new league's checkpoint has five rows of shares: the random-ply
+	// set's, then the tactical set's overall and by phase.
 	arrived(t, lb, `document.querySelectorAll("#leaderboard th.check")[0]?.textContent === "Optimal" && document.getElementById("t-rounds").textContent === "1" && document.querySelector("#chart").dataset.points === "1"`)
-	arrived(t, tabs[1], `document.getElementById("set-card").hidden === false && document.querySelectorAll("#shares tbody tr").length === 4`)
+	arrived(t, tabs[1], `document.getElementById("set-card").hidden === false && document.querySelectorAll("#shares tbody tr").length === 5`)
 }
 
 // unnamed returns the controls of the page in ctx that a screen reader

@@ -84,9 +84,17 @@ function tiles(a) {
       s.textContent = sub;
       s.title = title;
     };
-    tile("x", "Optimal moves", sh ? fmt.pctOf(sh.all.pct) : "–", sh ? `of ${fmt.int(sh.all.positions)} solved positions; random ${fmt.pctOf(a.floor.all)}` : "not measured",
-      "the share of a fixed set of solved positions where its move keeps the position's value");
-    tile("o", "Early / middle / late", sh ? `${sh.early.pct.toFixed(0)} / ${sh.middle.pct.toFixed(0)} / ${sh.late.pct.toFixed(0)}%` : "–", "optimal moves by phase of the game",
+    // The random-ply set, the harder, leads; an agent measured before
+    // it has the tactical set's alone. Each share is beside random's.
+    const of = (score, set, floor) => `of ${fmt.int(score.positions)} ${set} positions (random ${fmt.pctOf(floor)})`;
+    if (sh && sh.random) {
+      tile("x", "Optimal moves", fmt.pctOf(sh.random.pct), `${of(sh.random, "random-ply", a.floor.random)}; ${fmt.pctOf(sh.all.pct)} ${of(sh.all, "tactical", a.floor.all)}`,
+        "the share of fixed sets of solved positions where its move keeps the position's value: the random-ply set, positions reached by random moves, the harder; then the tactical set, positions from the games of tactical players");
+    } else {
+      tile("x", "Optimal moves", sh ? fmt.pctOf(sh.all.pct) : "–", sh ? of(sh.all, "tactical", a.floor.all) : "not measured",
+        "the share of a fixed set of solved positions, from the games of tactical players, where its move keeps the position's value");
+    }
+    tile("o", "Early / middle / late", sh ? `${sh.early.pct.toFixed(0)} / ${sh.middle.pct.toFixed(0)} / ${sh.late.pct.toFixed(0)}%` : "–", "optimal moves on the tactical set by phase of the game",
       `early: up to 14 stones; middle: up to 22; late: more`);
     return;
   }
@@ -107,11 +115,15 @@ function positionSet(a) {
   if (!a.shares) {
     tbody.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted", text: a.kind === "random" ? "random has no fixed move to measure" : "not measured: a built-in player that searches at every move (ttt verify measures it)" })));
   } else {
+    // The random-ply set first, where the agent was measured on it; then
+    // the tactical set, overall and by phase.
+    const rows = [["all", "tactical set"], ["early", "early (up to 14 stones)"], ["middle", "middle (15 to 22)"], ["late", "late (23 and more)"]];
+    if (a.shares.random) rows.unshift(["random", "random-ply set"]);
     tbody.replaceChildren(
-      ...[["all", "all"], ["early", "early (up to 14 stones)"], ["middle", "middle (15 to 22)"], ["late", "late (23 and more)"]].map(([k, label]) =>
+      ...rows.map(([k, label]) =>
         el(
           "tr",
-          { "data-phase": k },
+          { "data-phase": k, class: ["early", "middle", "late"].includes(k) ? "phase" : null },
           el("td", { text: label }),
           el("td", { class: "num", text: `${fmt.int(a.shares[k].optimal)}/${fmt.int(a.shares[k].positions)}` }),
           el("td", { class: "num share", text: fmt.pctOf(a.shares[k].pct) }),

@@ -71,11 +71,25 @@ export function pathRef() {
   return decodeURIComponent(parts[2] || "best");
 }
 
+// Connect Four's agents are measured on two sets of solved positions:
+// the random-ply set (positions reached by random moves), the harder,
+// and the tactical set (positions from the games of tactical players).
+// Where the pages give one share, it is the random-ply set's (leadShare),
+// and the tactical set's for an agent measured before that set.
+export const leadShare = (shares) => (shares.random ?? shares.all).pct;
+
+// sharesText names both sets and the agent's share of optimal moves on
+// each, as the terminal commands give them, the random-ply set's first.
+export function sharesText(shares) {
+  const tactical = `${fmt.pctOf(shares.all.pct)} of the tactical set`;
+  return `optimal moves: ${shares.random ? `${fmt.pctOf(shares.random.pct)} of the random-ply set, ` : ""}${tactical}`;
+}
+
 // badge shows an agent's class (tic-tac-toe), or its share of optimal
-// moves on the position set (Connect Four); random has neither.
+// moves (Connect Four, leadShare); random has neither.
 export function badge(cls, shares) {
   if (!cls && shares) {
-    return el("span", { class: "badge share", title: "the share of a fixed set of solved positions where its move keeps the value", text: `${shares.all.pct.toFixed(1)}% opt` });
+    return el("span", { class: "badge share", title: `${sharesText(shares)}: the share of each fixed set of solved positions where its move keeps the value`, text: `${leadShare(shares).toFixed(1)}% opt` });
   }
   return el("span", { class: `badge ${cls || "none"}`, text: cls || "no class" });
 }

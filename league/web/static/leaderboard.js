@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, sharesText, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -270,8 +270,10 @@ function tiles(board, progress, h) {
     }
     value.replaceChildren(el("a", { href: agentURL(a.id), text: a.name }));
     const st = a.standing;
-    const verdict = a.class || (a.shares ? `${fmt.pctOf(a.shares.all.pct)} optimal` : "not checked");
+    const sh = a.shares;
+    const verdict = a.class || (sh ? `optimal ${sh.random ? `${fmt.pctOf(sh.random.pct)} random-ply, ` : ""}${fmt.pctOf(sh.all.pct)} tactical` : "not checked");
     sub.textContent = `${verdict}, ` + (st ? `Elo ${fmt.elo(st.elo)} ${fmt.interval(st.lo, st.hi)}` : "not rated yet");
+    sub.title = !a.class && sh ? sharesText(sh) : "";
   };
   agentTile("best", h.best);
   agentTile("latest", h.latest);
@@ -291,7 +293,8 @@ function about(board) {
 
 // checkColumns are the columns of the leaderboard that say what a check
 // found, by game: tic-tac-toe's exhaustive check per side, Connect Four's
-// position set overall and by phase.
+// tactical set overall and by phase (the random-ply set's share is the
+// class column's badge).
 const checkColumns = {
   tictactoe: {
     about: "class, lines lost and optimal moves per side from the exhaustive check (ttt verify)",
@@ -302,7 +305,7 @@ const checkColumns = {
     },
   },
   connect4: {
-    about: "the share of a fixed set of solved positions where its move keeps the value, overall and by phase (early up to 14 stones, middle up to 22, late after)",
+    about: "the share of fixed sets of solved positions where its move keeps the value: under Class the random-ply set's (positions reached by random moves, the harder), then the tactical set's (positions from the games of tactical players), overall and by phase (early up to 14 stones, middle up to 22, late after)",
     heads: ["Optimal", "Early", "Middle", "Late"],
     cells(a) {
       const sh = a.shares;
@@ -448,32 +451,43 @@ function draw(progress, rated) {
     );
     bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
   });
-  // A game measured on a position set: each snapshot's share of optimal
-  // moves there, on a scale of its own, with the built-in players' and
-  // random's (the floor) flat.
+  // A game measured on sets of solved positions: each snapshot's share of
+  // optimal moves on each set, the random-ply set's (the harder) first
+  // and the tactical set's lighter, on a scale of their own, with the
+  // built-in players' and random's (the floor) flat. A snapshot measured
+  // before the random-ply set has none there.
   const shares = pts.some((p) => p.share != null);
   if (shares) {
+    const sets = [
+      { key: "random_share", name: "random-ply set", light: false, floor: progress.floor_random },
+      { key: "share", name: "tactical set", light: true, floor: progress.floor },
+    ].filter((set) => pts.some((p) => p[set.key] != null));
+    const shade = (color, set) => (set.light ? tint(color, 0.5) : color);
     methods.forEach((m, k) => {
-      data.push(pts.map((p) => (p.method === m ? (p.share ?? null) : null)));
-      series.push({
-        label: several ? `${m}'s optimal moves` : "optimal moves",
-        scale: "%",
-        stroke: several ? curveColors[k % curveColors.length] : shareColor,
-        dash: several ? [3, 3] : undefined,
-        width: 1.5,
-        spanGaps: true,
-        points: { show: xs.length <= 80, size: 3 },
-        value: legendValue((v) => fmt.pctOf(v)),
-      });
+      for (const set of sets) {
+        data.push(pts.map((p) => (p.method === m ? (p[set.key] ?? null) : null)));
+        series.push({
+          label: several ? `${m}: ${set.name}` : set.name,
+          scale: "%",
+          stroke: shade(several ? curveColors[k % curveColors.length] : shareColor, set),
+          dash: several ? [3, 3] : undefined,
+          width: 1.5,
+          spanGaps: true,
+          points: { show: xs.length <= 80, size: 3 },
+          value: legendValue((v) => fmt.pctOf(v)),
+        });
+      }
     });
-    const flat = (label, v) => {
+    const flat = (label, v, set) => {
       data.push(xs.map(() => v));
-      series.push({ label, scale: "%", stroke: shareColor, width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
+      series.push({ label, scale: "%", stroke: shade(shareColor, set), width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
     };
-    for (const r of progress.references) {
-      if (r.share != null) flat(`${r.name}'s optimal moves`, r.share);
+    for (const set of sets) {
+      for (const r of progress.references) {
+        if (r[set.key] != null) flat(`${r.name} on the ${set.name}`, r[set.key], set);
+      }
+      if (set.floor != null) flat(`random on the ${set.name}`, set.floor, set);
     }
-    if (progress.floor != null) flat("random's optimal moves", progress.floor);
   }
   [...followed.values()].forEach((f, k) => {
     f.name = rated[k].agent.name; // unknown for an agent from the address
@@ -483,7 +497,7 @@ function draw(progress, rated) {
   for (const r of progress.references) {
     data.push(xs.map(() => r.elo));
     series.push({
-      label: r.kind === "random" ? "random (the anchor)" : `${r.name} now`,
+      label: `${r.name} (anchored)`,
       stroke: referenceColor,
       width: 1.25,
       dash: [6, 4],

@@ -2,7 +2,7 @@
 // server is stateless: each of the agent's moves is one request with the
 // moves played so far (/api/agents/ID/move?moves=...), and its answer
 // says how the game stands after that move.
-import { api, el, fmt, badge, agentURL, playURL, pathRef, live, showError } from "./common.js";
+import { api, el, fmt, badge, leadShare, agentURL, playURL, pathRef, live, showError } from "./common.js";
 
 // A view draws one game's board, and knows of its rules what the page
 // needs: where a move lands, and whether the human's move ended the game
@@ -299,7 +299,7 @@ async function opponents() {
   if (!list.some((a) => a.id === agent.id)) list.unshift(agent);
   if (!list.some((a) => a.kind === "random")) list.push(...board.agents.filter((a) => a.kind === "random"));
   pick.replaceChildren(
-    ...list.map((a) => el("option", { value: a.id, selected: a.id === agent.id, text: `${a.name}${a.class ? ` (${a.class})` : a.shares ? ` (${a.shares.all.pct.toFixed(1)}% opt)` : ""}` })),
+    ...list.map((a) => el("option", { value: a.id, selected: a.id === agent.id, text: `${a.name}${a.class ? ` (${a.class})` : a.shares ? ` (${leadShare(a.shares).toFixed(1)}% opt)` : ""}` })),
   );
   pick.onchange = () => (location.href = playURL(pick.value, human));
 }
