@@ -61,8 +61,8 @@ func leagueRunCommand() *cli.Command {
    Connect Four leagues have their own defaults for the settings not
    given (--learners ntuple: an n-tuple network learning by TD(λ) in
    self-play, --lr 0.5, --epsilon 0.1 all along, no exploiter or drills).
-   Ctrl-C abandons the round under way; nothing committed is lost, and the
-   next run goes on from the last committed round, with the settings the
+   Ctrl-C abandons the round under way and exits with status 130; nothing
+   committed is lost, and the next run goes on from the last committed round, with the settings the
    league was started with unless a flag says otherwise. One league run at
    a time per database (a second one is refused); the other commands work
    while it runs.`,

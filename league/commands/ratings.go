@@ -26,8 +26,8 @@ func ratingsCommand() *cli.Command {
    ttt ratings history --agent best
 
    The table fits a terminal of 100 columns. METHOD is how the agent
-   learned (policy, tdlambda, table or selfplay-table; a dash for a
-   built-in player). CLASS is what ttt verify finds of both sides at
+   learned (policy, tdlambda, table, selfplay-table or ntuple; a dash for
+   a built-in player). CLASS is what ttt verify finds of both sides at
    once: perfect (every move keeps the game's value), unbeatable (no line
    beats it) or beatable; X OPT and O OPT are the shares of its moves as
    X and as O that keep the game's value. CSV
