@@ -127,18 +127,6 @@ func (j *job) sameGame(db *store.DB) error {
 	return nil
 }
 
-// storedAgent reads the agent that ref (an id, a name, best, latest,
-// random or perfect) names, and closes the database at once: the
-// commands that read one agent hold no connection while they work.
-func (j *job) storedAgent(ref string) (*store.Agent, error) {
-	db, err := j.openLeague(false)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	return j.lookup(db, ref)
-}
-
 // lookup returns the agent that ref names in db, and says where to look
 // when there is none.
 func (j *job) lookup(db *store.DB, ref string) (*store.Agent, error) {

@@ -2,7 +2,6 @@ package connect4
 
 import (
 	"context"
-	"errors"
 	"math/bits"
 
 	"ttt/agents/game"
@@ -60,9 +59,6 @@ type Solver struct {
 	budget  int64
 	stopped bool
 }
-
-// errBudget is the error of a search that ran out of its node budget.
-var errBudget = errors.New("the search ran out of its budget")
 
 // NewSolver returns a solver with a transposition table of 2^bits
 // entries (8 bytes each): 24 bits, 128 MB, for long solves; a dozen bits
