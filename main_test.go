@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"ttt/league/commands/clitest"
 )
@@ -66,18 +67,28 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
-// TestReadme follows README.md as a new user would: every command of its
-// shell blocks and of the sessions it shows, as written and in the order
-// written, in a directory of its own where the program built for these
-// tests is ./ttt, and ttt on the PATH. Each must succeed, but for one
-// whose shown session ends with an error line, which must fail with that
-// line (verify of a net that can be beaten). The ones that run until Ctrl-C (a league run of
-// hours, ttt serve, an event stream) get SIGINT: the league after a few
-// seconds, the server once every command after it has run. Not run: go
-// test (this is it) and go build (the program is built); go run . ARGS is
-// the program run with ARGS; other programs (ordo) are not ours.
+// TestReadme follows the documents as a new user would: every command of
+// their shell blocks and of the sessions they show, as written and in the
+// order written, in a directory of its own where the program built for
+// these tests is ./ttt, and ttt on the PATH. README.md comes first; then
+// each document of docs/, alone, in a copy of the directory README.md
+// left (a reader starts from the README, then opens any page). Each
+// command must succeed, but for one whose shown session ends with an
+// error line, which must fail with that line (verify of a net that can be
+// beaten). The ones that run until Ctrl-C (a league run of hours, ttt
+// serve, an event stream) get SIGINT: the league after a few seconds, the
+// server once every command after it in its document has run. Not run:
+// go test (this is it) and go build (the program is built); go run . ARGS
+// is the program run with ARGS; other programs (ordo) are not ours.
 func TestReadme(t *testing.T) {
 	t.Parallel()
+	docs, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatal("no documents in docs/")
+	}
 	dir := t.TempDir()
 	data, err := os.ReadFile(bin)
 	if err != nil {
@@ -86,20 +97,38 @@ func TestReadme(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ttt"), data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("README.md")
+	// The documents' server listens on 8080, which this machine may be
+	// using for something else: the commands use a free port in its place.
+	port := freePort(t)
+	if !t.Run("README.md", func(t *testing.T) { followDocument(t, "README.md", dir, port) }) {
+		return // the documents start where the README leaves off
+	}
+	for _, doc := range docs {
+		t.Run(doc, func(t *testing.T) {
+			own := t.TempDir()
+			copyFiles(t, dir, own)
+			followDocument(t, doc, own, port)
+		})
+	}
+}
+
+// followDocument runs the commands of the document at path in dir, as
+// TestReadme says.
+func followDocument(t *testing.T, path, dir, port string) {
+	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The README's server listens on 8080, which this machine may be using
-	// for something else: the commands use a free port in its place.
-	port := freePort(t)
 	var servers []*exec.Cmd
 	t.Cleanup(func() {
 		for _, s := range servers {
-			s.Process.Kill()
+			if s.ProcessState == nil {
+				s.Process.Kill()
+				s.Wait()
+			}
 		}
 	})
-	for _, c := range readmeCommands(string(readme)) {
+	for _, c := range readmeCommands(string(text)) {
 		line := c.line
 		cmd := strings.ReplaceAll(line, ":8080", ":"+port)
 		switch words := strings.Fields(line); {
@@ -152,12 +181,170 @@ func TestReadme(t *testing.T) {
 		case c.fails == "" && err != nil:
 			t.Errorf("%s: %v\n%s", line, err, out.String())
 		case c.fails != "" && (err == nil || !strings.Contains(out.String(), "ttt: "+c.fails)):
-			t.Errorf("%s: %v, want it to fail with %q as the README shows\n%s", line, err, c.fails, out.String())
+			t.Errorf("%s: %v, want it to fail with %q as the document shows\n%s", line, err, c.fails, out.String())
 		}
 	}
 	for _, s := range servers {
 		stop(t, s)
 	}
+}
+
+// copyFiles copies the regular files of directory from into directory
+// to, keeping their modes: the league files, the models and the program
+// that a document's commands leave.
+func copyFiles(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDocumentLinks follows every link between the documents (README.md
+// and docs/*.md), and to the files beside them (the screenshots): each
+// must lead to a file that is there and, where it names a heading
+// (#anchor), to a heading of that document, as GitHub makes its anchor.
+// Links to other sites are not followed.
+func TestDocumentLinks(t *testing.T) {
+	t.Parallel()
+	docs, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append([]string{"README.md"}, docs...)
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anchors[path] = headingAnchors(string(data))
+		return anchors[path]
+	}
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, link := range documentLinks(string(data)) {
+			if strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") {
+				continue
+			}
+			target, anchor, _ := strings.Cut(link, "#")
+			path := doc
+			if target != "" {
+				path = filepath.Join(filepath.Dir(doc), target)
+				if _, err := os.Stat(path); err != nil {
+					t.Errorf("%s: link %s: %v", doc, link, err)
+					continue
+				}
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !anchorsOf(path)[anchor] {
+				t.Errorf("%s: link %s: %s has no heading whose anchor is #%s", doc, link, path, anchor)
+			}
+		}
+	}
+}
+
+// documentLinks returns the targets of the links and images of a
+// Markdown document, outside its code blocks and code spans: [text](target),
+// ![alt](target) and <img src="target">.
+func documentLinks(doc string) []string {
+	var links []string
+	blocks := strings.Split(doc, "```")
+	for i := 0; i < len(blocks); i += 2 {
+		text := blocks[i]
+		// Code spans hold no links.
+		spans := strings.Split(text, "`")
+		for j := 0; j < len(spans); j += 2 {
+			s := spans[j]
+			for {
+				k := strings.Index(s, "](")
+				if k < 0 {
+					break
+				}
+				s = s[k+2:]
+				end := strings.IndexByte(s, ')')
+				if end < 0 {
+					break
+				}
+				links = append(links, s[:end])
+				s = s[end:]
+			}
+			for rest := spans[j]; ; {
+				k := strings.Index(rest, `src="`)
+				if k < 0 {
+					break
+				}
+				rest = rest[k+5:]
+				end := strings.IndexByte(rest, '"')
+				if end < 0 {
+					break
+				}
+				links = append(links, rest[:end])
+				rest = rest[end:]
+			}
+		}
+	}
+	return links
+}
+
+// headingAnchors returns the anchors of a Markdown document's headings,
+// as GitHub makes them: the heading's text in lower case, without its
+// punctuation but hyphens and underscores, its spaces as hyphens, and
+// -1, -2... after a repeated one.
+func headingAnchors(doc string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	blocks := strings.Split(doc, "```")
+	for i := 0; i < len(blocks); i += 2 {
+		for _, line := range strings.Split(blocks[i], "\n") {
+			text, ok := strings.CutPrefix(line, "#")
+			if !ok {
+				continue
+			}
+			text = strings.TrimLeft(text, "#")
+			if !strings.HasPrefix(text, " ") {
+				continue
+			}
+			var b strings.Builder
+			for _, r := range strings.ToLower(strings.TrimSpace(text)) {
+				switch {
+				case r == ' ':
+					b.WriteRune('-')
+				case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+					b.WriteRune(r)
+				}
+			}
+			a := b.String()
+			if n := seen[a]; n > 0 {
+				anchors[fmt.Sprintf("%s-%d", a, n)] = true
+			} else {
+				anchors[a] = true
+			}
+			seen[a]++
+		}
+	}
+	return anchors
 }
 
 // lockedBuffer collects a process's output while the test reads it: os/exec

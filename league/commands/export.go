@@ -27,7 +27,7 @@ func exportCommand() *cli.Command {
    the name of ttt-rl's 18-input file. A policy network's file is ttt-rl's
    headerless layout; the other models' files start with a header that
    says their kind, game and side, so that every file ttt writes reads
-   back with no flags (README, "Files"). --side writes a file of one side:
+   back with no flags (docs/files.md). --side writes a file of one side:
    a network without its side input (the C program's 18 or 84 inputs),
    a table or an n-tuple network with that side's values only; it plays
    that side as the checkpoint does. A file of another size (another

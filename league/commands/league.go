@@ -59,11 +59,10 @@ func leagueRunCommand() *cli.Command {
    those nearest to it in rating), updates the ratings and commits it all
    at once. A new league plays the game --game names, and keeps it;
    Connect Four leagues have their own defaults for the settings not
-   given (--learners tdlambda: a value net learning by TD(λ) in self-play,
-   --lr 0.01 with --lr-decay 1000000, --epsilon 0.1 all along, no
-   exploiter or drills).
-   Ctrl-C abandons the round under way; nothing committed is lost, and the
-   next run goes on from the last committed round, with the settings the
+   given (--learners ntuple: an n-tuple network learning by TD(λ) in
+   self-play, --lr 0.5, --epsilon 0.1 all along, no exploiter or drills).
+   Ctrl-C abandons the round under way and exits with status 130; nothing
+   committed is lost, and the next run goes on from the last committed round, with the settings the
    league was started with unless a flag says otherwise. One league run at
    a time per database (a second one is refused); the other commands work
    while it runs.`,

@@ -26,16 +26,16 @@ func ratingsCommand() *cli.Command {
    ttt ratings history --agent best
 
    The table fits a terminal of 100 columns. METHOD is how the agent
-   learned (policy, tdlambda, table or selfplay-table; a dash for a
-   built-in player). CLASS is what ttt verify finds of both sides at
+   learned (policy, tdlambda, table, selfplay-table or ntuple; a dash for
+   a built-in player). CLASS is what ttt verify finds of both sides at
    once: perfect (every move keeps the game's value), unbeatable (no line
    beats it) or beatable; X OPT and O OPT are the shares of its moves as
    X and as O that keep the game's value. CSV
    and JSON hold every figure in a field of its own, with the agent's id
    and kind, the lines that beat it, and its exact odds against random.
    Best, the agent export and play take by default, is the first network
-   by class, then share of optimal moves (Connect Four), then the low end
-   of its Elo interval: the line under the table names it.`,
+   by class (tic-tac-toe), then the low end of its Elo interval, then the
+   newest: the line under the table names it.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the `N` best-rated agents"},
 			&cli.BoolFlag{Name: "all", Usage: "list every rated agent"},

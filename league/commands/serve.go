@@ -20,7 +20,7 @@ func serveCommand() *cli.Command {
    ttt serve                                # http://127.0.0.1:8080/
    ttt serve --addr 127.0.0.1:0             # any free port: the line printed says which
 
-   The pages and the JSON API (README, "ttt serve") only read the
+   The pages and the JSON API (docs/serve.md) only read the
    database, and work while ttt league run writes it: the leaderboard
    and the chart follow each round as it commits. The server listens on
    loopback unless --addr says otherwise, and then answers only requests

@@ -141,7 +141,7 @@ func (s *Server) routes() {
 	api("/api/agents/{ref}/opponents.csv", s.opponentsCSV, http.MethodGet)
 	api("/api/agents/{ref}/games.pgn", s.gamesPGN, http.MethodGet)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such endpoint: %s (see README, ttt serve)", r.URL.Path)
+		writeError(w, http.StatusNotFound, "no such endpoint: %s (see docs/serve.md)", r.URL.Path)
 	})
 
 	// The pages are shells that read their agent from the API: that of
