@@ -125,7 +125,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, store.ErrPruned):
 		writeError(w, http.StatusGone, "%v", err)
-	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
+	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, store.ErrReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
+		// store.ErrReplaced is the store noticing the replacement in the
+		// middle of a read, before the server's own look at the file.
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 	case r.Context().Err() != nil:
 		// The client has gone: nobody reads the answer.
