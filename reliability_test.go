@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -139,10 +141,17 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 	run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--games-per-round", "1500000")...)
 	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
 	run.AwaitLock(t, path)
-	// Its first line comes after its reads of the settings: renamed
-	// before them, it would stop at once, and nothing would hold the
-	// file under its other name.
+	// Renamed while it still loads the league, it would notice at its
+	// next read and stop at once, and nothing would hold the file under
+	// its other name. Loading takes milliseconds of CPU, a round of
+	// 1,500,000 games seconds: a second of the process's CPU is well into
+	// the round, however busy the machine.
 	run.WaitOutput(t, "resuming the tic-tac-toe league")
+	for deadline := time.Now().Add(5 * time.Minute); cpuSeconds(t, run.Pid()) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the league run did not use a second of CPU within 5 minutes")
+		}
+	}
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -373,4 +382,20 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 			t.Errorf("SIGINT %v after the lock: exit %d after %v, stdout %q, stderr %q", wait, code, took, stdout, stderr)
 		}
 	}
+}
+
+// cpuSeconds is the CPU time, user and system, that process pid has used
+// so far (Linux's /proc; clock ticks of 1/100 s).
+func cpuSeconds(t *testing.T, pid int) float64 {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 12th and 13th.
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	utime, _ := strconv.ParseFloat(fields[11], 64)
+	stime, _ := strconv.ParseFloat(fields[12], 64)
+	return (utime + stime) / 100
 }
