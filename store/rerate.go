@@ -18,20 +18,7 @@ import (
 // the standing takes, as a round would write one. The fits table gets one
 // full row with the new ratings, which a resumed league goes on from.
 func (db *DB) Rerate(ctx context.Context, ratings []HistoryRow) error {
-	tx, err := db.db.BeginTx(ctx, nil)
-	if err != nil {
-		return db.secondLook(ctx, translate(err), false)
-	}
-	defer tx.Rollback()
-	// As a round's commit: the name still names the file the league
-	// locked and SQLite writes.
-	if err := db.sameFile(); err != nil {
-		return err
-	}
-	if err := rerate(ctx, tx, ratings); err != nil {
-		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
-	}
-	return db.secondLook(ctx, translate(stopped(ctx, tx.Commit())), false)
+	return db.leagueWrite(ctx, func(tx *sql.Tx) error { return rerate(ctx, tx, ratings) })
 }
 
 func rerate(ctx context.Context, tx *sql.Tx, ratings []HistoryRow) error {

@@ -97,17 +97,24 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 			return err
 		}
 	}
+	return db.leagueWrite(ctx, func(tx *sql.Tx) error { return commitRound(ctx, tx, r) })
+}
+
+// leagueWrite runs fn in a write transaction of the league and commits
+// it, as a round's commit does: the name is checked, under SQLite's
+// write lock and just before the writes, to still name the file the
+// league locked and SQLite writes; a stop (ctx) says so, and errors are
+// translated as every read's are (secondLook).
+func (db *DB) leagueWrite(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
-	// Checked under SQLite's write lock, just before the writes: the
-	// name still names the file the league locked and SQLite writes.
 	if err := db.sameFile(); err != nil {
 		return err
 	}
-	if err := commitRound(ctx, tx, r); err != nil {
+	if err := fn(tx); err != nil {
 		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
 	}
 	return db.secondLook(ctx, translate(stopped(ctx, tx.Commit())), false)
