@@ -28,6 +28,21 @@ type outputFile struct {
 	replaces fs.FileInfo // the file there already, nil for none
 }
 
+// writeOutput writes data, whole, to the command's output file path (see
+// createOutput) and returns what the success line adds when it replaced
+// a file (see replaced).
+func (j *job) writeOutput(path string, data []byte) (replaced string, err error) {
+	file, err := j.createOutput(path)
+	if err != nil {
+		return "", err
+	}
+	defer file.abort()
+	if err := file.commit(data); err != nil {
+		return "", err
+	}
+	return file.replaced(), nil
+}
+
 // createOutput checks that path may take a command's output and opens
 // its temporary file. It refuses the league database db and its files,
 // any other SQLite database or journal, a directory and anything that is

@@ -96,12 +96,8 @@ func runPlot(j *job, out, format string, top int) error {
 	if err != nil {
 		return fmt.Errorf("cannot draw the plot: %w", err)
 	}
-	file, err := j.createOutput(out)
+	replaced, err := j.writeOutput(out, img)
 	if err != nil {
-		return err
-	}
-	defer file.abort()
-	if err := file.commit(img); err != nil {
 		return err
 	}
 	agents := 0
@@ -110,7 +106,7 @@ func runPlot(j *job, out, format string, top int) error {
 			agents++
 		}
 	}
-	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, agents, out, file.replaced())
+	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, agents, out, replaced)
 	return nil
 }
 

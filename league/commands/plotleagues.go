@@ -51,15 +51,11 @@ func runPlotLeagues(j *job, files []string, out, format string) error {
 	if err != nil {
 		return fmt.Errorf("cannot draw the plot: %w", err)
 	}
-	file, err := j.createOutput(out)
+	replaced, err := j.writeOutput(out, img)
 	if err != nil {
 		return err
 	}
-	defer file.abort()
-	if err := file.commit(img); err != nil {
-		return err
-	}
-	fmt.Fprintf(j.Stdout, "the learning curves of %d leagues drawn in %s%s\n", len(files), out, file.replaced())
+	fmt.Fprintf(j.Stdout, "the learning curves of %d leagues drawn in %s%s\n", len(files), out, replaced)
 	return nil
 }
 
