@@ -86,8 +86,8 @@ type Builtin struct {
 	Name string
 	// Elo is its rating on the game's scale, where every league of the
 	// game anchors it: random at 0, the others where a long match among
-	// the built-in players puts them (league's BenchmarkAnchors, README
-	// "The scale"). Anchored players whose strength never changes are
+	// the built-in players puts them (league's BenchmarkAnchors; docs/league.md,
+	// "One scale per game"). Anchored players whose strength never changes are
 	// what makes the ratings of two leagues of a game one scale, as the
 	// anchored engines of the engine rating lists do.
 	Elo float64
@@ -130,7 +130,7 @@ var TicTacToe = &Kit{
 	Solved: true,
 	// ttt-rl's net, made perfect by the exploiter and the drills: the
 	// mix that reached an unbeatable checkpoint fastest for every seed
-	// measured (README, "How it learns").
+	// measured (docs/learning.md, "How it learns").
 	Learner: train.PolicyMethod,
 	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{

@@ -118,8 +118,8 @@ func (c Config) lrText() string {
 //
 // Tic-tac-toe's default is ttt-rl's policy net, made perfect by the
 // exploiter and drills; Connect Four's is the n-tuple network learning
-// by TD(λ) in self-play, the method that learns it best (README,
-// "Connect Four").
+// by TD(λ) in self-play, the method that learns it best (docs/learning.md,
+// "The n-tuple network").
 func Default(kit *agents.Kit) Config {
 	d := kit.League
 	return Config{

@@ -28,7 +28,7 @@ func upgradeCommand() *cli.Command {
    agent whose name this ttt refuses is renamed kind-id, as the league
    would have named it, and a line says so. Ratings on the scale of an
    older ttt, random at 0 alone, move to the game's scale (its built-in
-   players anchored: README, "The scale") by a refit of every stored
+   players anchored: docs/league.md, "One scale per game") by a refit of every stored
    result, each agent's history by as much as its rating, and a line says
    how far they moved. The file must hold a league: this command never
    makes one.`,

@@ -32,7 +32,7 @@ import (
 // The API: JSON over GET (and POST for a move), every answer a JSON
 // object, every error one too ({"status": 404, "message": "..."}) with a
 // 4xx status for a request that cannot be answered, and 500 only when the
-// database fails. README's "ttt serve" section documents each endpoint.
+// database fails. docs/serve.md, "The API", documents each endpoint.
 //
 // Each answer is read in one store.View: one read transaction, so that
 // what it says (the newest round, the standings, which agent is best) is
