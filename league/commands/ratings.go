@@ -172,9 +172,10 @@ func verifyCells(a *store.Agent) []any {
 }
 
 // maxTableName is the widest agent name a table shows whole: a
-// checkpoint's name up to checkpoint-9999999. An imported net's name may
-// be longer; CSV and JSON give it whole.
-const maxTableName = 18
+// checkpoint's name up to checkpoint-9999999, and with a search up to
+// checkpoint-99999@mcts3200. An imported net's name may be longer; CSV
+// and JSON give it whole.
+const maxTableName = 25
 
 // clip shortens s to n characters by an ellipsis in its middle, which
 // keeps apart names that differ only at their end (from-c-1, from-c-2).

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -91,6 +93,11 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 	}
 	ids := make([]int64, len(agents))
 	for i, a := range agents {
+		if a.ID == 0 { // a searched agent the league has not got: it joins
+			if a, err = j.addSearched(db, a); err != nil {
+				return err
+			}
+		}
 		ids[i] = a.ID
 	}
 	round, err := league.RoundRobin(j.ctx, db, ids, cfg)
@@ -188,4 +195,18 @@ func sortByRating(agents []*store.Agent) {
 	slices.SortStableFunc(agents, func(a, b *store.Agent) int {
 		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a.ID, b.ID))
 	})
+}
+
+// addSearched stores a, a searched agent that lookup made, in db's
+// league, and returns it as stored.
+func (j *job) addSearched(db *store.DB, a *store.Agent) (*store.Agent, error) {
+	base, err := db.Agent(j.ctx, strconv.FormatInt(a.ParentID, 10))
+	if err != nil {
+		return nil, err
+	}
+	s, err := search.Parse(a.Search)
+	if err != nil {
+		return nil, err
+	}
+	return league.AddSearched(j.ctx, db, agents.KitFor(db.Game()), base, s)
 }
