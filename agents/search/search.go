@@ -158,10 +158,10 @@ type Stats struct {
 // Searcher is a searched model as a player. It is not safe for
 // concurrent use: each goroutine takes its own from Model.Searcher.
 type Searcher struct {
-	spec   Spec
-	limit  time.Duration
-	g      game.Game
-	judge  func(p game.Position, values []float32)
+	spec  Spec
+	limit time.Duration
+	g     game.Game
+	judge func(p game.Position, values []float32)
 
 	deadline time.Time
 	stopped  bool

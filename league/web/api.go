@@ -882,8 +882,8 @@ type reference struct {
 // perfect's and random's ratings now.
 func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
-		curve  []store.CurvePoint
-		newest int64
+		curve    []store.CurvePoint
+		newest   int64
 		refs     []*store.Agent
 		searched []*store.Agent
 		shares   map[int64]store.SetShares
