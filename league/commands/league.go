@@ -387,7 +387,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts), ladderText(r),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
 			for _, s := range r.Searched {
-				bar.println(w, "round %d  %s joins, the best searched  Elo %.0f [%.0f, %.0f]  %s",
+				bar.println(w, "round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
 					r.Round, s.Agent.Name, s.Rating.Elo, s.Rating.Lo, s.Rating.Hi, factsText(s.Agent.Facts))
 			}
 		},

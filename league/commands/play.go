@@ -40,6 +40,7 @@ func playCommand() *cli.Command {
    ttt play --game connect4 --checkpoint tactician
    printf '4\n8\nq\n' | ttt play --checkpoint 12   # a scripted game
    ttt play --file table.bin                 # a file, not the league: any model ttt writes
+   ttt play --db c4.db --checkpoint best@ab8 # the best with a search around it
 
    Type your move and Enter: a square 0-8 in tic-tac-toe, as numbered
    beside the board, or a column 1-7 in Connect Four; q quits. After each
@@ -53,7 +54,7 @@ func playCommand() *cli.Command {
    plays greedily and does not learn: the database is only read. A file
    says its game (or its size does); --game chooses where it cannot.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, tactician, mcts-100, ...)"},
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest`, with a search after an @ (best@ab8, best@mcts800), or a built-in player (random, perfect, tactician, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
 			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
 			&cli.DurationFlag{Name: "move-time", Value: time.Second, Usage: "the longest a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time"},

@@ -27,12 +27,13 @@ func roundrobinCommand() *cli.Command {
    ttt roundrobin best latest perfect random
    ttt roundrobin 120 250 380 --format csv
 
-   AGENT is an id, a name, best, latest, perfect or random. Each pair that
-   has not played yet plays as in the league (every opening of --openings
-   moves, in both colours), in one round of its own; the ratings move as a
-   league round moves them. The crosstable gives each agent's score
-   against each other: points (a draw is half) out of games. One
-   roundrobin or league run at a time per database.`,
+   AGENT is an id, a name, best, latest, a built-in player, or a model
+   with a search after an @ (best@ab8), which joins the league as a player
+   of its own. Each pair that has not played yet plays as in the league
+   (every opening of --openings moves, in both colours), in one round of
+   its own; the ratings move as a league round moves them. The crosstable
+   gives each agent's score against each other: points (a draw is half)
+   out of games. One roundrobin or league run at a time per database.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "play every opening of this many moves (0-2), in both colours"},
 			workersFlag(),

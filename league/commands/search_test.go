@@ -20,7 +20,7 @@ func TestSearchedAgents(t *testing.T) {
 			"--search", "ab2,mcts50", "--workers", workers)
 		// Round 1 has no best yet; rounds 2 and 3 add the best searched
 		// twice each, or once more where the best did not change.
-		joined := regexp.MustCompile(`(?m)^round \d+  (checkpoint-\d+@(ab2|mcts50)) joins`).FindAllStringSubmatch(out, -1)
+		joined := regexp.MustCompile(`(?m)^round \d+  (checkpoint-\d+@(ab2|mcts50)) joins: the best, searched`).FindAllStringSubmatch(out, -1)
 		if len(joined) < 2 {
 			t.Fatalf("%d searched agents joined:\n%s", len(joined), out)
 		}

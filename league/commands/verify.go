@@ -40,6 +40,7 @@ func verifyCommand() *cli.Command {
    ttt verify best                  # a model stored in the league
    ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it
    ttt verify --db c4.db best --positions mine.txt   # Connect Four, on your own positions
+   ttt verify --db c4.db best@ab8   # with a search around it (abN, mctsN), and its time a move
 
    Tic-tac-toe: every line of every opponent, for each side, in
    milliseconds; the exit status is 1 if a side can be beaten. A file of
