@@ -40,6 +40,9 @@ func TestSearchedAgents(t *testing.T) {
 			}
 		}
 		ratings[i] = p.OK(t, "ratings", "--format", "csv", "--all")
+		if i > 0 {
+			continue // the commands read the league the same way
+		}
 
 		// Named by the commands: play, show, verify, compare, and
 		// roundrobin, which stores a searched agent it has not got.
@@ -52,6 +55,10 @@ func TestSearchedAgents(t *testing.T) {
 		}
 		if v := p.OK(t, "verify", "best@ab2", "--against", "tactician"); !strings.Contains(v, "time a move, searched by alpha-beta, 2 plies deep: median") {
 			t.Errorf("verify best@ab2:\n%s", v)
+		}
+		p.Write(t, "mine.txt", []byte("444444333333222222\n"))
+		if v := p.OK(t, "verify", "best@mcts30", "--positions", "mine.txt"); !strings.Contains(v, "mine.txt: optimal moves") || !strings.Contains(v, "time a move, searched by MCTS") {
+			t.Errorf("verify best@mcts30 --positions:\n%s", v)
 		}
 		p.OK(t, "compare", "best@ab2", "best")
 		rr := p.OK(t, "roundrobin", "best", "best@ab1", "tactician")
