@@ -9,6 +9,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -159,11 +160,25 @@ func Deterministic(kit *agents.Kit, a *store.Agent) (game.Player, error) {
 // ModelOf reads the model of a, an agent of kit's game read with its
 // weights, as its method stored it.
 func ModelOf(kit *agents.Kit, a *store.Agent) (learn.Model, error) {
-	m, err := agents.Decode(kit.Game, a.Method, a.Weights)
+	m, err := decode(kit, store.Stored{Method: a.Method, Weights: a.Weights, Search: a.Search})
 	if err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
 	}
 	return m, nil
+}
+
+// decode reads a stored model of kit's game, with its search around it
+// where it is a searched agent's.
+func decode(kit *agents.Kit, s store.Stored) (learn.Model, error) {
+	m, err := agents.Decode(kit.Game, s.Method, s.Weights)
+	if err != nil || s.Search == "" {
+		return m, err
+	}
+	spec, err := search.Parse(s.Search)
+	if err != nil {
+		return nil, err
+	}
+	return search.Wrap(m, spec), nil
 }
 
 // HeadToHead reads in v agent a's games against agent b, and whether

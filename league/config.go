@@ -13,6 +13,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 )
 
 // Config is how a league runs.
@@ -29,6 +30,10 @@ type Config struct {
 	Members       float64       // share of training games against the league's frozen nets
 	Drill         float64       // share of training games that start where the learner throws a result away
 	Ladder        float64       // share of training games against the game's built-in players but random
+	// Search are the searches the league's best is rated with, each as
+	// a player of its own (best@ab4), beside the network alone: a
+	// setting of the run, like Workers, which the league does not keep.
+	Search []search.Spec
 	// Learners are the methods that learn in the league (agents.Methods),
 	// each on a line of its own: the lines train in turn, a round each,
 	// and every snapshot joins the one rating list.

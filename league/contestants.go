@@ -119,7 +119,7 @@ func (c *contestants) get(ctx context.Context, ids []int64) (map[int64]contestan
 			if !ok {
 				return nil, fmt.Errorf("agent %d has no model to play: %w", id, store.ErrPruned)
 			}
-			m, err := agents.Decode(c.kit.Game, s.Method, s.Weights)
+			m, err := decode(c.kit, s)
 			if err != nil {
 				return nil, fmt.Errorf("agent %d: stored weights: %w", id, err)
 			}

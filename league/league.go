@@ -23,6 +23,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,15 @@ type Report struct {
 	// Diverged says of each line that diverged this round, and trains
 	// no more, what happened.
 	Diverged []string
+	// Searched are the searched agents (Config.Search) that joined this
+	// round, each with its rating after it.
+	Searched []Rated
+}
+
+// Rated is an agent and its rating.
+type Rated struct {
+	Agent  *store.Agent
+	Rating elo.Rating
 }
 
 // Sides is an agent's record against one opponent, in the games it moved
@@ -393,11 +403,15 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	lg.contestants.fit(t.model)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
-	// import, ttt train --db), play their pools. The pools are chosen
+	// import, ttt train --db, the best with the run's searches), play
+	// their pools. The pools are chosen
 	// from the ratings as they stand, in two steps: first the fixed part,
 	// then, from the rating the first games suggest, the members nearest
 	// to it.
 	evalStart := time.Now()
+	if err := lg.searchBest(ctx); err != nil {
+		return Report{}, err
+	}
 	newcomers, err := lg.newcomers(ctx)
 	if err != nil {
 		return Report{}, err
@@ -448,6 +462,17 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 					First: *m.First, Second: m.Record.Minus(*m.First)})
 			}
 		}
+	}
+	for _, e := range newcomers {
+		if lg.member(e.id).kind != store.Searched {
+			continue
+		}
+		a, err := lg.db.Agent(context.WithoutCancel(ctx), strconv.FormatInt(e.id, 10))
+		if err != nil {
+			return Report{}, err
+		}
+		rating, _ := lg.ratings.Rating(e.id)
+		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
 	}
 	if hooks.Round != nil {
 		hooks.Round(report)

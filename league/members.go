@@ -43,9 +43,9 @@ func (lg *league) add(a store.Member) error {
 	}
 	m := member{kind: a.Kind, round: a.Round, shown: a.Shown, elo: a.Elo}
 	switch {
-	case m.shown.Round != 0 && a.Kind.IsNetwork():
+	case m.shown.Round != 0 && a.Kind.PlaysModel():
 		lg.ranking.ReplaceOrInsert(ranked{m.shown.Elo, a.ID})
-	case a.Kind.IsNetwork():
+	case a.Kind.PlaysModel():
 		lg.waiting = append(lg.waiting, a.ID)
 	}
 	switch a.Kind {

@@ -141,7 +141,7 @@ func (lg *league) committed(ctx context.Context, r *store.Round, con contestant)
 	// fits table since its last full row.
 	for _, h := range r.History {
 		m := lg.member(h.Agent)
-		if m.kind.IsNetwork() {
+		if m.kind.PlaysModel() {
 			lg.ranking.Delete(ranked{m.shown.Elo, h.Agent})
 			lg.ranking.ReplaceOrInsert(ranked{h.Elo, h.Agent})
 		}

@@ -36,10 +36,15 @@ const (
 	Checkpoint Kind = "checkpoint" // a frozen snapshot of the league's learner
 	Baseline   Kind = "baseline"   // a net from ttt train, ttt-rl's method
 	Imported   Kind = "imported"   // a net read from a plain weight file
+	Searched   Kind = "searched"   // another agent's model, played with a search
 )
 
 // IsNetwork reports whether agents of kind k are networks.
 func (k Kind) IsNetwork() bool { return k == Checkpoint || k == Baseline || k == Imported }
+
+// PlaysModel reports whether agents of kind k play a learned model: the
+// networks, and the searched agents, which play their parent's.
+func (k Kind) PlaysModel() bool { return k.IsNetwork() || k == Searched }
 
 // Words that name an agent by role rather than by id or name (Agent).
 const (
@@ -75,8 +80,12 @@ type Agent struct {
 	Hidden     int   // a network's hidden units; 0 for the built-in players and other models
 	// Method is how it learned (policy, tdlambda, table,
 	// selfplay-table, ntuple), which says how to read its Weights;
-	// empty for the built-in players.
-	Method    string
+	// empty for the built-in players. A searched agent's are its
+	// parent's.
+	Method string
+	// Search is a searched agent's search (ab4, mcts800), empty for the
+	// others: it plays the model of its parent (ParentID) with it.
+	Search    string
 	CreatedAt time.Time
 
 	// The facts the league reads about a player, computed before it is
@@ -142,6 +151,11 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 // method and its facts, and stamps the time.
 func (a *Agent) prepare() error {
 	switch {
+	case a.Kind == Searched && (a.ParentID == 0 || a.Search == "" || a.Weights != nil):
+		return fmt.Errorf("cannot store a searched agent without its parent and its search, or with weights")
+	case a.Kind == Searched && len(a.Verify) != 2 && a.Shares == nil:
+		return fmt.Errorf("cannot store a searched agent without the facts of its check")
+	case a.Kind == Searched:
 	case !a.Kind.IsNetwork() || len(a.Weights) == 0:
 		return fmt.Errorf("cannot store a %s agent: only models that learned are stored", a.Kind)
 	case a.Method == "":
@@ -155,7 +169,7 @@ func (a *Agent) prepare() error {
 
 // ownName matches the names the league gives its agents (kind-id), which
 // only the league may give, or a name could block the agent it is due to.
-var ownName = regexp.MustCompile(`^(random|perfect|checkpoint|baseline|imported)-[0-9]+$`)
+var ownName = regexp.MustCompile(`^(random|perfect|tactician|mcts|solver|checkpoint|baseline|imported|searched)-[0-9]+$`)
 
 // CheckName refuses names that `ttt show NAME` could not tell from an id
 // or from best and latest, names that look like a flag, names the league
@@ -171,6 +185,8 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w %q: it would read as an id", ErrBadName, name)
 	case strings.HasPrefix(name, "-"):
 		return fmt.Errorf("%w %q: it would read as a flag", ErrBadName, name)
+	case strings.Contains(name, "@"):
+		return fmt.Errorf("%w %q: @ is how a search is named (best@ab4)", ErrBadName, name)
 	case ownName.MatchString(name):
 		return fmt.Errorf("%w %q: names of the form kind-number are the league's own", ErrBadName, name)
 	case len(name) > 100:
@@ -193,7 +209,16 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM agents").Scan(&a.ID); err != nil {
 		return err
 	}
-	if a.Name == "" {
+	var search sql.Null[string]
+	switch {
+	case a.Kind == Searched:
+		// Named after what it plays: its parent's name and the search.
+		var parent string
+		if err := tx.QueryRowContext(ctx, "SELECT name FROM agents WHERE id = ? AND weights IS NOT NULL", a.ParentID).Scan(&parent); err != nil {
+			return fmt.Errorf("the parent of a searched agent, agent %d: %w", a.ParentID, err)
+		}
+		a.Name, search = parent+"@"+a.Search, sql.Null[string]{V: a.Search, Valid: true}
+	case a.Name == "":
 		a.Name = fmt.Sprintf("%s-%d", a.Kind, a.ID)
 	}
 	var taken bool
@@ -243,7 +268,7 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		random[0], random[1] = sql.Null[int64]{V: int64(r.Optimal), Valid: true}, sql.Null[int64]{V: int64(r.Positions), Valid: true}
 	}
 	if s := a.Shares; s != nil {
-		if a.Kind.IsNetwork() {
+		if a.Kind.PlaysModel() {
 			class = sql.Null[int64]{V: int64(verify.Beatable), Valid: true}
 		}
 		for i, sc := range []verify.Score{s.All, s.Early, s.Middle, s.Late} {
@@ -255,14 +280,14 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		x_worst, x_lost, x_lines, x_optimal, x_positions, o_worst, o_lost, o_lines, o_optimal, o_positions,
 		x_win, x_draw, x_loss, o_win, o_draw, o_loss,
 		set_optimal, set_positions, early_optimal, early_positions, middle_optimal, middle_positions, late_optimal, late_positions,
-		random_optimal, random_positions, moves_crc, weights_crc, moves, weights)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		random_optimal, random_positions, moves_crc, weights_crc, moves, weights, search)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.Kind, a.Name, parent, a.Generation, a.TrainGames, hidden, method, a.CreatedAt.Format(time.RFC3339), class,
 		figures[0], figures[1], figures[2], figures[3], figures[4],
 		figures[5], figures[6], figures[7], figures[8], figures[9],
 		odds[0], odds[1], odds[2], odds[3], odds[4], odds[5],
 		shares[0], shares[1], shares[2], shares[3], shares[4], shares[5], shares[6], shares[7],
-		random[0], random[1], movesCRC, weightsCRC, moves, weights)
+		random[0], random[1], movesCRC, weightsCRC, moves, weights, search)
 	return err
 }
 
@@ -358,12 +383,17 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, ref)
 	}
-	if err != nil || !a.Kind.IsNetwork() {
+	if err != nil || !a.Kind.PlaysModel() {
 		return a, err
+	}
+	// A searched agent plays its parent's model.
+	from := id
+	if a.Kind == Searched {
+		from = a.ParentID
 	}
 	var weights []byte
 	var sum sql.Null[int64]
-	if err := tx.QueryRowContext(ctx, "SELECT weights, weights_crc FROM agents WHERE id = ?", id).Scan(&weights, &sum); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT weights, weights_crc, coalesce(method, '') FROM agents WHERE id = ?", from).Scan(&weights, &sum, &a.Method); err != nil {
 		return nil, err
 	}
 	if err := checkBlob(weights, sum); err != nil {
@@ -437,6 +467,28 @@ func (db *DB) Agents(ctx context.Context, after int64, limit int) (list []*Agent
 	return list, err
 }
 
+// Searched returns the searched agents, in id order, without their
+// parents' models: a league adds one a round at most, the best with a
+// search (ttt league run --search), so they are few.
+func (db *DB) Searched(ctx context.Context) (list []*Agent, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		list, err = searched(ctx, tx)
+		return err
+	})
+	return list, err
+}
+
+// Searched is DB.Searched, in the view.
+func (v *View) Searched() ([]*Agent, error) { return searched(v.ctx, v.tx) }
+
+func searched(ctx context.Context, tx *sql.Tx) (list []*Agent, err error) {
+	err = queryAgents(ctx, tx, selectAgents+" WHERE a.kind = 'searched' ORDER BY a.id", nil, func(a *Agent) error {
+		list = append(list, a)
+		return nil
+	})
+	return list, err
+}
+
 // Count returns the number of agents, counted on the small index of
 // their names (counting the networks would read every agent's row).
 func (db *DB) Count(ctx context.Context) (n int, err error) {
@@ -468,7 +520,7 @@ func (db *DB) SameAgent(ctx context.Context, a *Agent) (same AgentName, found bo
 // schema 1) has none in the map: the caller computes it from the net.
 func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 	tables := make(map[int64][]byte, len(ids))
-	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ string, blob []byte) (err error) {
+	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ string, blob []byte, _ string) (err error) {
 		if tables[id], err = inflate(blob); err != nil {
 			return fmt.Errorf("%w: %v", ErrChecksum, err)
 		}
@@ -477,10 +529,12 @@ func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) 
 	return tables, err
 }
 
-// Stored is a model as the store keeps it: its method and its bytes.
+// Stored is a model as the store keeps it: its method and its bytes,
+// and for a searched agent, which plays its parent's model, the search.
 type Stored struct {
 	Method  string
 	Weights []byte
+	Search  string
 }
 
 // Models returns the stored models of the agents ids, by id, after
@@ -488,9 +542,9 @@ type Stored struct {
 // has none (a built-in player), has none in the map.
 func (db *DB) Models(ctx context.Context, ids []int64) (map[int64]Stored, error) {
 	models := make(map[int64]Stored, len(ids))
-	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, method string, blob []byte) error {
+	err := db.blobs(ctx, "weights", "stored weights", ids, func(id int64, method string, blob []byte, search string) error {
 		if len(blob) > 0 {
-			models[id] = Stored{Method: method, Weights: blob}
+			models[id] = Stored{Method: method, Weights: blob, Search: search}
 		}
 		return nil
 	})
@@ -527,11 +581,18 @@ func (db *DB) EachModel(ctx context.Context, each func(id int64, name string, m 
 // blobs reads the blob column (moves or weights) of the agents ids, checks
 // each against its checksum (column_crc) and hands it to each; an agent
 // with none (random, perfect, or a schema-1 agent's moves) is skipped.
-// each also gets the agent's method, which says how to read its weights.
-// Errors name the agent and the blob as what.
-func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, method string, blob []byte) error) error {
+// each also gets the agent's method, which says how to read its weights,
+// and its search: a searched agent's weights and method are its
+// parent's, its moves its own. Errors name the agent and the blob as
+// what.
+func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each func(id int64, method string, blob []byte, search string) error) error {
+	from := "a.id"
+	if column == "weights" {
+		from = "CASE WHEN a.kind = 'searched' THEN a.parent_id ELSE a.id END"
+	}
 	return db.read(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, "SELECT "+column+", "+column+"_crc, coalesce(method, '') FROM agents WHERE id = ?")
+		stmt, err := tx.PrepareContext(ctx, "SELECT b."+column+", b."+column+"_crc, coalesce(b.method, ''), coalesce(a.search, '') "+
+			"FROM agents a JOIN agents b ON b.id = "+from+" WHERE a.id = ?")
 		if err != nil {
 			return err
 		}
@@ -539,8 +600,8 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 		for _, id := range ids {
 			var blob []byte
 			var sum sql.Null[int64]
-			var method string
-			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum, &method); err != nil {
+			var method, search string
+			if err := stmt.QueryRowContext(ctx, id).Scan(&blob, &sum, &method, &search); err != nil {
 				return fmt.Errorf("agent %d: %w", id, err)
 			}
 			if blob == nil {
@@ -549,7 +610,7 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 			if err := checkBlob(blob, sum); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
-			if err := each(id, method, blob); err != nil {
+			if err := each(id, method, blob, search); err != nil {
 				return fmt.Errorf("agent %d: %s: %w", id, what, err)
 			}
 		}
@@ -558,9 +619,11 @@ func (db *DB) blobs(ctx context.Context, column, what string, ids []int64, each 
 }
 
 // selectAgents reads what scanAgent scans: every column but the blobs,
-// and the agent's standing, if any.
+// and the agent's standing, if any; a searched agent's method is its
+// parent's.
 const selectAgents = `SELECT a.id, a.kind, a.name, coalesce(a.parent_id, 0), a.generation, a.train_games,
-	coalesce(a.hidden, 0), coalesce(a.method, ''), a.created_at, a.class,
+	coalesce(a.hidden, 0), coalesce(a.method, (SELECT p.method FROM agents p WHERE a.kind = 'searched' AND p.id = a.parent_id), ''),
+	coalesce(a.search, ''), a.created_at, a.class,
 	a.x_worst, a.x_lost, a.x_lines, a.x_optimal, a.x_positions,
 	a.o_worst, a.o_lost, a.o_lines, a.o_optimal, a.o_positions,
 	a.x_win, a.x_draw, a.x_loss, a.o_win, a.o_draw, a.o_loss,
@@ -584,7 +647,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 		rating  [3]sql.Null[float64] // elo, lo, hi
 		record  [3]sql.Null[int64]   // wins, draws, losses
 	)
-	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &a.Method, &created, &class,
+	err := row.Scan(&a.ID, &a.Kind, &a.Name, &a.ParentID, &a.Generation, &a.TrainGames, &a.Hidden, &a.Method, &a.Search, &created, &class,
 		&figures[0], &figures[1], &figures[2], &figures[3], &figures[4],
 		&figures[5], &figures[6], &figures[7], &figures[8], &figures[9],
 		&odds[0], &odds[1], &odds[2], &odds[3], &odds[4], &odds[5],
@@ -694,7 +757,7 @@ func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 	names := map[int64]string{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, name FROM (SELECT id, name, kind FROM agents ORDER BY id LIMIT 32)
-			WHERE kind NOT IN ('checkpoint', 'baseline', 'imported')`)
+			WHERE kind NOT IN ('checkpoint', 'baseline', 'imported', 'searched')`)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,8 @@ func (db *DB) Prune(ctx context.Context, keep []int64, every int) (pruned int, b
 		return 0, 0, db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
-	where := "kind = 'checkpoint' AND moves IS NOT NULL AND length(weights) > 0"
+	// A searched agent plays its parent's model: the parent keeps it.
+	where := "kind = 'checkpoint' AND moves IS NOT NULL AND length(weights) > 0 AND id NOT IN (SELECT parent_id FROM agents WHERE kind = 'searched')"
 	args := make([]any, 0, len(keep)+1)
 	if len(keep) > 0 {
 		where += " AND id NOT IN (?" + strings.Repeat(", ?", len(keep)-1) + ")"

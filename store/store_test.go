@@ -228,7 +228,7 @@ func TestOpen(t *testing.T) {
 		want    error
 		message string
 	}{
-		{10, store.ErrNewerSchema, "database was written by a newer ttt (schema 10, this ttt knows"},
+		{99, store.ErrNewerSchema, "database was written by a newer ttt (schema 99, this ttt knows"},
 		{-1, store.ErrNotDatabase, "schema version -1, which no ttt writes"},
 	} {
 		t.Run(fmt.Sprintf("Schema%d", tc.version), func(t *testing.T) {

@@ -147,8 +147,10 @@ func (db *DB) Renamed() []Renamed { return db.renamed }
 // kind-id is free: CheckName keeps that form for the league, which gives
 // it to the agent of that id alone. The renames go through names no agent
 // can have (a space first), so that none meets a name another frees.
+// The built-in players and the searched agents are named by ttt, not by
+// a user, and keep their names.
 func renameRefused(ctx context.Context, tx *sql.Tx) ([]Renamed, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT id, kind, name FROM agents ORDER BY id")
+	rows, err := tx.QueryContext(ctx, "SELECT id, kind, name FROM agents WHERE kind IN ('checkpoint', 'baseline', 'imported') ORDER BY id")
 	if err != nil {
 		return nil, err
 	}

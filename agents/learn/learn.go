@@ -120,6 +120,20 @@ type Model interface {
 	Validate() error
 }
 
+// Judge is a model that puts a value on positions, not only on its own
+// moves: a search reads it at its leaves and orders its moves by it.
+// Judge returns a function, with scratch space of its own (one per
+// goroutine), that writes into values, by move, what each legal move of
+// p is worth to the side to move: the expected score of the position the
+// move leaves (1 a win, 1/2 a tie, 0 a loss), exact where the move ends
+// the game. It returns nil for a model that judges no positions (a policy
+// network), which a search then judges by playing the model's own game
+// out.
+type Judge interface {
+	Model
+	Judge() func(p game.Position, values []float32)
+}
+
 // Views are what a model makes of each move, as Explain gives them.
 type Views int
 

@@ -27,6 +27,18 @@ func (n *Net) Views() learn.Views {
 	return learn.Probabilities
 }
 
+var _ learn.Judge = (*Net)(nil)
+
+// Judge implements learn.Judge: a value net's Afterstates; nil for a
+// policy net, which puts no value on a position.
+func (n *Net) Judge() func(p game.Position, values []float32) {
+	if !n.IsValue() {
+		return nil
+	}
+	var pass Pass
+	return func(p game.Position, values []float32) { n.Afterstates(p, &pass, values) }
+}
+
 // Explain implements learn.Model: a policy net's probability of each
 // legal move, or a value net's worth of the position after it.
 func (n *Net) Explain(pos game.Position, views []float64) int {

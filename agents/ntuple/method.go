@@ -111,6 +111,14 @@ func (n *Net) Player() game.Player { return &Player{Net: n} }
 // Views implements learn.Model: expected scores.
 func (n *Net) Views() learn.Views { return learn.Scores }
 
+var _ learn.Judge = (*Net)(nil)
+
+// Judge implements learn.Judge: Afterstates, with a Pass of its own.
+func (n *Net) Judge() func(p game.Position, values []float32) {
+	var pass Pass
+	return func(p game.Position, values []float32) { n.Afterstates(p, &pass, values) }
+}
+
 // Explain implements learn.Model: what the position after each legal
 // move is worth to the side that plays it.
 func (n *Net) Explain(pos game.Position, views []float64) int {

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -49,26 +48,25 @@ func runCompare(j *job, refA, refB string) error {
 		return err
 	}
 	defer db.Close()
-	var a, b *store.Agent
-	var record game.Record
-	var met bool
-	err = db.View(j.ctx, func(v *store.View) (err error) {
-		if a, err = v.Agent(refA); err != nil {
-			return err
-		}
-		if b, err = v.Agent(refB); err != nil {
-			return err
-		}
-		record, met, err = league.HeadToHead(v, a.ID, b.ID)
-		return err
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%w (see ttt checkpoints)", err)
-	}
+	a, err := j.lookup(db, refA)
 	if err != nil {
 		return err
 	}
-	if a.ID == b.ID {
+	b, err := j.lookup(db, refB)
+	if err != nil {
+		return err
+	}
+	var record game.Record
+	var met bool
+	if a.ID != 0 && b.ID != 0 { // a searched agent the league has not got has met nobody
+		if err := db.View(j.ctx, func(v *store.View) (err error) {
+			record, met, err = league.HeadToHead(v, a.ID, b.ID)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if a.Name == b.Name {
 		return j.usage("%s and %s are one agent, %s (%d): name two", refA, refB, a.Name, a.ID)
 	}
 	kit := agents.KitFor(db.Game())

@@ -10,6 +10,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -127,15 +128,18 @@ func (j *job) sameGame(db *store.DB) error {
 	return nil
 }
 
-// lookup returns the agent that ref names in db, and says where to look
-// when there is none.
+// lookup returns the agent that ref names in db (league.Agent: a model
+// with a search after its name too), and says where to look when there
+// is none.
 func (j *job) lookup(db *store.DB, ref string) (*store.Agent, error) {
-	a, err := db.Agent(j.ctx, ref)
+	a, err := league.Agent(j.ctx, db, ref)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
 	case errors.Is(err, store.ErrPruned):
 		return a, nil // its record is whole; commands that need its net say so
+	case errors.Is(err, search.ErrSpec), errors.Is(err, league.ErrNoModel):
+		return nil, j.usage("%v", err)
 	}
 	return a, err
 }
@@ -148,7 +152,7 @@ func errPruned(a *store.Agent) error {
 
 // pruned reports whether a, as lookup read it, is a model whose weights
 // ttt prune dropped: the store read none.
-func pruned(a *store.Agent) bool { return a.Kind.IsNetwork() && a.Weights == nil }
+func pruned(a *store.Agent) bool { return a.Kind.PlaysModel() && a.Weights == nil }
 
 // storedModel returns the agent that ref (an id, a name, best or latest)
 // names and its model: an agent with a file to export and check.

@@ -2,9 +2,11 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/league"
+	"ttt/store"
 
 	"github.com/urfave/cli/v2"
 )
@@ -65,6 +67,10 @@ func runExport(j *job, o exportOptions) error {
 	a, m, err := j.storedModel(o.ref)
 	if err != nil {
 		return err
+	}
+	if a.Kind == store.Searched {
+		return j.usage("%s is %s searched: the search is no part of its file (export %s, and play it with the search as %s)",
+			a.Name, a.Name[:strings.LastIndexByte(a.Name, '@')], a.Name[:strings.LastIndexByte(a.Name, '@')], a.Name)
 	}
 	data, err := modelFile(m, o.side)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
@@ -76,6 +77,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
+			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each search, `SEARCH,...`, as a player of its own beside the network alone: abN, alpha-beta N plies deep (ab4); mctsN, MCTS with N simulations a move (mcts800). Give it on every run that should"},
 			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
 				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods()},
 			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),
@@ -110,6 +112,15 @@ func leagueRunCommand() *cli.Command {
 				Settings:      learning(c),
 			}
 			cfg.LRDecay = c.Int("lr-decay")
+			if c.String("search") != "" {
+				for _, text := range strings.Split(c.String("search"), ",") {
+					s, err := search.Parse(text)
+					if err != nil {
+						return usage(c.Command, "--search: %v", err)
+					}
+					cfg.Search = append(cfg.Search, s)
+				}
+			}
 			var err error
 			if cfg.LR, cfg.LRByMethod, err = league.ParseLR(c.String("lr")); err != nil {
 				return usage(c.Command, "--lr %s: %v", c.String("lr"), err)
@@ -375,6 +386,10 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  %s%s  train %s games/s  eval %s games/s  elapsed %s%s",
 				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts), ladderText(r),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
+			for _, s := range r.Searched {
+				bar.println(w, "round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
+					r.Round, s.Agent.Name, s.Rating.Elo, s.Rating.Lo, s.Rating.Hi, factsText(s.Agent.Facts))
+			}
 		},
 		Stop: func(r league.Report) bool {
 			switch {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,6 +22,7 @@ import (
 	"ttt/agents/game/connect4"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -38,6 +40,7 @@ func playCommand() *cli.Command {
    ttt play --game connect4 --checkpoint tactician
    printf '4\n8\nq\n' | ttt play --checkpoint 12   # a scripted game
    ttt play --file table.bin                 # a file, not the league: any model ttt writes
+   ttt play --db c4.db --checkpoint best@ab8 # the best with a search around it
 
    Type your move and Enter: a square 0-8 in tic-tac-toe, as numbered
    beside the board, or a column 1-7 in Connect Four; q quits. After each
@@ -51,9 +54,10 @@ func playCommand() *cli.Command {
    plays greedily and does not learn: the database is only read. A file
    says its game (or its size does); --game chooses where it cannot.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest` or a built-in player (random, perfect, tactician, mcts-100, ...)"},
+			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest`, with a search after an @ (best@ab8, best@mcts800), or a built-in player (random, perfect, tactician, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
 			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
+			&cli.DurationFlag{Name: "move-time", Value: time.Second, Usage: "the longest a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
 			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `tictactoe|connect4`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
 			dbFlag(),
@@ -69,15 +73,19 @@ func playCommand() *cli.Command {
 			if c.IsSet("file") && c.IsSet("checkpoint") {
 				return usage(c.Command, "takes --checkpoint or --file, not both")
 			}
-			return runPlay(jobOf(c), c.String("checkpoint"), c.String("file"), human, c.Bool("hint"))
+			if c.Duration("move-time") <= 0 {
+				return usage(c.Command, "--move-time must be positive (got %v)", c.Duration("move-time"))
+			}
+			return runPlay(jobOf(c), c.String("checkpoint"), c.String("file"), human, c.Bool("hint"), c.Duration("move-time"))
 		},
 	}
 }
 
 // runPlay plays the human, as human, against the agent in the file at
 // path, or with path "" the stored agent ref names; hint shows the value
-// of every move before each of the human's.
-func runPlay(j *job, ref, path string, human game.Side, hint bool) error {
+// of every move before each of the human's. A searched agent thinks a
+// move for moveTime at most.
+func runPlay(j *job, ref, path string, human game.Side, hint bool, moveTime time.Duration) error {
 	var r rival
 	if path != "" {
 		var err error
@@ -88,6 +96,9 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool) error {
 		kit, a, m, err := j.opponent(ref)
 		if err != nil {
 			return err
+		}
+		if sm, ok := m.(*search.Model); ok {
+			sm.Limit = moveTime
 		}
 		// Play against random is meant to differ from game to game, so
 		// its seed is the one place ttt draws from the global source.
@@ -167,8 +178,9 @@ func (j *job) fileRival(path string) (rival, error) {
 type rival struct {
 	name string
 	kit  *agents.Kit
-	// about says what the cells are; empty for a player that shows none.
-	about string
+	// about says what the cells are, after the move think made; nil for
+	// a player that shows none.
+	about func() string
 	think func(p game.Position) (move int, cells []string)
 }
 
@@ -191,26 +203,36 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand) ri
 		show := func(v float64) string { return percent(float32(v)) }
 		switch m.Views() {
 		case learn.Probabilities:
-			r.about = "its move probabilities"
+			r.about = about("its move probabilities")
 		case learn.Scores:
-			r.about = "what it expects to score after each " + kit.MoveName()
+			r.about = about("what it expects to score after each " + kit.MoveName())
 		case learn.Values:
-			r.about = "the value it puts on the position after each " + kit.MoveName()
+			r.about = about("the value it puts on the position after each " + kit.MoveName())
 			show = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 		}
+		explain := m.Explain
+		if sm, ok := m.(*search.Model); ok {
+			// One searcher for the session, which says what each move
+			// cost.
+			s := sm.Searcher()
+			explain = s.Explain
+			r.about = func() string {
+				return fmt.Sprintf("what it expects to score after each %s, %s", kit.MoveName(), searched(sm.Spec, s.Last()))
+			}
+		}
 		r.think = func(p game.Position) (int, []string) {
-			move := m.Explain(p, views)
+			move := explain(p, views)
 			return move, cells(p, func(k int) string { return show(views[k]) })
 		}
 	case a.Kind == store.Random:
-		r.about = "the chance of each " + kit.MoveName()
+		r.about = about("the chance of each " + kit.MoveName())
 		player := b.New(rng)
 		r.think = func(p game.Position) (int, []string) {
 			n := float32(bits.OnesCount64(kit.Legal(p)))
 			return player.Move(p), cells(p, func(int) string { return percent(1 / n) })
 		}
 	case a.Kind == store.Perfect:
-		r.about = "the game value of each move for " + a.Name
+		r.about = about("the game value of each move for " + a.Name)
 		player := b.New(rng)
 		r.think = func(p game.Position) (int, []string) {
 			values, _ := kit.Analyze(context.Background(), p) // tic-tac-toe's are looked up
@@ -221,6 +243,19 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand) ri
 		r.think = func(p game.Position) (int, []string) { return player.Move(p), nil }
 	}
 	return r
+}
+
+// about returns a rival's about that says text.
+func about(text string) func() string { return func() string { return text } }
+
+// searched says what a search's last move cost: "alpha-beta, 6 plies in
+// 12 ms", "MCTS, 800 simulations in 9 ms".
+func searched(spec search.Spec, st search.Stats) string {
+	t := st.Time.Round(time.Millisecond / 10)
+	if spec.Kind == search.AlphaBeta {
+		return fmt.Sprintf("by alpha-beta, %d plies in %v", st.Depth, t)
+	}
+	return fmt.Sprintf("by MCTS, %d simulations in %v", st.Depth, t)
 }
 
 // percent formats a probability as ttt-rl does: 97.1%.
@@ -324,7 +359,7 @@ func (s *session) game() (game.Result, error) {
 		if cells == nil {
 			fmt.Fprintf(s.out, "\n%s plays %s on %s.\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m))
 		} else {
-			fmt.Fprintf(s.out, "\n%s plays %s on %s; %s:\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m), s.rival.about)
+			fmt.Fprintf(s.out, "\n%s plays %s on %s; %s:\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m), s.rival.about())
 			v.grid(s.out, p, cells, m)
 		}
 		p = kit.Play(p, m)

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image/color"
@@ -190,6 +191,26 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 			label = m.method // the panel's title says the rest
 		}
 		series = append(series, eloSeries{label: label, kind: curveKind, ratings: m.ratings})
+	}
+
+	// The best with each search it was rated with (league run
+	// --search), at the round that made its network, as it is rated now.
+	searched, err := db.Searched(j.ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	bySearch := map[string][]store.HistoryRow{}
+	for _, a := range searched {
+		if st := a.Standing; st != nil {
+			row := st.HistoryRow
+			row.Round = int64(a.Generation)
+			bySearch[a.Search] = append(bySearch[a.Search], row)
+		}
+	}
+	for _, s := range slices.Sorted(maps.Keys(bySearch)) {
+		rows := bySearch[s]
+		slices.SortStableFunc(rows, func(a, b store.HistoryRow) int { return cmp.Compare(a.Round, b.Round) })
+		series = append(series, eloSeries{label: "the best @" + s + ", rated now", kind: curveKind, ratings: rows})
 	}
 
 	// The best networks, from the round that first rated each.

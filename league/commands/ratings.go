@@ -171,10 +171,11 @@ func verifyCells(a *store.Agent) []any {
 	return cells
 }
 
-// maxTableName is the widest agent name a table shows whole: a
-// checkpoint's name up to checkpoint-9999999. An imported net's name may
+// maxTableName is the widest agent name a table shows whole, within a
+// line of 100 columns: a checkpoint's name up to checkpoint-9999999, and
+// with a search up to checkpoint-99@mcts800. An imported net's name may
 // be longer; CSV and JSON give it whole.
-const maxTableName = 18
+const maxTableName = 20
 
 // clip shortens s to n characters by an ellipsis in its middle, which
 // keeps apart names that differ only at their end (from-c-1, from-c-2).

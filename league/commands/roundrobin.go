@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -25,12 +27,13 @@ func roundrobinCommand() *cli.Command {
    ttt roundrobin best latest perfect random
    ttt roundrobin 120 250 380 --format csv
 
-   AGENT is an id, a name, best, latest, perfect or random. Each pair that
-   has not played yet plays as in the league (every opening of --openings
-   moves, in both colours), in one round of its own; the ratings move as a
-   league round moves them. The crosstable gives each agent's score
-   against each other: points (a draw is half) out of games. One
-   roundrobin or league run at a time per database.`,
+   AGENT is an id, a name, best, latest, a built-in player, or a model
+   with a search after an @ (best@ab8), which joins the league as a player
+   of its own. Each pair that has not played yet plays as in the league
+   (every opening of --openings moves, in both colours), in one round of
+   its own; the ratings move as a league round moves them. The crosstable
+   gives each agent's score against each other: points (a draw is half)
+   out of games. One roundrobin or league run at a time per database.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "play every opening of this many moves (0-2), in both colours"},
 			workersFlag(),
@@ -91,6 +94,11 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 	}
 	ids := make([]int64, len(agents))
 	for i, a := range agents {
+		if a.ID == 0 { // a searched agent the league has not got: it joins
+			if a, err = j.addSearched(db, a); err != nil {
+				return err
+			}
+		}
 		ids[i] = a.ID
 	}
 	round, err := league.RoundRobin(j.ctx, db, ids, cfg)
@@ -188,4 +196,18 @@ func sortByRating(agents []*store.Agent) {
 	slices.SortStableFunc(agents, func(a, b *store.Agent) int {
 		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a.ID, b.ID))
 	})
+}
+
+// addSearched stores a, a searched agent that lookup made, in db's
+// league, and returns it as stored.
+func (j *job) addSearched(db *store.DB, a *store.Agent) (*store.Agent, error) {
+	base, err := db.Agent(j.ctx, strconv.FormatInt(a.ParentID, 10))
+	if err != nil {
+		return nil, err
+	}
+	s, err := search.Parse(a.Search)
+	if err != nil {
+		return nil, err
+	}
+	return league.AddSearched(j.ctx, db, agents.KitFor(db.Game()), base, s)
 }

@@ -84,7 +84,11 @@ func runShow(j *job, ref, format string) error {
 // built-in players.
 func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
+	if a.ID == 0 {
+		fmt.Fprintf(w, "agent:\t%s, not stored: a league stores a searched agent when it rates it (league run --search, roundrobin)\n", a.Name)
+	} else {
+		fmt.Fprintf(w, "agent:\t%d (%s)\n", a.ID, a.Name)
+	}
 	fmt.Fprintf(w, "kind:\t%s\n", a.Kind)
 	if parent != nil {
 		fmt.Fprintf(w, "parent:\t%d (%s)\n", parent.ID, parent.Name)
@@ -93,7 +97,9 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 	}
 	// Two numbers a user meets: the agent's id, which its name carries,
 	// and the round that made it (its generation, in CSV and JSON).
-	if a.Generation > 0 {
+	if a.Generation > 0 && a.Kind == store.Searched {
+		fmt.Fprintf(w, "round:\t%d, the league round that made its model\n", a.Generation)
+	} else if a.Generation > 0 {
 		fmt.Fprintf(w, "round:\t%d, the league round that made it (agent %d)\n", a.Generation, a.ID)
 	} else {
 		fmt.Fprintf(w, "round:\tnone: not made by a league round\n")
@@ -110,7 +116,9 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 	default:
 		fmt.Fprintf(w, "model:\tnone (a built-in player)\n")
 	}
-	fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
+	if a.ID != 0 {
+		fmt.Fprintf(w, "created:\t%s\n", a.CreatedAt.Format(time.RFC3339))
+	}
 	if s := a.Standing; s != nil {
 		// The standing's round is its last history row's: the rating
 		// has stayed within store.HistoryStep of that row since.

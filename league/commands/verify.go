@@ -3,10 +3,12 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,6 +17,7 @@ import (
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
 	"ttt/agents/nn"
+	"ttt/agents/search"
 	"ttt/agents/verify"
 	"ttt/league"
 )
@@ -37,6 +40,7 @@ func verifyCommand() *cli.Command {
    ttt verify best                  # a model stored in the league
    ttt verify --checkpoint 12       # agent 12, checkpoint-12, as export and play name it
    ttt verify --db c4.db best --positions mine.txt   # Connect Four, on your own positions
+   ttt verify --db c4.db best@ab8   # with a search around it (abN, mctsN), and its time a move
 
    Tic-tac-toe: every line of every opponent, for each side, in
    milliseconds; the exit status is 1 if a side can be beaten. A file of
@@ -117,7 +121,11 @@ func runVerify(j *job, o verifyOptions) error {
 	}
 	player := r.Model.Player()
 	if o.positions != "" {
-		return j.verifyPositions(kit, player, o.positions, sides)
+		t := timeMoves(player)
+		if err := j.verifyPositions(kit, t, o.positions, sides); err != nil {
+			return err
+		}
+		return t.report(j.Stdout, r.Model)
 	}
 	if !kit.Solved {
 		return j.verifySampled(kit, r.Model, sides, o.against, o.seed)
@@ -185,6 +193,16 @@ func (j *job) modelToVerify(arg string, stored bool, inputs int) (learn.Reading,
 		_, m, err := j.storedModel(arg)
 		return learn.Reading{Model: m}, err
 	}
+	// A file with a search after its name: its model, searched.
+	if name, spec, err := search.Split(arg); err == nil && spec != nil {
+		if info, err := os.Stat(j.path(name)); err == nil && !info.IsDir() {
+			r, err := j.modelToVerify(name, false, inputs)
+			if err == nil {
+				r.Model = search.Wrap(r.Model, *spec)
+			}
+			return r, err
+		}
+	}
 	// Whatever is at arg but a directory is read as a model's file,
 	// which refuses what is not one: /dev/zero is not an agent's name.
 	info, err := os.Stat(j.path(arg))
@@ -244,12 +262,13 @@ func (j *job) verifySampled(kit *agents.Kit, m learn.Model, sides []game.Side, a
 		}
 	}
 	w := j.Stdout
+	t := timeMoves(m.Player())
 	for _, set := range []struct {
 		name      string
 		positions []game.Solved
 	}{{"random set", kit.Random()}, {"tactical set", kit.Positions()}} {
 		positions := ofSides(kit, set.positions, sides)
-		fmt.Fprintf(w, "%s: %s\n", set.name, verify.CheckSet(m.Player(), positions))
+		fmt.Fprintf(w, "%s: %s\n", set.name, verify.CheckSet(t, positions))
 		all, _ := verify.RandomShare(positions)
 		fmt.Fprintf(w, "  random player: %.1f%% expected", 100*all)
 		for _, b := range kit.Builtins {
@@ -258,6 +277,9 @@ func (j *job) verifySampled(kit *agents.Kit, m learn.Model, sides []game.Side, a
 			}
 		}
 		fmt.Fprintln(w)
+	}
+	if err := t.report(w, m); err != nil {
+		return err
 	}
 	games := 0
 	for _, b := range kit.Builtins {
@@ -309,4 +331,35 @@ func (j *job) verifyPositions(kit *agents.Kit, player game.Player, path string, 
 	all, _ := verify.RandomShare(set)
 	fmt.Fprintf(j.Stdout, "%s: %s\n  random player: %.1f%% expected\n", path, verify.CheckSet(player, set), 100*all)
 	return nil
+}
+
+// timed is a player whose moves are timed.
+type timed struct {
+	game.Player
+	times []time.Duration
+}
+
+// timeMoves returns p with its moves timed.
+func timeMoves(p game.Player) *timed { return &timed{Player: p} }
+
+// Move implements game.Player.
+func (t *timed) Move(p game.Position) int {
+	start := time.Now()
+	m := t.Player.Move(p)
+	t.times = append(t.times, time.Since(start))
+	return m
+}
+
+// report writes the median and the 90th percentile of the times of a
+// searched model's moves, what its search costs on this machine: nothing
+// for a model alone, which takes microseconds.
+func (t *timed) report(w io.Writer, m learn.Model) error {
+	sm, ok := m.(*search.Model)
+	if !ok || len(t.times) == 0 {
+		return nil
+	}
+	slices.Sort(t.times)
+	q := func(f float64) time.Duration { return t.times[int(f*float64(len(t.times)-1))].Round(time.Microsecond) }
+	_, err := fmt.Fprintf(w, "time a move, searched %s: median %v, 90th percentile %v (%d moves, one core)\n", sm.Spec.Describe(), q(0.5), q(0.9), len(t.times))
+	return err
 }

@@ -23,6 +23,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/nn"
+	"ttt/agents/search"
 	"ttt/agents/table"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -125,6 +126,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, store.ErrPruned):
 		writeError(w, http.StatusGone, "%v", err)
+	case errors.Is(err, search.ErrSpec), errors.Is(err, league.ErrNoModel):
+		writeError(w, http.StatusBadRequest, "%v", err)
 	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, store.ErrReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
 		// store.ErrReplaced is the store noticing the replacement in the
 		// middle of a read, before the server's own look at the file.
@@ -177,10 +180,14 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request, o *opened, fn func
 	return true
 }
 
+// moveTime is the longest a searched agent thinks a move for a page.
+const moveTime = time.Second
+
 // storedAgent reads the agent that ref names in o, with its network, as
-// store.DB.Agent does: a pruned checkpoint comes with store.ErrPruned.
+// league.Agent does (a model with a search after its name too): a
+// pruned checkpoint comes with store.ErrPruned.
 func storedAgent(r *http.Request, o *opened, ref string) (*store.Agent, error) {
-	a, err := o.db.Agent(r.Context(), ref)
+	a, err := league.Agent(r.Context(), o.db, ref)
 	if cur := o.current(); cur != nil {
 		return nil, cur
 	}
@@ -603,6 +610,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		// A pruned checkpoint is all that remains of it: its record,
 		// ratings and games, without its network.
 		if a, err = v.Agent(r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
+			if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
+				a, err = nil, nil // a searched agent the league has not got: made after the view
+			}
 			return err
 		}
 		if best, err = bestOf(v); err != nil {
@@ -618,6 +628,19 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	})
 	if !ok {
 		return
+	}
+	if a == nil {
+		var err error
+		if a, err = storedAgent(r, o, r.PathValue("ref")); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if !s.view(w, r, o, func(v *store.View) (err error) {
+			parent, err = v.Name(strconv.FormatInt(a.ParentID, 10))
+			return err
+		}) {
+			return
+		}
 	}
 	kit := agents.KitFor(o.db.Game())
 	var model learn.Model
@@ -834,6 +857,15 @@ type point struct {
 	RandomShare *float64 `json:"random_share,omitempty"`
 }
 
+// searchedPoint is a searched agent on the chart: its search, the round
+// that made its network, and its rating now.
+type searchedPoint struct {
+	agentRef
+	Search string `json:"search"`
+	Round  int64  `json:"round"`
+	interval
+}
+
 // reference is a built-in player's rating, its value on the game's
 // scale: the flat lines of the chart.
 type reference struct {
@@ -850,10 +882,11 @@ type reference struct {
 // perfect's and random's ratings now.
 func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
-		curve  []store.CurvePoint
-		newest int64
-		refs   []*store.Agent
-		shares map[int64]store.SetShares
+		curve    []store.CurvePoint
+		newest   int64
+		refs     []*store.Agent
+		searched []*store.Agent
+		shares   map[int64]store.SetShares
 	)
 	kit := agents.KitFor(o.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
@@ -887,6 +920,9 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 			}
 			refs = append(refs, a)
 		}
+		if searched, err = v.Searched(); err != nil {
+			return err
+		}
 		shares, err = curveShares(v, kit, curve)
 		return err
 	})
@@ -904,7 +940,17 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		// FloorRandom is the same on the random-ply set.
 		Floor       *float64 `json:"floor,omitempty"`
 		FloorRandom *float64 `json:"floor_random,omitempty"`
-	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}}
+		// Searched are the rated searched agents (ttt league run
+		// --search), every one in every answer (a league adds one a
+		// round at most): each at the round that made its network, as
+		// it is rated now.
+		Searched []searchedPoint `json:"searched"`
+	}{NewestRound: newest, Whole: whole, Thinned: whole && newest > maxPoints, Points: make([]point, 0, len(curve)), References: []reference{}, Searched: []searchedPoint{}}
+	for _, a := range searched {
+		if st := a.Standing; st != nil {
+			out.Searched = append(out.Searched, searchedPoint{agentRef: *refOf(a), Search: a.Search, Round: int64(a.Generation), interval: intervalOf(st.HistoryRow)})
+		}
+	}
 	pct := func(s *verify.Score) *float64 {
 		if s == nil {
 			return nil
@@ -1046,6 +1092,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		if err != nil {
 			s.fail(w, r, err)
 			return
+		}
+		if sm, ok := model.(*search.Model); ok {
+			sm.Limit = moveTime // a page waits a second at most, as ttt play does
 		}
 		views := make([]float64, kit.Moves())
 		m = model.Explain(p, views)

@@ -101,11 +101,23 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 			return err
 		}
 		// A pruned checkpoint keeps its record and rating; only its
-		// moves cannot be compared (pruned says so).
-		if a, err = v.Agent(r.PathValue("a")); err != nil && !errors.Is(err, store.ErrPruned) {
+		// moves cannot be compared (pruned says so). A searched agent
+		// the league has not got is made after the view: it has met
+		// nobody.
+		get := func(ref string) (*store.Agent, error) {
+			a, err := v.Agent(ref)
+			switch {
+			case errors.Is(err, store.ErrNotFound) && strings.Contains(ref, "@"):
+				return nil, nil
+			case err != nil && !errors.Is(err, store.ErrPruned):
+				return nil, err
+			}
+			return a, nil
+		}
+		if a, err = get(r.PathValue("a")); err != nil {
 			return err
 		}
-		if b, err = v.Agent(r.PathValue("b")); err != nil && !errors.Is(err, store.ErrPruned) {
+		if b, err = get(r.PathValue("b")); err != nil || a == nil || b == nil {
 			return err
 		}
 		played, met, err = league.HeadToHead(v, a.ID, b.ID)
@@ -114,7 +126,19 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	if !ok {
 		return
 	}
-	if a.ID == b.ID {
+	for _, side := range []struct {
+		agent **store.Agent
+		ref   string
+	}{{&a, r.PathValue("a")}, {&b, r.PathValue("b")}} {
+		if *side.agent == nil {
+			var err error
+			if *side.agent, err = storedAgent(r, o, side.ref); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+	}
+	if a.Name == b.Name {
 		writeError(w, http.StatusBadRequest, "%s and %s are one agent, %s (%d): compare two", r.PathValue("a"), r.PathValue("b"), a.Name, a.ID)
 		return
 	}

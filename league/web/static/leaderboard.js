@@ -152,6 +152,7 @@ async function loadCurve() {
   if (curve && !(curve.thinned && curve.points.length > 2 * wholePoints)) {
     const since = await api(`/api/progress?after=${curve.newest_round}`);
     if (!since.whole) {
+      // The searched agents come whole in every answer.
       curve = { ...since, thinned: curve.thinned, points: [...curve.points, ...since.points] };
       return curve;
     }
@@ -450,6 +451,23 @@ function draw(progress, rated) {
       { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
     );
     bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+  });
+  // The best with each search it was rated with (ttt league run
+  // --search), at the round that made its network, rated now: a line
+  // of its own beside the network's.
+  const searches = [...new Set((progress.searched ?? []).map((p) => p.search))];
+  searches.forEach((s, k) => {
+    const at = new Map(progress.searched.filter((p) => p.search === s).map((p) => [p.round, p.elo]));
+    data.push(xs.map((x) => at.get(x) ?? null));
+    series.push({
+      label: `the best @${s}`,
+      stroke: curveColors[(methods.length + k) % curveColors.length],
+      width: 1.5,
+      dash: [8, 3],
+      spanGaps: true,
+      points: { show: true, size: 5 },
+      value: legendValue((v) => v.toFixed(0)),
+    });
   });
   // A game measured on sets of solved positions: each snapshot's share of
   // optimal moves on each set, the random-ply set's (the harder) first

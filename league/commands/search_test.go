@@ -1,0 +1,82 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ttt/league/commands/clitest"
+)
+
+// TestSearchedAgents: a model with a search after its name is an agent
+// of its own wherever a command names one, and a league run with
+// --search rates the best with it, the same with one worker or two.
+func TestSearchedAgents(t *testing.T) {
+	var ratings [2]string
+	for i, workers := range []string{"1", "2"} {
+		p := clitest.New(t)
+		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "20000",
+			"--search", "ab2,mcts50", "--workers", workers)
+		// Round 1 has no best yet; rounds 2 and 3 add the best searched
+		// twice each, or once more where the best did not change.
+		joined := regexp.MustCompile(`(?m)^round \d+  (checkpoint-\d+@(ab2|mcts50)) joins: the best, searched`).FindAllStringSubmatch(out, -1)
+		if len(joined) < 2 {
+			t.Fatalf("%d searched agents joined:\n%s", len(joined), out)
+		}
+		var list []struct {
+			Name string  `json:"agent"`
+			Kind string  `json:"kind"`
+			Elo  float64 `json:"elo"`
+		}
+		p.OKJSON(t, &list, "ratings", "--format", "json", "--all")
+		kinds := map[string]string{}
+		for _, a := range list {
+			kinds[a.Name] = a.Kind
+		}
+		for _, j := range joined {
+			if kinds[j[1]] != "searched" {
+				t.Errorf("%s joined but is not rated as a searched agent: %v", j[1], kinds)
+			}
+		}
+		ratings[i] = p.OK(t, "ratings", "--format", "csv", "--all")
+		if i > 0 {
+			continue // the commands read the league the same way
+		}
+
+		// Named by the commands: play, show, verify, compare, and
+		// roundrobin, which stores a searched agent it has not got.
+		play, _, code := p.RunInput(t, "4\nq\n", "play", "--checkpoint", "best@ab3")
+		if code != 0 || !strings.Contains(play, "by alpha-beta, 3 plies in") {
+			t.Errorf("play best@ab3: exit %d\n%s", code, play)
+		}
+		if show := p.OK(t, "show", "best@mcts20"); !strings.Contains(show, "searched by MCTS, 20 simulations a move") {
+			t.Errorf("show best@mcts20:\n%s", show)
+		}
+		if v := p.OK(t, "verify", "best@ab2", "--against", "tactician"); !strings.Contains(v, "time a move, searched by alpha-beta, 2 plies deep: median") {
+			t.Errorf("verify best@ab2:\n%s", v)
+		}
+		p.Write(t, "mine.txt", []byte("444444333333222222\n"))
+		if v := p.OK(t, "verify", "best@mcts30", "--positions", "mine.txt"); !strings.Contains(v, "mine.txt: optimal moves") || !strings.Contains(v, "time a move, searched by MCTS") {
+			t.Errorf("verify best@mcts30 --positions:\n%s", v)
+		}
+		p.OK(t, "compare", "best@ab2", "best")
+		rr := p.OK(t, "roundrobin", "best", "best@ab1", "tactician")
+		if !strings.Contains(rr, "@ab1") {
+			t.Errorf("roundrobin:\n%s", rr)
+		}
+		var again []json.RawMessage
+		p.OKJSON(t, &again, "ratings", "--format", "json", "--all")
+		if len(again) != len(list)+1 {
+			t.Errorf("roundrobin stored %d agents, want the searched one", len(again)-len(list))
+		}
+
+		p.Usage(t, "a search goes around a learned model, and tactician is a built-in player", "play", "--checkpoint", "tactician@ab2")
+		p.Usage(t, `unknown search "ab0"`, "show", "best@ab0")
+		p.Usage(t, "the search is no part of its file", "export", "--checkpoint", "best@mcts50")
+		p.Refused(t, "no such agent", "show", "nobody@ab2")
+	}
+	if ratings[0] != ratings[1] {
+		t.Errorf("one worker and two rate differently:\n%s\n%s", ratings[0], ratings[1])
+	}
+}

@@ -1,0 +1,99 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"ttt/agents"
+	"ttt/agents/search"
+	"ttt/store"
+)
+
+// AddSearched stores base, a learned model, with the search s around it
+// as an agent of its own (kind searched, named BASE@SEARCH), with the
+// facts the league keeps of every agent: the next round rates it, a
+// newcomer that plays its pool. A searched agent is a player, not a new
+// scale: it is rated among the others by the games it plays.
+func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, base *store.Agent, s search.Spec) (*store.Agent, error) {
+	m, err := ModelOf(kit, base)
+	if err != nil {
+		return nil, err
+	}
+	a := &store.Agent{Kind: store.Searched, ParentID: base.ID, Search: s.String(),
+		Generation: base.Generation, TrainGames: base.TrainGames}
+	Describe(kit, a, search.Wrap(m, s))
+	return a, db.AddAgent(ctx, a)
+}
+
+// searchBest adds the league's best network with each of the run's
+// searches (Config.Search), where the league has not got it yet: a new
+// best is rated with its searches from the round after it became the
+// best. The best is read from what the rounds committed, so a run that
+// resumes after a kill adds the same agents at the same rounds.
+func (lg *league) searchBest(ctx context.Context) error {
+	if len(lg.cfg.Search) == 0 {
+		return nil
+	}
+	best, err := lg.db.Agent(ctx, store.Best)
+	switch {
+	case errors.Is(err, store.ErrNoCheckpoints):
+		return nil
+	case err != nil:
+		return err
+	case !best.Kind.IsNetwork():
+		return nil
+	}
+	for _, s := range lg.cfg.Search {
+		_, err := lg.db.Agent(ctx, best.Name+"@"+s.String())
+		if errors.Is(err, store.ErrNotFound) {
+			_, err = AddSearched(ctx, lg.db, lg.kit, best, s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrNoModel is the error of a search around an agent that learned no
+// model: a built-in player, or an agent searched already.
+var ErrNoModel = errors.New("a search goes around a learned model")
+
+// Agent returns the agent that ref names in db, as store.DB.Agent does,
+// and a model with a search after its name (best@ab4, 12@mcts800): the
+// searched agent the league stores under that name where it has one,
+// else one made for the caller, unstored (ID 0), which plays the same.
+// A search that is none of search.Parse's is search.ErrSpec.
+func Agent(ctx context.Context, db *store.DB, ref string) (*store.Agent, error) {
+	a, err := db.Agent(ctx, ref)
+	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(ref, "@") {
+		return a, err
+	}
+	name, s, err := search.Split(ref)
+	if err != nil {
+		return nil, err
+	}
+	base, err := Agent(ctx, db, name)
+	switch {
+	case err != nil:
+		return nil, err
+	case !base.Kind.IsNetwork():
+		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base))
+	}
+	if a, err := db.Agent(ctx, base.Name+"@"+s.String()); !errors.Is(err, store.ErrNotFound) {
+		return a, err
+	}
+	return &store.Agent{Kind: store.Searched, Name: base.Name + "@" + s.String(), ParentID: base.ID,
+		Generation: base.Generation, TrainGames: base.TrainGames, Method: base.Method, Search: s.String(),
+		Weights: base.Weights}, nil
+}
+
+// what says what a, which learned no model, is.
+func what(a *store.Agent) string {
+	if a.Kind == store.Searched {
+		return "searched already"
+	}
+	return "a built-in player"
+}
