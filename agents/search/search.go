@@ -170,6 +170,9 @@ type Searcher struct {
 	tree     []node // MCTS's, reused
 }
 
+// Spec is the search s makes.
+func (s *Searcher) Spec() Spec { return s.spec }
+
 // Last is what the last move cost.
 func (s *Searcher) Last() Stats { return s.stats }
 

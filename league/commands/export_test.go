@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,7 +20,11 @@ import (
 // human's lines come from in and are echoed to out. Random's moves come
 // from a generator seeded with seed.
 func PlayGames(in io.Reader, out io.Writer, a *store.Agent, m learn.Model, human game.Side, seed uint64) (game.Record, error) {
-	return playGames(context.Background(), in, out, true, newRival(agents.TicTacToe, a, m, rand.New(rand.NewPCG(seed, 0))), human, false)
+	r, err := newRival(agents.TicTacToe, a, m, rand.New(rand.NewPCG(seed, 0)), time.Second)
+	if err != nil {
+		return game.Record{}, err
+	}
+	return playGames(context.Background(), in, out, true, r, human, false)
 }
 
 // ParseMove reads a line typed at the move prompt of a tic-tac-toe game

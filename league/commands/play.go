@@ -89,7 +89,7 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool, moveTime time
 	var r rival
 	if path != "" {
 		var err error
-		if r, err = j.fileRival(path); err != nil {
+		if r, err = j.fileRival(path, moveTime); err != nil {
 			return err
 		}
 	} else {
@@ -97,12 +97,11 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool, moveTime time
 		if err != nil {
 			return err
 		}
-		if sm, ok := m.(*search.Model); ok {
-			sm.Limit = moveTime
-		}
 		// Play against random is meant to differ from game to game, so
 		// its seed is the one place ttt draws from the global source.
-		r = newRival(kit, a, m, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+		if r, err = newRival(kit, a, m, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), moveTime); err != nil {
+			return err
+		}
 	}
 	// A terminal shows what the human types; a pipe does not, so the
 	// moves are echoed there and a scripted game reads as a transcript.
@@ -152,8 +151,14 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, learn.Model, erro
 
 // fileRival is the agent in the file at path, of the game --game names
 // or else whatever game the file is for, as a rival named after the
-// file.
-func (j *job) fileRival(path string) (rival, error) {
+// file; FILE@SEARCH plays it with the search, moveTime a move at most.
+func (j *job) fileRival(path string, moveTime time.Duration) (rival, error) {
+	var spec *search.Spec
+	if _, err := os.Stat(j.path(path)); err != nil {
+		if name, s, serr := search.Split(path); serr == nil && s != nil {
+			path, spec = name, s
+		}
+	}
 	var g game.Game
 	if j.game != "" {
 		kit, err := agents.KitOf(j.game)
@@ -170,7 +175,12 @@ func (j *job) fileRival(path string) (rival, error) {
 	if r.Side != nil {
 		fmt.Fprintf(j.Stdout, "%s is a file of one side: it plays %s as its checkpoint did\n", path, r.Side)
 	}
-	return newRival(kit, &store.Agent{Name: filepath.Base(path), Method: r.Method}, r.Model, nil), nil
+	a := &store.Agent{Name: filepath.Base(path), Method: r.Method}
+	if spec != nil {
+		a.Name += "@" + spec.String()
+		r.Model = search.Wrap(r.Model, *spec)
+	}
+	return newRival(kit, a, r.Model, nil, moveTime)
 }
 
 // rival is the agent across the board: its move in a position, and what
@@ -186,67 +196,52 @@ type rival struct {
 
 // newRival turns a stored agent of kit's game, whose model is m (nil for
 // a built-in player), into a rival. Random and MCTS draw their moves
-// from rng.
-func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand) rival {
+// from rng; a search thinks a move for moveTime at most.
+func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, moveTime time.Duration) (rival, error) {
+	t, err := league.NewThinker(kit, a, m, rng, moveTime)
+	if err != nil {
+		return rival{}, err
+	}
 	r := rival{name: a.Name, kit: kit}
-	cells := func(p game.Position, cell func(move int) string) []string {
-		out := make([]string, kit.Moves())
+	show := func(v float64) string { return percent(float32(v)) }
+	var about string
+	switch t.Shows {
+	case league.Probabilities:
+		about = "its move probabilities"
+		if a.Kind == store.Random {
+			about = "the chance of each " + kit.MoveName()
+		}
+	case league.Scores:
+		about = "what it expects to score after each " + kit.MoveName()
+	case league.TableValues:
+		about = "the value it puts on the position after each " + kit.MoveName()
+		show = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	case league.GameValues:
+		about = "the game value of each move for " + a.Name
+		show = func(v float64) string { return game.Value(v).String() }
+	}
+	r.about = func() string {
+		if t.Searcher != nil {
+			return about + ", " + searched(t.Searcher.Spec(), t.Searcher.Last())
+		}
+		return about
+	}
+	r.think = func(p game.Position) (int, []string) {
+		// Only the perfect player's look-ups can fail, and tic-tac-toe's
+		// never do.
+		th, _ := t.Think(context.Background(), p)
+		if th.Views == nil {
+			return th.Move, nil
+		}
+		cells := make([]string, kit.Moves())
 		for legal := kit.Legal(p); legal != 0; legal &= legal - 1 {
-			m := bits.TrailingZeros64(legal)
-			out[m] = cell(m)
+			k := bits.TrailingZeros64(legal)
+			cells[k] = show(th.Views[k])
 		}
-		return out
+		return th.Move, cells
 	}
-	switch b, builtin := kit.Builtin(a.Name); {
-	case m != nil:
-		views := make([]float64, kit.Moves())
-		show := func(v float64) string { return percent(float32(v)) }
-		switch m.Views() {
-		case learn.Probabilities:
-			r.about = about("its move probabilities")
-		case learn.Scores:
-			r.about = about("what it expects to score after each " + kit.MoveName())
-		case learn.Values:
-			r.about = about("the value it puts on the position after each " + kit.MoveName())
-			show = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-		}
-		explain := m.Explain
-		if sm, ok := m.(*search.Model); ok {
-			// One searcher for the session, which says what each move
-			// cost.
-			s := sm.Searcher()
-			explain = s.Explain
-			r.about = func() string {
-				return fmt.Sprintf("what it expects to score after each %s, %s", kit.MoveName(), searched(sm.Spec, s.Last()))
-			}
-		}
-		r.think = func(p game.Position) (int, []string) {
-			move := explain(p, views)
-			return move, cells(p, func(k int) string { return show(views[k]) })
-		}
-	case a.Kind == store.Random:
-		r.about = about("the chance of each " + kit.MoveName())
-		player := b.New(rng)
-		r.think = func(p game.Position) (int, []string) {
-			n := float32(bits.OnesCount64(kit.Legal(p)))
-			return player.Move(p), cells(p, func(int) string { return percent(1 / n) })
-		}
-	case a.Kind == store.Perfect:
-		r.about = about("the game value of each move for " + a.Name)
-		player := b.New(rng)
-		r.think = func(p game.Position) (int, []string) {
-			values, _ := kit.Analyze(context.Background(), p) // tic-tac-toe's are looked up
-			return player.Move(p), cells(p, func(m int) string { return values[m].Value.String() })
-		}
-	case builtin:
-		player := b.New(rng)
-		r.think = func(p game.Position) (int, []string) { return player.Move(p), nil }
-	}
-	return r
+	return r, nil
 }
-
-// about returns a rival's about that says text.
-func about(text string) func() string { return func() string { return text } }
 
 // searched says what a search's last move cost: "alpha-beta, 6 plies in
 // 12 ms", "MCTS, 800 simulations in 9 ms".

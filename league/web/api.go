@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"mime"
 	"net/http"
@@ -1084,63 +1083,50 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		return
 	}
 	out := moveAnswer{Agent: refOf(a), Board: board, ToMove: kit.ToMove(p).String()}
-	legal := kit.Legal(p)
-	var m int
-	switch b, builtin := kit.Builtin(a.Name); {
-	case a.Weights != nil:
-		model, err := league.ModelOf(kit, a)
-		if err != nil {
+	var model learn.Model
+	if a.Weights != nil {
+		if model, err = league.ModelOf(kit, a); err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		if sm, ok := model.(*search.Model); ok {
-			sm.Limit = moveTime // a page waits a second at most, as ttt play does
-		}
-		views := make([]float64, kit.Moves())
-		m = model.Explain(p, views)
-		switch model.Views() {
-		case learn.Probabilities:
-			out.Probabilities = make([]float32, kit.Moves())
-			for k, v := range views {
-				out.Probabilities[k] = float32(v)
-			}
-		case learn.Scores:
-			out.Expected = make([]float32, kit.Moves())
-			for k, v := range views {
-				out.Expected[k] = float32(v)
-			}
-		case learn.Values:
-			out.TableValues = make([]*float64, kit.Moves())
-			for k := range out.TableValues {
-				if legal&(1<<k) != 0 {
-					out.TableValues[k] = &views[k]
-				}
-			}
-		}
-	case !builtin:
-		s.fail(w, r, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title()))
+	}
+	// Random and MCTS: a move of their own at each request. A search
+	// thinks a second at most, as in ttt play.
+	t, err := league.NewThinker(kit, a, model, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), moveTime)
+	if err != nil {
+		s.fail(w, r, err)
 		return
-	default:
-		// Random and MCTS: a move of their own at each request.
-		m = b.New(rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))).Move(p)
-		switch a.Kind {
-		case store.Random:
-			out.Probabilities = make([]float32, kit.Moves())
-			for k := range out.Probabilities {
-				if legal&(1<<k) != 0 {
-					out.Probabilities[k] = 1 / float32(bits.OnesCount64(legal))
-				}
+	}
+	th, err := t.Think(r.Context(), p)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	m, views, legal := th.Move, th.Views, kit.Legal(p)
+	switch t.Shows {
+	case league.Probabilities: // a policy's softmax covers every move
+		out.Probabilities = make([]float32, len(views))
+		for k, v := range views {
+			out.Probabilities[k] = float32(v)
+		}
+	case league.Scores:
+		out.Expected = make([]float32, len(views))
+		for k, v := range views {
+			out.Expected[k] = float32(v)
+		}
+	case league.TableValues:
+		out.TableValues = make([]*float64, len(views))
+		for k := range views {
+			if legal&(1<<k) != 0 {
+				out.TableValues[k] = &views[k]
 			}
-		case store.Perfect: // the perfect player knows every value at once
-			values, err := kit.Analyze(r.Context(), p)
-			if err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			out.Values = make([]*string, kit.Moves())
-			for k, o := range values {
-				v := o.Value.String()
-				out.Values[k] = &v
+		}
+	case league.GameValues:
+		out.Values = make([]*string, len(views))
+		for k, v := range views {
+			if legal&(1<<k) != 0 {
+				text := game.Value(v).String()
+				out.Values[k] = &text
 			}
 		}
 	}
