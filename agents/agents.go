@@ -114,17 +114,13 @@ var Games = []*Kit{TicTacToe, ConnectFour}
 // players at 10, 100 and 1,000 playouts a move, its check is the
 // exhaustive one (every opponent line) and its players are tables.
 //
-// The scale (BenchmarkAnchors: 475,000 games each for random, perfect,
-// MCTS-10 and MCTS-100, 168,000 for MCTS-1,000, every interval within ±3
-// Elo): perfect 494, MCTS-10 222, MCTS-100 440, MCTS-1,000 503. Perfect
-// never loses, but MCTS-1,000 beats random a little more often than it
-// does (94.4% of the points to 92.0%) and draws it evenly.
-//
-// The ladder is an order of magnitude below Connect Four's: against the
-// perfect player over the 144 games of a match, MCTS with 10 playouts
-// loses 98, with 100 loses 42 and with 1,000 loses one, while 10,000
-// draws all 144 as perfect does, at ten times the cost (about a second
-// a match), which a league paying it every round would feel.
+// The built-in players' Elo is the scale, measured once by
+// BenchmarkAnchors (BENCHMARKS.md, "The scale: a long match among the
+// built-in players"). MCTS-1,000 rates a little above perfect, which
+// never loses: it beats random more often. The ladder stops an order of
+// magnitude below Connect Four's: MCTS-10,000 would play as perfect
+// does, at ten times the cost, which a league paying it every round
+// would feel.
 var TicTacToe = &Kit{
 	Game:   tictactoe.Game,
 	Solved: true,

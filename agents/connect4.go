@@ -18,13 +18,9 @@ import (
 // solver; its check is the share of a fixed set of solved positions where
 // a player's move keeps the value.
 //
-// The scale (BenchmarkAnchors: 229,000 games each for random, the
-// tactician and MCTS-100, 89,000 for MCTS-1,000, 12,000 for MCTS-10,000
-// and 5,200 for the solver; intervals within ±7 Elo below MCTS-1,000,
-// ±9, ±14 and ±17 above): the tactician 714, MCTS-100 802, MCTS-1,000
-// 1,229, MCTS-10,000 1,436, the solver 1,487. Random is far below
-// everyone: the tactician beats it in 98.3% of the games, MCTS-1,000 in
-// all 29,302.
+// The built-in players' Elo is the scale, measured once by
+// BenchmarkAnchors (BENCHMARKS.md, "The scale: a long match among the
+// built-in players", with the records behind it).
 var ConnectFour = &Kit{
 	Game: connect4.Game,
 	// The n-tuple network in self-play, its only opponent: no exploiter

@@ -28,9 +28,9 @@ type StoredGame struct {
 	Date         time.Time // when its round was committed; zero where the league did not record it (schema 1)
 }
 
-// ErrNotReproduced: a stored match, replayed, gave another record than
-// the one stored. Its games cannot be told, since the league stores
-// seeds and records rather than games.
+// ErrNotReproduced is the error of a stored match that, replayed, gave
+// another record than the one stored. Its games cannot be told, since
+// the league stores seeds and records rather than games.
 var ErrNotReproduced = errors.New("the stored result cannot be reproduced by this ttt")
 
 // Games replays the games of the matches f chooses, match by match in the

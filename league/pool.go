@@ -8,7 +8,8 @@ import (
 // The pool of a member that joins the league (a snapshot, or a network
 // added by ttt import or ttt train --db) is who it plays, once each,
 // before it is rated. It holds at most Config.Opponents agents, chosen in
-// this order:
+// this order (docs/league.md, "How a league stays fast all night", says
+// where each rule comes from):
 //
 //  1. the game's fixed built-in players: random, the scale's 0, and
 //     perfect, the ceiling, in tic-tac-toe; random and the tactician in
@@ -25,20 +26,18 @@ import (
 //     before it, for exponents k spread evenly between 1 and the age of
 //     the league, (Opponents-7)/2 of them. Old checkpoints keep being
 //     measured (each meets the snapshots made 2, 4, 8, ... rounds after
-//     it), and the graph of results stays one piece whose long links tie
-//     the late league to the early one, as the log-spaced pairings of the
-//     Go-AI rating lists do.
+//     it), and long links tie the late league to the early one, so that
+//     the graph of results stays one piece.
 //  5. the rest: the networks nearest to it in rating, given the rating
 //     its games so far suggest. An even match tells the most about a
-//     rating (its outcome is least predictable; BayesElo's and Fishtest's
-//     practice), and these are the members a learner's next snapshot is
-//     likeliest to be mixed up with.
+//     rating (its outcome is least predictable), and these are the
+//     members a learner's next snapshot is likeliest to be mixed up with.
 //
 // A league younger than its pools plays every network, and of the ladder
-// the rungs around it (see rungs); at 100,000 checkpoints a round still plays 32 matches. Pools depend only
-// on the ratings, the round and the seed, never on timing or workers. A
-// pair never plays twice: every pairing has a member that has not played
-// before.
+// the rungs around it (see rungs); a round's matches stay bounded however
+// large the league grows. Pools depend only on the ratings, the round and
+// the seed, never on timing or workers. A pair never plays twice: every
+// pairing has a member that has not played before.
 const (
 	minOpponents = 4 // random, perfect (or the tactician), the parent and one more
 	maxOpponents = 1024

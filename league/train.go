@@ -9,49 +9,36 @@ import (
 )
 
 // train plays the round's training games. Each game's opponent is drawn
-// from four sources, in the shares of the config:
+// from these sources, in the shares of the config (docs/learning.md, "How
+// it learns", tells what each did in our leagues):
 //
-//   - Exploit: the exploiter of the learner itself as it was at most
-//     exploitEvery games ago (tictactoe.Exploiter), a random player that
-//     plays every line the exhaustive check finds against the learner.
-//     This is what makes the learner unbeatable. ttt-rl's rule rewards
-//     whole games, so against a random opponent a move that loses to one
-//     reply in a hundred but usually wins is worth keeping (it scores more
-//     than a sure tie), and the learner keeps such holes for good; the
-//     exploiter finds the reply every time, and the move goes. AlphaStar's
-//     league keeps exploiters for the same reason.
-//   - SelfPlay: itself. It samples both sides and learns from both.
-//   - Members: a frozen net of the league (a checkpoint, a baseline or an
-//     imported net), by prioritised fictitious self-play as in AlphaStar's
-//     league: weight (1/2 - s)^2 for the nets of the latest snapshot's
-//     pool against which it scored s < 1/2, so only nets that still beat
-//     it are met, the ones that beat it most most often. The share is 0 unless asked
-//     for: a greedy net plays the same game every time against a learner
-//     that has stopped exploring, thousands of repeats of one game skew
-//     what the learner knows of every other position, and in our runs
-//     even a share of 3% made the first unbeatable checkpoint come later.
-//   - Ladder: a fixed built-in player of the game other than random: the
-//     tactician in Connect Four (the perfect player in tic-tac-toe, where
-//     the share is 0). The tactician wins whenever it can and blocks
-//     every immediate threat, so a learner that leaves one open loses
-//     that game: ttt-rl's rule against random alone learns where to play
-//     but not tactics, and stops below the tactician. The learner still
-//     learns from results only.
+//   - Exploit: the exploiter of the learner as it was at most
+//     exploitEvery games ago (Kit.Exploiter), a random player that plays
+//     every line that beats it. It makes the learner unbeatable: ttt-rl's
+//     rule rewards whole games, so against random alone a move that loses
+//     to one reply in a hundred but usually wins is worth keeping; the
+//     exploiter finds that reply every time, and the move goes (AlphaStar's
+//     league keeps exploiters for the same reason).
+//   - SelfPlay: itself, learning from both sides.
+//   - Members: a frozen net of the league, by prioritised fictitious
+//     self-play as in AlphaStar's league: weight (1/2 - s)^2 for each net
+//     of the latest snapshot's pool against which it scored s < 1/2, so
+//     only nets that still beat it are met. 0 unless asked for: a greedy
+//     net plays the same game every time against a learner that has
+//     stopped exploring, which skews what it knows of every other position.
+//   - Ladder: the game's fixed built-in players but random (sparring):
+//     the tactician in Connect Four, perfect in tic-tac-toe; 0 unless
+//     asked for. The tactician punishes every threat left open, which
+//     ttt-rl's rule against random alone does not learn to block. The
+//     learner still learns from results only.
 //   - Drill: a game from a position where the learner, as it was at most
-//     exploitEvery games ago, throws away the game-theoretic value (a
-//     won position it only draws, a drawn one it loses: the mistakes of
-//     verify.Check), if it still does (train.Learner.Drill). Its first
+//     exploitEvery games ago, throws away the game-theoretic value
+//     (Kit.Mistakes), if it still does (learn.Learner.Drill): its first
 //     move there is any move but its own, the perfect player defends, and
-//     that move alone learns the result. This is what makes the learner
-//     perfect. Unbeatable is not enough: where the random opponent has
-//     blundered into a lost position, a move that merely draws against
-//     perfect play still wins most games against random, it is
-//     reinforced whenever it does, and the learner, sampling almost
-//     greedily, never tries the move that wins by force. Against the
-//     perfect player only the winning moves win, and trying the others
-//     is the exploration the learner no longer does. The solved game
-//     chooses where drills start, as it chooses the exploiter's lines;
-//     what the learner learns is still a game's result.
+//     that move alone learns the result. It makes the learner perfect:
+//     where random has blundered, a move that merely draws against
+//     perfect play still wins most games against random, and a learner
+//     sampling almost greedily never tries the move that wins by force.
 //   - The rest: random, the opponent that shows the learner every
 //     position. ttt-rl learns from it alone.
 //

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ErrPruned: the agent is a checkpoint whose weights ttt prune dropped.
+// ErrPruned is the error of a checkpoint whose weights ttt prune dropped.
 // Its record, ratings, history, facts and move table remain, so the
 // league still rates it, plays it and replays its games; only what needs
 // the network or the table itself (export, verify, play) cannot use it.

@@ -306,7 +306,8 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 	return nil
 }
 
-// ErrNoRounds: the league has not committed a round yet.
+// ErrNoRounds is the error of a league that has not committed a round
+// yet.
 var ErrNoRounds = errors.New("the league has played no round yet")
 
 // LastRound returns the id of the newest round, and the stored state of

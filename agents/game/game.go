@@ -259,14 +259,6 @@ type Outcome struct {
 	Plies int
 }
 
-// String writes o as people read it: "win in 3", "draw", "loss in 4".
-func (o Outcome) String() string {
-	if o.Value == Draw {
-		return "draw"
-	}
-	return fmt.Sprintf("%s in %d", o.Value, o.Plies)
-}
-
 // Solved is a position with the exact value of each of its legal moves
 // for the side to move: an item of a fixed set of positions that measures
 // a player where the game is too large to try every line.

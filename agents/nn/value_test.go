@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 	"ttt/agents/nn"
 )
@@ -33,7 +34,7 @@ func TestAfterstatesTakeTheWin(t *testing.T) {
 	for i := range 200 {
 		b := connect4.Board{}
 		for b.WinningMoves() == 0 {
-			b = b.Play(connect4.RandomMove(b, rng))
+			b = b.Play(game.RandomMove(connect4.Game, b.Position(), rng))
 			if b.LastMoverWon() || b.Full() {
 				b = connect4.Board{}
 			}

@@ -70,17 +70,16 @@ var (
 )
 
 // defaults are the n-tuple learner's settings for g, those that learned
-// fastest on ttt's position sets (BENCHMARKS.md). In Connect Four: a
-// tuple of six cells around each line of four (36 tuples, each read
-// under the mirror too). Six cells learned more in the first million
-// games than eight (whose tables are sixteen times larger, and each
-// entry is seen sixteen times less often) and as much after eight
-// million, at a seventh of the size a checkpoint takes; random walks
-// learned less: 36 of six cells (tables as large as the lines') 72% of
-// the random-ply set where the lines learned 89%, and 70 of eight 83%,
-// at a quarter of the games a second. Games start with up to
-// 16 random moves, which teach it the positions of any game, not only
-// its own: fewer taught less, more no more.
+// fastest on ttt's position sets (BENCHMARKS.md, "Choosing the tuples").
+// In Connect Four: a tuple of six cells around each line of four (36
+// tuples, each read under the mirror too), so that one entry holds a
+// whole line of four. Eight cells make tables sixteen times larger, each
+// entry seen sixteen times less often: they learned less in the first
+// million games and no more after eight million, in checkpoints seven
+// times the size. Random walks, which miss whole lines, learned less,
+// and more of them trained slower. Games start with up to 16 random
+// moves, which teach it the positions of any game, not only its own:
+// fewer taught less, more no more.
 func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
 		LR:      0.5,

@@ -13,7 +13,8 @@
 // There are two table sets, one for each side that has just moved: in
 // Connect Four the same stones mean different things to the side that
 // moves first and the side that moves second (who can wait, who must
-// fill the odd rows), and one set for both learned less in our runs.
+// fill the odd rows), and one set for both learned less (BENCHMARKS.md,
+// "Choosing the tuples").
 package ntuple
 
 import (

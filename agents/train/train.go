@@ -3,8 +3,8 @@
 // the methods of the documents ttt grew from: ttt-rl's policy net (whose
 // rule is nn.Learn), the TD(λ) value net of TD-Gammon and GNU
 // Backgammon, and the tables of values of the CodeProject article and of
-// Sutton and Barto. Run is `ttt train`: one learner, trained the way its
-// document does.
+// Sutton and Barto. Run (run.go) is `ttt train`: one learner of either
+// game, trained the way its document does.
 package train
 
 import (

@@ -76,7 +76,7 @@ func (e checkFailure) Unwrap() error { return e.error }
 func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:    "ttt",
-		Usage:   "teach tic-tac-toe and Connect Four players by reinforcement learning, rate them in a self-play league",
+		Usage:   "train game-playing agents (tic-tac-toe, Connect Four) by reinforcement learning, in a self-play league rated with Elo and kept in one SQLite file",
 		Version: version(),
 		UsageText: `ttt [--version] COMMAND [options] [arguments]
 

@@ -2,7 +2,11 @@ package commands_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -84,5 +88,29 @@ func TestTrainMethods(t *testing.T) {
 	p.OK(t, "train", "--method", "table", "--games", "10", "-o", "table.bin")
 	if bytes.Equal(before, p.File(t, "table.bin")) {
 		t.Error("train -o table.bin left the table it replaces")
+	}
+}
+
+// ttt train --game connect4 trains a method that learns Connect Four and
+// writes a file that ttt verify measures on the position sets; a table
+// of values, which cannot hold Connect Four's positions, is refused
+// before any game, and writes nothing.
+func TestTrainConnectFour(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	out := p.OK(t, "train", "--game", "connect4", "--method", "ntuple", "--games", "2000",
+		"--tuples", "4", "--tuple-length", "4", "-o", "c4.bin")
+	if !strings.HasPrefix(out, "Training a Connect Four n-tuple network (ntuple) in self-play for 2000 games (seed 1)\n") ||
+		!strings.HasSuffix(out, " saved to c4.bin\n") {
+		t.Errorf("train --game connect4 said:\n%s", out)
+	}
+	out = p.OK(t, "verify", "--against", "tactician", "c4.bin")
+	if !strings.Contains(out, "tactical set: optimal moves ") || !strings.Contains(out, "vs tactician: as X W/D/L ") {
+		t.Errorf("verify c4.bin said:\n%s", out)
+	}
+	p.Usage(t, "a table of values cannot hold the positions of Connect Four",
+		"train", "--game", "connect4", "--method", "table", "-o", "table.bin")
+	if _, err := os.Stat(filepath.Join(p.Dir, "table.bin")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused train left table.bin: %v", err)
 	}
 }

@@ -9,25 +9,21 @@ import (
 
 const (
 	// settleTol is the largest Newton step, in Elo, that Settle leaves
-	// untaken in one agent's rating. Each new snapshot moves the maximum
-	// by some 0.005 to 0.01 Elo for a thousand agents, its opponents'
-	// opponents. Before the bands' shifts, a tolerance of 0.001 Elo took
-	// four times the moves and three times the edge visits in
-	// TestRatingsLeague, for a largest error of 0.064 Elo instead of
-	// 0.085: what was left was the lag of clusters, which the shifts take.
+	// untaken in one agent's rating: about what each new snapshot moves
+	// the maximum by for its opponents' opponents. A smaller one costs
+	// several times the moves for little, since what it would take is the
+	// lag of clusters, which the shifts take (BENCHMARKS.md, "The fit's
+	// two tolerances").
 	settleTol = 0.005
 
 	// shiftTol is the largest step, in Elo, of a band of ratings moving
 	// together that Settle leaves untaken. A shift of most of the league
 	// costs a pass over every game and rewrites every rating, so it
 	// should be rare: the lag a new snapshot adds shrinks as the league
-	// grows, and at 100,000 agents a shift comes every few hundred
-	// rounds. The largest error in TestRatingsLeague follows it: 0.052
-	// Elo at 0.05, 0.038 at 0.04, 0.028 at 0.03, for 0.46, 0.77 and 1.06
-	// ms of CPU a round at 10,000 agents (BenchmarkSettle10k: shifts
-	// once in 37, 12 and 7 rounds). At 0.04 the fit's error and the
-	// standings' step (store.StandingStep, 0.05) stay within the tenth of
-	// an Elo the README promises.
+	// grows. The fit's largest error follows it, and its cost grows as
+	// it shrinks (BENCHMARKS.md, "The fit's two tolerances"); at 0.04
+	// the fit's error and the standings' step (store.StandingStep, 0.05)
+	// stay within the tenth of an Elo that docs/league.md promises.
 	shiftTol = 0.04
 
 	// maxShifts bounds the shifts of one Settle: one is the rule, and
@@ -79,11 +75,10 @@ const (
 // agent's curvature. To second order the error is H⁻¹g, H the curvature
 // matrix. Its part along the bands' directions is the bands' steps, each
 // at most shiftTol; what is left sums to zero over every band, so that it
-// cannot add up over a cluster, and is within a few settleTol of zero: in
-// TestRatingsLeague (2,000 checkpoints, the pools the league plays) the
-// largest error against Fit is 0.038 Elo (0.085 when the only such move
-// was the whole league's), and in TestRatingsLines (the lines of two
-// learners 500 Elo apart, one anchor or six) 0.041 (0.110).
+// cannot add up over a cluster, and is within a few settleTol of zero.
+// TestRatingsLeague (2,000 checkpoints, the pools the league plays) and
+// TestRatingsLines (the lines of two learners 500 Elo apart) measure it
+// against Fit (docs/league.md, "How a league stays fast all night").
 //
 // # Determinism and restarts
 //

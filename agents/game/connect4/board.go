@@ -25,7 +25,6 @@ package connect4
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"strings"
 )
 
@@ -201,17 +200,6 @@ func Parse(moves string) (Board, error) {
 		b = b.Play(col)
 	}
 	return b, nil
-}
-
-// RandomMove returns a uniformly random column with room: a random
-// column, drawn again while it is full, which is uniform over the columns
-// with room and, with most columns open most of a game, a draw or two.
-func RandomMove(b Board, rng *rand.Rand) int {
-	for {
-		if col := rng.IntN(Width); b.CanPlay(col) {
-			return col
-		}
-	}
 }
 
 // centreFirst is the order in which columns are tried when nothing else

@@ -128,7 +128,7 @@ func TestBoardMatchesNaive(t *testing.T) {
 			if got := b.WinningMoves(); got != wins {
 				t.Fatalf("%s: winning moves %07b, want %07b", moves, got, wins)
 			}
-			col := connect4.RandomMove(b, rng)
+			col := game.RandomMove(connect4.Game, b.Position(), rng)
 			b, moves = b.Play(col), moves+string(rune('1'+col))
 			n.play(col)
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 )
 
@@ -40,7 +41,7 @@ func latePositions(rng *rand.Rand, stones, n int) []connect4.Board {
 	for len(out) < n {
 		var b connect4.Board
 		for b.Plies() < stones && !b.LastMoverWon() && !b.Full() {
-			b = b.Play(connect4.RandomMove(b, rng))
+			b = b.Play(game.RandomMove(connect4.Game, b.Position(), rng))
 		}
 		if b.Plies() == stones && !b.LastMoverWon() {
 			out = append(out, b)
