@@ -137,11 +137,14 @@ func TestBrowser(t *testing.T) {
 
 	liveChart(t, ctx, url, zoom, formerBest, bestStroke)
 
-	// Follow two more agents on the chart.
-	unfollowed := chromedp.CSS(`#leaderboard tbody tr:not([data-kind=perfect]) input.follow:not(:checked)`)
-	do(t, ctx, chromedp.Click(unfollowed))
+	// Follow two more agents on the chart. The table is redrawn as the
+	// page refreshes, so the box is found and clicked in one turn of the
+	// page's event loop: a node found by one call and clicked by the
+	// next may be gone in between.
+	unfollowed := clickIn(`#leaderboard tbody tr:not([data-kind=perfect]) input.follow:not(:checked)`)
+	waitFor(t, ctx, unfollowed)
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "2"`)
-	do(t, ctx, chromedp.Click(unfollowed))
+	waitFor(t, ctx, unfollowed)
 	waitFor(t, ctx, `document.querySelector("#chart").dataset.followed === "3" && document.querySelectorAll("#chart .u-legend .u-series").length >= 7`)
 	screenshot(t, ctx, shots, "serve-leaderboard.png")
 	if got := download(t, ctx, "#curve-csv", "learning-curve.csv"); !bytes.HasPrefix(got, []byte("round,agent,method,elo,lo,hi\n")) || bytes.Count(got, []byte("\n")) != rounds+1 {
@@ -1450,6 +1453,12 @@ func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 func waitFor(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
 	poll[chromedp.Void](t, ctx, expr)
+}
+
+// clickIn is an expression that clicks the first element sel finds and
+// is true, or false while there is none.
+func clickIn(sel string) string {
+	return fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.click(); return true; })()`, sel)
 }
 
 // painted is an expression: how many pixels of the canvas sel are not
