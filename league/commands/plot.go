@@ -301,16 +301,25 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 	if err != nil {
 		return nil, err
 	}
+	// Each curve on both sets, the random-ply set's (the harder) first;
+	// a snapshot measured before that set has no point there.
 	var out optimalCurve
 	for _, c := range curves {
-		line := optimalLine{label: c.label}
+		random, tactical := optimalLine{label: c.label + ", random-ply set"}, optimalLine{label: c.label + ", tactical set"}
 		for _, r := range c.ratings {
-			if s, ok := shares[r.Agent]; ok {
-				line.points = append(line.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Tactical.Share()})
+			s, ok := shares[r.Agent]
+			if !ok {
+				continue
 			}
+			if s.Random != nil {
+				random.points = append(random.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Random.Share()})
+			}
+			tactical.points = append(tactical.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Tactical.Share()})
 		}
-		if len(line.points) > 0 {
-			out.lines = append(out.lines, line)
+		for _, line := range []optimalLine{random, tactical} {
+			if len(line.points) > 0 {
+				out.lines = append(out.lines, line)
+			}
 		}
 	}
 	for _, b := range kit.Builtins {
@@ -321,12 +330,19 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 		if err != nil {
 			return nil, err
 		}
+		if a.Random != nil {
+			out.refs = append(out.refs, reference{fmt.Sprintf("%s, random-ply set (%.1f%%)", b.Name, 100*a.Random.Share()), 100 * a.Random.Share()})
+		}
 		if a.Shares != nil {
-			out.refs = append(out.refs, reference{fmt.Sprintf("%s (%.1f%%)", b.Name, 100*a.Shares.All.Share()), 100 * a.Shares.All.Share()})
+			out.refs = append(out.refs, reference{fmt.Sprintf("%s, tactical set (%.1f%%)", b.Name, 100*a.Shares.All.Share()), 100 * a.Shares.All.Share()})
 		}
 	}
+	if kit.Random != nil {
+		floor, _ := verify.RandomShare(kit.Random())
+		out.refs = append(out.refs, reference{fmt.Sprintf("random, expected, random-ply set (%.1f%%)", 100*floor), 100 * floor})
+	}
 	floor, _ := verify.RandomShare(kit.Positions())
-	out.refs = append(out.refs, reference{fmt.Sprintf("random, expected (%.1f%%)", 100*floor), 100 * floor})
+	out.refs = append(out.refs, reference{fmt.Sprintf("random, expected, tactical set (%.1f%%)", 100*floor), 100 * floor})
 	return &out, nil
 }
 
@@ -503,7 +519,7 @@ func drawPanels(panels [][]*plot.Plot, keys []*plot.Legend, text, format string)
 // optimalPanel draws the curve of optimal moves, with its references
 // dashed, on a scale from 0 to 100%.
 func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
-	panel, key := newPanel("Optimal moves on the position set: each round's snapshot")
+	panel, key := newPanel("Optimal moves on the position sets: each round's snapshot")
 	panel.Y.Label.Text = "optimal moves (%)"
 	var lines []plot.Plotter
 	first, last := math.Inf(1), math.Inf(-1)
