@@ -1,17 +1,3 @@
-// Package league runs the self-play league of ttt: learners (networks or
-// tables of values, one line for each method of Config.Learners) that
-// take turns to train against themselves, their exploiter and random, a
-// snapshot of the line after every round, matches between the snapshot
-// and a bounded pool of the league's members, and maximum-likelihood Elo
-// ratings kept up to date over all results.
-//
-// A league is built to run all night: every part of a round costs the
-// same, in time, memory and disk, whether the league holds a hundred
-// checkpoints or a hundred thousand. A snapshot plays a pool of at most
-// Config.Opponents members (pool.go), the ratings move only where the
-// new results move them (league/elo's incremental fit), the history gets
-// a row only for a rating that moved, and the members' move tables are
-// loaded on demand into a bounded cache.
 package league
 
 import (
