@@ -340,7 +340,7 @@ func leagueOf(t *testing.T, path string) []any {
 		if a.Standing != nil {
 			standings = append(standings, *a.Standing)
 		}
-		if !a.Kind.IsNetwork() {
+		if !a.Kind.Learned() {
 			continue
 		}
 		full, err := db.Agent(ctx, strconv.FormatInt(a.ID, 10))

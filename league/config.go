@@ -158,8 +158,8 @@ func (c Config) Validate() error {
 		return learn.OutOfRange("games_per_round", fmt.Sprintf("must be at most %d", MaxGamesPerRound), c.GamesPerRound)
 	case c.Workers < 0:
 		return learn.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
-	case c.Openings < 0 || c.Openings > MaxPlies:
-		return learn.OutOfRange("openings", fmt.Sprintf("must be within 0..%d moves", MaxPlies), c.Openings)
+	case c.Openings < 0 || c.Openings > MaxOpening:
+		return learn.OutOfRange("openings", fmt.Sprintf("must be within 0..%d moves", MaxOpening), c.Openings)
 	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
 		return learn.OutOfRange("opponents", fmt.Sprintf("must be within %d..%d", minOpponents, maxOpponents), c.Opponents)
 	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):

@@ -97,9 +97,9 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 		if err != nil {
 			return err
 		}
-		if m.Plies < 0 || m.Plies > MaxPlies {
+		if m.Plies < 0 || m.Plies > MaxOpening {
 			return fmt.Errorf("round %d: match %s v %s: %d opening plies, this ttt knows 0..%d",
-				m.Round, nameA, nameB, m.Plies, MaxPlies)
+				m.Round, nameA, nameB, m.Plies, MaxOpening)
 		}
 		games = games[:0]
 		add := func(moves []int, aIsX bool, r game.Result) {
@@ -162,8 +162,8 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 			return nil
 		}
 		replayed++
-		if m.Plies < 0 || m.Plies > MaxPlies {
-			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxPlies))
+		if m.Plies < 0 || m.Plies > MaxOpening {
+			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxOpening))
 			return nil
 		}
 		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil)

@@ -385,7 +385,7 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	// its game (tic-tac-toe's exhaustive check and exact odds against
 	// random, Connect Four's position sets) and, where the game has them,
 	// its move table.
-	player, con := describe(lg.kit, snapshot, t.model)
+	player, con := measure(lg.kit, snapshot, t.model)
 	lg.contestants.fit(t.model)
 
 	// STEP 3: the snapshot, and any agent added since the last round (ttt
@@ -511,19 +511,19 @@ func (lg *league) after(i int) int {
 	return i
 }
 
-// Describe fills in the facts the league keeps of a, whose model is m,
+// Measure fills in the facts the league keeps of a, whose model is m,
 // which the store persists with it: the checks of its game (kit.Check)
 // and, where the game has them, its move table. Frozen agents never
 // change, so they are computed once, here, for every agent that joins a
 // league (snapshots, ttt train --db, ttt import). It returns a.
-func Describe(kit *agents.Kit, a *store.Agent, m learn.Model) *store.Agent {
-	describe(kit, a, m)
+func Measure(kit *agents.Kit, a *store.Agent, m learn.Model) *store.Agent {
+	measure(kit, a, m)
 	return a
 }
 
-// describe is Describe, and returns the agent as a deterministic player
+// measure is Measure, and returns the agent as a deterministic player
 // and as evaluation plays it.
-func describe(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, contestant) {
+func measure(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, contestant) {
 	p := m.Player()
 	con := modelContestant(m)
 	if kit.Compile != nil {

@@ -103,7 +103,7 @@ func read(t *testing.T, db *store.DB) stored {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind.IsNetwork() {
+		if a.Kind.Learned() {
 			full, err := db.Agent(ctx, a.Name)
 			if err != nil {
 				t.Fatal(err)
@@ -452,5 +452,5 @@ func netAgent(kind store.Kind, name string, net *nn.Net) *store.Agent {
 	if net.IsValue() {
 		method = "tdlambda"
 	}
-	return league.Describe(agents.TicTacToe, &store.Agent{Kind: kind, Name: name, Method: method, Weights: net.Bytes(), Hidden: net.Hidden}, net)
+	return league.Measure(agents.TicTacToe, &store.Agent{Kind: kind, Name: name, Method: method, Weights: net.Bytes(), Hidden: net.Hidden}, net)
 }

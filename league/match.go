@@ -10,10 +10,10 @@ import (
 	"ttt/agents/learn"
 )
 
-// MaxPlies bounds the opening sets: three plies of tic-tac-toe would
+// MaxOpening bounds the opening sets: three plies of tic-tac-toe would
 // already be 504 openings, and a lost position for one side among many of
 // them; two plies of Connect Four are 49.
-const MaxPlies = 2
+const MaxOpening = 2
 
 // contestant is an agent as evaluation plays it. Its players come from
 // player, one per game: a frozen network keeps scratch space while it
@@ -33,8 +33,8 @@ func fixed(p game.Player) contestant {
 // match is a game's opening set, the same for every pairing of a league.
 type match struct {
 	game     game.Game
-	openings [MaxPlies + 1][][]int
-	starts   [MaxPlies + 1][]game.Position // the position after each opening
+	openings [MaxOpening + 1][][]int
+	starts   [MaxOpening + 1][]game.Position // the position after each opening
 }
 
 // newMatch returns the openings of g.

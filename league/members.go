@@ -74,7 +74,7 @@ func (lg *league) scoresOf(ctx context.Context, id int64) ([]scored, error) {
 		return nil, nil
 	}
 	err := lg.db.Matches(ctx, store.MatchFilter{Agent: id}, func(m store.Match) error {
-		if m.A == id && lg.member(m.B).kind.IsNetwork() {
+		if m.A == id && lg.member(m.B).kind.Learned() {
 			out = append(out, scored{id: m.B, score: m.Score()})
 		}
 		return nil

@@ -154,7 +154,7 @@ func buildNight(path string, n int) error {
 		if err != nil {
 			return err
 		}
-		nets[i] = Describe(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: Hidden(trained)}, trained)
+		nets[i] = Measure(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: Hidden(trained)}, trained)
 	}
 	lg, err := open(ctx, db, cfg, nil)
 	if err != nil {

@@ -23,7 +23,7 @@ func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, base *store
 	}
 	a := &store.Agent{Kind: store.Searched, ParentID: base.ID, Search: s.String(),
 		Generation: base.Generation, TrainGames: base.TrainGames}
-	Describe(kit, a, search.Wrap(m, s))
+	Measure(kit, a, search.Wrap(m, s))
 	return a, db.AddAgent(ctx, a)
 }
 
@@ -42,7 +42,7 @@ func (lg *league) searchBest(ctx context.Context) error {
 		return nil
 	case err != nil:
 		return err
-	case !best.Kind.IsNetwork():
+	case !best.Kind.Learned():
 		return nil
 	}
 	for _, s := range lg.cfg.Search {
@@ -79,7 +79,7 @@ func Agent(ctx context.Context, db *store.DB, ref string) (*store.Agent, error) 
 	switch {
 	case err != nil:
 		return nil, err
-	case !base.Kind.IsNetwork():
+	case !base.Kind.Learned():
 		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base))
 	}
 	if a, err := db.Agent(ctx, base.Name+"@"+s.String()); !errors.Is(err, store.ErrNotFound) {

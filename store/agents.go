@@ -39,12 +39,14 @@ const (
 	Searched   Kind = "searched"   // another agent's model, played with a search
 )
 
-// IsNetwork reports whether agents of kind k are networks.
-func (k Kind) IsNetwork() bool { return k == Checkpoint || k == Baseline || k == Imported }
+// Learned reports whether agents of kind k learned their model (a
+// network, a table of values, an n-tuple network): checkpoints,
+// baselines and imported models.
+func (k Kind) Learned() bool { return k == Checkpoint || k == Baseline || k == Imported }
 
 // PlaysModel reports whether agents of kind k play a learned model: the
-// networks, and the searched agents, which play their parent's.
-func (k Kind) PlaysModel() bool { return k.IsNetwork() || k == Searched }
+// learned kinds, and the searched agents, which play their parent's.
+func (k Kind) PlaysModel() bool { return k.Learned() || k == Searched }
 
 // Words that name an agent by role rather than by id or name (Agent).
 const (
@@ -156,7 +158,7 @@ func (a *Agent) prepare() error {
 	case a.Kind == Searched && len(a.Verify) != 2 && a.Shares == nil:
 		return fmt.Errorf("cannot store a searched agent without the facts of its check")
 	case a.Kind == Searched:
-	case !a.Kind.IsNetwork() || len(a.Weights) == 0:
+	case !a.Kind.Learned() || len(a.Weights) == 0:
 		return fmt.Errorf("cannot store a %s agent: only models that learned are stored", a.Kind)
 	case a.Method == "":
 		return fmt.Errorf("cannot store a model without its method")

@@ -112,7 +112,7 @@ func TestUpgradeSchema1(t *testing.T) {
 		}
 		// Schema 1 knew one learner, ttt-rl's: its networks are policy
 		// nets.
-		if want := map[bool]string{true: "policy", false: ""}[a.Kind.IsNetwork()]; a.Method != want {
+		if want := map[bool]string{true: "policy", false: ""}[a.Kind.Learned()]; a.Method != want {
 			t.Errorf("agent %d (%s): method %q, want %q", id, a.Kind, a.Method, want)
 		}
 		s := a.Standing

@@ -362,7 +362,7 @@ func (v *View) Sides(agent int64) ([]Opponent, error) {
 	}
 	var out []Opponent
 	for _, o := range list {
-		if o.First != nil && !o.Kind.IsNetwork() {
+		if o.First != nil && !o.Kind.Learned() {
 			out = append(out, o)
 		}
 	}

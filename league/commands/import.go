@@ -74,7 +74,7 @@ func runImport(j *job, path, name string, inputs int) error {
 	if err != nil {
 		return err
 	}
-	league.Describe(kit, a, r.Model)
+	league.Measure(kit, a, r.Model)
 	err = db.AddAgent(j.ctx, a)
 	if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
 		return fmt.Errorf("%w (choose another with --name)", err)

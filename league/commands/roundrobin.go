@@ -48,8 +48,8 @@ func roundrobinCommand() *cli.Command {
 				return err
 			}
 			cfg := league.Config{Openings: c.Int("openings"), Workers: c.Int("workers"), Seed: c.Uint64("seed")}
-			if cfg.Openings < 0 || cfg.Openings > league.MaxPlies {
-				return usage(c.Command, "--openings must be within 0..%d moves (got %d)", league.MaxPlies, cfg.Openings)
+			if cfg.Openings < 0 || cfg.Openings > league.MaxOpening {
+				return usage(c.Command, "--openings must be within 0..%d moves (got %d)", league.MaxOpening, cfg.Openings)
 			}
 			return runRoundRobin(jobOf(c), c.Args().Slice(), cfg, c.String(formatFlagName))
 		},

@@ -57,7 +57,7 @@ func runShow(j *job, ref, format string) error {
 			return err
 		}
 		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
-			league.Describe(kit, a, m)
+			league.Measure(kit, a, m)
 		}
 	}
 	var parent *store.Agent
@@ -111,7 +111,7 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 	switch {
 	case m != nil:
 		fmt.Fprintf(w, "model:\t%s\n", m.Describe())
-	case a.Kind.IsNetwork():
+	case a.Kind.Learned():
 		fmt.Fprintf(w, "model:\tits weights dropped by ttt prune (its record, ratings and games remain)\n")
 	default:
 		fmt.Fprintf(w, "model:\tnone (a built-in player)\n")

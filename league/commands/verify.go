@@ -284,12 +284,12 @@ func (j *job) verifySampled(kit *agents.Kit, m learn.Model, sides []game.Side, a
 	games := 0
 	for _, b := range kit.Builtins {
 		if len(against) == 0 || slices.Contains(against, b.Name) {
-			games += 2 * len(game.Openings(kit.Game, league.MaxPlies))
+			games += 2 * len(game.Openings(kit.Game, league.MaxOpening))
 		}
 	}
 	bar := j.progress(int64(games), "playing the built-in players", "games")
 	played := 0
-	err := league.Ladder(j.ctx, kit, m, against, league.MaxPlies, seed, func() {
+	err := league.Ladder(j.ctx, kit, m, against, league.MaxOpening, seed, func() {
 		played++
 		bar.set(int64(played))
 	}, func(name string, asX, asO game.Record) {

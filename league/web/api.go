@@ -208,7 +208,7 @@ func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, 
 
 // isPruned reports whether a, as the store read it, is a network or a
 // table whose weights ttt prune dropped: the store read neither.
-func isPruned(a *store.Agent) bool { return a.Kind.IsNetwork() && len(a.Weights) == 0 }
+func isPruned(a *store.Agent) bool { return a.Kind.Learned() && len(a.Weights) == 0 }
 
 // bestOf is the agent that best names in v (store.Agent), nil in a
 // league without networks.
@@ -650,7 +650,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 			return
 		}
 		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
-			league.Describe(kit, a, model)
+			league.Measure(kit, a, model)
 		}
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,

@@ -33,9 +33,9 @@ func TestLearners(t *testing.T) {
 	methods := map[string]int{}
 	for _, a := range board.Agents {
 		switch {
-		case a.Kind.IsNetwork() && (a.Method == nil || *a.Method != turn(a.Generation)):
+		case a.Kind.Learned() && (a.Method == nil || *a.Method != turn(a.Generation)):
 			t.Errorf("%s, of round %d: method %v, want %s", a.Name, a.Generation, a.Method, turn(a.Generation))
-		case !a.Kind.IsNetwork() && a.Method != nil:
+		case !a.Kind.Learned() && a.Method != nil:
 			t.Errorf("%s, a built-in player: method %q, want null", a.Name, *a.Method)
 		case a.Method != nil:
 			methods[*a.Method]++
