@@ -640,6 +640,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}) {
 			return
 		}
+		opponents = &opponentsPage{Rows: []opponentRow{}} // it has played nobody
 	}
 	kit := agents.KitFor(o.db.Game())
 	var model learn.Model
@@ -782,12 +783,24 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
-		if agent, err = v.Name(r.PathValue("ref")); err != nil {
+		agent, err = v.Name(r.PathValue("ref"))
+		if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
+			return nil // a searched agent the league has not got: made below, no history
+		}
+		if err != nil {
 			return err
 		}
 		stored, err = v.History(agent.ID)
 		return err
 	})
+	if ok && agent.Name == "" {
+		a, err := storedAgent(r, o, r.PathValue("ref"))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		agent = store.AgentName{ID: a.ID, Name: a.Name, Kind: a.Kind}
+	}
 	if !ok {
 		return
 	}

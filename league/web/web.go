@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"ttt/agents/search"
 	"ttt/store"
 )
 
@@ -174,7 +175,14 @@ func (s *Server) routes() {
 			if err == nil {
 				err = o.db.View(r.Context(), func(v *store.View) error {
 					for _, ref := range refs {
-						if _, err := v.Name(r.PathValue(ref)); err != nil {
+						// A model with a search after its name is there
+						// if the model is: the API makes the searched
+						// agent when the page asks for it.
+						name, _, err := search.Split(r.PathValue(ref))
+						if err != nil {
+							return err
+						}
+						if _, err := v.Name(name); err != nil {
 							return err
 						}
 					}
@@ -182,7 +190,7 @@ func (s *Server) routes() {
 				})
 				o.done()
 			}
-			if errors.Is(err, store.ErrNotFound) {
+			if errors.Is(err, store.ErrNotFound) || errors.Is(err, search.ErrSpec) {
 				notFound(w, r, err.Error())
 				return
 			}

@@ -1,6 +1,6 @@
 // The agent page: what the league knows of one agent, its rating
 // history, its weight files and a way to play it.
-import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue, History, refOf } from "./common.js";
 
 const ref = pathRef();
 const chartBox = document.getElementById("chart");
@@ -20,11 +20,11 @@ let ratings = null;
 const refresh = coalesce(async () => {
   const [a, h] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), ratings ? ratings.since() : History.load(ref)]);
   // /agents/best follows the best: a new one's history is asked whole.
-  ratings = h.agent.id === a.id ? h : await History.load(a.id);
+  ratings = h.agent.id === a.id ? h : await History.load(a.id || a.name);
   // A new round keeps the rows "more" added, read again as they are now.
   let page = a.opponents;
   if (shown && shown.id === a.id && opponents.rows.length > page.rows.length) {
-    page = await api(`/api/agents/${a.id}/opponents?limit=${Math.min(opponents.rows.length, 1000)}`);
+    page = await api(`/api/agents/${encodeURIComponent(refOf(a))}/opponents?limit=${Math.min(opponents.rows.length, 1000)}`);
   }
   shown = a;
   document.title = `${a.name} · ttt`;
@@ -48,21 +48,21 @@ function header(a) {
   // says so, and offers neither.
   document.getElementById("pruned").hidden = !a.pruned;
   if (a.kind !== "random" && !a.pruned) {
-    actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(a.id, "X"), text: "Play it as X" }));
-    actions.push(el("a", { class: "button", id: "play-o", href: playURL(a.id, "O"), text: "as O" }));
+    actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(refOf(a), "X"), text: "Play it as X" }));
+    actions.push(el("a", { class: "button", id: "play-o", href: playURL(refOf(a), "O"), text: "as O" }));
   }
-  actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${a.id}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
-  document.getElementById("opponents-csv").href = `/api/agents/${a.id}/opponents.csv`;
-  actions.push(el("a", { class: "button", id: "compare", href: `/compare/${a.id}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
+  actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${encodeURIComponent(refOf(a))}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
+  document.getElementById("opponents-csv").href = `/api/agents/${encodeURIComponent(refOf(a))}/opponents.csv`;
+  actions.push(el("a", { class: "button", id: "compare", href: `/compare/${encodeURIComponent(refOf(a))}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
   if (a.pruned) {
     // nothing to download but its games and record
   } else if (a.hidden) {
     const file = (side, text, id) =>
-      el("a", { class: "button", id, href: `/api/agents/${a.id}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
+      el("a", { class: "button", id, href: `/api/agents/${encodeURIComponent(refOf(a))}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
     actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
   } else if (a.table) {
     // A table of values plays both sides: one file, no side to fold.
-    actions.push(el("a", { class: "button", id: "weights", href: `/api/agents/${a.id}/weights`, download: "", title: "its table file, as ttt export writes it: plays both sides", text: "⤓ table" }));
+    actions.push(el("a", { class: "button", id: "weights", href: `/api/agents/${encodeURIComponent(refOf(a))}/weights`, download: "", title: "its table file, as ttt export writes it: plays both sides", text: "⤓ table" }));
   }
   document.getElementById("actions").replaceChildren(...actions);
 }
@@ -170,8 +170,10 @@ function facts(a) {
     ["method", a.method || "none (a built-in player)"],
     a.pruned
       ? [a.hidden ? "network" : "table", `${a.hidden ? `${a.hidden} hidden units, its weights` : "its values"} dropped by ttt prune (its record, ratings and games remain)`]
-      : a.table ? ["table", `${fmt.int(a.table)} values`] : ["network", a.hidden ? `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters` : "none (a built-in player)"],
-    ["created", new Date(a.created).toLocaleString()],
+      : a.table ? ["table", `${fmt.int(a.table)} values`]
+      : a.hidden ? ["network", `${a.inputs}-${a.hidden}-${a.outputs}, ${fmt.int(a.parameters)} parameters`]
+      : ["model", a.model || "none (a built-in player)"], // an n-tuple network, a search around a model
+    ["created", a.id ? new Date(a.created).toLocaleString() : "not stored: the league stores a searched agent when it rates it"],
   ];
   document.getElementById("facts").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, typeof v === "object" ? v : String(v))]));
 }

@@ -16,6 +16,13 @@ export async function api(path) {
 // as a page holds it: asked whole once, and then only for the rows of
 // the rounds since the newest it has (?after=ROUND), a few bytes a round
 // rather than the whole history again.
+// refOf is how an agent is named in an address: its id, or its name
+// where it has none (a searched agent the league has not stored,
+// best@ab8).
+export function refOf(a) {
+  return a.id || a.name;
+}
+
 export class History {
   static async load(ref) {
     return Object.assign(new History(), await api(`/api/agents/${encodeURIComponent(ref)}/history`));
@@ -23,9 +30,12 @@ export class History {
 
   // since returns the history with the rows since; the whole history
   // again if the league went back (a copy of it put in its place).
+  // An agent is asked for by its id, or by its name where it has none
+  // (a searched agent the league has not stored, best@ab8).
   async since() {
-    const more = await api(`/api/agents/${this.agent.id}/history?after=${this.newest_round}`);
-    if (more.newest_round < this.newest_round) return History.load(this.agent.id);
+    const ref = encodeURIComponent(this.agent.id || this.agent.name);
+    const more = await api(`/api/agents/${ref}/history?after=${this.newest_round}`);
+    if (more.newest_round < this.newest_round) return History.load(this.agent.id || this.agent.name);
     return Object.assign(new History(), more, { rows: [...this.rows, ...more.rows] });
   }
 }

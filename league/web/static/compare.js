@@ -32,9 +32,10 @@ let game = null;
 
 const refresh = coalesce(async () => {
   const first = ids === null;
-  const path = first ? refs.map(encodeURIComponent).join("/") : ids.join("/");
+  const path = (first ? refs : ids).map(encodeURIComponent).join("/");
   const c = await api(`/api/compare/${path}${first ? "" : "?positions=0"}`);
-  ids = [c.a.id, c.b.id];
+  // By id, or by name for a searched agent the league has not stored.
+  ids = [c.a.id || c.a.name, c.b.id || c.b.name];
   histories = await Promise.all(histories ? histories.map((h) => h.since()) : ids.map((id) => History.load(id)));
   const [ha, hb] = histories;
   game = c.game;
@@ -50,10 +51,10 @@ function header(c) {
   for (const [k, a] of [["a", c.a], ["b", c.b]]) {
     const link = document.getElementById(`name-${k}`);
     link.textContent = a.name;
-    link.href = agentURL(a.id);
+    link.href = agentURL(a.id || a.name);
     document.getElementById(`class-${k}`).replaceChildren(badge(a.class, a.shares));
   }
-  document.getElementById("swap").href = `/compare/${c.b.id}/${c.a.id}`;
+  document.getElementById("swap").href = `/compare/${encodeURIComponent(c.b.id || c.b.name)}/${encodeURIComponent(c.a.id || c.a.name)}`;
 }
 
 function tiles(c) {

@@ -2,7 +2,7 @@
 // server is stateless: each of the agent's moves is one request with the
 // moves played so far (/api/agents/ID/move?moves=...), and its answer
 // says how the game stands after that move.
-import { api, el, fmt, badge, leadShare, agentURL, playURL, pathRef, live, showError } from "./common.js";
+import { api, el, fmt, badge, leadShare, agentURL, playURL, pathRef, live, showError, refOf } from "./common.js";
 
 // A view draws one game's board, and knows of its rules what the page
 // needs: where a move lands, and whether the human's move ended the game
@@ -247,7 +247,7 @@ async function agentMove() {
   const before = moves.slice();
   let ans;
   try {
-    ans = await api(`/api/agents/${agent.id}/move?moves=${moves.join(",")}`);
+    ans = await api(`/api/agents/${encodeURIComponent(refOf(agent))}/move?moves=${moves.join(",")}`);
   } catch (err) {
     busy = false;
     say(`${agent.name} could not move: ${err.message}`, true, el("button", { class: "button", id: "retry", text: "Try again", onclick: agentMove }));
@@ -296,10 +296,10 @@ async function opponents() {
   const board = await api("/api/leaderboard?limit=50");
   const pick = document.getElementById("pick");
   const list = board.agents.filter((a) => a.kind !== "random" && !a.pruned);
-  if (!list.some((a) => a.id === agent.id)) list.unshift(agent);
+  if (!list.some((a) => refOf(a) === refOf(agent))) list.unshift(agent);
   if (!list.some((a) => a.kind === "random")) list.push(...board.agents.filter((a) => a.kind === "random"));
   pick.replaceChildren(
-    ...list.map((a) => el("option", { value: a.id, selected: a.id === agent.id, text: `${a.name}${a.class ? ` (${a.class})` : a.shares ? ` (${leadShare(a.shares).toFixed(1)}% opt)` : ""}` })),
+    ...list.map((a) => el("option", { value: refOf(a), selected: refOf(a) === refOf(agent), text: `${a.name}${a.class ? ` (${a.class})` : a.shares ? ` (${leadShare(a.shares).toFixed(1)}% opt)` : ""}` })),
   );
   pick.onchange = () => (location.href = playURL(pick.value, human));
 }
@@ -308,7 +308,7 @@ async function main() {
   for (const side of ["X", "O"]) {
     const b = document.getElementById(`side-${side.toLowerCase()}`);
     b.setAttribute("aria-pressed", side === human);
-    b.onclick = () => (location.href = playURL(agent ? agent.id : pathRef(), side));
+    b.onclick = () => (location.href = playURL(agent ? refOf(agent) : pathRef(), side));
   }
   document.getElementById("new").onclick = () => agent && !busy && newGame();
   try {
@@ -328,7 +328,7 @@ async function main() {
   document.title = `Play ${agent.name} · ttt`;
   const link = document.getElementById("opponent");
   link.textContent = agent.name;
-  link.href = agentURL(agent.id);
+  link.href = agentURL(refOf(agent));
   document.getElementById("class").replaceChildren(badge(agent.class, agent.shares));
   opponents().catch(showError);
   if (agent.pruned) {
