@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +18,6 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/connect4"
-	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
 	"ttt/agents/search"
 	"ttt/league"
@@ -403,50 +400,6 @@ func (s *session) humanMove(p game.Position) (int, error) {
 	}
 }
 
-// view is how play shows a game in the terminal and reads the moves typed.
-type view struct {
-	span  string // the numbers typed: 0-8
-	full  string // what a move that cannot be played is: taken
-	board func(w io.Writer, p game.Position)
-	grid  func(w io.Writer, p game.Position, cells []string, chosen int)
-}
-
-// views are the games' views, by name: tic-tac-toe's grid with the
-// square numbers beside it, Connect Four's rows over the column numbers.
-var views = map[string]view{
-	"tictactoe": {span: "0-8", full: "taken",
-		board: func(w io.Writer, p game.Position) { writeBoard(w, tictactoe.FromPosition(p)) },
-		grid: func(w io.Writer, p game.Position, cells []string, chosen int) {
-			writeGrid(w, tictactoe.FromPosition(p), cells, chosen)
-		}},
-	"connect4": {span: "1-7", full: "full", board: writeColumns, grid: writeColumnCells},
-}
-
-// parse reads one line typed at the move prompt in p: the move to play,
-// errQuit for q, or why the line is not a legal move.
-func (v view) parse(kit *agents.Kit, p game.Position, line string) (int, error) {
-	text, word := strings.TrimSpace(line), kit.MoveName()
-	switch strings.ToLower(text) {
-	case "q", "quit":
-		return 0, errQuit
-	case "":
-		return 0, fmt.Errorf("the line is empty; type a %s %s", word, v.span)
-	}
-	if _, err := strconv.Atoi(text); errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
-	} else if err != nil {
-		return 0, fmt.Errorf("%q is not a %s number (%s)", text, word, v.span)
-	}
-	m, err := kit.ParseMove(text)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
-	case kit.Legal(p)&(1<<m) == 0:
-		return 0, fmt.Errorf("%s %s is %s", word, text, v.full)
-	}
-	return m, nil
-}
-
 // again asks whether to play another game; errQuit means no.
 func (s *session) again() error {
 	for {
@@ -494,159 +447,4 @@ func (s *session) ask(prompt string) (string, error) {
 		}
 		return l.text, nil
 	}
-}
-
-// maxLine is the longest line that play reads as an answer. A longer one
-// is read to its end without being kept, and answered as a bad move.
-const maxLine = 64 << 10
-
-// errLongLine is the answer to a line longer than maxLine.
-var errLongLine = fmt.Errorf("the line is longer than %d KiB", maxLine>>10)
-
-// lines reads its input line by line in a goroutine, so that the game
-// can end on Ctrl-C while a read from the terminal still waits for Enter.
-type lines struct {
-	ch   chan line
-	err  error // why the input ended early; set before ch is closed
-	done chan struct{}
-}
-
-// line is a line of the input without its end (\n or \r\n), or a mark
-// that the line was longer than maxLine.
-type line struct {
-	text string
-	long bool
-}
-
-func readLines(in io.Reader) *lines {
-	l := &lines{ch: make(chan line), done: make(chan struct{})}
-	go func() {
-		defer close(l.ch)
-		r := bufio.NewReader(in)
-		for {
-			next, err := readLine(r)
-			if err != nil {
-				if err != io.EOF {
-					l.err = err
-				}
-				return
-			}
-			select {
-			case l.ch <- next:
-			case <-l.done:
-				return
-			}
-		}
-	}()
-	return l
-}
-
-// readLine reads the next line from r, keeping at most maxLine bytes of
-// it in memory. The last line of the input needs no \n; after it comes
-// io.EOF.
-func readLine(r *bufio.Reader) (line, error) {
-	var buf []byte
-	long := false
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if !long {
-			buf = append(buf, chunk...)
-			if len(buf) > maxLine+len("\r\n") {
-				buf, long = nil, true
-			}
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == nil, err == io.EOF && (len(buf) > 0 || long):
-			text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
-			if long || len(text) > maxLine {
-				return line{long: true}, nil
-			}
-			return line{text: text}, nil
-		}
-		return line{}, err
-	}
-}
-
-// stop lets the goroutine end at its next line. One blocked in a read of
-// a terminal stays there until the process ends; only Ctrl-C leaves it
-// there, and the process ends then.
-func (l *lines) stop() { close(l.done) }
-
-// writeBoard draws b with the square numbers beside it.
-func writeBoard(w io.Writer, b tictactoe.Board) {
-	for row := range 3 {
-		if row > 0 {
-			fmt.Fprintln(w, "  ---+---+---")
-		}
-		sq := 3 * row
-		fmt.Fprintf(w, "   %c | %c | %c      %d %d %d\n",
-			mark(b, sq), mark(b, sq+1), mark(b, sq+2), sq, sq+1, sq+2)
-	}
-}
-
-// mark is what a square shows on the board: X, O, or a space when empty.
-func mark(b tictactoe.Board, sq int) byte {
-	if c := b.At(sq); c != '.' {
-		return c
-	}
-	return ' '
-}
-
-// writeGrid draws the agent's cells over b: the taken squares with their
-// marks, the empty ones with their text, and the chosen one in brackets.
-func writeGrid(w io.Writer, b tictactoe.Board, cells []string, chosen int) {
-	for row := range 3 {
-		var sb strings.Builder
-		for sq := 3 * row; sq < 3*row+3; sq++ {
-			switch {
-			case !b.IsEmpty(sq):
-				fmt.Fprintf(&sb, "     %c   ", b.At(sq))
-			case sq == chosen:
-				fmt.Fprintf(&sb, " [%6s]", cells[sq])
-			default:
-				fmt.Fprintf(&sb, "  %6s ", cells[sq])
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
-	}
-}
-
-// writeColumns draws a Connect Four board: its rows, the top first, over
-// the column numbers people type.
-func writeColumns(w io.Writer, p game.Position) {
-	b := connect4.FromPosition(p)
-	for row := connect4.Height - 1; row >= 0; row-- {
-		var sb strings.Builder
-		sb.WriteString("  |")
-		for col := range connect4.Width {
-			c := b.At(row, col)
-			if c == '.' {
-				c = ' '
-			}
-			sb.WriteByte(' ')
-			sb.WriteByte(c)
-		}
-		sb.WriteString(" |")
-		fmt.Fprintln(w, sb.String())
-	}
-	fmt.Fprintln(w, "  +---------------+")
-	fmt.Fprintln(w, "    1 2 3 4 5 6 7")
-}
-
-// writeColumnCells writes the agent's cell of each column on one line, the
-// chosen one in brackets, a full column as -.
-func writeColumnCells(w io.Writer, _ game.Position, cells []string, chosen int) {
-	var sb strings.Builder
-	for col, c := range cells {
-		switch {
-		case c == "":
-			c = "-"
-		case col == chosen:
-			c = "[" + c + "]"
-		}
-		fmt.Fprintf(&sb, "%d:%-8s ", col+1, c)
-	}
-	fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
 }
