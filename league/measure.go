@@ -1,0 +1,41 @@
+package league
+
+import (
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/agents/learn"
+	"ttt/store"
+)
+
+// Measure fills in the facts the league keeps of a, whose model is m,
+// which the store persists with it: the checks of its game (kit.Check)
+// and, where the game has them, its move table. Frozen agents never
+// change, so they are computed once, here, for every agent that joins a
+// league (snapshots, ttt train --db, ttt import). It returns a.
+func Measure(kit *agents.Kit, a *store.Agent, m learn.Model) *store.Agent {
+	measure(kit, a, m)
+	return a
+}
+
+// measure is Measure, and returns the agent as a deterministic player
+// and as evaluation plays it.
+func measure(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, contestant) {
+	p := m.Player()
+	con := modelContestant(m)
+	if kit.Compile != nil {
+		a.Moves = kit.Compile(p)
+		p, _ = kit.Compiled(a.Moves) // a net's table is a table
+		con = fixed(p)
+	}
+	a.Facts = kit.Check(p)
+	return p, con
+}
+
+// evalGames counts the games of matches.
+func evalGames(matches []store.Match) int {
+	n := 0
+	for _, m := range matches {
+		n += m.Games()
+	}
+	return n
+}
