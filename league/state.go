@@ -13,12 +13,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/google/btree"
+
 	"ttt/agents"
 	"ttt/agents/learn"
 	"ttt/league/elo"
 	"ttt/store"
-
-	"github.com/google/btree"
 )
 
 // GCPercent is the garbage collector's target that a process running a

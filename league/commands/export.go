@@ -3,12 +3,13 @@ package commands
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urfave/cli/v2"
+
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/league"
 	"ttt/store"
-
-	"github.com/urfave/cli/v2"
 )
 
 // exportCommand is `ttt export`: a stored model as its plain file.

@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"ttt/league/commands/clitest"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -28,6 +27,8 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"ttt/league/commands/clitest"
 )
 
 // The browser test drives headless Chromium through the pages as a user
