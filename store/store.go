@@ -27,7 +27,6 @@ import (
 
 	"modernc.org/sqlite"
 
-	"ttt/agents"
 	"ttt/agents/game"
 )
 
@@ -136,11 +135,9 @@ func (db *DB) readGame(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	kit, err := agents.KitOf(name)
-	if err != nil {
+	if db.game, err = game.Named(name); err != nil {
 		return fmt.Errorf("%w: the league's game: %w", ErrCorrupt, err)
 	}
-	db.game = kit.Game
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -84,6 +85,34 @@ const (
 // String names v.
 func (v Value) String() string {
 	return [...]string{"loss", "draw", "win"}[v+1]
+}
+
+// registered are the games whose packages are loaded, by name. Each
+// game's package registers its Game as it is initialised (Register), as
+// database/sql's drivers do, so that what keeps a game's name (the league
+// database) reads it back without a list of every game.
+var registered = map[string]Game{}
+
+// Register makes g known by its name. Two games of one name panic: a
+// name is what a league file stores.
+func Register(g Game) {
+	if _, taken := registered[g.Name()]; taken {
+		panic("game: two games named " + g.Name())
+	}
+	registered[g.Name()] = g
+}
+
+// Named returns the registered game called name.
+func Named(name string) (Game, error) {
+	if g, ok := registered[name]; ok {
+		return g, nil
+	}
+	names := make([]string, 0, len(registered))
+	for n := range registered {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return nil, fmt.Errorf("unknown game %q: this ttt plays %s", name, strings.Join(names, ", "))
 }
 
 // Position is a state of play of some game, in the game's own encoding.

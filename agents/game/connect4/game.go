@@ -12,6 +12,8 @@ import (
 // stones of the side to move) and B is Board.Mask (all stones).
 var Game game.Game = rules{}
 
+func init() { game.Register(Game) }
+
 // rules implements game.Game over Board.
 type rules struct{}
 

@@ -12,6 +12,8 @@ import (
 // of X's and O's squares.
 var Game game.Game = rules{}
 
+func init() { game.Register(Game) }
+
 // rules implements game.Game over Board.
 type rules struct{}
 
