@@ -77,7 +77,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
-			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each search, `SEARCH,...`, as a player of its own beside the network alone: abN, alpha-beta N plies deep (ab4); mctsN, MCTS with N simulations a move (mcts800). Give it on every run that should"},
+			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: abN is alpha-beta N plies deep, mctsN MCTS with N simulations a move; a setting of the run, given on every run that should"},
 			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
 				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods()},
 			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),

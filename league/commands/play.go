@@ -54,7 +54,7 @@ func playCommand() *cli.Command {
 			&cli.StringFlag{Name: "checkpoint", Value: store.Best, Usage: "the opponent: `ID|NAME|best|latest`, with a search after an @ (best@ab8, best@mcts800), or a built-in player (random, perfect, tactician, mcts-100, ...)"},
 			&cli.StringFlag{Name: "as", Value: "X", Usage: "your side, `X|O`; X moves first"},
 			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
-			&cli.DurationFlag{Name: "move-time", Value: time.Second, Usage: "the longest a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time"},
+			&cli.DurationFlag{Name: "move-time", Value: time.Second, Usage: "the longest, `DURATION`, a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
 			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `tictactoe|connect4`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
 			dbFlag(),
