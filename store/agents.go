@@ -13,7 +13,6 @@ import (
 	"unicode"
 
 	"ttt/agents/game"
-	"ttt/agents/verify"
 )
 
 // Kind is what an agent is.
@@ -88,7 +87,7 @@ type Agent struct {
 
 	// The facts the league reads about a player, computed before it is
 	// stored: frozen agents never change.
-	verify.Facts
+	game.Facts
 
 	// Standing is its rating and record now; nil while it is unrated.
 	Standing *Standing
@@ -267,9 +266,9 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 	}
 	if s := a.Shares; s != nil {
 		if a.Kind.PlaysModel() {
-			class = sql.Null[int64]{V: int64(verify.Beatable), Valid: true}
+			class = sql.Null[int64]{V: int64(game.Beatable), Valid: true}
 		}
-		for i, sc := range []verify.Score{s.All, s.Early, s.Middle, s.Late} {
+		for i, sc := range []game.Score{s.All, s.Early, s.Middle, s.Late} {
 			shares[2*i] = sql.Null[int64]{V: int64(sc.Optimal), Valid: true}
 			shares[2*i+1] = sql.Null[int64]{V: int64(sc.Positions), Valid: true}
 		}

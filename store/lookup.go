@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"ttt/agents/game"
-	"ttt/agents/verify"
 )
 
 // Agent returns the agent that ref names, with its network and standing:
@@ -204,27 +203,27 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 	if a.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
 		return nil, fmt.Errorf("agent %d: created_at: %w", a.ID, err)
 	}
-	a.Class = verify.Class(class.V)
+	a.Class = game.Class(class.V)
 	if figures[0].Valid {
 		for i, side := range []game.Side{game.X, game.O} {
 			f := figures[5*i : 5*i+5]
-			a.Verify = append(a.Verify, verify.Report{Side: side, Worst: game.Value(f[0].V),
+			a.Verify = append(a.Verify, game.Report{Side: side, Worst: game.Value(f[0].V),
 				LostLines: int(f[1].V), Lines: int(f[2].V), Optimal: int(f[3].V), Positions: int(f[4].V)})
 		}
 	}
 	if odds[0].Valid {
 		for i := range 2 {
-			a.VsRandom = append(a.VsRandom, verify.Expect{Win: odds[3*i].V, Draw: odds[3*i+1].V, Loss: odds[3*i+2].V})
+			a.VsRandom = append(a.VsRandom, game.Expect{Win: odds[3*i].V, Draw: odds[3*i+1].V, Loss: odds[3*i+2].V})
 		}
 	}
 	if shares[1].Valid {
-		sc := func(i int) verify.Score {
-			return verify.Score{Optimal: int(shares[i].V), Positions: int(shares[i+1].V)}
+		sc := func(i int) game.Score {
+			return game.Score{Optimal: int(shares[i].V), Positions: int(shares[i+1].V)}
 		}
-		a.Shares = &verify.Shares{All: sc(0), Early: sc(2), Middle: sc(4), Late: sc(6)}
+		a.Shares = &game.Shares{All: sc(0), Early: sc(2), Middle: sc(4), Late: sc(6)}
 	}
 	if random[1].Valid {
-		a.Random = &verify.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
+		a.Random = &game.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
 	}
 	if round.Valid {
 		rec := game.Record{Wins: int(record[0].V), Draws: int(record[1].V), Losses: int(record[2].V)}

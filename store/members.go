@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"ttt/agents/verify"
+	"ttt/agents/game"
 )
 
 // Member is what a league keeps of an agent between rounds: its id, kind
@@ -72,8 +72,8 @@ func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 // set's, and the random-ply set's, nil for an agent measured before that
 // set.
 type SetShares struct {
-	Tactical verify.Score
-	Random   *verify.Score
+	Tactical game.Score
+	Random   *game.Score
 }
 
 // Shares returns the position-set scores of the agents ids that have
@@ -109,7 +109,7 @@ func (v *View) Shares(ids []int64) (map[int64]SetShares, error) {
 			return nil, fmt.Errorf("agent %d: %w", id, err)
 		default:
 			if random[1].Valid {
-				s.Random = &verify.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
+				s.Random = &game.Score{Optimal: int(random[0].V), Positions: int(random[1].V)}
 			}
 			out[id] = s
 		}

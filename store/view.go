@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"ttt/agents/game"
-	"ttt/agents/verify"
 )
 
 // The reads of ttt serve, which answers a browser every few hundred
@@ -428,7 +427,7 @@ type Listing struct {
 	// networks of that class (a tic-tac-toe check); MinGames those that
 	// have played that many games at least.
 	Name     string
-	Class    *verify.Class
+	Class    *game.Class
 	MinGames int
 	Offset   int
 	Limit    int

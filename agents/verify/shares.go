@@ -1,56 +1,6 @@
 package verify
 
-import (
-	"fmt"
-	"ttt/agents/game"
-)
-
-// Score counts the positions of a set where a player moved, and those
-// where its move kept the position's game-theoretic value.
-type Score struct {
-	Optimal, Positions int
-}
-
-// Share is Optimal / Positions; 0 for no positions.
-func (s Score) Share() float64 { return float64(s.Optimal) / float64(max(s.Positions, 1)) }
-
-// Percent is the share in percent, computed in one division so that it
-// is the double nearest the exact percentage (52.3, not 100*0.523 =
-// 52.300000000000004).
-func (s Score) Percent() float64 { return float64(100*s.Optimal) / float64(max(s.Positions, 1)) }
-
-// Shares is what a fixed set of solved positions says of a player, where
-// the game is too large to try every line (Connect Four): the share of
-// the positions where its move keeps the value, overall and by phase of
-// the game.
-type Shares struct {
-	All                 Score
-	Early, Middle, Late Score
-}
-
-// String summarises s on one line.
-func (s Shares) String() string {
-	return fmt.Sprintf("optimal moves %.1f%% (%d/%d positions; early %.1f%%, middle %.1f%%, late %.1f%%)",
-		100*s.All.Share(), s.All.Optimal, s.All.Positions, 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
-}
-
-// Facts is what ttt keeps of a player's checks, computed once, when the
-// player joins a league: frozen players never change. Which of them a
-// player has depends on its game.
-type Facts struct {
-	// Verify is tic-tac-toe's exhaustive check as X and as O.
-	Verify []Report
-	// Class sums Verify up: perfect, unbeatable or beatable. Every
-	// checked Connect Four network is beatable.
-	Class Class
-	// VsRandom is tic-tac-toe's exact chance of each result against a
-	// uniformly random opponent, as X and as O.
-	VsRandom []Expect
-	// Shares is Connect Four's check on its tactical position set, and
-	// Random the share on its set of random positions.
-	Shares *Shares
-	Random *Score
-}
+import "ttt/agents/game"
 
 // Phase bounds: a position of up to EarlyPlies moves is early, of up to
 // MiddlePlies middle, and later ones late.
@@ -112,19 +62,4 @@ func CheckSet(p game.Player, set []game.Solved) Shares {
 		}
 	}
 	return s
-}
-
-// Verdict is what the listings print of f in a word: the class of a
-// tic-tac-toe player, the optimal share of a Connect Four one, "" for a
-// player that was not checked.
-func (f Facts) Verdict() string {
-	switch {
-	case f.Shares != nil && f.Random != nil:
-		return fmt.Sprintf("%.1f%% rand, %.1f%% tact", 100*f.Random.Share(), 100*f.Shares.All.Share())
-	case f.Shares != nil:
-		return fmt.Sprintf("%.1f%% opt", 100*f.Shares.All.Share())
-	case f.Verify != nil:
-		return f.Class.String()
-	}
-	return ""
 }

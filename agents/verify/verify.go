@@ -6,58 +6,12 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 )
-
-// Report is what the exhaustive check finds for one side.
-type Report struct {
-	Side game.Side
-	// Worst is the worst result the opponent can force: Won, Draw or Loss
-	// from the player's point of view.
-	Worst game.Value
-	// Lines counts every complete game the opponent can steer the player
-	// into; LostLines those the player loses.
-	Lines, LostLines int
-	// Positions counts the distinct positions where the player is to move
-	// on some line; Optimal those where its move keeps the position's
-	// game-theoretic value (it never throws away a win or a draw).
-	Positions, Optimal int
-}
-
-// Unbeatable reports whether no opponent line beats the player.
-func (r Report) Unbeatable() bool { return r.Worst != game.Loss }
-
-// Perfect reports whether the player keeps the game-theoretic value in
-// every position it can reach: it never throws away a win or a draw, so
-// it wins every game the opponent's mistakes let it win.
-func (r Report) Perfect() bool { return r.Positions > 0 && r.Optimal == r.Positions }
-
-// OptimalShare is Optimal / Positions.
-func (r Report) OptimalShare() float64 { return float64(r.Optimal) / float64(max(r.Positions, 1)) }
-
-// OptimalPercent is OptimalShare in percent, in one division (see
-// Score.Percent).
-func (r Report) OptimalPercent() float64 {
-	return Score{Optimal: r.Optimal, Positions: r.Positions}.Percent()
-}
-
-// String summarises r on one line.
-func (r Report) String() string {
-	verdict := "beatable"
-	switch {
-	case r.Perfect():
-		verdict = "perfect"
-	case r.Unbeatable():
-		verdict = "unbeatable"
-	}
-	return fmt.Sprintf("%s: %s, worst forced result %s, lost lines %d/%d, optimal moves %.1f%% (%d/%d positions)",
-		r.Side, verdict, r.Worst, r.LostLines, r.Lines, 100*r.OptimalShare(), r.Optimal, r.Positions)
-}
 
 // Check plays p as side against every possible opponent line.
 func Check(p game.Player, side game.Side) Report {
@@ -117,21 +71,6 @@ func check(p game.Player, side game.Side, mistakes *[]tictactoe.Board) Report {
 	}
 	r.Worst = walk(tictactoe.Board{})
 	return r
-}
-
-// Expect is the exact distribution of the results of a player's games
-// against a uniformly random opponent, from the player's point of view.
-type Expect struct {
-	Win, Draw, Loss float64
-}
-
-// Score is the expected share of the points, a draw being half a point,
-// as the league counts a match.
-func (e Expect) Score() float64 { return e.Win + e.Draw/2 }
-
-// String formats e as percentages.
-func (e Expect) String() string {
-	return fmt.Sprintf("W/D/L %.2f%%/%.2f%%/%.2f%%", 100*e.Win, 100*e.Draw, 100*e.Loss)
 }
 
 // Exact returns the exact expected results of p as side against a
