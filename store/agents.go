@@ -34,6 +34,11 @@ const (
 	Searched   Kind = "searched"   // another agent's model, played with a search
 )
 
+// kinds are the kinds above, every one: what a name of the league's own
+// (ownName) may begin with. A kind added above is added here too, and to
+// the schema, whose list of kinds a test holds this one to.
+var kinds = []Kind{Random, Perfect, Tactician, MCTS, Solver, Checkpoint, Baseline, Imported, Searched}
+
 // Learned reports whether agents of kind k learned their model (a
 // network, a table of values, an n-tuple network): checkpoints,
 // baselines and imported models.
@@ -166,7 +171,14 @@ func (a *Agent) prepare() error {
 
 // ownName matches the names the league gives its agents (kind-id), which
 // only the league may give, or a name could block the agent it is due to.
-var ownName = regexp.MustCompile(`^(random|perfect|tactician|mcts|solver|checkpoint|baseline|imported|searched)-[0-9]+$`)
+// It is made from kinds, so that it names every kind there is.
+var ownName = func() *regexp.Regexp {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = regexp.QuoteMeta(string(k))
+	}
+	return regexp.MustCompile(`^(` + strings.Join(names, "|") + `)-[0-9]+$`)
+}()
 
 // CheckName refuses names that `ttt show NAME` could not tell from an id
 // or from best and latest, names that look like a flag, names the league

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +120,38 @@ func TestAddAgent(t *testing.T) {
 				t.Errorf("%d agents after a refusal, want 2", all)
 			}
 		})
+	}
+}
+
+// TestKinds holds the store's list of kinds to the schema's, which admits
+// an agent's kind, and finds a name of the league's own (kind-number)
+// refused for every kind of the list: a kind that a migration adds must
+// join the list, and with it the names CheckName keeps for the league.
+func TestKinds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "league.db")
+	mustOpen(t, path)
+	var schema string
+	if err := rawDB(t, path).QueryRow("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'agents'").Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`kind +TEXT NOT NULL CHECK \(kind IN \(([^)]*)\)\)`).FindStringSubmatch(schema)
+	if m == nil {
+		t.Fatalf("no list of kinds in the agents table's schema:\n%s", schema)
+	}
+	var kinds []string
+	for _, k := range store.Kinds {
+		kinds = append(kinds, "'"+string(k)+"'")
+	}
+	if got, want := strings.Join(kinds, ", "), m[1]; got != want {
+		t.Errorf("the store's kinds are %s, the schema's %s", got, want)
+	}
+	for _, k := range store.Kinds {
+		if err := store.CheckName(string(k) + "-15"); !errors.Is(err, store.ErrBadName) {
+			t.Errorf("CheckName(%q) = %v, want %v", string(k)+"-15", err, store.ErrBadName)
+		}
+		if err := store.CheckName(string(k) + "-net"); err != nil {
+			t.Errorf("CheckName(%q) = %v, want nil", string(k)+"-net", err)
+		}
 	}
 }
 

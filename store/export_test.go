@@ -21,6 +21,9 @@ func SetCreatingHook(t interface{ Cleanup(func()) }, hook func()) {
 	t.Cleanup(func() { testHookCreating = func() {} })
 }
 
+// Kinds are the kinds of agents, every one.
+var Kinds = kinds
+
 // Unreadable is what a line of SQLite's integrity check says of a page
 // the disk failed to give, or "".
 var Unreadable = unreadable
