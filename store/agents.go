@@ -18,10 +18,12 @@ import (
 // Kind is what an agent is.
 type Kind string
 
-// The kinds of agents. Checkpoint, Baseline and Imported are networks;
-// the others are the built-in players of a game's leagues: random in
-// every one, perfect in tic-tac-toe's, the tactician, the MCTS ladder and
-// the solver in Connect Four's.
+// The kinds of agents. Checkpoint, Baseline and Imported learned their
+// models (networks, tables of values, n-tuple networks), and Searched
+// plays another agent's model with a search; the others are the built-in
+// players of a game's leagues: random in every one, perfect in
+// tic-tac-toe's, the tactician, the MCTS ladder and the solver in Connect
+// Four's.
 const (
 	Random     Kind = "random"     // a uniformly random legal move: the scale's 0
 	Perfect    Kind = "perfect"    // exact minimax: the ceiling
