@@ -90,11 +90,11 @@ func TestReadme(t *testing.T) {
 		t.Fatal("no documents in docs/")
 	}
 	dir := t.TempDir()
-	data, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "ttt"), data, 0o755); err != nil {
+	// The program is linked, not copied, into each document's directory:
+	// writing an executable while another test of the package starts a
+	// process lets the child inherit the open file, and running it then
+	// fails with "text file busy" (golang/go#22315).
+	if err := os.Link(bin, filepath.Join(dir, "ttt")); err != nil {
 		t.Fatal(err)
 	}
 	// The documents' server listens on 8080, which this machine may be
@@ -191,7 +191,8 @@ func followDocument(t *testing.T, path, dir, port string) {
 
 // copyFiles copies the regular files of directory from into directory
 // to, keeping their modes: the league files, the models and the program
-// that a document's commands leave.
+// that a document's commands leave. Executables are linked (see
+// TestReadme).
 func copyFiles(t *testing.T, from, to string) {
 	t.Helper()
 	entries, err := os.ReadDir(from)
@@ -204,6 +205,12 @@ func copyFiles(t *testing.T, from, to string) {
 			t.Fatal(err)
 		}
 		if !info.Mode().IsRegular() {
+			continue
+		}
+		if info.Mode().Perm()&0o111 != 0 {
+			if err := os.Link(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(from, e.Name()))
