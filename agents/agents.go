@@ -25,9 +25,19 @@ import (
 // Kit is a game and what ttt knows of playing it.
 type Kit struct {
 	game.Game
+	// Layout is how the board is drawn and where a move goes.
+	Layout Layout
+	// ReadBoard reads a position written as its cells, X, O or . each,
+	// in the order of Layout, the top row first (tic-tac-toe's
+	// X.O......), and checks that a game can reach it. Nil for a game
+	// whose positions are given by their moves: where a stone lands
+	// depends on the stones under it, and the moves say that in a few
+	// characters.
+	ReadBoard func(s string) (game.Position, error)
 	// Solved: every position's value is known (tic-tac-toe's 5,478), so
 	// a league can build exploiters and drills (Exploiter, Mistakes,
-	// Optimal, Perfect) and compile players into tables.
+	// Optimal, Perfect), train against them, and compile players into
+	// tables; a league check classes its players (perfect, beatable).
 	Solved bool
 	// Learner is the method a league of the game learns by, unless told
 	// otherwise; League how that league runs.
@@ -106,7 +116,7 @@ type Builtin struct {
 }
 
 // Games are the games ttt plays, the default first. Adding a game is
-// adding its Kit here.
+// adding its Kit here (or calling Register from its package).
 var Games = []*Kit{TicTacToe, ConnectFour}
 
 // TicTacToe is ttt-rl's game, whose every position is known: its
@@ -122,20 +132,22 @@ var Games = []*Kit{TicTacToe, ConnectFour}
 // does, at ten times the cost, which a league paying it every round
 // would feel.
 var TicTacToe = &Kit{
-	Game:   tictactoe.Game,
-	Solved: true,
+	Game:      tictactoe.Game,
+	Layout:    Layout{Rows: 3, Cols: 3},
+	ReadBoard: func(s string) (game.Position, error) { b, err := tictactoe.ReadBoard(s); return b.Position(), err },
+	Solved:    true,
 	// ttt-rl's net, made perfect by the exploiter and the drills: the
 	// mix that reached an unbeatable checkpoint fastest for every seed
 	// measured (docs/learning.md, "How it learns").
 	Learner: train.PolicyMethod,
 	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{
-		randomBuiltin(tictactoe.Game),
+		RandomBuiltin(tictactoe.Game),
 		{Kind: "perfect", Name: "perfect", Elo: 494, Fixed: true, Checked: true,
 			New: func(*rand.Rand) game.Player { return tictactoe.Perfect() }},
-		mctsBuiltin(tictactoe.Game, 10, 222),
-		mctsBuiltin(tictactoe.Game, 100, 440),
-		mctsBuiltin(tictactoe.Game, 1000, 503),
+		MCTSBuiltin(tictactoe.Game, 10, 222),
+		MCTSBuiltin(tictactoe.Game, 100, 440),
+		MCTSBuiltin(tictactoe.Game, 1000, 503),
 	},
 	Check: func(p game.Player) verify.Facts {
 		x, o := verify.Check(p, game.X), verify.Check(p, game.O)
@@ -170,8 +182,8 @@ var TicTacToe = &Kit{
 	Perfect: func() game.Player { return tictactoe.Perfect() },
 }
 
-// randomBuiltin is the uniformly random player of g, the scale's 0.
-func randomBuiltin(g game.Game) Builtin {
+// RandomBuiltin is the uniformly random player of g, the scale's 0.
+func RandomBuiltin(g game.Game) Builtin {
 	return Builtin{Kind: "random", Name: "random", Fixed: true, Random: true,
 		New: func(rng *rand.Rand) game.Player { return game.Random{Game: g, Rand: rng} }}
 }

@@ -22,7 +22,8 @@ import (
 // BenchmarkAnchors (BENCHMARKS.md, "The scale: a long match among the
 // built-in players", with the records behind it).
 var ConnectFour = &Kit{
-	Game: connect4.Game,
+	Game:   connect4.Game,
+	Layout: Layout{Rows: connect4.Height, Cols: connect4.Width, Drop: true},
 	// The n-tuple network in self-play, its only opponent: no exploiter
 	// or drills without a solved game, and games against the tactician
 	// taught the value net more slowly than its own. It trains some
@@ -32,12 +33,12 @@ var ConnectFour = &Kit{
 	Learner: ntuple.Method,
 	League:  LeagueDefaults{GamesPerRound: 1000000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{
-		randomBuiltin(connect4.Game),
+		RandomBuiltin(connect4.Game),
 		{Kind: "tactician", Name: "tactician", Elo: 714, Fixed: true, Checked: true,
 			New: func(*rand.Rand) game.Player { return tactician }},
-		mctsBuiltin(connect4.Game, 100, 802),
-		mctsBuiltin(connect4.Game, 1000, 1229),
-		mctsBuiltin(connect4.Game, 10000, 1436),
+		MCTSBuiltin(connect4.Game, 100, 802),
+		MCTSBuiltin(connect4.Game, 1000, 1229),
+		MCTSBuiltin(connect4.Game, 10000, 1436),
 		{Kind: "solver", Name: "solver", Elo: 1487, New: func(*rand.Rand) game.Player { return solverPlayer{} }},
 	},
 	Positions: connect4.PositionSet,

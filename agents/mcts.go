@@ -38,9 +38,9 @@ type node struct {
 	score    float64 // their points for the side that played move: 1 a win, 1/2 a draw
 }
 
-// mctsBuiltin is the MCTS player of g at playouts a move, named
+// MCTSBuiltin is the MCTS player of g at playouts a move, named
 // mcts-PLAYOUTS, at elo on g's scale.
-func mctsBuiltin(g game.Game, playouts int, elo float64) Builtin {
+func MCTSBuiltin(g game.Game, playouts int, elo float64) Builtin {
 	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true,
 		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
 }

@@ -1,8 +1,5 @@
 package web
 
-// CheckBoard is checkBoard, for the tests of package web_test.
-var CheckBoard = checkBoard
-
 // SetMaxRoundRows sets maxRoundRows to n until the returned func
 // restores it.
 func SetMaxRoundRows(n int64) (restore func()) {

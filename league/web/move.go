@@ -17,7 +17,7 @@ import (
 // that order (nine squares, seven columns).
 type moveAnswer struct {
 	Agent  *agentRef `json:"agent"`
-	Board  string    `json:"board"` // in the game's notation (see notations)
+	Board  string    `json:"board"` // in the game's notation (see writeBoard)
 	ToMove string    `json:"to_move"`
 	Move   string    `json:"move"`
 	// Probabilities: a policy network's softmax over all the moves (as ttt-rl
@@ -48,8 +48,7 @@ type moveAnswer struct {
 // their moves.
 func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	kit := agents.KitFor(o.db.Game())
-	n := notations[kit.Name()]
-	p, moves, err := requestPosition(r, kit, n)
+	p, moves, err := requestPosition(r, kit)
 	if err != nil {
 		status := http.StatusBadRequest
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -58,7 +57,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		writeError(w, status, "%v", err)
 		return
 	}
-	board := n.write(kit, p, moves)
+	board := writeBoard(kit, p, moves)
 	if res := kit.Result(p); res != game.Ongoing {
 		writeError(w, http.StatusBadRequest, "board %q: the game is over (%s): there is no move to make", board, res)
 		return
@@ -117,6 +116,6 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 	}
 	after := kit.Play(p, m)
-	out.Move, out.After, out.Result = kit.FormatMove(m), n.write(kit, after, append(moves, m)), kit.Result(after).String()
+	out.Move, out.After, out.Result = kit.FormatMove(m), writeBoard(kit, after, append(moves, m)), kit.Result(after).String()
 	writeJSON(w, r, out)
 }

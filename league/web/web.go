@@ -128,6 +128,7 @@ func (s *Server) routes() {
 		s.mux.Handle(pattern, allow(s.onLeague(h), methods...))
 	}
 	s.mux.Handle("/api/events", allow(s.events, http.MethodGet))
+	api("/api/game", s.game, http.MethodGet)
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)
 	api("/api/health", s.health, http.MethodGet)

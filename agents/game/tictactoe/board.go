@@ -136,6 +136,38 @@ func ParseBoard(s string) (Board, error) {
 	return b, nil
 }
 
+// ReadBoard reads a board as ParseBoard does and checks that a game can
+// reach it: X moves first and the sides alternate (ParseBoard checks
+// the counts), and a game ends at the first three in a row, so both
+// sides cannot have one, and nobody moves after one. These are all the
+// conditions: a board that meets them is reachable (the tests compare it
+// with every reachable position).
+func ReadBoard(s string) (Board, error) {
+	if len(s) != 9 {
+		return Board{}, fmt.Errorf("board %q: want 9 characters, X, O or . for each square, row-major", s)
+	}
+	if i := strings.IndexFunc(s, func(c rune) bool { return !strings.ContainsRune("XxOo.-_", c) }); i >= 0 {
+		return Board{}, fmt.Errorf("board %q: square %d is %q; use X, O or . (empty)", s, i, s[i])
+	}
+	// ParseBoard refuses only counts that no game has.
+	b, err := ParseBoard(s)
+	if err != nil {
+		return b, fmt.Errorf("%v: X moves first and the sides take turns", err)
+	}
+	xLine := Board{X: b.X}.Result() == game.XWins
+	oLine := Board{O: b.O}.Result() == game.OWins
+	x, o := bits.OnesCount16(b.X), bits.OnesCount16(b.O)
+	switch {
+	case xLine && oLine:
+		return b, fmt.Errorf("board %q: X and O both have three in a row, but a game ends at the first", s)
+	case xLine && x == o:
+		return b, fmt.Errorf("board %q: X has three in a row, so O cannot have moved after it", s)
+	case oLine && x > o:
+		return b, fmt.Errorf("board %q: O has three in a row, so X cannot have moved after it", s)
+	}
+	return b, nil
+}
+
 // Compact writes the board as nine characters on one line.
 func (b Board) Compact() string {
 	var s [9]byte
