@@ -35,7 +35,7 @@ func analyzeCommand() *cli.Command {
    --time (10 seconds unless given; 0 for no bound) it prints the moves
    solved so far, the centre first, and the others as unknown.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: gameFlagName, Value: agents.Games[0].Name(), Usage: "the game, `tictactoe|connect4`"},
+			&cli.StringFlag{Name: gameFlagName, Value: agents.Games[0].Name(), Usage: "the game, `" + gameNames() + "`"},
 			&cli.DurationFlag{Name: "time", Value: 10 * time.Second, Usage: "solve for at most this long, e.g. 2m (0: until every move is solved)"},
 			formatFlag(),
 		},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -107,11 +108,11 @@ func (j *job) openReader() (*store.DB, error) {
 // under no name.
 func errNoName(j *job) error { return j.usage("--db (or TTT_DB) names no file") }
 
-// newKit is the game --game names for a new league, tic-tac-toe when it
-// names none.
+// newKit is the game --game names for a new league, the first of the
+// games (tic-tac-toe) when it names none.
 func (j *job) newKit() (*agents.Kit, error) {
 	if j.game == "" {
-		return agents.TicTacToe, nil
+		return agents.Games[0], nil
 	}
 	kit, err := agents.KitOf(j.game)
 	if err != nil {
@@ -199,7 +200,16 @@ func (j *job) leagueKit() (*agents.Kit, error) {
 // gameFlag is --game, the game of a new league.
 func gameFlag() cli.Flag {
 	return &cli.StringFlag{Name: gameFlagName, Value: agents.Games[0].Name(),
-		Usage: "the game of a new league, `tictactoe|connect4`; a league keeps the game it was made with"}
+		Usage: "the game of a new league, `" + gameNames() + "`; a league keeps the game it was made with"}
+}
+
+// gameNames are the games --game takes, as a flag's usage gives them.
+func gameNames() string {
+	var names []string
+	for _, k := range agents.Games {
+		names = append(names, k.Name())
+	}
+	return strings.Join(names, "|")
 }
 
 // gameFlagName is --game, the game of a new league.

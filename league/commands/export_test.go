@@ -30,7 +30,7 @@ func PlayGames(in io.Reader, out io.Writer, a *store.Agent, m learn.Model, human
 // ParseMove reads a line typed at the move prompt of a tic-tac-toe game
 // on b; ErrQuit is its answer to q.
 func ParseMove(b tictactoe.Board, line string) (int, error) {
-	return views["tictactoe"].parse(agents.TicTacToe, b.Position(), line)
+	return parseMove(agents.TicTacToe, b.Position(), line)
 }
 
 // ErrQuit is the answer of ParseMove to q.

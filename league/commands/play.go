@@ -56,7 +56,7 @@ func playCommand() *cli.Command {
 			&cli.StringFlag{Name: "file", Usage: "the opponent is the model in `FILE`: any file ttt export or ttt train writes"},
 			&cli.DurationFlag{Name: "move-time", Value: time.Second, Usage: "the longest, `DURATION`, a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time"},
 			&cli.BoolFlag{Name: "hint", Usage: "before each of your moves, show the exact value of every move for you (win, draw or loss, and in how many moves)"},
-			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `tictactoe|connect4`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
+			&cli.StringFlag{Name: gameFlagName, Usage: "the game, `" + gameNames() + "`: of a built-in player without a league, or of a file that does not say", DefaultText: "the league's, or the file's"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -264,7 +264,6 @@ type session struct {
 	echo  bool // show each line read after its prompt
 	hint  bool // show the value of each of the human's moves
 	rival rival
-	view  view
 	human game.Side
 }
 
@@ -275,14 +274,14 @@ type session struct {
 func playGames(ctx context.Context, in io.Reader, out io.Writer, echo bool, r rival, human game.Side, hint bool) (game.Record, error) {
 	lines := readLines(in)
 	defer lines.stop()
-	s := &session{ctx: ctx, in: lines, out: out, echo: echo, hint: hint, rival: r, view: views[r.kit.Name()], human: human}
+	s := &session{ctx: ctx, in: lines, out: out, echo: echo, hint: hint, rival: r, human: human}
 	var tally game.Record
 	first := "you move first"
 	if human == game.O {
 		first = r.name + " moves first"
 	}
 	fmt.Fprintf(out, "You are %s and %s plays %s; %s. Type a %s (%s) and Enter, q to quit.\n",
-		human, r.name, human.Other(), first, r.kit.MoveName(), s.view.span)
+		human, r.name, human.Other(), first, r.kit.MoveName(), r.kit.Span())
 	for {
 		result, err := s.game()
 		if err != nil {
@@ -329,12 +328,12 @@ func (s *session) ended(err error) bool {
 
 // game plays one game and returns how it ended.
 func (s *session) game() (game.Result, error) {
-	kit, v := s.rival.kit, s.view
+	kit := s.rival.kit
 	p := kit.Start()
 	for kit.Result(p) == game.Ongoing {
 		if kit.ToMove(p) == s.human {
 			fmt.Fprintln(s.out)
-			v.board(s.out, p)
+			writeBoard(s.out, kit, p)
 			if s.hint {
 				if err := s.showHint(p); err != nil {
 					return 0, err
@@ -352,12 +351,12 @@ func (s *session) game() (game.Result, error) {
 			fmt.Fprintf(s.out, "\n%s plays %s on %s.\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m))
 		} else {
 			fmt.Fprintf(s.out, "\n%s plays %s on %s; %s:\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m), s.rival.about())
-			v.grid(s.out, p, cells, m)
+			writeCells(s.out, kit, p, cells, m)
 		}
 		p = kit.Play(p, m)
 	}
 	fmt.Fprintln(s.out)
-	v.board(s.out, p)
+	writeBoard(s.out, kit, p)
 	return kit.Result(p), nil
 }
 
@@ -377,14 +376,14 @@ func (s *session) showHint(p game.Position) error {
 		}
 	}
 	fmt.Fprintln(s.out, "The value of each move for you (with perfect play after it):")
-	s.view.grid(s.out, p, cells, -1)
+	writeCells(s.out, kit, p, cells, -1)
 	return nil
 }
 
 // humanMove asks for a move until the human types a legal one or quits.
 func (s *session) humanMove(p game.Position) (int, error) {
 	for {
-		line, err := s.ask(fmt.Sprintf("Your move (%s, q quits): ", s.view.span))
+		line, err := s.ask(fmt.Sprintf("Your move (%s, q quits): ", s.rival.kit.Span()))
 		if errors.Is(err, errLongLine) {
 			fmt.Fprintf(s.out, "Not a move: %v.\n", err)
 			continue
@@ -392,7 +391,7 @@ func (s *session) humanMove(p game.Position) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		m, err := s.view.parse(s.rival.kit, p, line)
+		m, err := parseMove(s.rival.kit, p, line)
 		if err == nil || errors.Is(err, errQuit) {
 			return m, err
 		}

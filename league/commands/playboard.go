@@ -9,83 +9,106 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/game/connect4"
-	"ttt/agents/game/tictactoe"
 )
-
-// view is how play shows a game in the terminal and reads the moves typed.
-type view struct {
-	span  string // the numbers typed: 0-8
-	full  string // what a move that cannot be played is: taken
-	board func(w io.Writer, p game.Position)
-	grid  func(w io.Writer, p game.Position, cells []string, chosen int)
-}
-
-// views are the games' views, by name: tic-tac-toe's grid with the
-// square numbers beside it, Connect Four's rows over the column numbers.
-var views = map[string]view{
-	"tictactoe": {span: "0-8", full: "taken",
-		board: func(w io.Writer, p game.Position) { writeBoard(w, tictactoe.FromPosition(p)) },
-		grid: func(w io.Writer, p game.Position, cells []string, chosen int) {
-			writeGrid(w, tictactoe.FromPosition(p), cells, chosen)
-		}},
-	"connect4": {span: "1-7", full: "full", board: writeColumns, grid: writeColumnCells},
-}
 
 // parse reads one line typed at the move prompt in p: the move to play,
 // errQuit for q, or why the line is not a legal move.
-func (v view) parse(kit *agents.Kit, p game.Position, line string) (int, error) {
-	text, word := strings.TrimSpace(line), kit.MoveName()
+func parseMove(kit *agents.Kit, p game.Position, line string) (int, error) {
+	text, word, span := strings.TrimSpace(line), kit.MoveName(), kit.Span()
 	switch strings.ToLower(text) {
 	case "q", "quit":
 		return 0, errQuit
 	case "":
-		return 0, fmt.Errorf("the line is empty; type a %s %s", word, v.span)
+		return 0, fmt.Errorf("the line is empty; type a %s %s", word, span)
 	}
 	if _, err := strconv.Atoi(text); errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
+		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, span)
 	} else if err != nil {
-		return 0, fmt.Errorf("%q is not a %s number (%s)", text, word, v.span)
+		return 0, fmt.Errorf("%q is not a %s number (%s)", text, word, span)
 	}
 	m, err := kit.ParseMove(text)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, v.span)
+		return 0, fmt.Errorf("%s %s is off the board (%s)", word, text, span)
 	case kit.Legal(p)&(1<<m) == 0:
-		return 0, fmt.Errorf("%s %s is %s", word, text, v.full)
+		return 0, fmt.Errorf("%s %s is %s", word, text, kit.Full())
 	}
 	return m, nil
 }
 
-// writeBoard draws b with the square numbers beside it.
-func writeBoard(w io.Writer, b tictactoe.Board) {
-	for row := range 3 {
-		if row > 0 {
-			fmt.Fprintln(w, "  ---+---+---")
+// writeBoard draws p as people see it: a grid of cells with their
+// numbers beside it (tic-tac-toe's squares), or the rows of a game whose
+// stones drop, the top first, over the column numbers people type.
+func writeBoard(w io.Writer, kit *agents.Kit, p game.Position) {
+	marks := kit.Marks(p)
+	for _, row := range marks {
+		for c, m := range row {
+			if m == '.' {
+				row[c] = ' '
+			}
 		}
-		sq := 3 * row
-		fmt.Fprintf(w, "   %c | %c | %c      %d %d %d\n",
-			mark(b, sq), mark(b, sq+1), mark(b, sq+2), sq, sq+1, sq+2)
+	}
+	if kit.Layout.Drop {
+		for _, row := range marks {
+			fmt.Fprintf(w, "  | %s |\n", spaced(row))
+		}
+		fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", 2*kit.Layout.Cols+1))
+		fmt.Fprintf(w, "    %s\n", strings.Join(labels(kit), " "))
+		return
+	}
+	line := "  " + strings.Repeat("---+", kit.Layout.Cols-1) + "---"
+	all := labels(kit)
+	for r, row := range marks {
+		if r > 0 {
+			fmt.Fprintln(w, line)
+		}
+		cells := make([]string, len(row))
+		for c, m := range row {
+			cells[c] = string(m)
+		}
+		fmt.Fprintf(w, "   %s      %s\n", strings.Join(cells, " | "), strings.Join(all[r*len(row):(r+1)*len(row)], " "))
 	}
 }
 
-// mark is what a square shows on the board: X, O, or a space when empty.
-func mark(b tictactoe.Board, sq int) byte {
-	if c := b.At(sq); c != '.' {
-		return c
-	}
-	return ' '
+// spaced is row's marks with a space between each two.
+func spaced(row []byte) string {
+	return strings.Join(strings.Split(string(row), ""), " ")
 }
 
-// writeGrid draws the agent's cells over b: the taken squares with their
-// marks, the empty ones with their text, and the chosen one in brackets.
-func writeGrid(w io.Writer, b tictactoe.Board, cells []string, chosen int) {
-	for row := range 3 {
+// labels are kit's moves as people type them, in order.
+func labels(kit *agents.Kit) []string {
+	out := make([]string, kit.Moves())
+	for m := range out {
+		out[m] = kit.FormatMove(m)
+	}
+	return out
+}
+
+// writeCells draws the agent's text of each move of p, cells (by move),
+// the chosen move's in brackets: over the board where a move is a cell,
+// the free cells with their text and the others with their marks; on one
+// line where a move is a column, a full column as -.
+func writeCells(w io.Writer, kit *agents.Kit, p game.Position, cells []string, chosen int) {
+	if kit.Layout.Drop {
 		var sb strings.Builder
-		for sq := 3 * row; sq < 3*row+3; sq++ {
+		for col, c := range cells {
 			switch {
-			case !b.IsEmpty(sq):
-				fmt.Fprintf(&sb, "     %c   ", b.At(sq))
+			case c == "":
+				c = "-"
+			case col == chosen:
+				c = "[" + c + "]"
+			}
+			fmt.Fprintf(&sb, "%s:%-8s ", kit.FormatMove(col), c)
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+		return
+	}
+	for r, row := range kit.Marks(p) {
+		var sb strings.Builder
+		for c, m := range row {
+			switch sq := kit.Cell(r, c); {
+			case m != '.':
+				fmt.Fprintf(&sb, "     %c   ", m)
 			case sq == chosen:
 				fmt.Fprintf(&sb, " [%6s]", cells[sq])
 			default:
@@ -94,42 +117,4 @@ func writeGrid(w io.Writer, b tictactoe.Board, cells []string, chosen int) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
 	}
-}
-
-// writeColumns draws a Connect Four board: its rows, the top first, over
-// the column numbers people type.
-func writeColumns(w io.Writer, p game.Position) {
-	b := connect4.FromPosition(p)
-	for row := connect4.Height - 1; row >= 0; row-- {
-		var sb strings.Builder
-		sb.WriteString("  |")
-		for col := range connect4.Width {
-			c := b.At(row, col)
-			if c == '.' {
-				c = ' '
-			}
-			sb.WriteByte(' ')
-			sb.WriteByte(c)
-		}
-		sb.WriteString(" |")
-		fmt.Fprintln(w, sb.String())
-	}
-	fmt.Fprintln(w, "  +---------------+")
-	fmt.Fprintln(w, "    1 2 3 4 5 6 7")
-}
-
-// writeColumnCells writes the agent's cell of each column on one line, the
-// chosen one in brackets, a full column as -.
-func writeColumnCells(w io.Writer, _ game.Position, cells []string, chosen int) {
-	var sb strings.Builder
-	for col, c := range cells {
-		switch {
-		case c == "":
-			c = "-"
-		case col == chosen:
-			c = "[" + c + "]"
-		}
-		fmt.Fprintf(&sb, "%d:%-8s ", col+1, c)
-	}
-	fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
 }
