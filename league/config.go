@@ -152,26 +152,15 @@ func (c Config) Validate() error {
 		return learn.OutOfRange("rounds", "must not be negative", c.Rounds)
 	case c.Duration < 0:
 		return learn.OutOfRange("duration", "must not be negative", c.Duration)
-	case c.GamesPerRound < 1:
-		return learn.OutOfRange("games_per_round", "must be at least 1", c.GamesPerRound)
-	case c.GamesPerRound > MaxGamesPerRound:
-		return learn.OutOfRange("games_per_round", fmt.Sprintf("must be at most %d", MaxGamesPerRound), c.GamesPerRound)
 	case c.Workers < 0:
 		return learn.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
-	case c.Openings < 0 || c.Openings > MaxOpening:
-		return learn.OutOfRange("openings", fmt.Sprintf("must be within 0..%d moves", MaxOpening), c.Openings)
-	case c.Opponents < minOpponents || c.Opponents > maxOpponents:
-		return learn.OutOfRange("opponents", fmt.Sprintf("must be within %d..%d", minOpponents, maxOpponents), c.Opponents)
-	case !(c.SelfPlay >= 0 && c.SelfPlay <= 1):
-		return learn.OutOfRange("self_play", "must be within 0..1", c.SelfPlay)
-	case !(c.Exploit >= 0 && c.Exploit <= 1):
-		return learn.OutOfRange("exploit", "must be within 0..1", c.Exploit)
-	case !(c.Members >= 0 && c.Members <= 1):
-		return learn.OutOfRange("members", "must be within 0..1", c.Members)
-	case !(c.Drill >= 0 && c.Drill <= 1):
-		return learn.OutOfRange("drill", "must be within 0..1", c.Drill)
-	case !(c.Ladder >= 0 && c.Ladder <= 1):
-		return learn.OutOfRange("ladder", "must be within 0..1", c.Ladder)
+	}
+	for _, st := range Settings {
+		if rule, got := st.out(&c); rule != "" {
+			return learn.OutOfRange(st.Name, rule, got)
+		}
+	}
+	switch {
 	case c.SelfPlay+c.Exploit+c.Members+c.Drill+c.Ladder > 1:
 		shares := []string{"self_play", "exploit", "members", "drill", "ladder"}
 		values := []any{c.SelfPlay, c.Exploit, c.Members, c.Drill, c.Ladder}

@@ -2,12 +2,10 @@ package league
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"ttt/agents"
 	"ttt/agents/learn"
@@ -28,23 +26,9 @@ type Change struct {
 // The names are the database's, which a command line need not spell its
 // flags as (learn.SettingError names settings so too).
 func (c Config) Stored() map[string]string {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	out := map[string]string{
-		"seed":            strconv.FormatUint(c.Seed, 10),
-		"learners":        strings.Join(c.Learners, ","),
-		"games_per_round": strconv.Itoa(c.GamesPerRound),
-		"openings":        strconv.Itoa(c.Openings),
-		"opponents":       strconv.Itoa(c.Opponents),
-		"self_play":       f(c.SelfPlay),
-		"exploit":         f(c.Exploit),
-		"members":         f(c.Members),
-		"drill":           f(c.Drill),
-		"ladder":          f(c.Ladder),
-		"lr":              c.lrText(),
-		"lr_decay":        strconv.Itoa(c.LRDecay),
-		"epsilon":         f(c.Epsilon.Start),
-		"epsilon_end":     f(c.Epsilon.End),
-		"epsilon_games":   strconv.Itoa(c.Epsilon.Games),
+	out := map[string]string{}
+	for _, st := range Settings {
+		out[st.Name] = st.Get(&c)
 	}
 	for _, name := range c.Learners {
 		if m, err := agents.MethodOf(name); err == nil {
@@ -58,64 +42,19 @@ func (c Config) Stored() map[string]string {
 	return out
 }
 
-// set sets the setting name (as settings names it) to value, or says
-// why value is not one.
+// set sets the setting name (as Stored names it) to value, or says why
+// value is not one.
 func (c *Config) set(name, value string) error {
-	var err error
-	i := func(p *int) {
-		var v int64
-		if v, err = strconv.ParseInt(value, 10, 0); err != nil {
-			err = errors.New("not a whole number")
-		}
-		*p = int(v)
+	if st, ok := SettingOf(name); ok {
+		return st.Set(c, value)
 	}
-	f := func(p *float64) {
-		if *p, err = strconv.ParseFloat(value, 64); err != nil {
-			err = errors.New("not a number")
-		}
+	st := agents.Setting(name)
+	if st == nil {
+		return fmt.Errorf("unknown setting %q", name)
 	}
-	switch name {
-	case "seed":
-		if c.Seed, err = strconv.ParseUint(value, 10, 64); err != nil {
-			err = errors.New("not a whole number from 0 to 18446744073709551615")
-		}
-	case "learners":
-		c.Learners = strings.Split(value, ",")
-	case "games_per_round":
-		i(&c.GamesPerRound)
-	case "openings":
-		i(&c.Openings)
-	case "opponents":
-		i(&c.Opponents)
-	case "self_play":
-		f(&c.SelfPlay)
-	case "exploit":
-		f(&c.Exploit)
-	case "members":
-		f(&c.Members)
-	case "drill":
-		f(&c.Drill)
-	case "ladder":
-		f(&c.Ladder)
-	case "lr":
-		c.LR, c.LRByMethod, err = ParseLR(value)
-	case "lr_decay":
-		i(&c.LRDecay)
-	case "epsilon":
-		f(&c.Epsilon.Start)
-	case "epsilon_end":
-		f(&c.Epsilon.End)
-	case "epsilon_games":
-		i(&c.Epsilon.Games)
-	default:
-		st := agents.Setting(name)
-		if st == nil {
-			return fmt.Errorf("unknown setting %q", name)
-		}
-		var v float64
-		if v, err = st.Parse(value); err == nil {
-			c.Settings = c.Settings.With(name, v)
-		}
+	v, err := st.Parse(value)
+	if err == nil {
+		c.Settings = c.Settings.With(name, v)
 	}
 	return err
 }

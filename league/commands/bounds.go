@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -9,25 +10,24 @@ import (
 )
 
 // upperBounds are the largest values that ttt's numeric flags take, by
-// name, whichever command has them: each well beyond any use (a round of
-// a billion training games takes hours; a listing of a million rows is a
-// night's league), and far from the ends of int64, where sums and
-// products overflow. A league stores some of its flags as its settings
-// (--games-per-round, --opponents) before its first round commits: a
-// value that no round could ever finish would then come back with every
-// plain resume. --openings, --lr, --temperature, --epsilon and --hidden
-// have ranges of their own, which their settings check.
+// name, whichever command has them: each well beyond any use (a listing
+// of a million rows is a night's league), and far from the ends of
+// int64, where sums and products overflow. The flags of a league's
+// settings have the bounds of their settings (league.Settings: a round
+// of a billion training games takes hours), checked here too: a league
+// stores its settings before its first round commits, and a value that
+// no round could ever finish would then come back with every plain
+// resume. --lr, --temperature, --epsilon and --hidden have ranges of
+// their own, which their settings check.
 var upperBounds = map[string]int64{
-	"games-per-round": league.MaxGamesPerRound,
-	"rounds":          1_000_000_000,
-	"opponents":       1_000_000,
-	"games":           10_000_000_000, // train, verify: verify --games 2000000000 is a README example
-	"epsilon-games":   1_000_000_000_000,
-	"workers":         4096,
-	"limit":           1_000_000,
-	"top":             1000,
-	"sample":          1_000_000_000,
-	"patience":        1_000_000_000,
+	"rounds":        1_000_000_000,
+	"games":         10_000_000_000, // train, verify: verify --games 2000000000 is a README example
+	"epsilon-games": 1_000_000_000_000,
+	"workers":       4096,
+	"limit":         1_000_000,
+	"top":           1000,
+	"sample":        1_000_000_000,
+	"patience":      1_000_000_000,
 }
 
 // maxDuration bounds --duration: ten years.
@@ -54,6 +54,12 @@ func checkBounds(c *cli.Context) error {
 			}
 			continue
 		default:
+			continue
+		}
+		if st, ok := league.SettingOf(strings.ReplaceAll(name, "-", "_")); ok && st.Max > 0 {
+			if rule := st.Rule(float64(v)); rule != "" {
+				return usage(c.Command, "--%s %s (got %d)", name, rule, v)
+			}
 			continue
 		}
 		if bound, ok := upperBounds[name]; ok && v > bound {

@@ -75,43 +75,25 @@ func leagueRunCommand() *cli.Command {
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
 			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
-			&cli.IntFlag{Name: "games-per-round", Value: leagueDefaults.GamesPerRound, Usage: "training games per round"},
 			workersFlag(),
 			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: abN is alpha-beta N plies deep, mctsN MCTS with N simulations a move; a setting of the run, given on every run that should"},
-			&cli.StringFlag{Name: "learners", Aliases: []string{"learner"}, Value: strings.Join(leagueDefaults.Learners, ","),
-				Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...` of " + methods()},
-			&cli.StringFlag{Name: "lr", Value: strconv.FormatFloat(leagueDefaults.LR, 'g', -1, 64),
-				Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001"},
-			&cli.IntFlag{Name: "openings", Value: leagueDefaults.Openings, Usage: "evaluate over every opening of this many moves (0-2), in both colours"},
-			&cli.IntFlag{Name: "opponents", Value: leagueDefaults.Opponents, Usage: "the members a new snapshot plays"},
-			floatFlag("self-play", leagueDefaults.SelfPlay, "share of training games against itself"),
-			floatFlag("exploit", leagueDefaults.Exploit, "share of training games against its exploiter (random play that finds every line beating it)"),
-			floatFlag("members", leagueDefaults.Members, "share of training games against the league's frozen nets, the ones it does not beat first"),
-			floatFlag("drill", leagueDefaults.Drill, "share of training games from positions where it throws a result away, trying other moves there against perfect play"),
-			&cli.IntFlag{Name: "lr-decay", Value: leagueDefaults.LRDecay, Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)"},
-			floatFlag("ladder", leagueDefaults.Ladder, "share of training games against the game's fixed built-in players but random (Connect Four: the tactician); the rest are against random"),
-		}, learningFlags(leagueDefaults.Settings, "")...)),
+		}, leagueFlags()...)),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
 			cfg := league.Config{
-				Rounds:        c.Int("rounds"),
-				Duration:      c.Duration("duration"),
-				GamesPerRound: c.Int("games-per-round"),
-				Workers:       c.Int("workers"),
-				Seed:          c.Uint64("seed"),
-				Openings:      c.Int("openings"),
-				Opponents:     c.Int("opponents"),
-				SelfPlay:      c.Float64("self-play"),
-				Exploit:       c.Float64("exploit"),
-				Members:       c.Float64("members"),
-				Drill:         c.Float64("drill"),
-				Ladder:        c.Float64("ladder"),
-				Learners:      strings.Split(c.String("learners"), ","),
-				Settings:      learning(c),
+				Rounds:   c.Int("rounds"),
+				Duration: c.Duration("duration"),
+				Workers:  c.Int("workers"),
+				Settings: learning(c),
 			}
-			cfg.LRDecay = c.Int("lr-decay")
+			for _, st := range league.Settings {
+				name := strings.TrimPrefix(flagOf(st.Name), "--")
+				if err := st.Set(&cfg, flagText(c, name)); err != nil {
+					return usage(c.Command, "--%s %s: %v", name, flagText(c, name), err)
+				}
+			}
 			if c.String("search") != "" {
 				for _, text := range strings.Split(c.String("search"), ",") {
 					s, err := search.Parse(text)
@@ -120,10 +102,6 @@ func leagueRunCommand() *cli.Command {
 					}
 					cfg.Search = append(cfg.Search, s)
 				}
-			}
-			var err error
-			if cfg.LR, cfg.LRByMethod, err = league.ParseLR(c.String("lr")); err != nil {
-				return usage(c.Command, "--lr %s: %v", c.String("lr"), err)
 			}
 			stop, err := stopFlags(c)
 			if err != nil {
@@ -550,6 +528,59 @@ func (j *job) unread(methods []string, given func(setting string) bool) error {
 		}
 	}
 	return nil
+}
+
+// leagueFlags are the flags of ttt league run that give the league's
+// settings (league.Settings), with the default game's defaults, and the
+// settings of the methods' own.
+func leagueFlags() []cli.Flag {
+	var flags []cli.Flag
+	for _, st := range league.Settings {
+		if !st.Learner {
+			flags = append(flags, settingFlag(st, leagueDefaults))
+		}
+	}
+	return append(flags, learningFlags(leagueDefaults.Settings, "")...)
+}
+
+// settingFlag is the flag of the league's setting st, d's value its
+// default. The learners' flag lists the methods to choose from.
+func settingFlag(st league.Setting, d league.Config) cli.Flag {
+	name, usage := strings.TrimPrefix(flagOf(st.Name), "--"), st.Usage
+	var aliases []string
+	if st.Alias != "" {
+		aliases = []string{st.Alias}
+	}
+	if st.Name == "learners" {
+		usage += " of " + methods()
+	}
+	switch v := st.Value(d).(type) {
+	case int:
+		return &cli.IntFlag{Name: name, Aliases: aliases, Value: v, Usage: usage}
+	case uint64:
+		return &cli.Uint64Flag{Name: name, Aliases: aliases, Value: v, Usage: usage}
+	case float64:
+		f := floatFlag(name, v, usage).(*cli.Float64Flag)
+		f.Aliases = aliases
+		return f
+	}
+	return &cli.StringFlag{Name: name, Aliases: aliases, Value: st.Get(&d), Usage: usage}
+}
+
+// flagText is the value of c's flag called name, as the league stores
+// the setting it gives.
+func flagText(c *cli.Context, name string) string {
+	switch v := c.Value(name).(type) {
+	case int:
+		return strconv.Itoa(v)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return v
+	}
+	return fmt.Sprint(c.Value(name))
 }
 
 // flagOf is the flag of ttt league run (or ttt train) that gives a

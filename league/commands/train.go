@@ -327,11 +327,15 @@ func methods() string {
 // method, then each method's own (agents.Settings), whose defaults are
 // those of the games' default methods.
 func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
-	flags := []cli.Flag{
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed: the same seed and flags give the same results"},
-		floatFlag("epsilon", d.Epsilon.Start, "exploration rate at the start: the chance of a uniformly random move"),
-		floatFlag("epsilon-end", d.Epsilon.End, "exploration rate after the decay"),
-		&cli.IntFlag{Name: "epsilon-games", Value: d.Epsilon.Games, Usage: "training games over which epsilon decays linearly", DefaultText: decayDefault},
+	var flags []cli.Flag
+	for _, st := range league.Settings {
+		if st.Learner {
+			f := settingFlag(st, league.Config{Seed: 1, Settings: d})
+			if f, ok := f.(*cli.IntFlag); ok && st.Name == "epsilon_games" {
+				f.DefaultText = decayDefault
+			}
+			flags = append(flags, f)
+		}
 	}
 	for _, st := range agents.Settings() {
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
@@ -409,10 +413,14 @@ func workersFlag() cli.Flag {
 // learning reads the flags of learningFlags; the learning rate is each
 // command's own flag.
 func learning(c *cli.Context) learn.Settings {
-	s := learn.Settings{
-		Epsilon: learn.Schedule{Start: c.Float64("epsilon"), End: c.Float64("epsilon-end"), Games: c.Int("epsilon-games")},
-		Own:     map[string]float64{},
+	var cfg league.Config
+	for _, st := range league.Settings {
+		if name := strings.TrimPrefix(flagOf(st.Name), "--"); st.Learner {
+			st.Set(&cfg, flagText(c, name)) // the flag's type made it valid
+		}
 	}
+	s := cfg.Settings
+	s.Own = map[string]float64{}
 	for _, st := range agents.Settings() {
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
 		if !c.IsSet(name) {
