@@ -90,7 +90,7 @@ func (c *contestants) get(ctx context.Context, ids []int64) (map[int64]contestan
 	}
 	var nets []int64
 	if c.kit.Compiled != nil {
-		stored, err := c.db.Moves(ctx, missing)
+		stored, err := c.db.Compiled(ctx, missing)
 		if err != nil {
 			return nil, err
 		}

@@ -23,8 +23,8 @@ func measure(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, conte
 	p := m.Player()
 	con := modelContestant(m)
 	if kit.Compile != nil {
-		a.Moves = kit.Compile(p)
-		p, _ = kit.Compiled(a.Moves) // a net's table is a table
+		a.Compiled = kit.Compile(p)
+		p, _ = kit.Compiled(a.Compiled) // a net's table is a table
 		con = fixed(p)
 	}
 	a.Facts = kit.Check(p)

@@ -165,8 +165,8 @@ func buildNight(path string, n int) error {
 		net := nets[round%nightNets]
 		parent := lg.latest[train.PolicyMethod.Name]
 		snapshot := &store.Agent{Kind: store.Checkpoint, Method: net.Method, ParentID: parent, TrainGames: round * 20000, Weights: net.Weights,
-			Hidden: net.Hidden, Facts: net.Facts, Moves: net.Moves}
-		p, _ := agents.TicTacToe.Compiled(snapshot.Moves)
+			Hidden: net.Hidden, Facts: net.Facts, Compiled: net.Compiled}
+		p, _ := agents.TicTacToe.Compiled(snapshot.Compiled)
 		con := fixed(p)
 		entrants := []entrant{{id: 0, contestant: con, parent: parent}}
 		matches, err := lg.evaluate(ctx, round, entrants)

@@ -103,10 +103,12 @@ type Agent struct {
 	// back with the method's decoder): Agent fills it in, listings leave
 	// it nil.
 	Weights []byte
-	// Moves is the model's move in every position where a move is due,
-	// in the order the league numbers them (the store keeps the bytes as
-	// they are given). AddAgent stores it; Moves reads it back.
-	Moves []byte
+	// Compiled is the model compiled into a table of its moves, its move
+	// in every position where a move is due, in the order the league
+	// numbers them (agents.Kit.Compile; the store keeps the bytes as
+	// they are given), where its game is small enough. AddAgent stores
+	// it; Compiled reads it back.
+	Compiled []byte
 }
 
 // Standing is an agent's rating and record after the latest round.
@@ -251,8 +253,8 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		weightsCRC = sql.Null[int64]{V: int64(crc32.Checksum(weights, crc)), Valid: true}
 		method = sql.Null[string]{V: a.Method, Valid: true}
 	}
-	if a.Moves != nil {
-		moves = deflate(a.Moves)
+	if a.Compiled != nil {
+		moves = deflate(a.Compiled)
 		movesCRC = sql.Null[int64]{V: int64(crc32.Checksum(moves, crc)), Valid: true}
 	}
 	if a.ParentID != 0 {

@@ -67,11 +67,11 @@ func TestAddAgent(t *testing.T) {
 		if fmt.Sprint(got.Verify, got.Class, got.VsRandom) != fmt.Sprint(a.Verify, a.Class, a.VsRandom) {
 			t.Errorf("facts stored %v %v %v, read %v %v %v", a.Verify, a.Class, a.VsRandom, got.Verify, got.Class, got.VsRandom)
 		}
-		moves, err := db.Moves(ctx, []int64{3})
+		moves, err := db.Compiled(ctx, []int64{3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(moves[3], a.Moves) {
+		if !bytes.Equal(moves[3], a.Compiled) {
 			t.Error("the move table changed on its way through the database")
 		}
 	})
@@ -284,7 +284,7 @@ func TestChecksums(t *testing.T) {
 	if _, err := db.Agent(ctx, "3"); !errors.Is(err, store.ErrChecksum) {
 		t.Errorf("Agent: got %v, want ErrChecksum", err)
 	}
-	if _, err := db.Moves(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
+	if _, err := db.Compiled(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
 		t.Errorf("Moves: got %v, want ErrChecksum", err)
 	}
 	if _, err := db.Models(ctx, []int64{id}); !errors.Is(err, store.ErrChecksum) {
@@ -387,7 +387,7 @@ func TestSameAgentAndPrunedTable(t *testing.T) {
 	tab.Set(game.X, tictactoe.Board{}.Play(4), 0.75)
 	tableAgent := func(kind store.Kind) *store.Agent {
 		return &store.Agent{Kind: kind, Method: "table", Weights: tab.Bytes(), Facts: agents.TicTacToe.Check(tictactoe.NewTable(tab)),
-			Moves: bytes.Repeat([]byte{1}, 4520)}
+			Compiled: bytes.Repeat([]byte{1}, 4520)}
 	}
 	net := network(store.Baseline, testNet(5, 1), 1)
 	for _, a := range []*store.Agent{tableAgent(store.Checkpoint), net} {

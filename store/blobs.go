@@ -65,10 +65,10 @@ func checkBlob(blob []byte, sum sql.Null[int64]) error {
 	return nil
 }
 
-// Moves returns the stored move tables of the networks ids, by id, after
+// Compiled returns the stored move tables of the networks ids, by id, after
 // checking their checksums. A network stored without one (an agent of
 // schema 1) has none in the map: the caller computes it from the net.
-func (db *DB) Moves(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+func (db *DB) Compiled(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 	tables := make(map[int64][]byte, len(ids))
 	err := db.blobs(ctx, "moves", "move table", ids, func(id int64, _ string, blob []byte, _ string) (err error) {
 		if tables[id], err = inflate(blob); err != nil {
