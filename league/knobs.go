@@ -46,7 +46,7 @@ type text struct {
 var Settings = []Setting{
 	{Name: "games_per_round", Usage: "training games per round", Min: 1, Max: MaxGamesPerRound,
 		at: func(c *Config) any { return &c.GamesPerRound }},
-	{Name: "learners", Alias: "learner", Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each: `METHOD,...`",
+	{Name: "learners", Alias: "learner", Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...`",
 		at: func(c *Config) any {
 			return text{get: func() string { return strings.Join(c.Learners, ",") },
 				set: func(s string) error { c.Learners = strings.Split(s, ","); return nil }}
