@@ -21,7 +21,7 @@ func TestKitsAreComplete(t *testing.T) {
 	}{
 		{Kit{Game: connect4.Game, Layout: Layout{Rows: 7, Cols: 6, Drop: true}}, "is not its board's 42 cells in rows of 7"},
 		{Kit{Game: connect4.Game, Layout: Layout{Rows: 6, Cols: 7}}, "7 moves do not fit its layout"},
-		{Kit{Game: connect4.Game, Layout: ConnectFour.Layout}, "it declares no Learner, League, Builtins, random first, Check"},
+		{Kit{Game: connect4.Game, Layout: ConnectFour.Layout}, "it declares no Learner, League, Builtins, random first, Check, Analyze"},
 	} {
 		err := c.kit.complete()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

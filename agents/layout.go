@@ -100,6 +100,9 @@ func (k *Kit) complete() error {
 	if k.Check == nil {
 		missing = append(missing, "Check")
 	}
+	if k.Analyze == nil {
+		missing = append(missing, "Analyze")
+	}
 	if k.Solved && (k.Exploiter == nil || k.Mistakes == nil || k.Optimal == nil || k.Perfect == nil || k.Compile == nil) {
 		missing = append(missing, "the training aids of a solved game")
 	}
