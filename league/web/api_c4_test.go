@@ -113,6 +113,14 @@ func TestConnectFourAPI(t *testing.T) {
 		}
 	})
 
+	t.Run("game", func(t *testing.T) {
+		if lines := inRow(6, 7, 4); len(lines) != 69 {
+			t.Fatalf("Connect Four has %d lines of four, want 69", len(lines))
+		}
+		checkGame(t, url, gameWant{Name: "connect4", Title: "Connect Four", Move: "column", Moves: []string{"1", "2", "3", "4", "5", "6", "7"},
+			Full: "full", Rows: 6, Cols: 7, Drop: true, Lines: inRow(6, 7, 4), Sets: true})
+	})
+
 	t.Run("refused", func(t *testing.T) {
 		for _, c := range []struct{ query, want string }{
 			{"moves=8", "move 1 (X on 8): column 8 is off the board (1-7)"},

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -591,6 +592,14 @@ func TestAPI(t *testing.T) {
 		}
 	})
 
+	t.Run("game", func(t *testing.T) {
+		if lines := inRow(3, 3, 3); len(lines) != 8 {
+			t.Fatalf("tic-tac-toe has %d lines of three, want 8", len(lines))
+		}
+		checkGame(t, url, gameWant{Name: "tictactoe", Title: "tic-tac-toe", Move: "square", Moves: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8"},
+			Full: "taken", Rows: 3, Cols: 3, Lines: inRow(3, 3, 3), Solved: true, Board: true})
+	})
+
 	t.Run("pages", func(t *testing.T) {
 		for path, ct := range map[string]string{
 			"":                                      "text/html; charset=utf-8",
@@ -754,4 +763,65 @@ func same(t testing.TB, what string, got, want map[string]any) {
 			t.Errorf("%s: %s is %v (%T), want %v (%T)", what, k, g, g, w, w)
 		}
 	}
+}
+
+// gameWant is /api/game's answer, as the pages read it.
+type gameWant struct {
+	Name, Title, Move, Full   string
+	Moves                     []string
+	Rows, Cols                int
+	Drop, Solved, Sets, Board bool
+	Lines                     [][][2]int
+}
+
+// checkGame checks /api/game against want: its fields, by their JSON
+// names, and its lines as a set (in any order, each line's cells in any
+// order).
+func checkGame(t *testing.T, url string, want gameWant) {
+	t.Helper()
+	var fields map[string]any
+	getJSON(t, url+"api/game", &fields)
+	if got, want := slices.Sorted(maps.Keys(fields)), []string{"board", "cols", "drop", "full", "lines", "move", "moves", "name", "rows", "sets", "solved", "title"}; !slices.Equal(got, want) {
+		t.Errorf("/api/game has the fields %q, want %q", got, want)
+	}
+	var got gameWant
+	getJSON(t, url+"api/game", &got)
+	asSet := func(lines [][][2]int) []string {
+		var out []string
+		for _, l := range lines {
+			cells := slices.Clone(l)
+			slices.SortFunc(cells, func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+			out = append(out, fmt.Sprint(cells))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if !slices.Equal(asSet(got.Lines), asSet(want.Lines)) {
+		t.Errorf("/api/game's %d lines are %v, want the %d of %v", len(got.Lines), got.Lines, len(want.Lines), want.Lines)
+	}
+	got.Lines, want.Lines = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("/api/game says %+v, want %+v", got, want)
+	}
+}
+
+// inRow returns every line of n cells in a row, across, down or
+// diagonally, on a board of rows by cols, as [row, column] pairs.
+func inRow(rows, cols, n int) [][][2]int {
+	var lines [][][2]int
+	for r := range rows {
+		for c := range cols {
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} {
+				if end := [2]int{r + (n-1)*d[0], c + (n-1)*d[1]}; end[0] >= rows || end[1] < 0 || end[1] >= cols {
+					continue
+				}
+				line := make([][2]int, n)
+				for k := range line {
+					line[k] = [2]int{r + k*d[0], c + k*d[1]}
+				}
+				lines = append(lines, line)
+			}
+		}
+	}
+	return lines
 }

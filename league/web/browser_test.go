@@ -520,7 +520,7 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	for _, p := range []struct{ path, drawn string }{
 		{"", `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart canvas")`},
 		{"agents/best", `document.querySelectorAll("#shares tbody tr").length === 5 && document.querySelector("#chart canvas")`},
-		{"compare/best/tactician", `document.querySelectorAll("#positions .position .mini.connect4").length > 0 && document.querySelector("#chart canvas")`},
+		{"compare/best/tactician", `document.querySelectorAll("#positions .position .mini.drop").length > 0 && document.querySelector("#chart canvas")`},
 	} {
 		do(t, ctx, chromedp.Navigate(url+p.path))
 		waitFor(t, ctx, p.drawn)

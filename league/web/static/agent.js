@@ -1,6 +1,6 @@
 // The agent page: what the league knows of one agent, its rating
 // history, its weight files and a way to play it.
-import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue, History, refOf } from "./common.js";
+import { api, el, fmt, badge, agentURL, playURL, pathRef, coalesce, loadLive, newChart, showError, colors, legendValue, History, refOf, gameInfo } from "./common.js";
 
 const ref = pathRef();
 const chartBox = document.getElementById("chart");
@@ -18,7 +18,7 @@ const morePage = 100;
 let ratings = null;
 
 const refresh = coalesce(async () => {
-  const [a, h] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), ratings ? ratings.since() : History.load(ref)]);
+  const [a, h, game] = await Promise.all([api(`/api/agents/${encodeURIComponent(ref)}`), ratings ? ratings.since() : History.load(ref), gameInfo()]);
   // /agents/best follows the best: a new one's history is asked whole.
   ratings = h.agent.id === a.id ? h : await History.load(a.id || a.name);
   // A new round keeps the rows "more" added, read again as they are now.
@@ -29,10 +29,10 @@ const refresh = coalesce(async () => {
   shown = a;
   document.title = `${a.name} · ttt`;
   header(a);
-  tiles(a);
+  tiles(a, game);
   facts(a);
   checks(a);
-  positionSet(a);
+  positionSet(a, game);
   ladder(a, page);
   showOpponents(page);
   draw(ratings);
@@ -67,15 +67,15 @@ function header(a) {
   document.getElementById("actions").replaceChildren(...actions);
 }
 
-function tiles(a) {
+function tiles(a, game) {
   const st = a.standing;
   document.getElementById("t-elo").textContent = st ? fmt.elo(st.elo) : "unrated";
   document.getElementById("t-elo-sub").textContent = st ? `95% ${fmt.interval(st.lo, st.hi)}, as of round ${fmt.int(st.round)}` : "";
   document.getElementById("t-record").textContent = st ? fmt.record(st.wins, st.draws, st.losses) : "–";
   document.getElementById("t-record-sub").textContent = st ? `W/D/L over ${fmt.int(st.games)} games` : "";
-  if (a.game === "connect4") {
-    // Connect Four has no exact odds against random: its measure is the
-    // position set.
+  if (game.sets) {
+    // A game measured on sets of positions has no exact odds against
+    // random: its measure is the position set.
     const sh = a.shares;
     const tile = (id, label, value, sub, title) => {
       document.getElementById(`t-${id}-label`).textContent = label;
@@ -104,13 +104,13 @@ function tiles(a) {
   }
 }
 
-// positionSet shows the position-set check of a Connect Four agent in
-// place of tic-tac-toe's exhaustive one.
-function positionSet(a) {
-  const c4 = a.game === "connect4";
-  document.getElementById("verify-card").hidden = c4;
-  document.getElementById("set-card").hidden = !c4;
-  if (!c4) return;
+// positionSet shows the position-set check of an agent of a game measured
+// on sets of positions (Connect Four), and the exhaustive check of a
+// solved game's (tic-tac-toe).
+function positionSet(a, game) {
+  document.getElementById("verify-card").hidden = !game.solved;
+  document.getElementById("set-card").hidden = !game.sets;
+  if (!game.sets) return;
   const tbody = document.querySelector("#shares tbody");
   if (!a.shares) {
     tbody.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted", text: a.kind === "random" ? "random has no fixed move to measure" : "not measured: a built-in player that searches at every move (ttt verify measures it)" })));

@@ -12,6 +12,34 @@ export async function api(path) {
   return body;
 }
 
+// gameInfo is the league's game as the pages draw and play it
+// (/api/game): its board, its moves and how its players are measured,
+// so that no page asks which game it is. It is asked once a page: a page
+// whose server comes to hold another league loads itself again (live).
+// An answer that failed is asked again at the next call.
+let gameAsked = null;
+export function gameInfo() {
+  gameAsked ??= api("/api/game").catch((err) => {
+    gameAsked = null;
+    throw err;
+  });
+  return gameAsked;
+}
+
+// landing is the cell, [row, column] with the top row 0, where the move
+// m (as typed) of game lands on a board whose empty cells free(row,
+// column) tells: the cell it names, numbered row by row from the top
+// left, or in a game of drop the lowest empty cell of its column (null
+// when the column is full).
+export function landing(game, m, free) {
+  const k = game.moves.indexOf(m);
+  if (!game.drop) return [Math.floor(k / game.cols), k % game.cols];
+  for (let r = game.rows - 1; r >= 0; r--) {
+    if (free(r, k)) return [r, k];
+  }
+  return null;
+}
+
 // History is an agent's stored rating history (/api/agents/REF/history)
 // as a page holds it: asked whole once, and then only for the rows of
 // the rounds since the newest it has (?after=ROUND), a few bytes a round

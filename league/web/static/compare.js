@@ -1,7 +1,7 @@
 // The compare page: two agents side by side, their games against each
 // other, their ratings on one chart, and the positions where they move
 // differently (/api/compare/A/B).
-import { api, el, fmt, badge, agentURL, coalesce, loadLive, newChart, showError, colors, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, agentURL, coalesce, loadLive, newChart, showError, colors, legendValue, History, gameInfo, landing } from "./common.js";
 
 const parts = location.pathname.split("/");
 const refs = [decodeURIComponent(parts[2] || ""), decodeURIComponent(parts[3] || "")];
@@ -16,29 +16,17 @@ const page = 60;
 let differences = [];
 let shown = 0;
 
-// landing returns the cell, [row, column] of rows (the top row first),
-// where move lands: a square 0-8 in tic-tac-toe, a column 1-7 in Connect
-// Four, where the stone falls to the lowest free cell.
-const landing = {
-  tictactoe: (rows, move) => [Math.floor(Number(move) / 3), Number(move) % 3],
-  connect4: (rows, move) => {
-    const col = Number(move) - 1;
-    let row = rows.length - 1;
-    while (row > 0 && rows[row][col] !== ".") row--;
-    return [row, col];
-  },
-};
-let game = null;
+let game = null; // the league's game (/api/game)
 
 const refresh = coalesce(async () => {
   const first = ids === null;
   const path = (first ? refs : ids).map(encodeURIComponent).join("/");
-  const c = await api(`/api/compare/${path}${first ? "" : "?positions=0"}`);
+  const [c, g] = await Promise.all([api(`/api/compare/${path}${first ? "" : "?positions=0"}`), gameInfo()]);
+  game = g;
   // By id, or by name for a searched agent the league has not stored.
   ids = [c.a.id || c.a.name, c.b.id || c.b.name];
   histories = await Promise.all(histories ? histories.map((h) => h.since()) : ids.map((id) => History.load(id)));
   const [ha, hb] = histories;
-  game = c.game;
   document.title = `${c.a.name} vs ${c.b.name} · ttt`;
   header(c);
   tiles(c);
@@ -73,7 +61,9 @@ function tiles(c) {
 function positions(c) {
   differences = c.differences || [];
   shown = 0;
-  const where = c.game === "tictactoe" ? "every position where a move is due, including those neither one's own play reaches" : "the position set of the share of optimal moves";
+  // A game measured on sets of positions is compared on them; another
+  // in every position.
+  const where = game.sets ? "the position set of the share of optimal moves" : "every position where a move is due, including those neither one's own play reaches";
   if (!c.compared) {
     const pruned = [c.a, c.b].filter((a) => a.pruned).map((a) => a.name);
     document.getElementById("t-differ").textContent = "–";
@@ -105,7 +95,8 @@ function positions(c) {
     line(`both keep it (two moves as good): ${fmt.int(count.both)}`),
   ];
   if (count.lost) items.push(line(`lost whatever is played (every move a loss): ${fmt.int(count.lost)}`));
-  if (c.game === "tictactoe") {
+  // A solved game's agents have classes, from a check of their own play.
+  if (game.solved) {
     items.push(line(`mistakes in positions that an agent's own play never reaches, where its check (its class) does not look: ${c.a.name} ${fmt.int(count.aOut)}, ${c.b.name} ${fmt.int(count.bOut)}`));
   }
   document.getElementById("positions-summary").replaceChildren(
@@ -130,7 +121,7 @@ function more(c) {
 // position draws one position: its board, each agent's move ringed.
 function position(c, d) {
   const rows = d.rows.filter((r) => /^[XO.]+$/.test(r));
-  const at = (move) => landing[c.game](rows, move);
+  const at = (move) => landing(game, move, (r, col) => rows[r][col] === ".");
   const [ra, ca] = at(d.a.move);
   const [rb, cb] = at(d.b.move);
   const cells = [];
@@ -139,11 +130,11 @@ function position(c, d) {
       let cls = `mini-cell ${mark === "." ? "" : mark}`;
       if (r === ra && col === ca) cls += " a";
       if (r === rb && col === cb) cls += " b";
-      cells.push(el("span", { class: cls, text: c.game === "tictactoe" && mark !== "." ? mark : null }));
+      cells.push(el("span", { class: cls, text: !game.drop && mark !== "." ? mark : null }));
     }),
   );
-  const board = el("div", { class: `mini ${c.game}` }, ...cells);
-  board.style.setProperty("--cols", rows[0].length);
+  const board = el("div", { class: `mini ${game.drop ? "drop" : "cells"}` }, ...cells);
+  board.style.setProperty("--cols", game.cols);
   const say = (name, m, k) =>
     el("div", { class: `says ${k}` }, el("span", { class: "swatch" }), `${name}: ${m.move}`, el("span", { class: `value ${m.value}`, text: m.value }),
       m.value !== d.best ? el("span", { class: "mark muted", text: m.in_play === false ? "(a mistake, outside its own play)" : "(a mistake)" }) : null);

@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, sharesText, agentURL, playURL, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, sharesText, agentURL, playURL, gameInfo, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -181,7 +181,7 @@ async function historyOf(id) {
 let health = null;
 
 const refresh = coalesce(async () => {
-  const [board, progress, h] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health")]);
+  const [board, progress, h, game] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health"), gameInfo()]);
   health = h;
   showHealth(h);
   followTheBest(h.best);
@@ -195,8 +195,8 @@ const refresh = coalesce(async () => {
     ),
   );
   tiles(board, progress, h);
-  about(board);
-  table(board);
+  about(board, game);
+  table(board, game);
   draw(progress, shown.filter((x) => x));
   shownRound = board.round;
 });
@@ -282,22 +282,23 @@ function tiles(board, progress, h) {
 
 // about fills the figures of "About these numbers" from the league shown:
 // where the perfect player and the networks of each class stand.
-function about(board) {
+function about(board, game) {
   const perfect = board.agents.find((a) => a.kind === "perfect");
   const top = (cls) => board.agents.find((a) => a.class === cls && a.kind !== "perfect");
   const dt = document.getElementById("about-perfect");
-  dt.hidden = dt.nextElementSibling.hidden = !perfect || board.game !== "tictactoe"; // the check it speaks of is tic-tac-toe's
+  dt.hidden = dt.nextElementSibling.hidden = !perfect || !game.solved; // the check it speaks of is a solved game's
   if (dt.hidden) return;
   const net = top("perfect") || top("unbeatable");
   dt.textContent = `Perfect at ${fmt.elo(perfect.elo)}` + (net ? `, ${net.class} networks up to ${fmt.elo(net.elo)}` : "");
 }
 
 // checkColumns are the columns of the leaderboard that say what a check
-// found, by game: tic-tac-toe's exhaustive check per side, Connect Four's
-// tactical set overall and by phase (the random-ply set's share is the
-// class column's badge).
+// found, by how the game's players are measured: a solved game's
+// exhaustive check per side (tic-tac-toe), or the tactical set overall
+// and by phase of a game measured on sets of positions (Connect Four; the
+// random-ply set's share is the class column's badge).
 const checkColumns = {
-  tictactoe: {
+  solved: {
     about: "class, lines lost and optimal moves per side from the exhaustive check (ttt verify)",
     heads: ["X lost", "X opt", "O lost", "O opt"],
     cells(a) {
@@ -305,7 +306,8 @@ const checkColumns = {
       return [...side(a.verify && a.verify.x), ...side(a.verify && a.verify.o)];
     },
   },
-  connect4: {
+  sets: {
+    sort: "share", // the store's column its first column sorts by
     about: "the share of fixed sets of solved positions where its move keeps the value: under Class the random-ply set's (positions reached by random moves, the harder), then the tactical set's (positions from the games of tactical players), overall and by phase (early up to 14 stones, middle up to 22, late after)",
     heads: ["Optimal", "Early", "Middle", "Late"],
     cells(a) {
@@ -315,8 +317,8 @@ const checkColumns = {
   },
 };
 
-function table(board) {
-  const check = checkColumns[board.game];
+function table(board, game) {
+  const check = game.solved ? checkColumns.solved : checkColumns.sets;
   document.getElementById("board-about").textContent = check.about;
   document.querySelectorAll("#leaderboard th.check").forEach((th, k) => ((th.querySelector("button") || th).textContent = check.heads[k]));
   const filtered = board.matched < board.rated;
@@ -329,12 +331,10 @@ function table(board) {
       : "";
   document.getElementById("prev").disabled = board.offset === 0;
   document.getElementById("next").disabled = last >= board.matched;
-  document.getElementById("class-filter").hidden = board.game !== "tictactoe";
+  document.getElementById("class-filter").hidden = !game.solved; // only a solved game's players have classes
   // The check's columns sort where a column of the store stands for
-  // them: Connect Four's share.
-  document.querySelectorAll("#leaderboard th.check").forEach((th, k) => {
-    if (board.game === "connect4" && k === 0) th.dataset.sort = "share";
-  });
+  // them: the share of a game measured on sets of positions.
+  if (check.sort) document.querySelector("#leaderboard th.check").dataset.sort = check.sort;
   // A sortable column's head is a button, for the keyboard; aria-sort
   // says the order to a screen reader.
   for (const th of document.querySelectorAll("#leaderboard th[data-sort]")) {

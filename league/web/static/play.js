@@ -2,147 +2,120 @@
 // server is stateless: each of the agent's moves is one request with the
 // moves played so far (/api/agents/ID/move?moves=...), and its answer
 // says how the game stands after that move.
-import { api, el, fmt, badge, leadShare, agentURL, playURL, pathRef, live, showError, refOf } from "./common.js";
+import { api, el, fmt, badge, leadShare, agentURL, playURL, pathRef, live, showError, refOf, gameInfo, landing } from "./common.js";
 
-// A view draws one game's board, and knows of its rules what the page
-// needs: where a move lands, and whether the human's move ended the game
-// (after the agent's, the server says). Moves are kept as the API writes
-// them, as people type them: a square 0-8, a column 1-7.
+let game = null; // the league's game (/api/game): its board, its moves and its lines
+
+// position is the board after moves: marks[row][column], the top row 0,
+// each cell's mark or ""; whether a cell is where the last move landed,
+// or in a line it won; and the winner, if any. The game ends at its first
+// line, so every line of one mark is the last move's: a move may complete
+// more than one.
+function position(moves) {
+  const marks = Array.from({ length: game.rows }, () => Array(game.cols).fill(""));
+  let last = null;
+  moves.forEach((m, i) => {
+    last = landing(game, m, (r, c) => !marks[r][c]);
+    marks[last[0]][last[1]] = i % 2 === 0 ? "X" : "O";
+  });
+  const won = game.lines.filter(([[r0, c0], ...rest]) => marks[r0][c0] && rest.every(([r, c]) => marks[r][c] === marks[r0][c0])).flat();
+  return {
+    marks,
+    isLast: (r, c) => last !== null && last[0] === r && last[1] === c,
+    isWon: (r, c) => won.some(([wr, wc]) => wr === r && wc === c),
+    winner: won.length ? marks[won[0][0]][won[0][1]] : null,
+  };
+}
+
+// legal is whether the move m can be played after moves.
+function legal(moves, m) {
+  const { marks } = position(moves);
+  const at = landing(game, m, (r, c) => !marks[r][c]);
+  return at !== null && !marks[at[0]][at[1]];
+}
+
+// resultOf is how the game stands after moves, as the API says it: X wins,
+// O wins, tie or ongoing.
+function resultOf(moves) {
+  const { winner } = position(moves);
+  return winner ? `${winner} wins` : moves.length === game.rows * game.cols ? "tie" : "ongoing";
+}
+
+// A view draws the board of the game, of one of two layouts (game.drop).
+// Moves are kept as the API writes them, as people type them (game.moves):
+// a square 0-8, a column 1-7.
 const views = {
-  tictactoe: {
-    name: "square",
-    count: 9, // the moves there are: one thought each, in order
-    label: (k) => String(k), // the k-th move, as typed
-    lines: [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]],
-    // marks is the board after moves: each square's mark or "".
-    marks(moves) {
-      const b = Array(9).fill("");
-      moves.forEach((m, i) => (b[Number(m)] = i % 2 === 0 ? "X" : "O"));
-      return b;
-    },
+  // cells: a button for each cell, which a move names, numbered row by
+  // row from the top left (tic-tac-toe).
+  cells: {
     build(play) {
-      this.cells = [];
-      for (let sq = 0; sq < 9; sq++) {
-        const cell = el("button", { class: "cell free", "data-sq": sq, onclick: () => play(String(sq)) }, el("span", { class: "n", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }));
+      this.cells = game.moves.map((m) => {
+        const cell = el("button", { class: "cell free", "data-sq": m, onclick: () => play(m) }, el("span", { class: "n", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }));
         cell.disabled = true; // until the agent is known and the game begins
-        this.cells.push(cell);
-      }
-      boardBox.className = "board";
+        return cell;
+      });
       boardBox.replaceChildren(...this.cells);
     },
-    won(b) {
-      return this.lines.find((l) => b[l[0]] && b[l[0]] === b[l[1]] && b[l[1]] === b[l[2]]);
+    // where names the cell in row r and column c as people read it: on
+    // a board of three by three, as tic-tac-toe's players do.
+    where(r, c) {
+      if (game.rows === 3 && game.cols === 3) return `${["top", "middle", "bottom"][r]} ${["left", "centre", "right"][c]}`;
+      return `row ${r + 1} column ${c + 1}`;
     },
     render(moves, open) {
-      const b = this.marks(moves);
-      const won = this.won(b) || [];
-      const last = Number(moves[moves.length - 1]);
-      this.cells.forEach((cell, sq) => {
-        cell.className = `cell ${b[sq] || "free"}${sq === last ? " last" : ""}${won.includes(sq) ? " won" : ""}`;
-        cell.firstChild.textContent = b[sq] ? "" : sq;
-        cell.lastChild.textContent = b[sq];
-        cell.disabled = !open || !!b[sq];
+      const { marks, isLast, isWon } = position(moves);
+      this.cells.forEach((cell, k) => {
+        const [r, c] = [Math.floor(k / game.cols), k % game.cols];
+        const mark = marks[r][c];
+        cell.className = `cell ${mark || "free"}${isLast(r, c) ? " last" : ""}${isWon(r, c) ? " won" : ""}`;
+        cell.firstChild.textContent = mark ? "" : game.moves[k];
+        cell.lastChild.textContent = mark;
+        cell.disabled = !open || !!mark;
         // Read as what it is, where it is, and what it holds.
-        const rows = ["top", "middle", "bottom"];
-        const cols = ["left", "centre", "right"];
-        cell.setAttribute("aria-label", `square ${sq}, ${rows[Math.floor(sq / 3)]} ${cols[sq % 3]}: ${b[sq] || "empty"}${won.includes(sq) ? ", in the winning line" : ""}`);
+        cell.setAttribute("aria-label", `${game.move} ${game.moves[k]}, ${this.where(r, c)}: ${mark || "empty"}${isWon(r, c) ? ", in the winning line" : ""}`);
       });
     },
-    legal(moves, m) {
-      return !this.marks(moves)[Number(m)];
-    },
-    result(moves) {
-      const b = this.marks(moves);
-      const won = this.won(b);
-      return won ? `${b[won[0]]} wins` : b.every((c) => c) ? "tie" : "ongoing";
-    },
     // taken is what the agent's thoughts show of the move k that cannot
-    // be played, null where it shows its number.
+    // be played, null where it shows its number: here the cell's mark.
     taken(moves, k) {
-      return this.marks(moves)[k] || null;
+      return position(moves).marks[Math.floor(k / game.cols)][k % game.cols] || null;
     },
   },
 
-  // Connect Four: seven columns of six cells; a stone drops to the lowest
-  // free cell of the column clicked.
-  connect4: {
-    name: "column",
-    count: 7,
-    label: (k) => String(k + 1),
-    width: 7,
-    height: 6,
-    // grid is the board after moves: grid[col][row], row 0 the bottom,
-    // each cell's mark or "", with where each move landed.
-    grid(moves) {
-      const g = Array.from({ length: this.width }, () => []);
-      const landed = [];
-      moves.forEach((m, i) => {
-        const col = Number(m) - 1;
-        landed.push([col, g[col].length]);
-        g[col].push(i % 2 === 0 ? "X" : "O");
-      });
-      return { g, landed };
-    },
+  // drop: a button for each column, which a move names, on a board of
+  // its own colour; a stone drops to the lowest free cell of the column
+  // clicked (Connect Four).
+  drop: {
     build(play) {
-      this.columns = [];
-      for (let col = 0; col < this.width; col++) {
+      this.columns = game.moves.map((m) => {
+        // A disc's data-row is its height in the column, 0 the bottom.
         const discs = [];
-        for (let row = this.height - 1; row >= 0; row--) discs.push(el("span", { class: "disc", "data-row": row }));
-        const column = el("button", { class: "column", "data-col": col + 1, title: `column ${col + 1}`, onclick: () => play(String(col + 1)) }, ...discs, el("span", { class: "n", "aria-hidden": "true", text: col + 1 }));
+        for (let h = game.rows - 1; h >= 0; h--) discs.push(el("span", { class: "disc", "data-row": h }));
+        const column = el("button", { class: "column", "data-col": m, title: `${game.move} ${m}`, onclick: () => play(m) }, ...discs, el("span", { class: "n", "aria-hidden": "true", text: m }));
         column.disabled = true;
-        this.columns.push(column);
-      }
-      boardBox.className = "board c4";
+        return column;
+      });
+      boardBox.classList.add("drop");
       boardBox.replaceChildren(...this.columns);
     },
-    // four is the four in a row through the cell (col, row), if its
-    // mark has one: the cells to show as won.
-    four(g, col, row) {
-      const mark = g[col][row];
-      for (const [dc, dr] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
-        const line = [[col, row]];
-        for (const s of [1, -1]) {
-          for (let k = 1; ; k++) {
-            const c = col + s * k * dc;
-            const r = row + s * k * dr;
-            if (c < 0 || c >= this.width || g[c][r] !== mark) break;
-            line.push([c, r]);
-          }
-        }
-        if (line.length >= 4) return line;
-      }
-      return null;
-    },
     render(moves, open) {
-      const { g, landed } = this.grid(moves);
-      const last = landed[landed.length - 1];
-      const won = last ? this.four(g, ...last) || [] : [];
-      this.columns.forEach((column, col) => {
+      const { marks, isLast, isWon } = position(moves);
+      this.columns.forEach((column, c) => {
         for (const disc of column.querySelectorAll(".disc")) {
-          const row = Number(disc.dataset.row);
-          const mark = g[col][row] || "";
-          const isLast = last && last[0] === col && last[1] === row;
-          disc.className = `disc ${mark}${isLast ? " last" : ""}${won.some(([c, r]) => c === col && r === row) ? " won" : ""}`;
+          const r = game.rows - 1 - Number(disc.dataset.row);
+          disc.className = `disc ${marks[r][c]}${isLast(r, c) ? " last" : ""}${isWon(r, c) ? " won" : ""}`;
           // The stone falls from the top of its column.
-          disc.style.setProperty("--fall", `${this.height - row}`);
+          disc.style.setProperty("--fall", `${r + 1}`);
         }
-        column.disabled = !open || g[col].length === this.height;
+        const full = !!marks[0][c];
+        column.disabled = !open || full;
         // Its stones from the bottom up, X yellow and O red.
-        const stones = g[col].length ? `${g[col].join(" ")} from the bottom` : "empty";
-        column.setAttribute("aria-label", `column ${col + 1}: ${stones}${g[col].length === this.height ? ", full" : ""}`);
+        const stones = marks.map((row) => row[c]).filter((m) => m).reverse();
+        column.setAttribute("aria-label", `${game.move} ${game.moves[c]}: ${stones.length ? `${stones.join(" ")} from the bottom` : "empty"}${full ? ", full" : ""}`);
       });
     },
-    legal(moves, m) {
-      return this.grid(moves).g[Number(m) - 1].length < this.height;
-    },
-    result(moves) {
-      const { g, landed } = this.grid(moves);
-      const last = landed[landed.length - 1];
-      if (last && this.four(g, ...last)) return `${g[last[0]][last[1]]} wins`;
-      return moves.length === this.width * this.height ? "tie" : "ongoing";
-    },
     taken(moves, k) {
-      return this.grid(moves).g[k].length === this.height ? "full" : null;
+      return position(moves).marks[0][k] ? game.full : null;
     },
   },
 };
@@ -205,16 +178,15 @@ function say(text, failed = false, ...more) {
 
 // think shows what the agent thought of each move, its choice outlined.
 function think(ans, before) {
-  const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${view.name}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${view.name}` : ans.table_values ? `the value it puts on the position after each ${view.name}` : null;
-  document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${view.name} ${ans.move}${what ? `; ${what}:` : "."}`;
-  lastMove = `${agent.name} played ${view.name} ${ans.move}. `;
+  const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${game.move}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${game.move}` : ans.table_values ? `the value it puts on the position after each ${game.move}` : null;
+  document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${game.move} ${ans.move}${what ? `; ${what}:` : "."}`;
+  lastMove = `${agent.name} played ${game.move} ${ans.move}. `;
   if (!what) {
     document.getElementById("thoughts").replaceChildren(); // a player that searches shows nothing
     return;
   }
   const cells = [];
-  for (let k = 0; k < view.count; k++) {
-    const move = view.label(k);
+  for (const [k, move] of game.moves.entries()) {
     const taken = view.taken(before, k);
     if (taken) {
       cells.push(el("div", { class: "thought taken", text: taken }));
@@ -262,12 +234,12 @@ async function agentMove() {
 }
 
 async function play(m) {
-  if (!agent || over || busy || toMove() !== human || !view.legal(moves, m)) return;
+  if (!agent || over || busy || toMove() !== human || !legal(moves, m)) return;
   moves.push(m);
   played = boardBox.contains(document.activeElement) ? document.activeElement : null;
   // The server says how the game stands after the agent's moves; after
   // the human's, only the human can have won, or filled the board.
-  if (finish(view.result(moves))) {
+  if (finish(resultOf(moves))) {
     render();
     return;
   }
@@ -283,7 +255,7 @@ function newGame() {
   document.getElementById("thoughts").replaceChildren();
   document.getElementById("about").textContent = "What it thought";
   if (human === "X") {
-    say(`Your move: you are X${view === views.connect4 ? " (yellow)" : ""} and move first.`);
+    say(`Your move: you are X${game.drop ? " (yellow)" : ""} and move first.`);
     render();
   } else {
     agentMove();
@@ -312,19 +284,24 @@ async function main() {
   }
   document.getElementById("new").onclick = () => agent && !busy && newGame();
   try {
-    agent = await api(`/api/agents/${encodeURIComponent(pathRef())}`);
+    [agent, game] = await Promise.all([api(`/api/agents/${encodeURIComponent(pathRef())}`), gameInfo()]);
   } catch (err) {
     showError(err);
     return;
   }
-  view = views[agent.game];
+  view = game.drop ? views.drop : views.cells;
+  // The board and the thoughts are laid out in the game's rows and
+  // columns (style.css).
+  const layout = document.querySelector(".play");
+  layout.style.setProperty("--cols", game.cols);
+  layout.style.setProperty("--rows", game.rows);
+  document.getElementById("thoughts").classList.toggle("drop", game.drop);
   view.build(play);
-  if (agent.game === "connect4") {
+  if (game.drop) {
     document.getElementById("colours").replaceChildren("X", el("span", { class: "stone X", "aria-hidden": "true" }), "yellow, moves first; O", el("span", { class: "stone O", "aria-hidden": "true" }), "red");
   }
-  boardBox.dataset.game = agent.game;
-  document.getElementById("thoughts").classList.toggle("c4", agent.game === "connect4");
-  document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a policy network's move probabilities, a value network's expected score after each move, a table's value of the position after each move, perfect's game value of each move, random's chance of each ${view.name}; its choice outlined`;
+  boardBox.dataset.game = game.name;
+  document.getElementById("help").textContent = `after each of its moves, as ttt play shows it: a policy network's move probabilities, a value network's expected score after each move, a table's value of the position after each move, perfect's game value of each move, random's chance of each ${game.move}; its choice outlined`;
   document.title = `Play ${agent.name} · ttt`;
   const link = document.getElementById("opponent");
   link.textContent = agent.name;
