@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"ttt/agents/toy"
 	"ttt/league/commands/clitest"
 )
 
@@ -212,6 +213,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	darkMode(t, ctx, url, shots)
 	connectFour(t, ctx, shots)
+	toyGame(t, ctx)
 	tablePages(t, ctx)
 	learners(t, ctx, shots)
 	watcher(t, ctx, problems)
@@ -503,7 +505,7 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 		do(t, ctx, chromedp.Navigate(url+"play/best?as="+g.side))
 		// 10. Which colour is which side.
 		waitFor(t, ctx, `document.getElementById("colours").textContent === "Xyellow, moves first; Ored"`)
-		playColumns(t, ctx, url, best.Name)
+		playColumns(t, ctx, url, best.Name, connectFourBoard)
 		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
 			t.Errorf("the Connect Four play page is %d px wide in a window %d px wide", w[0], w[1])
 		}
@@ -558,16 +560,27 @@ func leagueHealth(t *testing.T, ctx context.Context, url, path string) {
 	waitFor(t, ctx, `document.getElementById("live").dataset.running === "false" && document.querySelector("#h-running b")?.textContent === "stopped"`)
 }
 
-// playColumns plays the Connect Four game on the page to its end, the
-// human playing the tactician's moves (from the API), and checks what the
-// page shows on the way: seven columns of six cells, each stone where it
-// fell, the agent's thoughts of each column, and the end.
-func playColumns(t *testing.T, ctx context.Context, url, name string) {
+// dropBoard is a board of a game whose stones drop, as the play page
+// shows it: cols columns of rows cells, inRow stones in a row winning;
+// human is the built-in player whose moves the test plays.
+type dropBoard struct {
+	cols, rows, inRow int
+	human             string
+}
+
+// connectFourBoard is Connect Four's, the tactician playing the human.
+var connectFourBoard = dropBoard{cols: 7, rows: 6, inRow: 4, human: "tactician"}
+
+// playColumns plays the game on the page, one whose stones drop on b,
+// to its end, the human playing b.human's moves (from the API), and
+// checks what the page shows on the way: b's columns of cells, each
+// stone where it fell, the agent's thoughts of each column, and the end.
+func playColumns(t *testing.T, ctx context.Context, url, name string, b dropBoard) {
 	t.Helper()
-	waitFor(t, ctx, `document.querySelectorAll("#board .column").length === 7 && document.querySelectorAll("#board .disc").length === 42 && document.getElementById("opponent").textContent !== "…"`)
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#board .column").length === %d && document.querySelectorAll("#board .disc").length === %d && document.getElementById("opponent").textContent !== "…"`, b.cols, b.cols*b.rows))
 	for turn := 0; ; turn++ {
-		if turn > 42 {
-			t.Fatal("the game did not end within 42 moves")
+		if turn > b.cols*b.rows {
+			t.Fatalf("the game did not end within %d moves", b.cols*b.rows)
 		}
 		state := poll[string](t, ctx, `document.getElementById("board").dataset.over === "true" ? "over"
 			: document.querySelector("#board .column:not([disabled])") ? "move" : ""`)
@@ -577,7 +590,7 @@ func playColumns(t *testing.T, ctx context.Context, url, name string) {
 		moves := eval[string](t, ctx, `document.getElementById("board").dataset.moves`)
 		// The stones on the page are those of the moves, each at the
 		// bottom of its column.
-		var heights [7]int
+		heights := make([]int, b.cols)
 		want := map[string]string{}
 		if moves != "" {
 			for i, m := range strings.Split(moves, ",") {
@@ -594,13 +607,13 @@ func playColumns(t *testing.T, ctx context.Context, url, name string) {
 		if moves != "" {
 			thoughts := eval[[]string](t, ctx, `[...document.querySelectorAll("#thoughts .thought")].map(e => e.textContent)`)
 			chosen := eval[int](t, ctx, `document.querySelectorAll("#thoughts .thought.chosen").length`)
-			if len(thoughts) != 7 || chosen != 1 || !slices.ContainsFunc(thoughts, func(s string) bool { return strings.HasSuffix(s, "%") }) {
-				t.Errorf("after its move the page shows %q with %d chosen; want 7 columns, one chosen, probabilities", thoughts, chosen)
+			if len(thoughts) != b.cols || chosen != 1 || !slices.ContainsFunc(thoughts, func(s string) bool { return strings.HasSuffix(s, "%") }) {
+				t.Errorf("after its move the page shows %q with %d chosen; want %d columns, one chosen, probabilities", thoughts, chosen, b.cols)
 			}
 		}
-		var tactician struct{ Move string }
-		getJSON(t, url+"api/agents/tactician/move?moves="+moves, &tactician)
-		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .column[data-col="%s"]:not([disabled])`, tactician.Move))))
+		var human struct{ Move string }
+		getJSON(t, url+"api/agents/"+b.human+"/move?moves="+moves, &human)
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .column[data-col="%s"]:not([disabled])`, human.Move))))
 	}
 	status := eval[string](t, ctx, `document.getElementById("status").textContent`)
 	result := eval[string](t, ctx, `document.getElementById("status").dataset.result`)
@@ -611,13 +624,33 @@ func playColumns(t *testing.T, ctx context.Context, url, name string) {
 	if told := eval[string](t, ctx, `(() => { const s = document.getElementById("status"); return getComputedStyle(s).color + " " + getComputedStyle(s, "::before").content; })()`); told != endings[result] {
 		t.Errorf("a %s is shown as %q, want %q", result, told, endings[result])
 	}
-	if result != "tie" && eval[int](t, ctx, `document.querySelectorAll("#board .disc.won").length`) < 4 {
-		t.Errorf("a %s with no four in a row shown", result)
+	if result != "tie" && eval[int](t, ctx, `document.querySelectorAll("#board .disc.won").length`) < b.inRow {
+		t.Errorf("a %s with no %d in a row shown", result, b.inRow)
 	}
 	if free := eval[int](t, ctx, `document.querySelectorAll("#board .column:not([disabled])").length`); free != 0 {
 		t.Errorf("after the end %d columns can be played", free)
 	}
-	t.Logf("a Connect Four game against %s: moves %s, %s", name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
+	t.Logf("a game of %d columns against %s: moves %s, %s", b.cols, name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
+}
+
+// toyGame plays a game of Connect Three (package toy), which no page
+// knows by name, on five columns of four cells, and checks that the
+// leaderboard shows its checkpoints' shares of the position sets, as it
+// does Connect Four's.
+func toyGame(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, path := newLeague(t, 2, "--game", toy.Game.Name(), "--games-per-round", "300", "--opponents", "4")
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "2"`)
+	if th := eval[string](t, ctx, `[...document.querySelectorAll("#leaderboard thead th")].map(th => th.textContent).join(" ")`); !strings.Contains(th, "Optimal") {
+		t.Errorf("the leaderboard of a game measured by its position sets has the columns %q", th)
+	}
+	var best struct{ Name string }
+	getJSON(t, url+"api/agents/best", &best)
+	do(t, ctx, chromedp.Navigate(url+"play/best"))
+	playColumns(t, ctx, url, best.Name, dropBoard{cols: toy.Cols, rows: toy.Rows, inRow: 3, human: "mcts-10"})
 }
 
 // leaderboardTable checks the leaderboard's table against the API as the
