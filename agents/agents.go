@@ -48,7 +48,7 @@ type Kit struct {
 	Builtins []Builtin
 	// Check measures a deterministic player: the facts a league keeps of
 	// it.
-	Check func(p game.Player) verify.Facts
+	Check func(p game.Player) game.Facts
 	// Positions and Random are the fixed sets of solved positions that
 	// Check plays, for a game too large to try every line (nil
 	// otherwise): positions from games of tactical players, and
@@ -149,10 +149,10 @@ var TicTacToe = &Kit{
 		MCTSBuiltin(tictactoe.Game, 100, 440),
 		MCTSBuiltin(tictactoe.Game, 1000, 503),
 	},
-	Check: func(p game.Player) verify.Facts {
+	Check: func(p game.Player) game.Facts {
 		x, o := verify.Check(p, game.X), verify.Check(p, game.O)
-		return verify.Facts{Verify: []verify.Report{x, o}, Class: verify.Classify(x, o),
-			VsRandom: []verify.Expect{verify.Exact(p, game.X), verify.Exact(p, game.O)}}
+		return game.Facts{Verify: []game.Report{x, o}, Class: verify.Classify(x, o),
+			VsRandom: []game.Expect{verify.Exact(p, game.X), verify.Exact(p, game.O)}}
 	},
 	Analyze: func(_ context.Context, p game.Position) (map[int]game.Outcome, error) {
 		b, out := tictactoe.FromPosition(p), map[int]game.Outcome{}

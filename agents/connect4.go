@@ -43,10 +43,10 @@ var ConnectFour = &Kit{
 	},
 	Positions: connect4.PositionSet,
 	Random:    connect4.RandomSet,
-	Check: func(p game.Player) verify.Facts {
+	Check: func(p game.Player) game.Facts {
 		s := verify.CheckSet(p, connect4.PositionSet())
 		r := verify.CheckSet(p, connect4.RandomSet()).All
-		return verify.Facts{Class: verify.Beatable, Shares: &s, Random: &r}
+		return game.Facts{Class: game.Beatable, Shares: &s, Random: &r}
 	},
 	Analyze: func(ctx context.Context, p game.Position) (map[int]game.Outcome, error) {
 		b := connect4.FromPosition(p)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"ttt/agents"
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/league"
 	"ttt/store"
 )
@@ -82,10 +82,10 @@ func untilFirst(b *testing.B, seed uint64, perfect bool) firsts {
 	var f firsts
 	b.StartTimer()
 	_, err = league.Run(ctx, db, cfg, league.Hooks{Round: func(r league.Report) {
-		if f.unbeatable == 0 && r.Snapshot.Class >= verify.Unbeatable {
+		if f.unbeatable == 0 && r.Snapshot.Class >= game.Unbeatable {
 			f.unbeatable, f.unbeatableTime = r.Round, r.Elapsed
 		}
-		if f.perfect == 0 && r.Snapshot.Class == verify.Perfect {
+		if f.perfect == 0 && r.Snapshot.Class == game.Perfect {
 			f.perfect = r.Round
 		}
 		if f.unbeatable > 0 && (f.perfect > 0 || !perfect) {

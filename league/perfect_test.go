@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"ttt/agents"
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/league"
 )
 
@@ -32,7 +32,7 @@ func TestDrillsMakeItPerfect(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		var first int64
 		_, err := league.Run(ctx, db, cfg, league.Hooks{Round: func(r league.Report) {
-			if r.Snapshot.Class == verify.Perfect {
+			if r.Snapshot.Class == game.Perfect {
 				first = r.Round
 				stop()
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"ttt/agents"
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/league"
 	"ttt/store"
 )
@@ -66,7 +66,7 @@ func BenchmarkRatingQuality(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Logf("best after the round-robin: %s, %s", best.Name, best.Class)
-		if best.Class == verify.Beatable {
+		if best.Class == game.Beatable {
 			b.Errorf("best (%s) is beatable", best.Name)
 		}
 		db.Close()

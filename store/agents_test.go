@@ -18,7 +18,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/table"
-	"ttt/agents/verify"
 	"ttt/store"
 )
 
@@ -199,7 +198,7 @@ func TestBestAndLatest(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 	var ids []int64
-	for i, class := range []verify.Class{verify.Beatable, verify.Beatable, verify.Unbeatable, verify.Perfect, verify.Beatable} {
+	for i, class := range []game.Class{game.Beatable, game.Beatable, game.Unbeatable, game.Perfect, game.Beatable} {
 		a := network(store.Baseline, testNet(5, uint64(i)), uint64(i))
 		a.Class = class // the store orders by the class it is given
 		if err := db.AddAgent(ctx, a); err != nil {
@@ -240,7 +239,7 @@ func TestBestAndLatest(t *testing.T) {
 	// A perfect net of a higher rating, on a few games: its interval is
 	// wide, its lower end below the other's, and it does not lead.
 	lucky := network(store.Baseline, testNet(5, 9), 9)
-	lucky.Class = verify.Perfect
+	lucky.Class = game.Perfect
 	if err := db.AddAgent(ctx, lucky); err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,9 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"ttt/agents"
+	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/migrations"
 	"ttt/store"
@@ -185,7 +185,7 @@ func TestOpen(t *testing.T) {
 				t.Errorf("perfect's stored figures: %v", r)
 			}
 		}
-		if perfect.Class != verify.Perfect || len(perfect.VsRandom) != 2 || perfect.VsRandom[0].Loss != 0 || perfect.VsRandom[0].Win < 0.9 {
+		if perfect.Class != game.Perfect || len(perfect.VsRandom) != 2 || perfect.VsRandom[0].Loss != 0 || perfect.VsRandom[0].Win < 0.9 {
 			t.Errorf("perfect: class %v, vs random %v", perfect.Class, perfect.VsRandom)
 		}
 	})

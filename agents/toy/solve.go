@@ -103,10 +103,10 @@ var (
 )
 
 // check measures a player on the position sets.
-func check(p game.Player) verify.Facts {
+func check(p game.Player) game.Facts {
 	s := verify.CheckSet(p, positions())
 	r := verify.CheckSet(p, random()).All
-	return verify.Facts{Class: verify.Beatable, Shares: &s, Random: &r}
+	return game.Facts{Class: game.Beatable, Shares: &s, Random: &r}
 }
 
 // analyze is the outcome of each move of p, from the solved game.

@@ -20,11 +20,11 @@ type Plan struct {
 	Method *learn.Method
 	Games  int
 	Seed   uint64
-	// Until, if not verify.Beatable, ends the run at the first check
+	// Until, if not game.Beatable, ends the run at the first check
 	// that finds the learner that good; a check, the exhaustive one of
 	// both sides, comes every CheckEvery games. Games is then the most
 	// the run may play.
-	Until      verify.Class
+	Until      game.Class
 	CheckEvery int
 	learn.Settings
 }
@@ -50,9 +50,9 @@ func (c Plan) Validate() error {
 	switch {
 	case c.Games < 1:
 		return learn.OutOfRange("games", "must be at least 1", c.Games)
-	case c.Until != verify.Beatable && c.CheckEvery < 1:
+	case c.Until != game.Beatable && c.CheckEvery < 1:
 		return learn.OutOfRange("check_every", "must be at least 1", c.CheckEvery)
-	case c.Until != verify.Beatable && c.Game != tictactoe.Game:
+	case c.Until != game.Beatable && c.Game != tictactoe.Game:
 		return learn.Invalid([]string{"until"}, func(n []string) string {
 			return fmt.Sprintf("%s: %s has no exhaustive check to pass", n[0], c.Game.Title())
 		})
@@ -89,8 +89,8 @@ type Progress struct {
 // Check is what the exhaustive check found of the learner as it would
 // play frozen.
 type Check struct {
-	X, O  verify.Report
-	Class verify.Class
+	X, O  game.Report
+	Class game.Class
 }
 
 // Run trains a new learner of cfg's game and method, playing X in even
@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Plan, report func(Progress)) (learn.Model, err
 		side := game.Side(g % 2)
 		eps := cfg.Epsilon.At(g)
 		window.Add(l.Play(side, opp, eps), side)
-		checked := cfg.Until != verify.Beatable && ((g+1)%cfg.CheckEvery == 0 || g+1 == cfg.Games)
+		checked := cfg.Until != game.Beatable && ((g+1)%cfg.CheckEvery == 0 || g+1 == cfg.Games)
 		if (g+1)%ReportEvery != 0 && g+1 != cfg.Games && !checked {
 			continue
 		}

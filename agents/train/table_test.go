@@ -64,7 +64,7 @@ func TestUntilStopsAtTheFirstPass(t *testing.T) {
 	t.Parallel()
 	for _, method := range []*learn.Method{train.TableMethod, train.SelfPlayTableMethod} {
 		cfg := plan(method, 400000)
-		cfg.Until = verify.Perfect
+		cfg.Until = game.Perfect
 		var checks []train.Check
 		var at []int
 		model, err := train.Run(context.Background(), cfg, func(p train.Progress) {
@@ -80,12 +80,12 @@ func TestUntilStopsAtTheFirstPass(t *testing.T) {
 			if at[i] != (i+1)*train.DefaultCheckEvery {
 				t.Errorf("%s: check %d after %d games", method, i+1, at[i])
 			}
-			if last := i == len(checks)-1; (c.Class == verify.Perfect) != last {
+			if last := i == len(checks)-1; (c.Class == game.Perfect) != last {
 				t.Errorf("%s: check %d of %d found it %s", method, i+1, len(checks), c.Class)
 			}
 		}
 		p := model.Player()
-		if c := verify.Classify(verify.Check(p, game.X), verify.Check(p, game.O)); c != verify.Perfect {
+		if c := verify.Classify(verify.Check(p, game.X), verify.Check(p, game.O)); c != game.Perfect {
 			t.Errorf("%s: the table returned is %s", method, c)
 		}
 	}

@@ -48,15 +48,15 @@ func phase(plies int) int {
 
 // CheckSet plays p in every position of set and counts where its move
 // keeps the position's value, overall and by phase.
-func CheckSet(p game.Player, set []game.Solved) Shares {
-	var s Shares
+func CheckSet(p game.Player, set []game.Solved) game.Shares {
+	var s game.Shares
 	for _, l := range set {
-		in := [...]*Score{&s.Early, &s.Middle, &s.Late}[phase(l.Plies)]
+		in := [...]*game.Score{&s.Early, &s.Middle, &s.Late}[phase(l.Plies)]
 		kept := 0
 		if v, ok := l.Values[p.Move(l.Position)]; ok && v == l.Best() {
 			kept = 1
 		}
-		for _, sc := range []*Score{&s.All, in} {
+		for _, sc := range []*game.Score{&s.All, in} {
 			sc.Positions++
 			sc.Optimal += kept
 		}

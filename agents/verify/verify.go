@@ -14,7 +14,7 @@ import (
 )
 
 // Check plays p as side against every possible opponent line.
-func Check(p game.Player, side game.Side) Report {
+func Check(p game.Player, side game.Side) game.Report {
 	return check(p, side, nil)
 }
 
@@ -30,9 +30,9 @@ func Mistakes(p game.Player, side game.Side) []tictactoe.Board {
 
 // check is Check, appending to mistakes (if not nil) every position where
 // p's move is not optimal.
-func check(p game.Player, side game.Side, mistakes *[]tictactoe.Board) Report {
+func check(p game.Player, side game.Side, mistakes *[]tictactoe.Board) game.Report {
 	sol := tictactoe.Solve()
-	r := Report{Side: side}
+	r := game.Report{Side: side}
 	seen := make(map[tictactoe.Board]bool)
 	// walk returns the player's worst forced result from b and counts the
 	// lines and positions below it.
@@ -81,27 +81,27 @@ func check(p game.Player, side game.Side, mistakes *[]tictactoe.Board) Report {
 // Positions recur along different move orders, so each is computed once:
 // the walk visits at most the 5,478 reachable positions and asks p for a
 // move in each of its own at most once.
-func Exact(p game.Player, side game.Side) Expect {
+func Exact(p game.Player, side game.Side) game.Expect {
 	// slot[i] numbers position i in memo once it is known; 0 is unknown.
 	// A table of numbers is a twentieth the size of one of results, and
 	// zeroing it is most of the cost of a call.
 	var slot [tictactoe.NumIndices]uint16
-	memo := make([]Expect, 1, 1024)
-	var walk func(b tictactoe.Board) Expect
-	walk = func(b tictactoe.Board) Expect {
+	memo := make([]game.Expect, 1, 1024)
+	var walk func(b tictactoe.Board) game.Expect
+	walk = func(b tictactoe.Board) game.Expect {
 		switch b.Result() {
 		case game.Tie:
-			return Expect{Draw: 1}
+			return game.Expect{Draw: 1}
 		case game.Win(side):
-			return Expect{Win: 1}
+			return game.Expect{Win: 1}
 		case game.Win(side.Other()):
-			return Expect{Loss: 1}
+			return game.Expect{Loss: 1}
 		}
 		i := b.Index()
 		if slot[i] != 0 {
 			return memo[slot[i]]
 		}
-		var e Expect
+		var e game.Expect
 		if b.ToMove() == side {
 			e = walk(b.Play(p.Move(b.Position())))
 		} else {
@@ -140,4 +140,15 @@ func VsRandom(ctx context.Context, p game.Player, side game.Side, games int, see
 		rec.Add(game.Play(tictactoe.Game, tictactoe.Game.Start(), x, o), side)
 	}
 	return rec, nil
+}
+
+// Classify returns the class of a player whose sides checked as x and o.
+func Classify(x, o game.Report) game.Class {
+	switch {
+	case !x.Unbeatable() || !o.Unbeatable():
+		return game.Beatable
+	case x.Perfect() && o.Perfect():
+		return game.Perfect
+	}
+	return game.Unbeatable
 }

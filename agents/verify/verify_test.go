@@ -65,7 +65,7 @@ func TestLineCountIsBounded(t *testing.T) {
 // enumerate follows every game of p as side against the random opponent
 // without sharing any position between move orders: the plain tree walk
 // that Exact's memoised one must agree with.
-func enumerate(p game.Player, side game.Side, b tictactoe.Board, prob float64, e *verify.Expect) {
+func enumerate(p game.Player, side game.Side, b tictactoe.Board, prob float64, e *game.Expect) {
 	switch b.Result() {
 	case game.Tie:
 		e.Draw += prob
@@ -92,7 +92,7 @@ func enumerate(p game.Player, side game.Side, b tictactoe.Board, prob float64, e
 func TestExactMatchesEnumeration(t *testing.T) {
 	for name, p := range map[string]game.Player{"lowest": lowest{}, "perfect": tictactoe.Perfect()} {
 		for _, side := range []game.Side{game.X, game.O} {
-			var want verify.Expect
+			var want game.Expect
 			enumerate(p, side, tictactoe.Board{}, 1, &want)
 			got := verify.Exact(p, side)
 			const tol = 1e-12
@@ -155,7 +155,7 @@ func TestReportPerfect(t *testing.T) {
 	if r := verify.Check(lowest{}, game.O); r.Perfect() {
 		t.Errorf("lowest as O: %v is perfect", r)
 	}
-	if (verify.Report{}).Perfect() {
+	if (game.Report{}).Perfect() {
 		t.Error("a report of no positions is perfect")
 	}
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
+	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/search"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -260,7 +260,7 @@ func (j *job) sayStart(db *store.DB, noSettings bool, cfg league.Config) error {
 // stopConditions are the run's conditions to stop on besides --rounds
 // and --duration (--until, --patience), and --quiet.
 type stopConditions struct {
-	until    verify.Class // the class the best must reach; 0 (beatable): none
+	until    game.Class // the class the best must reach; 0 (beatable): none
 	patience int64
 	quiet    bool
 }
@@ -295,7 +295,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		bestErr   error
 		stoppedBy string // the condition that ended the run; "" for none
 	)
-	watch := stop.until != verify.Beatable || stop.patience > 0 || stop.quiet
+	watch := stop.until != game.Beatable || stop.patience > 0 || stop.quiet
 	// A league of several learners says whose turn each round was.
 	snapshot := func(r league.Report) string {
 		if len(cfg.Learners) > 1 {
@@ -303,7 +303,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 		}
 		return r.Snapshot.Name
 	}
-	if stop.until != verify.Beatable {
+	if stop.until != game.Beatable {
 		// A league already there plays no round to find it out.
 		best, err := db.Agent(j.ctx, store.Best)
 		if err == nil && best.Verify != nil && best.Class >= stop.until {
@@ -375,7 +375,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 				return false
 			case bestErr != nil:
 				return true
-			case stop.until != verify.Beatable && best.Verify != nil && best.Class >= stop.until:
+			case stop.until != game.Beatable && best.Verify != nil && best.Class >= stop.until:
 				stoppedBy = fmt.Sprintf("the best, %s, is %s (--until %s)", best.Name, best.Class, stop.until)
 			case stop.patience > 0 && r.Round-max(int64(best.Generation), first-1) >= stop.patience:
 				stoppedBy = fmt.Sprintf("no snapshot of the last %s became the best, %s (--patience %d)",
@@ -456,7 +456,7 @@ func ladderText(r league.Report) string {
 // factsText is what a round's line says of its snapshot's checks:
 // tic-tac-toe's scores against random and class, Connect Four's shares of
 // optimal moves on its two sets, the harder first.
-func factsText(f verify.Facts) string {
+func factsText(f game.Facts) string {
 	if s := f.Shares; s != nil {
 		random := ""
 		if f.Random != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/store"
 )
 
@@ -310,7 +310,7 @@ var errStopListing = errors.New("enough rows")
 // their moves that keep the value on the random set, then on the
 // tactical set, overall and by phase.
 func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string) listing {
-	shares := func(a *store.Agent, pct func(verify.Score) any) []any {
+	shares := func(a *store.Agent, pct func(game.Score) any) []any {
 		out := []any{nil, nil, nil, nil, nil}
 		if a.Random != nil {
 			out[0] = pct(*a.Random)
@@ -322,7 +322,7 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 	}
 	if format == "table" {
 		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "random", "tactical", "early", "middle", "late"}}
-		pct := func(s verify.Score) any { return fmt.Sprintf("%.1f%%", s.Percent()) }
+		pct := func(s game.Score) any { return fmt.Sprintf("%.1f%%", s.Percent()) }
 		for i, a := range list {
 			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
 		}
@@ -330,7 +330,7 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 	}
 	l := listing{columns: []string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
 		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}}
-	pct := func(s verify.Score) any { return exact(s.Percent()) }
+	pct := func(s game.Score) any { return exact(s.Percent()) }
 	for i, a := range list {
 		l.rows = append(l.rows, append(standingFields(i, a, isBest(a)), shares(a, pct)...))
 	}

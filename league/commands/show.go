@@ -12,7 +12,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -160,12 +159,12 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 }
 
 // oddsLine says a side's exact odds against a random opponent.
-func oddsLine(side game.Side, o verify.Expect) string {
+func oddsLine(side game.Side, o game.Expect) string {
 	return fmt.Sprintf("%s: %s, an expected score of %.4f", side, oddsText(o), o.Score())
 }
 
 // oddsText says exact odds against a random opponent, as W/D/L shares.
-func oddsText(o verify.Expect) string {
+func oddsText(o game.Expect) string {
 	return "exactly " + o.String()
 }
 

@@ -14,7 +14,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/train"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -224,7 +223,7 @@ func runTrain(j *job, o trainOptions) error {
 		}
 		fmt.Fprintf(w, "%s saved to %s%s\n", what, o.out, file.replaced())
 	}
-	if cfg.Until != verify.Beatable && reached == nil {
+	if cfg.Until != game.Beatable && reached == nil {
 		return fmt.Errorf("not %s after %d games, the most --games allows: the last check found it %s", cfg.Until, games, last.Class)
 	}
 	return nil
@@ -238,7 +237,7 @@ func runTrain(j *job, o trainOptions) error {
 func (j *job) trainWithProgress(cfg train.Plan) (model learn.Model, games int, reached, last *train.Check, err error) {
 	w := j.Stdout
 	most := ""
-	if cfg.Until != verify.Beatable {
+	if cfg.Until != game.Beatable {
 		most = "at most "
 	}
 	fmt.Fprintf(w, "Training %s for %s%d games (seed %d)\n", trainee(cfg), most, cfg.Games, cfg.Seed)
@@ -286,24 +285,24 @@ func trainee(cfg train.Plan) string {
 }
 
 // untilFlag reads --until: the class a learner must reach, or
-// verify.Beatable for none.
-func untilFlag(c *cli.Context) (verify.Class, error) {
+// game.Beatable for none.
+func untilFlag(c *cli.Context) (game.Class, error) {
 	switch u := c.String("until"); u {
 	case "":
-		return verify.Beatable, nil
+		return game.Beatable, nil
 	case "perfect":
-		return verify.Perfect, nil
+		return game.Perfect, nil
 	case "unbeatable":
-		return verify.Unbeatable, nil
+		return game.Unbeatable, nil
 	default:
-		return verify.Beatable, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
+		return game.Beatable, usage(c.Command, "--until must be perfect or unbeatable (got %q)", u)
 	}
 }
 
 // checkUntil refuses an --until for kit's game where it has no
 // exhaustive check to pass.
-func (j *job) checkUntil(until verify.Class, kit *agents.Kit) error {
-	if until != verify.Beatable && kit.Compile == nil {
+func (j *job) checkUntil(until game.Class, kit *agents.Kit) error {
+	if until != game.Beatable && kit.Compile == nil {
 		return j.usage("--until %s: %s has no exhaustive check; stop with --patience", until, kit.Title())
 	}
 	return nil

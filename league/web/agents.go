@@ -13,7 +13,6 @@ import (
 	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/table"
-	"ttt/agents/verify"
 	"ttt/league"
 	"ttt/store"
 )
@@ -211,7 +210,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	if len(a.VsRandom) == 2 {
-		o := func(v verify.Expect) oddsFigures {
+		o := func(v game.Expect) oddsFigures {
 			return oddsFigures{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}
 		}
 		out.VsRandom = &sides[oddsFigures]{X: o(a.VsRandom[0]), O: o(a.VsRandom[1])}

@@ -83,7 +83,7 @@ func verifyOf(a *store.Agent) *sides[verifyFigures] {
 	if len(a.Verify) < 2 {
 		return nil
 	}
-	v := func(r verify.Report) verifyFigures {
+	v := func(r game.Report) verifyFigures {
 		return verifyFigures{Worst: r.Worst.String(), Lost: r.LostLines, Lines: r.Lines,
 			Optimal: r.Optimal, Positions: r.Positions, OptimalPct: r.OptimalPercent()}
 	}
@@ -150,7 +150,7 @@ func sharesOf(a *store.Agent) *shareFigures {
 	if a.Shares == nil {
 		return nil
 	}
-	sc := func(s verify.Score) shareFigure {
+	sc := func(s game.Score) shareFigure {
 		return shareFigure{Optimal: s.Optimal, Positions: s.Positions, Pct: s.Percent()}
 	}
 	out := &shareFigures{All: sc(a.Shares.All), Early: sc(a.Shares.Early), Middle: sc(a.Shares.Middle), Late: sc(a.Shares.Late)}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/store"
 )
 
@@ -119,7 +119,7 @@ func listingOf(r *http.Request) (store.Listing, error) {
 		return l, fmt.Errorf("order must be asc or desc (got %q)", o)
 	}
 	if c := q.Get("class"); c != "" {
-		for _, k := range []verify.Class{verify.Beatable, verify.Unbeatable, verify.Perfect} {
+		for _, k := range []game.Class{game.Beatable, game.Unbeatable, game.Perfect} {
 			if k.String() == c {
 				l.Class = &k
 			}

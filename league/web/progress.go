@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"ttt/agents"
-	"ttt/agents/verify"
+	"ttt/agents/game"
 	"ttt/store"
 )
 
@@ -122,7 +122,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 			out.Searched = append(out.Searched, searchedPoint{agentRef: *refOf(a), Search: a.Search, Round: int64(a.Generation), interval: intervalOf(st.HistoryRow)})
 		}
 	}
-	pct := func(s *verify.Score) *float64 {
+	pct := func(s *game.Score) *float64 {
 		if s == nil {
 			return nil
 		}
