@@ -36,7 +36,11 @@ type Method struct {
 	// its decay, and exploration.
 	Own []*Setting
 	// Defaults returns the method's settings for g, its own among them:
-	// those its document gives, or those ttt measured best. Check
+	// those its document gives, or those ttt measured best. They are
+	// findings about the method, so they live with it: tic-tac-toe's
+	// where its document learned that game, and otherwise those measured
+	// in Connect Four, which a game ttt has not measured the method in
+	// starts from. Check
 	// reports what the method refuses beyond the ranges of its settings
 	// (Settings.Validate checks those); nil refuses nothing more.
 	Defaults func(g game.Game) Settings
