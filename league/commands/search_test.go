@@ -50,6 +50,10 @@ func TestSearchedAgents(t *testing.T) {
 		if code != 0 || !strings.Contains(play, "by alpha-beta, 3 plies in") {
 			t.Errorf("play best@ab3: exit %d\n%s", code, play)
 		}
+		var shown struct{ Created *string }
+		if p.OKJSON(t, &shown, "show", "best@mcts20", "--format", "json"); shown.Created != nil {
+			t.Errorf("show best@mcts20, which the league has not stored, says it was created at %s", *shown.Created)
+		}
 		if show := p.OK(t, "show", "best@mcts20"); !strings.Contains(show, "searched by MCTS, 20 simulations a move") {
 			t.Errorf("show best@mcts20:\n%s", show)
 		}

@@ -193,7 +193,11 @@ func agentListing(a *store.Agent, m learn.Model, parent *store.Agent) listing {
 			values = m.Size()
 		}
 	}
-	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, model, hidden, params, values, a.CreatedAt.Format(time.RFC3339)}
+	var created any // none for a searched agent the league has not stored
+	if a.ID != 0 {
+		created = a.CreatedAt.Format(time.RFC3339)
+	}
+	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, model, hidden, params, values, created}
 	if s := a.Standing; s != nil {
 		row = append(row, s.Elo, s.Lo, s.Hi, s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
 	} else {

@@ -111,7 +111,7 @@ type agentFacts struct {
 	Parameters *int                  `json:"parameters"` // a model's weights or values
 	Table      *int                  `json:"table"`      // a table of values' count of values
 	Model      *string               `json:"model"`      // what its model is, in a few words
-	Created    string                `json:"created"`
+	Created    *string               `json:"created"`    // null for a searched agent not stored yet
 	Standing   *standingFigures      `json:"standing"`
 	Verify     *sides[verifyFigures] `json:"verify"`
 	VsRandom   *sides[oddsFigures]   `json:"vs_random"`
@@ -182,8 +182,12 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-		Generation: a.Generation, TrainGames: a.TrainGames, Created: a.CreatedAt.Format(time.RFC3339), Verify: verifyOf(a),
+		Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a),
 		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents}
+	if a.ID != 0 {
+		created := a.CreatedAt.Format(time.RFC3339)
+		out.Created = &created
+	}
 	if a.ParentID != 0 {
 		ref := agentRef(parent)
 		out.Parent = &ref

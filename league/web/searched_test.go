@@ -37,11 +37,16 @@ func TestSearchedAgents(t *testing.T) {
 		}
 		var agent struct {
 			Model     string
+			Created   *string
 			Opponents struct{ Rows []any }
 		}
 		getJSON(t, url+"/api/agents/"+ref, &agent)
 		if !strings.Contains(agent.Model, "searched by") {
 			t.Errorf("%s: model %q", ref, agent.Model)
+		}
+		// Only a stored agent was made at some time.
+		if (agent.Created != nil) != (ref == stored) {
+			t.Errorf("%s: created %v", ref, deref(agent.Created))
 		}
 		var history struct{ Rows []any }
 		getJSON(t, url+"/api/agents/"+ref+"/history", &history)
