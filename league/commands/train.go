@@ -414,8 +414,8 @@ func workersFlag() cli.Flag {
 func learning(c *cli.Context) learn.Settings {
 	var cfg league.Config
 	for _, st := range league.Settings {
-		if name := strings.TrimPrefix(flagOf(st.Name), "--"); st.Learner {
-			st.Set(&cfg, flagText(c, name)) // the flag's type made it valid
+		if st.Learner {
+			st.Set(&cfg, flagText(c, strings.TrimPrefix(flagOf(st.Name), "--"))) // the flag's type made it valid
 		}
 	}
 	s := cfg.Settings
