@@ -46,9 +46,23 @@ func translate(err error) error {
 		return as(ErrCorrupt, "")
 	case sqlite3.SQLITE_CANTOPEN:
 		return as(ErrCannotOpen, "")
+	case sqlite3.SQLITE_CONSTRAINT, sqlite3.SQLITE_MISMATCH:
+		// The schema's rules hold for every row this ttt writes: a row
+		// that breaks one was written by something else.
+		return as(ErrCorrupt, ": a row breaks a rule of its schema")
+	case sqlite3.SQLITE_ERROR:
+		// A statement of this ttt that names what the file lacks: the
+		// file's schema is not the one its version promises.
+		if missing.MatchString(e.Error()) {
+			return as(ErrCorrupt, ": its tables are not those the migrations make")
+		}
 	}
 	return err
 }
+
+// missing matches SQLite's errors for a statement that names a table,
+// a column or an index that the file does not have.
+var missing = regexp.MustCompile(`no such (table|column|index)|has no column named`)
 
 // scanError matches database/sql's error for a stored value that does not
 // fit what it is read into: text where a number is due, a NULL, a number
@@ -88,7 +102,9 @@ func (db *DB) secondLook(ctx context.Context, err error, reading bool) error {
 	if reading && errors.Is(err, ErrWrite) {
 		return fmt.Errorf("%w (SQLite: %w)", ErrIO, e)
 	}
-	if !errors.Is(err, ErrCorrupt) || ctx.Err() != nil {
+	// Only damage to pages may be a read that failed: a schema or a row
+	// that breaks its rules is what the file holds.
+	if code := e.Code() & 0xff; !errors.Is(err, ErrCorrupt) || code != sqlite3.SQLITE_CORRUPT && code != sqlite3.SQLITE_NOTADB || ctx.Err() != nil {
 		return err
 	}
 	// On connections of their own: SQLite keeps a connection whose read
