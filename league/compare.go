@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
@@ -70,14 +71,15 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 
 // Moves compares the moves of c's agents (as store.DB.Agent reads them,
 // with their networks), of a league of kit's game, where both are
-// deterministic: it sets c.Compared and c.Differences. It stops with
-// ctx's error.
-func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
-	pa, err := Deterministic(kit, c.A)
+// deterministic: it sets c.Compared and c.Differences. A searched agent
+// thinks limit a move at most (0: as deep as its search goes). It stops
+// with ctx's error, within a move.
+func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit, limit time.Duration) error {
+	pa, err := Deterministic(ctx, kit, c.A, limit)
 	if err != nil {
 		return err
 	}
-	pb, err := Deterministic(kit, c.B)
+	pb, err := Deterministic(ctx, kit, c.B, limit)
 	if err != nil || pa == nil || pb == nil {
 		return err
 	}
@@ -117,6 +119,9 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 		if seen[p] || kit.Result(p) != game.Ongoing {
 			return nil
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		seen[p] = true
 		err := differ(p, pa.Move(p), pb.Move(p), func() (map[int]game.Value, error) {
 			outcomes, err := kit.Analyze(ctx, p)
@@ -142,14 +147,15 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit) error {
 // Deterministic returns the player of a stored agent of kit's game whose
 // move in a position is always the same (a model, playing greedily, or a
 // built-in player that draws nothing), or nil for random and the MCTS
-// players, which draw their moves.
-func Deterministic(kit *agents.Kit, a *store.Agent) (game.Player, error) {
+// players, which draw their moves. A searched agent's search stops with
+// ctx, and thinks limit a move at most (0: no limit).
+func Deterministic(ctx context.Context, kit *agents.Kit, a *store.Agent, limit time.Duration) (game.Player, error) {
 	if a.Weights != nil {
 		m, err := ModelOf(kit, a)
 		if err != nil {
 			return nil, err
 		}
-		return m.Player(), nil
+		return search.Bound(ctx, m, limit).Player(), nil
 	}
 	if b, ok := kit.Builtin(a.Name); ok && !b.Random {
 		return b.New(nil), nil

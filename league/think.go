@@ -54,13 +54,14 @@ func NewThinker(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, 
 	switch {
 	case m != nil:
 		t.Shows = map[learn.Views]Shown{learn.Probabilities: Probabilities, learn.Scores: Scores, learn.Values: TableValues}[m.Views()]
-		explain := m.Explain
+		t.think = func(_ context.Context, p game.Position, views []float64) (int, error) {
+			return m.Explain(p, views), nil
+		}
 		if sm, ok := m.(*search.Model); ok {
 			sm.Limit = limit
 			t.Searcher = sm.Searcher()
-			explain = t.Searcher.Explain
+			t.think = t.Searcher.Think // stopped by the caller's ctx
 		}
-		t.think = func(_ context.Context, p game.Position, views []float64) (int, error) { return explain(p, views), nil }
 	case !builtin:
 		return nil, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title())
 	case a.Kind == store.Random:

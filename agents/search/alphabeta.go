@@ -147,9 +147,15 @@ type ply struct {
 	order  []int
 }
 
-// grow makes room for a search of s.spec.N plies.
+// grow makes room for a search of s.spec.N plies, or for MCTS, which
+// judges one position at a time, one: its N counts simulations, and a
+// ply each was 200 MB at a million.
 func (s *Searcher) grow() {
-	for len(s.plies) <= s.spec.N {
+	plies := 1
+	if s.spec.Kind == AlphaBeta {
+		plies = s.spec.N + 1
+	}
+	for len(s.plies) < plies {
 		s.plies = append(s.plies, ply{values: make([]float32, s.g.Moves()), order: make([]int, 0, s.g.Moves())})
 	}
 }

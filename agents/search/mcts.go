@@ -56,7 +56,9 @@ func (n *node) q() float64 {
 
 // mcts returns the move in p that s.spec.N simulations visit most (the
 // one with the higher mean score on a tie, then the lowest), among the
-// moves not proven lost; a move proven to win before any.
+// moves not proven lost; a move proven to win before any. The tree never
+// holds more than MaxNodes positions: the simulations stop before one
+// would pass it.
 //
 // Proofs are MCTS-Solver's (Winands and others, 2008): a position where
 // the side to move wins at once is lost for the side that moved there,
@@ -78,7 +80,7 @@ func (s *Searcher) mcts(p game.Position, views []float64) int {
 		}
 	}
 	s.prove(0)
-	for s.stats.Depth < s.spec.N && !s.tree[0].over && !s.timeUp() {
+	for s.stats.Depth < s.spec.N && !s.tree[0].over && !s.timeUp() && len(s.tree)+s.g.Moves() <= MaxNodes {
 		// Down the tree by PUCT to a position not yet expanded, or
 		// settled.
 		n := int32(0)
@@ -179,6 +181,13 @@ func (s *Searcher) expand(n int32) float64 {
 	s.grow()
 	values := s.plies[0].values
 	s.judged(p, values)
+	if n := len(s.tree) + g.Moves(); n > cap(s.tree) {
+		// Doubled as append would, but never past MaxNodes, which
+		// append's rounding up could pass.
+		grown := make([]node, len(s.tree), min(max(2*cap(s.tree), n), MaxNodes))
+		copy(grown, s.tree)
+		s.tree = grown
+	}
 	first, best := int32(len(s.tree)), 0.0
 	side, sum := g.ToMove(p), 0.0
 	for legal := g.Legal(p); legal != 0; legal &= legal - 1 {

@@ -16,6 +16,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -42,6 +43,15 @@ const (
 	MaxDepth       = 42
 	MaxSimulations = 1_000_000
 )
+
+// MaxNodes bounds the tree of an MCTS search: 2^20 positions of 64 bytes,
+// 64 MiB a search, which a million simulations of Connect Four would
+// pass seven times over (one took a server from 40 to 361 MB). A search
+// that fills it plays the best move of the simulations it ran, as a
+// time limit does; it depends on nothing but the position, so a league
+// that meets it still plays the same moves on every machine. Alpha-beta
+// keeps a ply of scratch space a level, a few kilobytes.
+const MaxNodes = 1 << 20
 
 // Spec is a search and its bound: depth in plies for alpha-beta,
 // simulations a move for MCTS.
@@ -105,12 +115,29 @@ type Model struct {
 	// MCTS the best after the simulations it ran. A limited search
 	// depends on the machine's speed, so a league never sets one.
 	Limit time.Duration
+	// Ctx, when not nil, stops the search as soon as it is done: the
+	// move is then the best found so far, which the caller, who cancelled
+	// it, throws away. The search looks at it as often as at the clock.
+	Ctx context.Context
 }
 
 var _ learn.Model = (*Model)(nil)
 
 // Wrap returns m played with the search s.
 func Wrap(m learn.Model, s Spec) *Model { return &Model{Model: m, Spec: s} }
+
+// Bound returns m, where it is a searched model, as a copy stopped by ctx
+// and thinking limit a move at most (0: no limit); any other model as it
+// is, since it takes microseconds a move.
+func Bound(ctx context.Context, m learn.Model, limit time.Duration) learn.Model {
+	sm, ok := m.(*Model)
+	if !ok {
+		return m
+	}
+	b := *sm
+	b.Ctx, b.Limit = ctx, limit
+	return &b
+}
 
 // Player implements learn.Model: the search, with a tree and scratch
 // space of its own.
@@ -119,7 +146,7 @@ func (m *Model) Player() game.Player { return m.Searcher() }
 // Searcher returns the search as a player of its own, which reports what
 // its last move cost (Last).
 func (m *Model) Searcher() *Searcher {
-	return &Searcher{spec: m.Spec, limit: m.Limit, g: m.Plays(), judge: judgeOf(m.Model)}
+	return &Searcher{spec: m.Spec, limit: m.Limit, ctx: m.Ctx, g: m.Plays(), judge: judgeOf(m.Model)}
 }
 
 // Views implements learn.Model: what the search expects to score after
@@ -160,6 +187,7 @@ type Stats struct {
 type Searcher struct {
 	spec  Spec
 	limit time.Duration
+	ctx   context.Context // nil: never stopped but by the limit
 	g     game.Game
 	judge func(p game.Position, values []float32)
 
@@ -179,6 +207,16 @@ func (s *Searcher) Last() Stats { return s.stats }
 // Move implements game.Player.
 func (s *Searcher) Move(p game.Position) int { return s.Explain(p, nil) }
 
+// Think is Explain stopped by ctx rather than the model's: the move, or
+// ctx's error when it stopped the search.
+func (s *Searcher) Think(ctx context.Context, p game.Position, views []float64) (int, error) {
+	own := s.ctx
+	s.ctx = ctx
+	defer func() { s.ctx = own }()
+	m := s.Explain(p, views)
+	return m, ctx.Err()
+}
+
 // Explain returns the search's move in p and writes into views, by move,
 // what it expects to score after each (views may be nil).
 func (s *Searcher) Explain(p game.Position, views []float64) int {
@@ -197,10 +235,15 @@ func (s *Searcher) Explain(p game.Position, views []float64) int {
 	return m
 }
 
-// timeUp reports whether the limit has passed, looking at the clock
-// every 256 positions judged.
+// timeUp reports whether the limit has passed or the context is done,
+// looking every 16 positions judged: a position of a policy network,
+// judged by playing its games out, costs up to a millisecond, and a
+// stop must come within a tenth of a second.
 func (s *Searcher) timeUp() bool {
-	if s.limit > 0 && !s.stopped && s.stats.Nodes&255 == 0 && time.Now().After(s.deadline) {
+	if s.stopped || s.stats.Nodes&15 != 0 {
+		return s.stopped
+	}
+	if s.limit > 0 && time.Now().After(s.deadline) || s.ctx != nil && s.ctx.Err() != nil {
 		s.stopped = true
 	}
 	return s.stopped

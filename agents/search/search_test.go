@@ -1,9 +1,11 @@
 package search_test
 
 import (
+	"context"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"ttt/agents/game"
@@ -242,5 +244,62 @@ func TestParse(t *testing.T) {
 		if _, _, err := search.Split(in); err == nil {
 			t.Errorf("Split(%q): no error", in)
 		}
+	}
+}
+
+// TestContext: a search whose context is done stops at its next look at
+// the clock, with a legal move and the context's error, however deep
+// its spec; one cancelled while it runs returns too (a search that did
+// not stop would keep the test waiting for minutes).
+func TestContext(t *testing.T) {
+	m := models(t, connect4.Game, 4)["policy"] // the costliest judge: games played out
+	p := connect4.Game.Start()
+	for _, spec := range []string{"ab42", "mcts1000000"} {
+		s, _ := search.Parse(spec)
+		done, cancel := context.WithCancel(context.Background())
+		cancel()
+		pl := search.Wrap(m, s).Searcher()
+		mv, err := pl.Think(done, p, nil)
+		if !errors.Is(err, context.Canceled) || connect4.Game.Legal(p)&(1<<mv) == 0 || pl.Last().Depth >= s.N {
+			t.Errorf("%s with its context done: move %d, error %v, %d finished", spec, mv, err, pl.Last().Depth)
+		}
+
+		ctx, cancel := context.WithCancel(context.Background())
+		w := search.Wrap(m, s)
+		w.Ctx = ctx
+		moved := make(chan int)
+		go func() { moved <- w.Player().Move(p) }()
+		cancel()
+		if mv := <-moved; connect4.Game.Legal(p)&(1<<mv) == 0 {
+			t.Errorf("%s cancelled: illegal move %d", spec, mv)
+		}
+	}
+}
+
+// TestMaxNodes: MCTS's tree stops growing at MaxNodes positions, and so
+// does the memory it holds: a million simulations of Connect Four would
+// need seven times as many.
+func TestMaxNodes(t *testing.T) {
+	m := models(t, connect4.Game, 4)["ntuple"]
+	s, _ := search.Parse("mcts1000000")
+	pl := search.Wrap(m, s).Searcher()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	mv := pl.Move(connect4.Game.Start())
+	if connect4.Game.Legal(connect4.Game.Start())&(1<<mv) == 0 {
+		t.Fatalf("illegal move %d", mv)
+	}
+	sims := pl.Last().Depth
+	if sims >= s.N || sims < search.MaxNodes/connect4.Game.Moves()/2 {
+		t.Errorf("%d simulations in a tree of at most %d positions", sims, search.MaxNodes)
+	}
+	// The searcher keeps its tree for its next move: what it holds
+	// after its garbage is collected is the tree, 64 bytes a position.
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(pl)
+	if held := int64(after.HeapAlloc) - int64(before.HeapAlloc); held > 64*search.MaxNodes+4<<20 {
+		t.Errorf("the search holds %d MB", held>>20)
 	}
 }

@@ -30,6 +30,22 @@ var upperBounds = map[string]int64{
 	"patience":      1_000_000_000,
 }
 
+// moveTimeFlag is --move-time of the commands that play a searched
+// agent (best@ab8) without a person waiting on each move: none by
+// default, so that they find what the search finds on any machine.
+func moveTimeFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "move-time", Usage: "the longest, `DURATION`, a searched agent (best@ab8) thinks a move: it plays the best move of the deepest search it finished in time", DefaultText: "no limit: Ctrl-C stops it"}
+}
+
+// moveTime is c's --move-time, which must not be negative.
+func moveTime(c *cli.Context) (time.Duration, error) {
+	d := c.Duration("move-time")
+	if d < 0 {
+		return 0, usage(c.Command, "--move-time must not be negative (got %v)", d)
+	}
+	return d, nil
+}
+
 // maxDuration bounds --duration: ten years.
 const maxDuration = 10 * 365 * 24 * time.Hour
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,18 +32,23 @@ func compareCommand() *cli.Command {
    position set of the share of optimal moves. Random and the MCTS
    players draw their moves, and have none to compare. Only reads the
    database.`,
-		Flags: []cli.Flag{dbFlag()},
+		Flags: []cli.Flag{moveTimeFlag(), dbFlag()},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, "AGENT", "AGENT"); err != nil {
 				return err
 			}
-			return runCompare(jobOf(c), c.Args().Get(0), c.Args().Get(1))
+			limit, err := moveTime(c)
+			if err != nil {
+				return err
+			}
+			return runCompare(jobOf(c), c.Args().Get(0), c.Args().Get(1), limit)
 		},
 	}
 }
 
-// runCompare compares the agents that refA and refB name.
-func runCompare(j *job, refA, refB string) error {
+// runCompare compares the agents that refA and refB name; a searched
+// one thinks limit a move at most (0: no limit).
+func runCompare(j *job, refA, refB string, limit time.Duration) error {
 	db, err := j.openLeague(false)
 	if err != nil {
 		return err
@@ -71,7 +77,7 @@ func runCompare(j *job, refA, refB string) error {
 	}
 	kit := agents.KitFor(db.Game())
 	cmp := league.Compare(a, b, record, met)
-	if err := cmp.Moves(j.ctx, kit); err != nil {
+	if err := cmp.Moves(j.ctx, kit, limit); err != nil {
 		return err
 	}
 	writeComparison(j.Stdout, kit, cmp)

@@ -188,7 +188,7 @@ type rival struct {
 	// about says what the cells are, after the move think made; nil for
 	// a player that shows none.
 	about func() string
-	think func(p game.Position) (move int, cells []string)
+	think func(ctx context.Context, p game.Position) (move int, cells []string, err error)
 }
 
 // newRival turns a stored agent of kit's game, whose model is m (nil for
@@ -223,19 +223,19 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, mo
 		}
 		return about
 	}
-	r.think = func(p game.Position) (int, []string) {
-		// Only the perfect player's look-ups can fail, and tic-tac-toe's
-		// never do.
-		th, _ := t.Think(context.Background(), p)
-		if th.Views == nil {
-			return th.Move, nil
+	r.think = func(ctx context.Context, p game.Position) (int, []string, error) {
+		// A search stops with ctx, and the perfect player's look-ups
+		// fail with it.
+		th, err := t.Think(ctx, p)
+		if err != nil || th.Views == nil {
+			return th.Move, nil, err
 		}
 		cells := make([]string, kit.Moves())
 		for legal := kit.Legal(p); legal != 0; legal &= legal - 1 {
 			k := bits.TrailingZeros64(legal)
 			cells[k] = show(th.Views[k])
 		}
-		return th.Move, cells
+		return th.Move, cells, nil
 	}
 	return r, nil
 }
@@ -346,7 +346,10 @@ func (s *session) game() (game.Result, error) {
 			p = kit.Play(p, m)
 			continue
 		}
-		m, cells := s.rival.think(p)
+		m, cells, err := s.rival.think(s.ctx, p)
+		if err != nil {
+			return 0, err
+		}
 		if cells == nil {
 			fmt.Fprintf(s.out, "\n%s plays %s on %s.\n", s.rival.name, kit.ToMove(p), kit.FormatMove(m))
 		} else {

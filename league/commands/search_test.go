@@ -65,6 +65,13 @@ func TestSearchedAgents(t *testing.T) {
 			t.Errorf("verify best@mcts30 --positions:\n%s", v)
 		}
 		p.OK(t, "compare", "best@ab2", "best")
+		// The deepest searches, each move bounded by --move-time.
+		p.OK(t, "compare", "best@ab42", "best", "--move-time", "1ms")
+		if v := p.OK(t, "verify", "best@ab42", "--positions", "mine.txt", "--move-time", "1ms"); !strings.Contains(v, "mine.txt: optimal moves") {
+			t.Errorf("verify best@ab42 --positions --move-time 1ms:\n%s", v)
+		}
+		p.OK(t, "show", "best@mcts1000000", "--move-time", "1ms")
+		p.Usage(t, "--move-time must not be negative (got -1s)", "compare", "best", "latest", "--move-time", "-1s")
 		rr := p.OK(t, "roundrobin", "best", "best@ab1", "tactician")
 		if !strings.Contains(rr, "@ab1") {
 			t.Errorf("roundrobin:\n%s", rr)

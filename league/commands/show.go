@@ -12,6 +12,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -25,7 +26,7 @@ func showCommand() *cli.Command {
 
    ttt show best
    ttt show 12 --format json`,
-		Flags: []cli.Flag{formatFlag(), dbFlag()},
+		Flags: []cli.Flag{formatFlag(), moveTimeFlag(), dbFlag()},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, "ID|NAME|best|latest"); err != nil {
 				return err
@@ -33,13 +34,19 @@ func showCommand() *cli.Command {
 			if err := checkFormat(c); err != nil {
 				return err
 			}
-			return runShow(jobOf(c), c.Args().First(), c.String(formatFlagName))
+			limit, err := moveTime(c)
+			if err != nil {
+				return err
+			}
+			return runShow(jobOf(c), c.Args().First(), c.String(formatFlagName), limit)
 		},
 	}
 }
 
 // runShow prints what the league knows of the agent ref names, in format.
-func runShow(j *job, ref, format string) error {
+// A searched agent the league has not stored is measured here, each
+// move limit at most (0: no limit).
+func runShow(j *job, ref, format string, limit time.Duration) error {
 	db, err := j.openLeague(false)
 	if err != nil {
 		return err
@@ -55,8 +62,11 @@ func runShow(j *job, ref, format string) error {
 		if m, err = league.ModelOf(kit, a); err != nil {
 			return err
 		}
-		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt
-			league.Measure(kit, a, m)
+		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, or searched and not stored
+			league.Measure(kit, a, search.Bound(j.ctx, m, limit))
+			if err := j.ctx.Err(); err != nil {
+				return err
+			}
 		}
 	}
 	var parent *store.Agent

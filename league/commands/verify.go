@@ -64,6 +64,7 @@ func verifyCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random opponent"},
 			&cli.StringSliceFlag{Name: "against", Usage: "Connect Four: the built-in players to play, `NAME,...` (default all)"},
 			&cli.StringFlag{Name: "positions", Usage: "measure it on the positions in `FILE` instead (see above)"},
+			moveTimeFlag(),
 			dbFlag(),
 			&cli.StringFlag{Name: gameFlagName, Usage: "the game of a file, `tictactoe|connect4`, where it does not say (without a league)"},
 		},
@@ -84,8 +85,12 @@ func verifyCommand() *cli.Command {
 			if c.Int("games") < 0 {
 				return usage(c.Command, "--games must not be negative (got %d)", c.Int("games"))
 			}
+			limit, err := moveTime(c)
+			if err != nil {
+				return err
+			}
 			return runVerify(jobOf(c), verifyOptions{ref: ref, stored: c.IsSet("checkpoint"), side: side,
-				inputs: c.Int("inputs"), games: c.Int("games"), seed: c.Uint64("seed"), against: c.StringSlice("against"), positions: c.String("positions")})
+				inputs: c.Int("inputs"), games: c.Int("games"), seed: c.Uint64("seed"), against: c.StringSlice("against"), positions: c.String("positions"), moveTime: limit})
 		},
 	}
 }
@@ -100,6 +105,7 @@ type verifyOptions struct {
 	seed      uint64
 	against   []string // Connect Four: the built-in players to play, none for all
 	positions string   // --positions: a file of the user's positions
+	moveTime  time.Duration
 }
 
 // runVerify checks the model o.ref names: on positions of the user's
@@ -111,6 +117,7 @@ func runVerify(j *job, o verifyOptions) error {
 	if err != nil {
 		return err
 	}
+	r.Model = search.Bound(j.ctx, r.Model, o.moveTime)
 	kit := agents.KitFor(r.Model.Plays())
 	sides := []game.Side{game.X, game.O}
 	switch {
@@ -131,6 +138,9 @@ func runVerify(j *job, o verifyOptions) error {
 		return j.verifySampled(kit, r.Model, sides, o.against, o.seed)
 	}
 	table := tictactoe.NewTable(player)
+	if err := j.ctx.Err(); err != nil { // a search stopped: the table is not its moves
+		return err
+	}
 	w := j.Stdout
 	// A file of one side that does not say which (ttt-rl's 18 inputs)
 	// plays its side as its checkpoint did and the other as if it were
@@ -268,7 +278,11 @@ func (j *job) verifySampled(kit *agents.Kit, m learn.Model, sides []game.Side, a
 		positions []game.Solved
 	}{{"random set", kit.Random()}, {"tactical set", kit.Positions()}} {
 		positions := ofSides(kit, set.positions, sides)
-		fmt.Fprintf(w, "%s: %s\n", set.name, verify.CheckSet(t, positions))
+		checked := verify.CheckSet(t, positions)
+		if err := j.ctx.Err(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s: %s\n", set.name, checked)
 		all, _ := verify.RandomShare(positions)
 		fmt.Fprintf(w, "  random player: %.1f%% expected", 100*all)
 		for _, b := range kit.Builtins {
@@ -329,7 +343,11 @@ func (j *job) verifyPositions(kit *agents.Kit, player game.Player, path string, 
 	}
 	set = ofSides(kit, set, sides)
 	all, _ := verify.RandomShare(set)
-	fmt.Fprintf(j.Stdout, "%s: %s\n  random player: %.1f%% expected\n", path, verify.CheckSet(player, set), 100*all)
+	checked := verify.CheckSet(player, set)
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.Stdout, "%s: %s\n  random player: %.1f%% expected\n", path, checked, 100*all)
 	return nil
 }
 

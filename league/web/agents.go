@@ -118,6 +118,12 @@ type agentFacts struct {
 	Shares     *shareFigures         `json:"shares"`
 	// Floor is a random player's expected shares, beside Shares.
 	Floor *floorFigures `json:"floor"`
+	// Measuring: a searched agent the league has not stored, whose
+	// figures (verify, vs_random, shares, class) the server is measuring
+	// or will measure when it has a moment; null until then. Asked again,
+	// the answer has them once they are measured. A search too costly to
+	// measure in two minutes keeps them null.
+	Measuring bool `json:"measuring"`
 	// Opponents is the first page of its record against each opponent
 	// (GET /api/agents/{ref}/opponents goes on).
 	Opponents *opponentsPage `json:"opponents"`
@@ -171,19 +177,23 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	kit := agents.KitFor(o.db.Game())
 	var model learn.Model
+	measured := true
 	if len(a.Weights) > 0 {
 		var err error
 		if model, err = league.ModelOf(kit, a); err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, as ttt show does
+		switch {
+		case a.ID == 0: // a searched agent the league has not got: measured once, in the background
+			a.Facts, measured = s.facts(kit, a, model)
+		case a.VsRandom == nil && a.Shares == nil: // stored by an older ttt, as ttt show does
 			league.Measure(kit, a, model)
 		}
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 		Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a),
-		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents}
+		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents, Measuring: !measured}
 	if a.ID != 0 {
 		created := a.CreatedAt.Format(time.RFC3339)
 		out.Created = &created

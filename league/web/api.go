@@ -114,7 +114,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusGone, "%v", err)
 	case errors.Is(err, search.ErrSpec), errors.Is(err, league.ErrNoModel):
 		writeError(w, http.StatusBadRequest, "%v", err)
-	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, store.ErrReplaced), errors.Is(err, errGone), errors.Is(err, errClosed):
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", retryAfter)
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	case errors.Is(err, store.ErrBusy), errors.Is(err, errReplaced), errors.Is(err, store.ErrReplaced), errors.Is(err, errGone), errors.Is(err, errClosed),
+		errors.Is(err, errTooLong):
 		// store.ErrReplaced is the store noticing the replacement in the
 		// middle of a read, before the server's own look at the file.
 		writeError(w, http.StatusServiceUnavailable, "%v", err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"math/bits"
 	"net/http"
@@ -144,8 +145,32 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	kit := agents.KitFor(o.db.Game())
 	c := league.Compare(a, b, played, met)
+	var plays [2][2]map[game.Position]bool // in tic-tac-toe, by agent and side, the positions its own play reaches
 	if q != "0" {
-		if err := c.Moves(r.Context(), kit); err != nil {
+		work := func(ctx context.Context) error {
+			if err := c.Moves(ctx, kit, moveTime); err != nil {
+				return err
+			}
+			// In tic-tac-toe, whether each one's own play reaches each
+			// position, as X or as O.
+			if kit.Positions == nil && len(c.Differences) > 0 {
+				for i, a := range []*store.Agent{a, b} {
+					p, err := league.Deterministic(ctx, kit, a, moveTime) // both are: they differ
+					if err != nil {
+						return err
+					}
+					plays[i] = [2]map[game.Position]bool{ownPlay(kit, p, game.X), ownPlay(kit, p, game.O)}
+				}
+			}
+			return ctx.Err()
+		}
+		var err error
+		if searched(a) || searched(b) {
+			err = s.search(r, work)
+		} else {
+			err = work(r.Context())
+		}
+		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -173,19 +198,6 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	if q != "0" {
 		out.Compared = &c.Compared
 		out.Differences = make([]difference, 0, len(c.Differences))
-		// In tic-tac-toe, whether each one's own play reaches each
-		// position, as X or as O.
-		var plays [2][2]map[game.Position]bool // by agent, by side
-		if kit.Positions == nil && len(c.Differences) > 0 {
-			for i, a := range []*store.Agent{a, b} {
-				p, err := league.Deterministic(kit, a) // both are: they differ
-				if err != nil {
-					s.fail(w, r, err)
-					return
-				}
-				plays[i] = [2]map[game.Position]bool{ownPlay(kit, p, game.X), ownPlay(kit, p, game.O)}
-			}
-		}
 		inPlay := func(i int, pos game.Position) *bool {
 			if plays[i][0] == nil {
 				return nil

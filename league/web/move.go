@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -82,7 +83,16 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		s.fail(w, r, err)
 		return
 	}
-	th, err := t.Think(r.Context(), p)
+	var th league.Thought
+	think := func(ctx context.Context) (err error) {
+		th, err = t.Think(ctx, p)
+		return err
+	}
+	if searched(a) {
+		err = s.search(r, think)
+	} else {
+		err = think(r.Context())
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"ttt/agents/search"
@@ -48,6 +49,9 @@ type Server struct {
 	stop context.CancelFunc
 
 	rounds rounds // the newest round, for the event streams
+
+	searches searches
+	measures sync.WaitGroup // the measures under way (facts)
 }
 
 // New returns the server of the league database at path, which open
@@ -58,7 +62,8 @@ type Server struct {
 // line for every answer with status 500: a failure of the database
 // rather than of the request.
 func New(path string, open func() (*store.DB, error), errLog *log.Logger) (*Server, error) {
-	s := &Server{league: &leagueFile{path: path, open: open}, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})}}
+	s := &Server{league: &leagueFile{path: path, open: open}, mux: http.NewServeMux(), errLog: errLog, rounds: rounds{now: leagueState{round: -1}, changed: make(chan struct{})},
+		searches: newSearches()}
 	o, err := s.league.acquire()
 	if err != nil {
 		return nil, err
@@ -69,9 +74,9 @@ func New(path string, open func() (*store.DB, error), errLog *log.Logger) (*Serv
 	return s, nil
 }
 
-// endStreams ends the server's event streams at once, and waits for
-// their poller of the database to stop; requests of other kinds are not
-// affected. http.Server.RegisterOnShutdown takes it.
+// endStreams ends the server's event streams and its searches at once,
+// and waits for their poller of the database to stop; requests of other
+// kinds are not affected, and a search's is answered 503. http.Server.RegisterOnShutdown takes it.
 func (s *Server) endStreams() {
 	s.rounds.mu.Lock()
 	s.stop() // under the lock: no stream starts a poller after it
@@ -79,10 +84,12 @@ func (s *Server) endStreams() {
 	s.rounds.poller.Wait()
 }
 
-// Close ends the event streams and closes the database, once the answers
-// under way have ended. It may be called more than once.
+// Close ends the event streams and the measures of searched agents, and
+// closes the database, once the answers under way have ended. It may be
+// called more than once.
 func (s *Server) Close() {
 	s.endStreams()
+	s.measures.Wait()
 	s.league.close()
 }
 

@@ -37,11 +37,17 @@ const refresh = coalesce(async () => {
   showOpponents(page);
   draw(ratings);
   shownRound = ratings.newest_round;
+  // A searched agent being measured: asked again until its figures come.
+  if (a.measuring) setTimeout(refresh, measuringPoll);
 });
+
+// measuringPoll is how often, in ms, a page asks again for the figures
+// of an agent being measured.
+const measuringPoll = 2000;
 
 function header(a) {
   document.getElementById("name").textContent = a.name;
-  document.getElementById("class").replaceChildren(badge(a.class, a.shares), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
+  document.getElementById("class").replaceChildren(badge(a.class, a.shares, a.measuring), a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★ best" }) : "");
   document.getElementById("kind").textContent = a.kind;
   const actions = [];
   // A pruned checkpoint has no weights to play or download: the page
@@ -181,7 +187,7 @@ function facts(a) {
 function checks(a) {
   const tbody = document.querySelector("#verify tbody");
   if (!a.verify) {
-    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted", text: "random has no fixed line to check" })));
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted", text: a.measuring ? "measuring…" : a.kind === "random" ? "random has no fixed line to check" : "not measured" })));
     return;
   }
   tbody.replaceChildren(

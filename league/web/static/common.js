@@ -3,14 +3,25 @@
 
 // api fetches a JSON answer of the API, and throws the API's message when
 // the answer is an error.
+// A server busy with other searches answers 503 with Retry-After: the
+// request is made again after that many seconds, a few times.
 export async function api(path) {
-  const res = await fetch(path, { headers: { Accept: "application/json" } });
-  const body = await res.json().catch(() => null);
+  let res, body;
+  for (let tries = 1; ; tries++) {
+    res = await fetch(path, { headers: { Accept: "application/json" } });
+    body = await res.json().catch(() => null);
+    const retry = res.status === 503 && Number(res.headers.get("Retry-After"));
+    if (!retry || tries === busyTries) break;
+    await new Promise((done) => setTimeout(done, 1000 * retry));
+  }
   if (!res.ok) {
     throw new Error(body && body.message ? body.message : `${path}: HTTP ${res.status}`);
   }
   return body;
 }
+
+// busyTries is how many times api asks a busy server.
+const busyTries = 10;
 
 // gameInfo is the league's game as the pages draw and play it
 // (/api/game): its board, its moves and how its players are measured,
@@ -125,7 +136,10 @@ export function sharesText(shares) {
 
 // badge shows an agent's class (tic-tac-toe), or its share of optimal
 // moves (Connect Four, leadShare); random has neither.
-export function badge(cls, shares) {
+export function badge(cls, shares, measuring) {
+  if (measuring) {
+    return el("span", { class: "badge measuring", title: "a searched agent the league has not stored: the server is measuring its play, which takes from seconds to minutes", text: "measuring…" });
+  }
   if (!cls && shares) {
     return el("span", { class: "badge share", title: `${sharesText(shares)}: the share of each fixed set of solved positions where its move keeps the value`, text: `${leadShare(shares).toFixed(1)}% opt` });
   }

@@ -276,6 +276,17 @@ async function opponents() {
   pick.onchange = () => (location.href = playURL(pick.value, human));
 }
 
+// measured asks for the agent's figures again, every two seconds, until
+// the server has measured them, and then shows its class: the board is
+// there, and playable, meanwhile.
+async function measured() {
+  for (let a = agent; a.measuring; ) {
+    await new Promise((done) => setTimeout(done, 2000));
+    a = await api(`/api/agents/${encodeURIComponent(refOf(agent))}`);
+    document.getElementById("class").replaceChildren(badge(a.class, a.shares, a.measuring));
+  }
+}
+
 async function main() {
   for (const side of ["X", "O"]) {
     const b = document.getElementById(`side-${side.toLowerCase()}`);
@@ -306,7 +317,8 @@ async function main() {
   const link = document.getElementById("opponent");
   link.textContent = agent.name;
   link.href = agentURL(refOf(agent));
-  document.getElementById("class").replaceChildren(badge(agent.class, agent.shares));
+  document.getElementById("class").replaceChildren(badge(agent.class, agent.shares, agent.measuring));
+  if (agent.measuring) measured().catch(showError);
   opponents().catch(showError);
   if (agent.pruned) {
     // Nothing can play it: the page says so, with its record's page,
