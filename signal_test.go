@@ -4,6 +4,7 @@ package main_test
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 )
 
 // SIGHUP (the terminal closed) during `games export --pgn FILE` ends it
-// as SIGINT and SIGTERM do: one line, exit 1, no FILE and no temporary
+// as SIGINT and SIGTERM do: one line, exit 130, no FILE and no temporary
 // file left (issue 26: a night's export left gigabytes behind). The
 // export is stopped (SIGSTOP) once its temporary file is there, so that
 // the SIGHUP certainly comes before it ends; an export that ended before
@@ -46,8 +47,8 @@ func testHangUpDuringExport(t *testing.T, p clitest.TTT) {
 		syscall.Kill(run.Pid(), syscall.SIGHUP)
 		syscall.Kill(run.Pid(), syscall.SIGCONT)
 		_, stderr, code := run.Wait(t)
-		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ttt: ") {
-			t.Errorf("games export after SIGHUP: exit %d, stderr %q; want exit 1 and one line", code, stderr)
+		if code != 130 || stderr != "ttt: stopped: interrupted\n" {
+			t.Errorf("games export after SIGHUP: exit %d, stderr %q; want exit 130 and one line", code, stderr)
 		}
 		if after := clitest.Snapshot(t, p.Dir); after != before {
 			t.Errorf("games export after SIGHUP left files:\nbefore %s\nafter  %s", before, after)
@@ -116,5 +117,56 @@ func testNohup(t *testing.T, p clitest.TTT) {
 	<-done
 	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(out.String(), "stopped: ") {
 		t.Errorf("a league run that ignores SIGHUP, after SIGINT: exit %d\n%s", code, out.String())
+	}
+}
+
+// One Ctrl-C stops every long command (a search of any depth, the
+// solver, a training, ttt serve with a search in flight) with one line,
+// ttt: stopped: interrupted, and exit status 130, as it stops a league
+// run. Each gets the signal once it has used half a second of CPU: well
+// into its work, whatever the machine's speed.
+func TestCtrlCStopsEveryCommand(t *testing.T) {
+	t.Parallel()
+	p := built(t)
+	p.OK(t, "league", "run", "--rounds", "2", "--game", "connect4", "--learners", "tdlambda",
+		"--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3")
+	for _, args := range [][]string{
+		{"verify", "best@mcts1000000"},
+		{"verify", "best@ab42", "--against", "solver"},
+		{"compare", "best@ab42", "best"},
+		{"show", "best@mcts1000000"},
+		{"play", "--checkpoint", "best@ab42", "--as", "O", "--move-time", "1h"},
+		{"analyze", "--game", "connect4", "--time", "0", ""},
+		{"train", "--games", "1000000000", "--db", "trained.db"},
+		{"serve", "--addr", "127.0.0.1:0"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			run := p.Start(t, args...)
+			answered := make(chan int, 1)
+			if args[0] == "serve" {
+				run.WaitOutput(t, "(Ctrl-C stops)\n")
+				url := servingAt.FindStringSubmatch(run.Stdout())[1]
+				go func() {
+					status := 0
+					if res, err := http.Get(url + "api/compare/best@ab42/best"); err == nil {
+						status = res.StatusCode
+						res.Body.Close()
+					}
+					answered <- status
+				}()
+			}
+			for cpuSeconds(t, run.Pid()) < 0.5 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			stdout, stderr, code := run.Stop(t, syscall.SIGINT)
+			if code != 130 || stderr != "ttt: stopped: interrupted\n" {
+				t.Errorf("ttt %s after one SIGINT: exit %d, stderr %q\n%s", strings.Join(args, " "), code, stderr, stdout)
+			}
+			if args[0] == "serve" {
+				if status := <-answered; status != http.StatusServiceUnavailable {
+					t.Errorf("the search in flight when ttt serve stopped: %d, want 503", status)
+				}
+			}
+		})
 	}
 }

@@ -104,8 +104,10 @@ func runPlay(j *job, ref, path string, human game.Side, hint bool, moveTime time
 	// moves are echoed there and a scripted game reads as a transcript.
 	f, _ := j.Stdin.(*os.File)
 	echo := f == nil || !isTerminal(f)
-	_, err := playGames(j.ctx, j.Stdin, j.Stdout, echo, r, human, hint)
-	return err
+	if _, err := playGames(j.ctx, j.Stdin, j.Stdout, echo, r, human, hint); err != nil {
+		return err
+	}
+	return j.ctx.Err() // a session ended by Ctrl-C did not end as the human asked
 }
 
 // opponent reads the agent ref names, its model (nil for a built-in

@@ -21,7 +21,7 @@ const (
 	exitOK          = 0   // the command did what it was asked
 	exitError       = 1   // it could not, or (verify) the network can be beaten
 	exitUsage       = 2   // the command line is wrong: see usageError
-	exitInterrupted = 130 // a league run stopped by Ctrl-C, cleanly: the shell's 128 + SIGINT
+	exitInterrupted = 130 // stopped by Ctrl-C, cleanly: the shell's 128 + SIGINT
 )
 
 // errInterrupted ends a league run that Ctrl-C (or SIGTERM, SIGHUP)
@@ -35,10 +35,11 @@ var errInterrupted = errors.New("interrupted")
 // environment, and returns the exit status: 0 on success, 1 when the
 // command fails, 2 when the command line itself is wrong (an unknown
 // command or flag, a flag value that does not parse, the wrong number of
-// arguments), 130 when a league run was interrupted. A failure is one
-// line on env.Stderr. Cancelling ctx stops
-// a long command at its next safe point (a league run abandons the round
-// under way).
+// arguments), 130 when ctx was cancelled (Ctrl-C) before the command
+// finished. A failure is one line on env.Stderr, and so is a stop but a
+// league run's, which says on stdout where the league stands. Cancelling
+// ctx stops a long command at its next safe point (a league run abandons
+// the round under way, a search stops within a tenth of a second).
 //
 // Each call builds its own commands: urfave/cli writes into commands and
 // flags while it parses, so calls may run concurrently only because they
@@ -51,6 +52,11 @@ func Run(ctx context.Context, env Env, args []string) int {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errInterrupted):
+		return exitInterrupted
+	case ctx.Err() != nil:
+		// Stopped by Ctrl-C (SIGTERM, SIGHUP) at whatever it was doing:
+		// what failed failed with the stop, and says nothing more.
+		fmt.Fprintf(env.Stderr, "%s: stopped: interrupted\n", app.Name)
 		return exitInterrupted
 	}
 	// One line, whatever the error: a joined error holds several.

@@ -55,5 +55,9 @@ func runServe(j *job, addr string) error {
 		return fmt.Errorf("--addr %s: %w", addr, err)
 	}
 	fmt.Fprintf(j.Stdout, "serving %s on http://%s/ (Ctrl-C stops)\n", j.db, ln.Addr())
-	return web.Serve(j.ctx, ln, h, errLog)
+	if err := web.Serve(j.ctx, ln, h, errLog); err != nil {
+		return err
+	}
+	return j.ctx.Err() // Ctrl-C, the one way it ends: its searches were stopped, its answers written
+
 }

@@ -59,7 +59,7 @@ func TestServe(t *testing.T) {
 		}
 	}
 
-	// Ctrl-C with a page open: the stream ends, the command exits 0. (A
+	// Ctrl-C with a page open: the stream ends, the command exits 130. (A
 	// server of its own: net/http holds the connection of the 431 half a
 	// second before it closes it, and Shutdown waits for that.)
 	srv, url := serve(t, path)
@@ -72,7 +72,7 @@ func TestServe(t *testing.T) {
 		t.Errorf("the event stream says round %d, want 2", round)
 	}
 	stopped := time.Now()
-	if _, stderr, code := srv.Stop(t, syscall.SIGINT); code != 0 {
+	if _, stderr, code := srv.Stop(t, syscall.SIGINT); code != 130 {
 		t.Errorf("ttt serve: exit %d after Ctrl-C\n%s", code, stderr)
 	}
 	t.Logf("ttt serve stopped %v after Ctrl-C, with an event stream open", time.Since(stopped).Round(time.Millisecond))

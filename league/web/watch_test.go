@@ -224,7 +224,7 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	waitFor(t, lb, `document.querySelector("#h-running b")?.textContent === "running"`)
 	problems.expect("ERR_CONNECTION_REFUSED")
 	problems.expect("net::ERR_")
-	if _, stderr, code := server.Stop(t, syscall.SIGINT); code != 0 {
+	if _, stderr, code := server.Stop(t, syscall.SIGINT); code != 130 {
 		t.Fatalf("ttt serve: exit %d\n%s", code, stderr)
 	}
 	waitFor(t, lb, `document.querySelector("#h-running b")?.textContent === "not known" && !document.getElementById("live").classList.contains("on")`)
