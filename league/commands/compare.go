@@ -75,6 +75,13 @@ func runCompare(j *job, refA, refB string, limit time.Duration) error {
 	if a.Name == b.Name {
 		return j.usage("%s and %s are one agent, %s (%d): name two", refA, refB, a.Name, a.ID)
 	}
+	// A pruned checkpoint has no moves to compare, which random and the
+	// MCTS players' lack of fixed moves must not be taken for.
+	for _, x := range []*store.Agent{a, b} {
+		if pruned(x) {
+			return errPruned(x)
+		}
+	}
 	kit := agents.KitFor(db.Game())
 	cmp := league.Compare(a, b, record, met)
 	if err := cmp.Moves(j.ctx, kit, limit); err != nil {
