@@ -138,6 +138,8 @@ func TestCtrlCStopsEveryCommand(t *testing.T) {
 		{"play", "--checkpoint", "best@ab42", "--as", "O", "--move-time", "1h"},
 		{"analyze", "--game", "connect4", "--time", "0", ""},
 		{"train", "--games", "1000000000", "--db", "trained.db"},
+		{"roundrobin", "best", "best@ab42"},
+		{"roundrobin", "best", "best@ab3", "best@mcts1000000"},
 		{"serve", "--addr", "127.0.0.1:0"},
 	} {
 		t.Run(args[0], func(t *testing.T) {

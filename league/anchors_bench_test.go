@@ -1,6 +1,7 @@
 package league
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -86,7 +87,7 @@ func measureAnchors(b *testing.B, kit *agents.Kit) {
 			for t := int(next.Add(1) - 1); t < len(tasks); t = int(next.Add(1) - 1) {
 				tk := tasks[t]
 				x, o := bs[tk.a], bs[tk.b]
-				sides := m.play(contestant{player: x.New, random: x.Random}, contestant{player: o.New, random: o.Random},
+				sides := m.play(context.Background(), contestant{player: x.New, random: x.Random}, contestant{player: o.New, random: o.Random},
 					2, mix(uint64(tk.a), uint64(tk.b), uint64(tk.match)), nil)
 				records[t] = sides[game.X].Plus(sides[game.O])
 			}

@@ -129,7 +129,10 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 					moves = []byte{}
 					record = func(m []int, _ bool, _ game.Result) { moves = store.AppendGame(moves, m) }
 				}
-				sides := lg.match.play(p.ca, p.cb, plies, seed, record)
+				sides := lg.match.play(ctx, p.ca, p.cb, plies, seed, record)
+				if err := ctx.Err(); err != nil {
+					return err // the match was cut short: not a result
+				}
 				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}

@@ -122,7 +122,10 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 			if err != nil {
 				return fmt.Errorf("round %d: %w", m.Round, err)
 			}
-			sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, add)
+			sides := mt.play(ctx, players[m.A], players[m.B], m.Plies, m.Seed, add)
+			if err := ctx.Err(); err != nil {
+				return err // cut short: neither the games nor a mismatch
+			}
 			if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
 				return fmt.Errorf("round %d: match %s v %s replays as %v, stored as %v: %w",
 					m.Round, nameA, nameB, rec, m.Record, ErrNotReproduced)
@@ -166,7 +169,10 @@ func Replay(ctx context.Context, db *store.DB, sample int, found func(string)) (
 			found(fmt.Sprintf("round %d, match %d v %d: %d opening plies, this ttt knows 0..%d", m.Round, m.A, m.B, m.Plies, MaxOpening))
 			return nil
 		}
-		sides := mt.play(players[m.A], players[m.B], m.Plies, m.Seed, nil)
+		sides := mt.play(ctx, players[m.A], players[m.B], m.Plies, m.Seed, nil)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if rec := sides[game.X].Plus(sides[game.O]); rec != m.Record {
 			found(fmt.Sprintf("round %d, match %d v %d: replays as %v, stored as %v", m.Round, m.A, m.B, rec, m.Record))
 		}

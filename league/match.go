@@ -8,6 +8,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 )
 
 // MaxOpening bounds the opening sets: three plies of tic-tac-toe would
@@ -22,6 +23,17 @@ const MaxOpening = 2
 type contestant struct {
 	player func(rng *rand.Rand) game.Player
 	random bool // its moves draw on the generator
+	// searched is a searched model's: a match plays it stopped by the
+	// match's context (in), since a search may take minutes a move.
+	searched *search.Model
+}
+
+// in returns c's player for a game of a match that ctx stops.
+func (c contestant) in(ctx context.Context, rng *rand.Rand) game.Player {
+	if c.searched != nil {
+		return search.Bound(ctx, c.searched, 0).Player()
+	}
+	return c.player(rng)
 }
 
 // fixed is the contestant that plays p in every game: a deterministic
@@ -55,12 +67,17 @@ func newMatch(g game.Game) *match {
 // generator get one seeded with (seed, game number), so every game can be
 // replayed on its own. It returns a's record by side, as X and as O, and
 // hands each game to record when record is not nil: its moves in order,
-// the opening included, whether a played X, and how it ended.
-func (m *match) play(a, b contestant, plies int, seed uint64, record func(moves []int, aIsX bool, r game.Result)) (sides [2]game.Record) {
+// the opening included, whether a played X, and how it ended. Once ctx
+// is done, it plays no more games, and a searched player's game ends at
+// once: the caller, seeing ctx done, keeps nothing of the match.
+func (m *match) play(ctx context.Context, a, b contestant, plies int, seed uint64, record func(moves []int, aIsX bool, r game.Result)) (sides [2]game.Record) {
 	var pcg rand.PCG
 	rng := rand.New(&pcg)
 	for i, start := range m.starts[plies] {
 		for colour := range 2 {
+			if ctx.Err() != nil {
+				return sides
+			}
 			x, o := a, b
 			if colour == 1 {
 				x, o = b, a
@@ -72,7 +89,7 @@ func (m *match) play(a, b contestant, plies int, seed uint64, record func(moves 
 			if record != nil {
 				moves = append(make([]int, 0, m.game.MaxPlies()), m.openings[plies][i]...)
 			}
-			res, moves := m.playGame(start, x.player(rng), o.player(rng), moves)
+			res, moves := m.playGame(start, x.in(ctx, rng), o.in(ctx, rng), moves)
 			sides[colour].Add(res, game.Side(colour))
 			if record != nil {
 				record(moves, colour == 0, res)
@@ -101,7 +118,8 @@ func (m *match) playGame(p game.Position, x, o game.Player, moves []int) (game.R
 // modelContestant plays a frozen model: a player of its own per game, for
 // its scratch space.
 func modelContestant(m learn.Model) contestant {
-	return contestant{player: func(*rand.Rand) game.Player { return m.Player() }}
+	sm, _ := m.(*search.Model)
+	return contestant{player: func(*rand.Rand) game.Player { return m.Player() }, searched: sm}
 }
 
 // Ladder plays m against each built-in player of kit named in names
@@ -122,7 +140,10 @@ func Ladder(ctx context.Context, kit *agents.Kit, m learn.Model, names []string,
 		if played != nil {
 			record = func([]int, bool, game.Result) { played() }
 		}
-		sides := mt.play(modelContestant(m), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)), record)
+		sides := mt.play(ctx, modelContestant(m), contestant{player: b.New, random: b.Random}, plies, mix(seed, uint64(i)), record)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		each(b.Name, sides[game.X], sides[game.O])
 	}
 	return nil

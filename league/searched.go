@@ -23,7 +23,12 @@ func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, base *store
 	}
 	a := &store.Agent{Kind: store.Searched, ParentID: base.ID, Search: s.String(),
 		Generation: base.Generation, TrainGames: base.TrainGames}
-	Measure(kit, a, search.Wrap(m, s))
+	// Measured to the search's full depth, which nothing but ctx stops:
+	// what a stopped search measured is not kept.
+	Measure(kit, a, search.Bound(ctx, search.Wrap(m, s), 0))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return a, db.AddAgent(ctx, a)
 }
 

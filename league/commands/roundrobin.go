@@ -72,14 +72,14 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 	}
 	cfg.Openings, cfg.Workers, cfg.Seed = flags.Openings, flags.Workers, flags.Seed
 	var agents []*store.Agent
-	seen := map[int64]bool{}
+	seen := map[string]bool{} // by name: every searched agent the league has not got has id 0
 	for _, ref := range refs {
 		a, err := j.lookup(db, ref)
 		if err != nil {
 			return err
 		}
-		if !seen[a.ID] {
-			seen[a.ID] = true
+		if !seen[a.Name] {
+			seen[a.Name] = true
 			agents = append(agents, a)
 		}
 	}

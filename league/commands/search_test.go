@@ -72,14 +72,14 @@ func TestSearchedAgents(t *testing.T) {
 		}
 		p.OK(t, "show", "best@mcts1000000", "--move-time", "1ms")
 		p.Usage(t, "--move-time must not be negative (got -1s)", "compare", "best", "latest", "--move-time", "-1s")
-		rr := p.OK(t, "roundrobin", "best", "best@ab1", "tactician")
-		if !strings.Contains(rr, "@ab1") {
+		rr := p.OK(t, "roundrobin", "best", "best@ab1", "best@mcts5", "tactician")
+		if !strings.Contains(rr, "@ab1") || !strings.Contains(rr, "@mcts5") {
 			t.Errorf("roundrobin:\n%s", rr)
 		}
 		var again []json.RawMessage
 		p.OKJSON(t, &again, "ratings", "--format", "json", "--all")
-		if len(again) != len(list)+1 {
-			t.Errorf("roundrobin stored %d agents, want the searched one", len(again)-len(list))
+		if len(again) != len(list)+2 {
+			t.Errorf("roundrobin stored %d agents, want the two searched ones", len(again)-len(list))
 		}
 
 		p.Usage(t, "a search goes around a learned model, and tactician is a built-in player", "play", "--checkpoint", "tactician@ab2")
