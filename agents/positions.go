@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"ttt/agents/game"
 )
@@ -18,9 +19,11 @@ import (
 // Blank lines and lines from # on are skipped. A line without values is
 // labelled by kit.Analyze, the solver, which may take long on a position
 // of few stones; labelled (if not nil) is told how many lines are done.
-// It stops with ctx's error.
-func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(done int)) ([]game.Solved, error) {
-	var set []game.Solved
+// A line's values are checked against the solver, LabelCheck at most a
+// line: one that disagrees is refused, and unchecked counts the lines
+// whose values the solver did not finish in time, taken as given. It
+// stops with ctx's error.
+func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(done int)) (set []game.Solved, unchecked int, err error) {
 	sc := bufio.NewScanner(strings.NewReader(text))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -31,33 +34,46 @@ func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(do
 			continue
 		}
 		moves, values := line, ""
-		if i := strings.LastIndexByte(line, ' '); i >= 0 && len(line)-i-1 == kit.Moves() && strings.Trim(line[i+1:], "WDL-") == "" {
+		// A last word of the values' letters alone is the values: no
+		// move is written with them.
+		if i := strings.LastIndexByte(line, ' '); i >= 0 && strings.Trim(line[i+1:], "WDL-") == "" {
 			moves, values = line[:i], line[i+1:]
+			if len(values) != kit.Moves() {
+				return nil, 0, fmt.Errorf("line %d: the values %q are %d characters; a position of %s takes %d, one a %s (W, D, L, or - where it cannot be played)",
+					n, values, len(values), kit.Title(), kit.Moves(), kit.MoveName())
+			}
 		}
 		var list []int
 		for _, r := range strings.NewReplacer(" ", "", ",", "").Replace(moves) {
 			m, err := kit.ParseMove(string(r))
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", n, err)
+				return nil, 0, fmt.Errorf("line %d: %w", n, err)
 			}
 			list = append(list, m)
 		}
 		p, err := game.Replay(kit.Game, list)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+			return nil, 0, fmt.Errorf("line %d: %w", n, err)
 		}
 		if kit.Result(p) != game.Ongoing {
-			return nil, fmt.Errorf("line %d: the game is over: no move to make", n)
+			return nil, 0, fmt.Errorf("line %d: the game is over: no move to make", n)
 		}
 		s := game.Solved{Position: p, Plies: kit.Plies(p), Values: map[int]game.Value{}}
 		if values != "" {
 			if s.Values, err = game.ParseValues(kit.Game, p, values); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n, err)
+				return nil, 0, fmt.Errorf("line %d: %w", n, err)
+			}
+			checked, err := checkLabel(ctx, kit, p, s.Values)
+			if err != nil {
+				return nil, 0, fmt.Errorf("line %d: %w", n, err)
+			}
+			if !checked {
+				unchecked++
 			}
 		} else {
 			outcomes, err := kit.Analyze(ctx, p)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", n, err)
+				return nil, 0, fmt.Errorf("line %d: %w", n, err)
 			}
 			for m, o := range outcomes {
 				s.Values[m] = o.Value
@@ -69,10 +85,34 @@ func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(do
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(set) == 0 {
-		return nil, fmt.Errorf("no positions")
+		return nil, 0, fmt.Errorf("no positions")
 	}
-	return set, nil
+	return set, unchecked, nil
+}
+
+// LabelCheck is how long the solver checks a line's values: tic-tac-toe's
+// are looked up, and Connect Four's solve within it from about 18
+// stones on. A label that it cannot check in time is taken as given.
+const LabelCheck = 100 * time.Millisecond
+
+// checkLabel checks values, a label of p, against the solver's values of
+// the moves it solves within LabelCheck: a move labelled otherwise is the
+// error. It reports whether it checked every move.
+func checkLabel(ctx context.Context, kit *Kit, p game.Position, values map[int]game.Value) (bool, error) {
+	check, cancel := context.WithTimeout(ctx, LabelCheck)
+	defer cancel()
+	outcomes, err := kit.Analyze(check, p)
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	for m := range kit.Moves() { // in order: the first wrong move is named
+		if o, ok := outcomes[m]; ok && values[m] != o.Value {
+			return false, fmt.Errorf("the values say %s %s is a %s, and the solver finds it a %s (ttt analyze shows every move's)",
+				kit.MoveName(), kit.FormatMove(m), values[m], o.Value)
+		}
+	}
+	return err == nil, nil
 }

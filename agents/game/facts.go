@@ -151,6 +151,15 @@ type Shares struct {
 
 // String summarises s on one line.
 func (s Shares) String() string {
-	return fmt.Sprintf("optimal moves %.1f%% (%d/%d positions; early %.1f%%, middle %.1f%%, late %.1f%%)",
-		100*s.All.Share(), s.All.Optimal, s.All.Positions, 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
+	return fmt.Sprintf("optimal moves %s (%d/%d positions; early %s, middle %s, late %s)",
+		s.All.text(), s.All.Optimal, s.All.Positions, s.Early.text(), s.Middle.text(), s.Late.text())
+}
+
+// text is the share in percent, or none for a phase without positions,
+// whose share would read as a player that kept no value.
+func (s Score) text() string {
+	if s.Positions == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.1f%%", 100*s.Share())
 }

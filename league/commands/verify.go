@@ -336,10 +336,13 @@ func (j *job) verifyPositions(kit *agents.Kit, player game.Player, path string, 
 		return userNames(fmt.Errorf("cannot read the positions: %w", err), j.path(path), path)
 	}
 	bar := j.progress(0, "labelling positions", "positions")
-	set, err := agents.ParsePositions(j.ctx, kit, string(data), func(done int) { bar.set(int64(done)) })
+	set, unchecked, err := agents.ParsePositions(j.ctx, kit, string(data), func(done int) { bar.set(int64(done)) })
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if unchecked > 0 {
+		fmt.Fprintf(j.Stdout, "%s: the values of %s are taken as given: the solver did not check them in %v each (too few stones)\n", path, plural(unchecked, "position"), agents.LabelCheck)
 	}
 	set = ofSides(kit, set, sides)
 	all, _ := verify.RandomShare(set)
