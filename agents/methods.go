@@ -97,6 +97,12 @@ func ReadFile(g game.Game, data []byte, want func(learn.Reading) bool) (learn.Re
 		}
 	}
 	switch {
+	case len(readings) == 0 && other != nil && !plays(other.Game):
+		var names []string
+		for _, k := range Games {
+			names = append(names, k.Name())
+		}
+		return learn.Reading{}, fmt.Errorf("it is %s file of %q, a game this ttt does not play (it plays %s)", other.Kind, other.Game, strings.Join(names, ", "))
 	case len(readings) == 0 && learn.HasMagic(data, learn.MagicPrefix):
 		return learn.Reading{}, fmt.Errorf("it starts %q, the magic of no kind of model this ttt reads", data[:min(len(data), 8)])
 	case len(readings) == 0 && len(data)%4 != 0:
@@ -113,6 +119,16 @@ func ReadFile(g game.Game, data []byte, want func(learn.Reading) bool) (learn.Re
 		return learn.Reading{}, &learn.AmbiguousError{Readings: readings}
 	}
 	return ours[0], nil
+}
+
+// plays reports whether name is a game this ttt plays.
+func plays(name string) bool {
+	for _, k := range Games {
+		if k.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxFileSize is the size of the largest plain file of any model that

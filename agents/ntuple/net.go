@@ -336,16 +336,45 @@ func (n *Net) learn(e []int32, target, lr float32) float32 {
 	return delta
 }
 
-// Validate reports an entry that is not a finite number: a net that
-// diverged.
+// Validate reports an entry that is not a finite number (a net that
+// diverged), or entries so large that a sum could overflow: it bounds
+// each side's sum by the largest entry, in magnitude, of the table of
+// every tuple that the sum reads (every tuple under every symmetry), in
+// float64. A net whose bound passes MaxSum could compute an infinite sum,
+// and from it NaN, in some position; one that passes can compute none.
 func (n *Net) Validate() error {
 	for i, v := range n.W {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return fmt.Errorf("entry %d is %v", i, v)
 		}
 	}
+	for _, side := range []game.Side{game.X, game.O} {
+		w := n.table(side)
+		largest := make([]float64, len(n.Tuples)) // the largest magnitude in each tuple's table
+		for i, off := range n.offset {
+			end := len(w)
+			if i+1 < len(n.offset) {
+				end = int(n.offset[i+1])
+			}
+			for _, v := range w[off:end] {
+				largest[i] = max(largest[i], math.Abs(float64(v)))
+			}
+		}
+		bound := 0.0
+		for i := range n.inst {
+			bound += largest[i%len(n.Tuples)] // the instances are every tuple in order, under each symmetry
+		}
+		if bound > MaxSum {
+			return fmt.Errorf("the entries are too large: the sum of a position %s has just moved to could reach %.3g, beyond the limit of %g (float32 overflows at 3.4e38)", side, bound, MaxSum)
+		}
+	}
 	return nil
 }
+
+// MaxSum bounds the sum of a position's entries, as nn.MaxActivation
+// bounds a network's: eight orders of magnitude below float32's largest,
+// where a trained network's sums are in the tens.
+const MaxSum = 1e30
 
 func sigmoid(x float32) float32 { return 1 / (1 + float32(math.Exp(float64(-x)))) }
 

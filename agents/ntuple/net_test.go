@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"ttt/agents/game"
@@ -191,4 +192,24 @@ func FuzzReadFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A file whose entries are finite but so large that a position's sum
+// overflows float32 (and the sigmoid then plays blind) is refused, as a
+// policy network's is; entries within the bound are read.
+func TestOverflowingFileRefused(t *testing.T) {
+	net, _ := trained(t, connect4.Game, 200)
+	for i := range net.W {
+		net.W[i] = 1e37 // each finite; summed over the tuples read, beyond float32
+	}
+	_, err := ntuple.ReadFile(connect4.Game, net.File())
+	if err == nil || !strings.Contains(err.Error(), "the entries are too large: the sum of a position X has just moved to could reach") {
+		t.Errorf("a file of entries of 1e37: %v", err)
+	}
+	for i := range net.W {
+		net.W[i] = 1e20
+	}
+	if _, err := ntuple.ReadFile(connect4.Game, net.File()); err != nil {
+		t.Errorf("a file of entries of 1e20: %v", err)
+	}
 }
