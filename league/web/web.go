@@ -124,7 +124,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
+	// net/http reads 4 KiB past MaxHeaderBytes before it refuses a
+	// request: the limit is kept here to the byte.
+	if n := headerBytes(r); n > maxHeaderBytes {
+		writeError(w, http.StatusRequestHeaderFieldsTooLarge, "the request's headers are %d bytes: the limit is 16 KiB", n)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// headerBytes is the size of r's request line and headers as they came
+// (give or take the spaces that net/http trims), as MaxHeaderBytes
+// counts them.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + len("  \r\n")
+	n += len("Host: \r\n") + len(r.Host)
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + len(": \r\n")
+		}
+	}
+	return n + len("\r\n")
 }
 
 // routes registers the API and the pages. Methods are checked by
