@@ -69,9 +69,16 @@ var (
 	// ErrNameTaken: another agent already has the name.
 	ErrNameTaken = errors.New("an agent with that name exists")
 	// ErrChecksum: a stored blob no longer matches the checksum stored
-	// with it: the file was damaged under SQLite.
-	ErrChecksum = errors.New("damaged: its checksum does not match")
+	// with it: the file was damaged under SQLite. It is ErrCorrupt too.
+	ErrChecksum error = checksumError{}
 )
+
+// checksumError is ErrChecksum: a damaged file, which says what of it is
+// damaged after the blob's name.
+type checksumError struct{}
+
+func (checksumError) Error() string        { return "damaged: its checksum does not match" }
+func (checksumError) Is(target error) bool { return target == ErrCorrupt }
 
 // Agent is a stored player.
 type Agent struct {

@@ -12,6 +12,16 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
+// Explained is err's message, and where it says that the league file is
+// damaged, where to look: ttt check names everything that is.
+func Explained(err error) string {
+	msg := err.Error()
+	if errors.Is(err, ErrCorrupt) && !strings.Contains(msg, "ttt check") {
+		msg += " (ttt check says what is damaged)"
+	}
+	return msg
+}
+
 // translate turns SQLite's errors into the sentinel errors above, which
 // say what happened in the user's terms, and keeps the driver's error
 // after them, in the message and in the chain (errors.As finds the

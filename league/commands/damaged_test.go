@@ -154,6 +154,8 @@ func FuzzDamagedLeague(f *testing.F) {
 				t.Errorf("%s; ttt %s: exit %d, stderr %q; want 0, or 1 and one line", did, strings.Join(args, " "), code, errOut)
 			case code != 0 && checkCode == 0:
 				t.Errorf("%s; ttt check says %q, and ttt %s fails: %s%s", did, checkOut, strings.Join(args, " "), out, errOut)
+			case strings.Contains(errOut, "damaged") && !strings.Contains(errOut, "ttt check"):
+				t.Errorf("%s; ttt %s calls the file damaged without pointing at ttt check: %q", did, strings.Join(args, " "), errOut)
 			}
 		}
 	})
@@ -161,9 +163,10 @@ func FuzzDamagedLeague(f *testing.F) {
 
 // The two damaged files that made ttt panic with a Go stack trace (issue
 // 35): a league whose latest snapshot's agent row is gone, for league
-// run, and a rated agent without history rows, for ratings plot. Each
-// now gets one line that names the damage and points at ttt check, with
-// exit status 1, and ttt check names it too.
+// run, and a rated agent without history rows, for ratings plot; and a
+// network whose stored checksum does not match, for export. Each gets
+// one line that names the damage and points at ttt check, with exit
+// status 1, and ttt check names it too.
 func TestNoTraceOnADamagedFile(t *testing.T) {
 	t.Parallel()
 	fixture := clitest.New(t)
@@ -177,6 +180,8 @@ func TestNoTraceOnADamagedFile(t *testing.T) {
 			"the database file is damaged: the fit's ratings rate agent 8, which is not in the league"},
 		{"DELETE FROM history WHERE agent_id = (SELECT agent_id FROM standings WHERE class IS NOT NULL ORDER BY class DESC, share DESC, lo DESC, agent_id DESC LIMIT 1)",
 			[]string{"ratings", "plot", "-o", "plot.svg"}, "is rated and has no rating history"},
+		{"UPDATE agents SET weights_crc = weights_crc + 1 WHERE id = (SELECT max(id) FROM agents)",
+			[]string{"export", "--checkpoint", "latest", "-o", "x.bin"}, "(checkpoint-8): weights: damaged: its checksum does not match"},
 	} {
 		p := clitest.New(t)
 		p.Write(t, "league.db", fixture.File(t, "league.db"))

@@ -60,10 +60,11 @@ func Run(ctx context.Context, env Env, args []string) int {
 		return exitInterrupted
 	}
 	// One line, whatever the error: a joined error holds several.
-	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	if _, checked := errors.AsType[checkFailure](err); errors.Is(err, store.ErrCorrupt) && !checked {
-		msg += " (ttt check says what is damaged)"
+	msg := err.Error()
+	if _, checked := errors.AsType[checkFailure](err); !checked {
+		msg = store.Explained(err)
 	}
+	msg = strings.ReplaceAll(msg, "\n", "; ")
 	fmt.Fprintf(env.Stderr, "%s: %s\n", app.Name, msg)
 	if _, ok := errors.AsType[*usageError](err); ok {
 		return exitUsage

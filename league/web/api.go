@@ -129,7 +129,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		if s.errLog != nil {
 			s.errLog.Printf("%s %s: %v", r.Method, r.URL.Path, err)
 		}
-		writeError(w, http.StatusInternalServerError, "%v", err)
+		writeError(w, http.StatusInternalServerError, "%s", store.Explained(err))
 	}
 }
 

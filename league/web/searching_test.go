@@ -3,9 +3,12 @@ package web_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"ttt/league/commands/clitest"
 )
 
 // Thirty searches at once, each the largest a request may ask (a
@@ -86,5 +89,23 @@ func TestMeasuredInTheBackground(t *testing.T) {
 	getJSON(t, url+"api/agents/best@ab2", &again)
 	if again.Measuring || again.Shares == nil {
 		t.Errorf("asked again: %+v", again)
+	}
+}
+
+// A damaged file's error says where to look, as the commands' do: a
+// network whose stored checksum does not match answers 500 with the
+// pointer to ttt check.
+func TestDamagedPointsAtCheck(t *testing.T) {
+	t.Parallel()
+	_, path := newLeague(t, 2)
+	db := clitest.SQL(t, path)
+	if _, err := db.Exec("UPDATE agents SET weights_crc = weights_crc + 1 WHERE id = (SELECT max(id) FROM agents)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, url := serve(t, path)
+	status, body, _ := get(t, url+"api/agents/latest/move?board=.........")
+	if status != http.StatusInternalServerError || !strings.Contains(string(body), "damaged: its checksum does not match (ttt check says what is damaged)") {
+		t.Errorf("a move of a damaged network: %d %s", status, body)
 	}
 }
