@@ -164,11 +164,11 @@ func TestLadderGamesAreTheReplayedGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw2.Close()
-	if _, err := raw2.Exec("UPDATE ladder_games SET moves = substr(moves, 1, length(moves) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)"); err != nil {
+	if _, err := raw2.Exec("UPDATE ladder_games SET games = substr(games, 1, length(games) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)"); err != nil {
 		t.Fatal(err)
 	}
 	err = league.Games(context.Background(), db2, store.MatchFilter{}, func(league.StoredGame) error { return nil })
-	if !errors.Is(err, store.ErrCorrupt) {
+	if !errors.Is(err, store.ErrChecksum) {
 		t.Errorf("a stored game cut short: %v, want damage", err)
 	}
 }
