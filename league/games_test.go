@@ -43,12 +43,27 @@ func matches(t *testing.T, db *store.DB, f store.MatchFilter) []store.Match {
 	return list
 }
 
+// withExtra returns the matches f chooses and then, with f.Ladder, the
+// extra matches against the ladder it chooses: every match Games hands
+// on, in order.
+func withExtra(t *testing.T, db *store.DB, f store.MatchFilter) []store.Match {
+	t.Helper()
+	list := matches(t, db, f)
+	if !f.Ladder {
+		return list
+	}
+	if err := db.LadderMatches(context.Background(), f, func(m store.Match) error { list = append(list, m); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
 func TestGamesReplayTheStoredMatches(t *testing.T) {
 	t.Parallel()
 	_, db := smallLeague(t, 12)
 	ctx := context.Background()
-	for _, f := range []store.MatchFilter{{}, {Agent: builtins + 3}, {First: 3, Last: 4}} {
-		list := matches(t, db, f)
+	for _, f := range []store.MatchFilter{{}, {Agent: builtins + 3}, {First: 3, Last: 4}, {Ladder: true}, {Agent: builtins + 3, Ladder: true}} {
+		list := withExtra(t, db, f)
 		// Each match's games come in a row: 2 per opening, 144 with two
 		// plies; they add up to its record from its newer agent's side.
 		i, played := 0, 0

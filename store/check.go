@@ -208,12 +208,15 @@ func checkSides(ctx context.Context, tx *sql.Tx, _ game.Game, found func(string)
 	})
 }
 
-// checkLadderGames checks the stored games of each match that keeps them:
-// their checksum, and the games of its openings, played to their ends,
-// that make its record and leave nothing over.
+// checkLadderGames checks the stored games of each match that keeps them,
+// the extra matches against the ladder among them: their checksum, and
+// the games of its openings, played to their ends, that make its record
+// and leave nothing over.
 func checkLadderGames(ctx context.Context, tx *sql.Tx, g game.Game, found func(string)) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT m.a, m.b, m.plies, m.wins, m.draws, m.losses, l.games, l.games_crc
-		FROM ladder_games l JOIN matches m ON m.a = l.a AND m.b = l.b`)
+		FROM ladder_games l JOIN matches m ON m.a = l.a AND m.b = l.b
+		UNION ALL
+		SELECT a, b, plies, wins, draws, losses, games, games_crc FROM ladder_extra`)
 	if err != nil {
 		return 0, err
 	}

@@ -32,6 +32,9 @@ type MatchFilter struct {
 	Agent       int64 // 0: any
 	First, Last int64 // rounds; 0: no bound
 	Moves       bool  // read each match's stored games (Match.Moves) too
+	// Ladder: only the matches against the built-in players; the extra
+	// ones (LadderMatches) are theirs too.
+	Ladder bool
 }
 
 // matchRead is a read of matches: one or two statements whose rows come
@@ -69,6 +72,9 @@ func (f MatchFilter) read(ctx context.Context, tx *sql.Tx) (matchRead, error) {
 		}
 		where = append(where, "a BETWEEN ? AND ?", "round_id BETWEEN ? AND ?")
 		args = append(args, lo.V, hi.V, f.First, last)
+	}
+	if f.Ladder {
+		where = append(where, "b IN "+builtinIDs)
 	}
 	// with is where, with cond first.
 	with := func(cond string, arg any) (string, []any) {

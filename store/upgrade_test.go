@@ -265,6 +265,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
 		DROP TABLE ladder_games;
+		DROP TABLE ladder_extra;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -318,6 +319,7 @@ func TestUpgradeLearners(t *testing.T) {
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
 		DROP TABLE ladder_games;
+		DROP TABLE ladder_extra;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}
