@@ -50,7 +50,8 @@ type LadderRating struct {
 	Agent  int64
 	Rating elo.Rating // Agent's; Games its games against the built-in players
 	Rated  bool       // false: it has not played a built-in player
-	// Extra are the games played now against Opponent, in Took.
+	// Extra are the games played now, in Took, most of them against
+	// Opponent.
 	Extra    int
 	Opponent string
 	Took     time.Duration
@@ -126,14 +127,17 @@ type ladderPlayer struct {
 	workers int
 }
 
-// settle plays extra matches of network id against the built-in players
-// that draw on a generator (a deterministic pair would only repeat its
-// games) until its ladder interval is at most ±LadderHalf, and stores
-// them, after round. Each step plays, against the built-in player whose
-// games say most for their cost, as many matches as the interval asks
-// for, then fits again. guess is where to start when the network has no
-// ladder rating yet (its league Elo).
-func (lp *ladderPlayer) settle(ctx context.Context, id, round int64, guess float64) (LadderRating, error) {
+// settle plays extra matches of network id against the ladder and
+// stores them, after round. First one match against each built-in player
+// it has not met, so that every network's ladder rating rests on the
+// same players, whichever its league paired it with (a rating against
+// mcts-10 alone is not one against the whole ladder: Elo is not
+// transitive among them either). Then, while its ladder interval is
+// wider than ±LadderHalf, against the built-in players that draw on a
+// generator (a deterministic pair would only repeat its games): each
+// step plays, against the one whose games say most for their cost, as
+// many matches as the interval asks for, then fits again.
+func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRating, error) {
 	begun := time.Now()
 	results, err := lp.db.LadderResults(ctx, []int64{id})
 	if err != nil {
@@ -141,14 +145,29 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64, guess float
 	}
 	rs := results[id]
 	l := LadderRating{Agent: id}
-	l.Rating, l.Rated = ladderFit(lp.kit, rs)
 	var played []store.Match
-	for l.Half() > LadderHalf && l.Extra < maxLadderGames {
-		at := guess
-		if l.Rated {
-			at = l.Rating.Elo
+	perRung := map[string]int{} // the games played now, by built-in player
+	add := func(ms []store.Match) {
+		for _, m := range ms {
+			name := lp.cons.builtins[m.B].Name
+			rs = addResult(rs, id, name, m.Record)
+			l.Extra += m.Games()
+			perRung[name] += m.Games()
 		}
-		b, p := lp.rung(at)
+		played = append(played, ms...)
+	}
+	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
+		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
+			ms, err := lp.play(ctx, id, b, 0, 1, round)
+			if err != nil {
+				return LadderRating{}, err
+			}
+			add(ms)
+		}
+	}
+	l.Rating, l.Rated = ladderFit(lp.kit, rs)
+	for l.Rated && l.Half() > LadderHalf && l.Extra < maxLadderGames {
+		b, p := lp.rung(l.Rating.Elo)
 		if b == 0 {
 			break // no built-in player draws on a generator
 		}
@@ -156,22 +175,21 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64, guess float
 		perMatch := 2 * len(lp.match.openings[lp.plies])
 		n := int(math.Ceil(elo.GamesFor(l.Half(), LadderHalf, p) / float64(perMatch)))
 		n = max(1, min(n, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
-		done := extraMatches(rs, name)
-		ms, err := lp.play(ctx, id, b, done, n, round)
+		ms, err := lp.play(ctx, id, b, extraMatches(rs, name), n, round)
 		if err != nil {
 			return LadderRating{}, err
 		}
-		played = append(played, ms...)
-		for _, m := range ms {
-			rs = addResult(rs, id, name, m.Record)
-			l.Extra += m.Games()
-		}
-		l.Opponent = name
+		add(ms)
 		l.Rating, l.Rated = ladderFit(lp.kit, rs)
 	}
 	if len(played) > 0 {
 		if err := lp.db.AddLadderMatches(ctx, played); err != nil {
 			return LadderRating{}, err
+		}
+	}
+	for name, n := range perRung {
+		if n > perRung[l.Opponent] || (n == perRung[l.Opponent] && name < l.Opponent) {
+			l.Opponent = name
 		}
 	}
 	l.Rating.Agent, l.Took = id, time.Since(begun)
@@ -279,10 +297,6 @@ func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (La
 	if err != nil && !errors.Is(err, store.ErrNoRounds) {
 		return LadderRating{}, err
 	}
-	guess := 0.0
-	if a.Standing != nil {
-		guess = a.Standing.Elo
-	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -291,7 +305,7 @@ func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (La
 	// such matches never repeat each other's games.
 	lp := &ladderPlayer{db: db, kit: kit, cons: cons, match: newMatch(kit.Game), seed: mix(cfg.Seed, settleSalt), workers: cfg.Workers,
 		plies: min(cfg.Openings, kit.League.LadderOpenings)}
-	return lp.settle(ctx, a.ID, round, guess)
+	return lp.settle(ctx, a.ID, round)
 }
 
 // ladderRound is a league round's part in the ladder, after its commit:
@@ -318,11 +332,7 @@ func (lg *league) ladderBest(ctx context.Context, report *Report) error {
 	}
 	lp := &ladderPlayer{db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
 		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
-	guess := 0.0
-	if best.Standing != nil {
-		guess = best.Standing.Elo
-	}
-	l, err := lp.settle(ctx, best.ID, report.Round, guess)
+	l, err := lp.settle(ctx, best.ID, report.Round)
 	if err != nil {
 		return fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
 	}

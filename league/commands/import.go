@@ -116,14 +116,14 @@ func runImport(j *job, path, name string, inputs int) error {
 
 // ladderSettled is the line that says what a network's extra games
 // against the ladder gave: "visitor: ladder 472 [446, 498] over 576 games
-// against the built-in players (432 extra v mcts-100, in 1.2s)".
+// against the built-in players (576 extra, most v mcts-100, in 1.2s)".
 func ladderSettled(name string, l league.LadderRating) string {
 	if !l.Rated {
 		return name + ": no ladder rating (no built-in player of this game draws on a generator)"
 	}
 	extra := ""
 	if l.Extra > 0 {
-		extra = fmt.Sprintf(" (%d extra v %s, in %s)", l.Extra, l.Opponent, l.Took.Round(100*time.Millisecond))
+		extra = fmt.Sprintf(" (%d extra, most v %s, in %s)", l.Extra, l.Opponent, l.Took.Round(100*time.Millisecond))
 	}
 	return fmt.Sprintf("%s: ladder %.1f [%.1f, %.1f] over %d games against the built-in players%s",
 		name, l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, l.Rating.Games, extra)

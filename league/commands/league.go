@@ -459,17 +459,17 @@ func ladderElo(l league.LadderRating) string {
 
 // floatText is what a round's line says of the ladder after its other
 // figures: the extra games the best played against the ladder this
-// round, and how far the league's Elo floats from the ladder at the
-// best, "  best checkpoint-12: 432 ladder games v mcts-100 in 1.2s, ladder
-// 480 [451, 509]; the league floats +14 at the best".
+// round, and how far the league's Elo floats from its ladder rating at
+// the best: "  best checkpoint-12: 432 ladder games in 1.2s, most v
+// mcts-100, ladder 480 [451, 509];  float +14.2".
 func floatText(r league.Report) string {
 	if r.Best == nil || !r.BestLadder.Rated || r.Best.Standing == nil {
 		return ""
 	}
 	out := "  float " + signed(league.Float(r.Best, r.BestLadder.Rating))
 	if l := r.BestLadder; l.Extra > 0 {
-		out = fmt.Sprintf("  best %s: %d ladder games v %s in %s, ladder %.0f [%.0f, %.0f];%s",
-			r.Best.Name, l.Extra, l.Opponent, l.Took.Round(100*time.Millisecond), l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, out)
+		out = fmt.Sprintf("  best %s: %d ladder games in %s, most v %s, ladder %.0f [%.0f, %.0f];%s",
+			r.Best.Name, l.Extra, l.Took.Round(100*time.Millisecond), l.Opponent, l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, out)
 	}
 	return out
 }
