@@ -34,9 +34,10 @@ import (
 const LadderHalf = 30.0
 
 // maxLadderGames bounds the extra games a network plays in one go for its
-// ladder rating. A network far above every built-in player that draws
-// on a generator learns little from each game, and would otherwise play
-// on for long; it goes on the next time it is asked.
+// ladder rating. Against built-in players far below or above it a game
+// says little, and a network beyond every one that draws on a generator
+// would otherwise play on for long; it goes on the next time it is
+// asked.
 const maxLadderGames = 5000
 
 // ladderBand is how far from a network's ladder rating a built-in player
@@ -45,7 +46,8 @@ const maxLadderGames = 5000
 // quarters of the most a game can say), so the cheapest is played.
 const ladderBand = 200.0
 
-// LadderRating is a network's ladder rating, and the extra games that made it.
+// LadderRating is a network's ladder rating, and the extra games it
+// played for it just now.
 type LadderRating struct {
 	Agent  int64
 	Rating elo.Rating // Agent's; Games its games against the built-in players
