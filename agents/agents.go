@@ -109,6 +109,9 @@ type Builtin struct {
 	New func(rng *rand.Rand) game.Player
 	// Random: its moves draw on rng.
 	Random bool
+	// Playouts: an MCTS player's playouts a move, which its moves cost
+	// beside a move of random or of a network; 0 for the others.
+	Playouts int
 	// Checked: a league checks it when it is made (kit.Check), as it
 	// checks its networks; the others, which take a while to move, are
 	// checked by ttt verify.

@@ -41,7 +41,7 @@ type node struct {
 // MCTSBuiltin is the MCTS player of g at playouts a move, named
 // mcts-PLAYOUTS, at elo on g's scale.
 func MCTSBuiltin(g game.Game, playouts int, elo float64) Builtin {
-	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true,
+	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true, Playouts: playouts,
 		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
 }
 

@@ -123,11 +123,10 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				plies := lg.openings(p)
 				// The games against a rung of the ladder keep their moves:
 				// playing them again for games export would take seconds.
-				var moves []byte
+				var games [][]int
 				var record func([]int, bool, game.Result)
 				if lg.onLadder(p) {
-					moves = []byte{}
-					record = func(m []int, _ bool, _ game.Result) { moves = store.AppendGame(moves, m) }
+					record = func(m []int, _ bool, _ game.Result) { games = append(games, m) }
 				}
 				sides := lg.match.play(ctx, p.ca, p.cb, plies, seed, record)
 				if err := ctx.Err(); err != nil {
@@ -136,7 +135,10 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 				if !p.ca.random && !p.cb.random {
 					seed = 0 // no random games to replay; SQLite stores a 0 in no bytes
 				}
-				m := store.Match{A: p.a, B: p.b, Plies: plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]), Moves: moves}
+				m := store.Match{A: p.a, B: p.b, Plies: plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O])}
+				if record != nil {
+					m.Moves = store.EncodeGames(lg.match.game, plies, games)
+				}
 				if _, builtin := lg.contestants.builtins[p.b]; builtin {
 					m.First = &sides[game.X] // a result against a fixed player, by side
 				}

@@ -26,6 +26,9 @@ type StoredGame struct {
 	Result       game.Result
 	Round        int64
 	Date         time.Time // when its round was committed; zero where the league did not record it (schema 1)
+	// Extra: one of the extra games of a network against the ladder,
+	// played after Round for its ladder rating (not in the league's fit).
+	Extra bool
 }
 
 // ErrNotReproduced is the error of a stored match that, replayed, gave
@@ -44,8 +47,12 @@ var ErrNotReproduced = errors.New("the stored result cannot be reproduced by thi
 // one, it returns ErrNotReproduced before handing on any game of that
 // match. The matches against the ladder (the MCTS players and the
 // solver, whose searches would take seconds to play again) keep their
-// moves since schema 9, and are read rather than replayed. It stops at
-// the first error from each, or when ctx is done.
+// moves since schema 9, and are read rather than replayed. With
+// f.Ladder, the games against the built-in players alone, and then the
+// extra matches that make a network's ladder rating
+// (store.DB.LadderMatches), which the league's fit does not count: the
+// games of the ladder ratings. It stops at the first error from each, or
+// when ctx is done.
 //
 // It streams: memory stays bounded however many games a night made, one
 // match's games at a time (at most 144) and caches of move tables and
@@ -78,7 +85,8 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 	var date time.Time
 	var games []StoredGame // one match's, reused
 	f.Moves = true
-	return db.Matches(ctx, f, func(m store.Match) error {
+	extra := false // the matches read are the extra ones against the ladder
+	match := func(m store.Match) error {
 		if m.Round != dated {
 			rounds, err := db.Rounds(ctx, m.Round, m.Round)
 			if err != nil {
@@ -103,7 +111,7 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 		}
 		games = games[:0]
 		add := func(moves []int, aIsX bool, r game.Result) {
-			g := StoredGame{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date}
+			g := StoredGame{X: m.A, O: m.B, XName: nameA, OName: nameB, Moves: moves, Opening: m.Plies, Result: r, Round: m.Round, Date: date, Extra: extra}
 			if !aIsX {
 				g.X, g.O, g.XName, g.OName = m.B, m.A, nameB, nameA
 			}
@@ -137,7 +145,12 @@ func Games(ctx context.Context, db *store.DB, f store.MatchFilter, each func(Sto
 			}
 		}
 		return nil
-	})
+	}
+	if err := db.Matches(ctx, f, match); err != nil || !f.Ladder {
+		return err
+	}
+	extra = true
+	return db.LadderMatches(ctx, f, match)
 }
 
 // Replay replays every sample-th stored match (the first, then every

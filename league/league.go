@@ -224,6 +224,9 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 		rating, _ := lg.ratings.Rating(e.id)
 		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
 	}
+	if err := lg.ladderRound(ctx, &report); err != nil {
+		return Report{}, err
+	}
 	if hooks.Round != nil {
 		hooks.Round(report)
 	}

@@ -28,6 +28,12 @@ type Report struct {
 	// Searched are the searched agents (Config.Search) that joined this
 	// round, each with its rating after it.
 	Searched []Rated
+	// Ladder is the snapshot's ladder rating; Best the league's best
+	// after the round and BestLadder its ladder rating, with the extra
+	// games it played this round. Best is nil in a run stopped before.
+	Ladder     LadderRating
+	Best       *store.Agent
+	BestLadder LadderRating
 }
 
 // Rated is an agent and its rating.

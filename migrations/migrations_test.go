@@ -28,6 +28,7 @@ var shipped = map[string]string{
 	"0010_searched.sql":     "84710a8f8681c8f6d5947cd23821dd184ca4af7870acf84246975bc7e4b29222",
 	"0011_any_game.sql":     "de8f1fa263be45770612d32ddab6249e1a9933d559e7009a0bcdf5ee97383f89",
 	"0012_round_ranges.sql": "9ec074b8cea53a27604bda1077fb416d6f0cd5e73ed578ae5df362b518cc84cf",
+	"0013_ladder_games.sql": "ea560b50df0984df6422c6c8653eb909d5232235a8bfbd1f84e3915f6af0b5aa",
 }
 
 // Every shipped migration is there and as it shipped, byte for byte; a

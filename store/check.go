@@ -208,19 +208,28 @@ func checkSides(ctx context.Context, tx *sql.Tx, _ game.Game, found func(string)
 	})
 }
 
-// checkLadderGames checks the stored games of each match that keeps them:
-// the games of its openings, played to their ends by legal moves, that
-// make its record.
+// checkLadderGames checks the stored games of each match that keeps them,
+// the extra matches against the ladder among them: their checksum, and
+// the games of its openings, played to their ends, that make its record
+// and leave nothing over.
 func checkLadderGames(ctx context.Context, tx *sql.Tx, g game.Game, found func(string)) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT m.round_id, m.a, m.b, m.plies, m.seed, m.wins, m.draws, m.losses, l.moves
-		FROM ladder_games l JOIN matches m ON m.a = l.a AND m.b = l.b`)
+	rows, err := tx.QueryContext(ctx, `SELECT m.a, m.b, m.plies, m.wins, m.draws, m.losses, l.games, l.games_crc
+		FROM ladder_games l JOIN matches m ON m.a = l.a AND m.b = l.b
+		UNION ALL
+		SELECT a, b, plies, wins, draws, losses, games, games_crc FROM ladder_extra`)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
-	return 0, scanMatches(ctx, rows, true, func(m Match) error {
-		if err := MatchGames(g, m, func([]int, bool, game.Result) error { return nil }); err != nil {
-			found(fmt.Sprintf("match %d v %d: %v", m.A, m.B, err))
+	var m Match
+	var sum sql.Null[int64]
+	return 0, scanEach(ctx, rows, []any{&m.A, &m.B, &m.Plies, &m.Wins, &m.Draws, &m.Losses, &m.Moves, &sum}, func() error {
+		err := checkBlob(m.Moves, sum)
+		if err == nil {
+			err = MatchGames(g, m, func([]int, bool, game.Result) error { return nil })
+		}
+		if err != nil {
+			found(fmt.Sprintf("match %d v %d, its stored games: %v", m.A, m.B, err))
 		}
 		return nil
 	})

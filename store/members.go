@@ -46,14 +46,17 @@ func (db *DB) Members(ctx context.Context, after int64, each func(Member) error)
 	})
 }
 
-// Builtins returns the names of the league's built-in players (every
-// agent that is not a network), by id. They are made with the league, so
-// they are among its first agents: reading those is enough.
+// builtinIDs is the query of the built-in players' ids (every agent that
+// is not a network). They are made with the league, so they are among its
+// first agents: reading those is enough.
+const builtinIDs = `(SELECT id FROM (SELECT id, kind FROM agents ORDER BY id LIMIT 32)
+	WHERE kind NOT IN ('checkpoint', 'baseline', 'imported', 'searched'))`
+
+// Builtins returns the names of the league's built-in players, by id.
 func (db *DB) Builtins(ctx context.Context) (map[int64]string, error) {
 	names := map[int64]string{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, name FROM (SELECT id, name, kind FROM agents ORDER BY id LIMIT 32)
-			WHERE kind NOT IN ('checkpoint', 'baseline', 'imported', 'searched')`)
+		rows, err := tx.QueryContext(ctx, "SELECT id, name FROM agents WHERE id IN "+builtinIDs)
 		if err != nil {
 			return err
 		}

@@ -32,6 +32,9 @@ type MatchFilter struct {
 	Agent       int64 // 0: any
 	First, Last int64 // rounds; 0: no bound
 	Moves       bool  // read each match's stored games (Match.Moves) too
+	// Ladder: only the matches against the built-in players; the extra
+	// ones (LadderMatches) are theirs too.
+	Ladder bool
 }
 
 // matchRead is a read of matches: one or two statements whose rows come
@@ -69,6 +72,9 @@ func (f MatchFilter) read(ctx context.Context, tx *sql.Tx) (matchRead, error) {
 		}
 		where = append(where, "a BETWEEN ? AND ?", "round_id BETWEEN ? AND ?")
 		args = append(args, lo.V, hi.V, f.First, last)
+	}
+	if f.Ladder {
+		where = append(where, "b IN "+builtinIDs)
 	}
 	// with is where, with cond first.
 	with := func(cond string, arg any) (string, []any) {
@@ -111,7 +117,8 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error
 		}
 		columns := "round_id, a, b, plies, seed, wins, draws, losses"
 		if f.Moves {
-			columns += ", (SELECT moves FROM ladder_games g WHERE g.a = matches.a AND g.b = matches.b)"
+			columns += `, (SELECT games FROM ladder_games g WHERE g.a = matches.a AND g.b = matches.b),
+				(SELECT games_crc FROM ladder_games g WHERE g.a = matches.a AND g.b = matches.b)`
 		}
 		for _, part := range r {
 			rows, err := tx.QueryContext(ctx, "SELECT "+columns+" FROM matches"+part.where+part.order, part.args...)
@@ -129,16 +136,23 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter, each func(Match) error
 }
 
 // scanMatches hands each row of a matches query to each; with games, the
-// row's last column is the match's stored games.
+// row's last two columns are the match's stored games and their
+// checksum, checked here.
 func scanMatches(ctx context.Context, rows *sql.Rows, games bool, each func(Match) error) error {
 	var m Match
 	var seed int64
+	var sum sql.Null[int64]
 	dest := []any{&m.Round, &m.A, &m.B, &m.Plies, &seed, &m.Wins, &m.Draws, &m.Losses}
 	if games {
-		dest = append(dest, &m.Moves)
+		dest = append(dest, &m.Moves, &sum)
 	}
 	return scanEach(ctx, rows, dest, func() error {
 		m.Seed = uint64(seed)
+		if m.Moves != nil {
+			if err := checkBlob(m.Moves, sum); err != nil {
+				return fmt.Errorf("match %d v %d, its stored games: %w", m.A, m.B, err)
+			}
+		}
 		return each(m)
 	})
 }

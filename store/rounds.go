@@ -37,7 +37,7 @@ type Match struct {
 	// (the built-in players have the first ids). Nil elsewhere, and in
 	// what Results and Matches read.
 	First *game.Record
-	// Moves are the match's games as AppendGame writes them, where the
+	// Moves are the match's games as EncodeGames writes them, where the
 	// league keeps them: in a match against a slow built-in player, whose
 	// games would take seconds to play again. Nil elsewhere, and in what
 	// Matches reads unless its filter asks for them.
@@ -153,7 +153,7 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 		return err
 	}
 	defer side.Close()
-	games, err := tx.PrepareContext(ctx, "INSERT INTO ladder_games (a, b, moves) VALUES (?, ?, ?)")
+	games, err := tx.PrepareContext(ctx, "INSERT INTO ladder_games (a, b, games, games_crc) VALUES (?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 			}
 		}
 		if m.Moves != nil {
-			if _, err := games.ExecContext(ctx, m.A, m.B, m.Moves); err != nil {
+			if _, err := games.ExecContext(ctx, m.A, m.B, m.Moves, int64(crc32.Checksum(m.Moves, crc))); err != nil {
 				return fmt.Errorf("match %d-%d, its games: %w", m.A, m.B, err)
 			}
 		}

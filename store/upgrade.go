@@ -7,13 +7,16 @@ import (
 	"hash/crc32"
 	"maps"
 	"slices"
+
+	"ttt/agents/game"
 )
 
 // upgrades are the Go steps of migrations, by schema version: what a
 // migration's SQL cannot compute. Each runs right after its SQL, in the
 // same transaction.
 var upgrades = map[int]func(context.Context, *sql.Tx) error{
-	2: upgrade2,
+	2:  upgrade2,
+	13: upgrade13,
 }
 
 // upgrade2 completes migration 0002: checksums of the stored networks and
@@ -181,4 +184,80 @@ func renameRefused(ctx context.Context, tx *sql.Tx) ([]Renamed, error) {
 		}
 	}
 	return list, nil
+}
+
+// upgrade13 completes migration 0013: each match's games of schema 9, a
+// byte of length and a byte a move, written again as EncodeGames writes
+// them. The new form is read back before it is kept: a row whose games
+// do not read back the same (damaged) is dropped, and its match is played
+// again from its seed when its games are asked for, as the matches of a
+// league before schema 9 are.
+func upgrade13(ctx context.Context, tx *sql.Tx) error {
+	var name string
+	if err := tx.QueryRowContext(ctx, "SELECT game FROM league").Scan(&name); err != nil {
+		return fmt.Errorf("the league's game: %w", err)
+	}
+	g, err := game.Named(name)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT m.a, m.b, m.plies, m.wins, m.draws, m.losses, l.moves
+		FROM ladder_games_9 l JOIN matches m ON m.a = l.a AND m.b = l.b`)
+	if err != nil {
+		return err
+	}
+	var kept []Match
+	var m Match
+	dest := []any{&m.A, &m.B, &m.Plies, &m.Wins, &m.Draws, &m.Losses, &m.Moves}
+	err = scanEach(ctx, rows, dest, func() error {
+		old, ok := schema9Games(m.Moves)
+		for _, moves := range old {
+			if _, err := game.Replay(g, moves); err != nil {
+				ok = false
+			}
+		}
+		if !ok {
+			return nil
+		}
+		m.Moves = EncodeGames(g, m.Plies, old)
+		var again [][]int
+		err := MatchGames(g, m, func(moves []int, _ bool, _ game.Result) error {
+			again = append(again, moves)
+			return nil
+		})
+		if err == nil && slices.EqualFunc(old, again, slices.Equal) {
+			kept = append(kept, m)
+		}
+		return nil
+	})
+	rows.Close()
+	if err != nil {
+		return err
+	}
+	for _, m := range kept {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO ladder_games (a, b, games, games_crc) VALUES (?, ?, ?, ?)",
+			m.A, m.B, m.Moves, int64(crc32.Checksum(m.Moves, crc))); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, "DROP TABLE ladder_games_9")
+	return err
+}
+
+// schema9Games splits a match's games as schema 9 stored them: each a byte
+// of its number of moves, then a byte a move. ok is false where the bytes
+// end within a game.
+func schema9Games(stored []byte) (games [][]int, ok bool) {
+	for rest := stored; len(rest) > 0; {
+		n := int(rest[0])
+		if len(rest) < 1+n {
+			return nil, false
+		}
+		moves := make([]int, n)
+		for k, b := range rest[1 : 1+n] {
+			moves[k] = int(b)
+		}
+		games, rest = append(games, moves), rest[1+n:]
+	}
+	return games, true
 }

@@ -265,6 +265,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
 		DROP TABLE ladder_games;
+		DROP TABLE ladder_extra;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -318,6 +319,7 @@ func TestUpgradeLearners(t *testing.T) {
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
 		DROP TABLE ladder_games;
+		DROP TABLE ladder_extra;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}
@@ -335,5 +337,90 @@ func TestUpgradeLearners(t *testing.T) {
 	settings, err := db.Settings(ctx)
 	if err != nil || settings["learners"] != "tdlambda" || settings["learner"] != "" {
 		t.Errorf("settings %v (%v), want learners tdlambda", settings, err)
+	}
+}
+
+// testdata/schema11.db is a league made by the release with schema 11: 4
+// rounds of `ttt league run --games-per-round 100`, whose matches against
+// the MCTS players kept their games a byte a move. The upgrade writes
+// them in their compact form: every game the same, in fewer bytes, and
+// check finds nothing; the games of a match that no longer read are
+// dropped.
+func TestUpgradeLadderGames(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	writeFile(t, path, readFile(t, filepath.Join("testdata", "schema11.db")))
+
+	// The games as schema 9 stored them: a byte of length, a byte a move.
+	raw := rawDB(t, path)
+	before := map[[2]int64][][]int{}
+	oldBytes := 0
+	rows, err := raw.Query("SELECT a, b, moves FROM ladder_games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var pair [2]int64
+		var blob []byte
+		if err := rows.Scan(&pair[0], &pair[1], &blob); err != nil {
+			t.Fatal(err)
+		}
+		oldBytes += len(blob)
+		for len(blob) > 0 {
+			n := int(blob[0])
+			moves := make([]int, n)
+			for i := range n {
+				moves[i] = int(blob[1+i])
+			}
+			before[pair], blob = append(before[pair], moves), blob[1+n:]
+		}
+	}
+	if err := rows.Err(); err != nil || len(before) < 2 {
+		t.Fatalf("%d matches keep their games (%v), want several", len(before), err)
+	}
+	// One match's games cut short: they cannot be written again, and the
+	// upgrade drops them (the match is played again from its seed).
+	var cut [2]int64
+	if err := raw.QueryRow("SELECT a, b FROM ladder_games LIMIT 1").Scan(&cut[0], &cut[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("UPDATE ladder_games SET moves = substr(moves, 1, length(moves) - 1) WHERE a = ? AND b = ?", cut[0], cut[1]); err != nil {
+		t.Fatal(err)
+	}
+	delete(before, cut)
+	raw.Close()
+
+	db, err := openWrite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	after := map[[2]int64][][]int{}
+	newBytes := 0
+	err = db.Matches(ctx, store.MatchFilter{Moves: true}, func(m store.Match) error {
+		if m.Moves == nil {
+			return nil
+		}
+		newBytes += len(m.Moves)
+		return store.MatchGames(db.Game(), m, func(moves []int, _ bool, _ game.Result) error {
+			after[[2]int64{m.A, m.B}] = append(after[[2]int64{m.A, m.B}], moves)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.EqualFunc(before, after, func(a, b [][]int) bool { return slices.EqualFunc(a, b, slices.Equal) }) {
+		t.Errorf("the games of %d matches read back as %d matches' games, not the same", len(before), len(after))
+	}
+	if newBytes*4 > oldBytes {
+		t.Errorf("the games take %d bytes after the upgrade, %d before: want at most a quarter", newBytes, oldBytes)
+	}
+	var found []string
+	if _, err := db.Check(ctx, func(s string) { found = append(found, s) }); err != nil || len(found) > 0 {
+		t.Errorf("check after the upgrade: %v (%v), want nothing found", found, err)
+	}
+	if n := pragma[int](t, store.SQLOf(db), "user_version"); n != knownVersion(t) {
+		t.Errorf("schema %d after the upgrade, want %d", n, knownVersion(t))
 	}
 }

@@ -33,6 +33,9 @@ func (db *DB) View(ctx context.Context, fn func(*View) error) error {
 	return db.read(ctx, func(tx *sql.Tx) error { return fn(&View{ctx: ctx, tx: tx, game: db.game}) })
 }
 
+// Game is the league's game.
+func (v *View) Game() game.Game { return v.game }
+
 // Agent is DB.Agent, in the view: a checkpoint that ttt prune thinned
 // out comes with ErrPruned, without its network.
 func (v *View) Agent(ref string) (*Agent, error) {

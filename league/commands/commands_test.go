@@ -189,7 +189,7 @@ func TestBadInput(t *testing.T) {
 		{"newer.db: database was written by a newer ttt", []string{"import", "--db", "newer.db", "net.bin"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", []string{"ratings", "--db", "nonsense.db"}},
 		{"nonsense.db: not a ttt database: schema version -1, which no ttt writes", clitest.LeagueRun(bounded, "--db", "nonsense.db")},
-		{"old.db: database was written by an older ttt (schema 1, this ttt knows 12): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
+		{"old.db: database was written by an older ttt (schema 1, this ttt knows 13): ttt upgrade brings it up to date", []string{"ratings", "--db", "old.db"}},
 		{"format.db: the database file is damaged: its header gives file format versions 2 and 2 and schema format 7, where SQLite writes 1 or 2, and 4 at most (ttt check says what is damaged)", []string{"ratings", "--db", "format.db"}},
 		{"format.db: the database file is damaged: its header gives file format versions", clitest.LeagueRun(bounded, "--db", "format.db")},
 		{"header.db: the database file is damaged: its header is not one SQLite can read (SQLite: file is not a database (26)) (ttt check says what is damaged)", []string{"ratings", "--db", "header.db"}},
@@ -536,14 +536,14 @@ func TestCheck(t *testing.T) {
 			// A game against the ladder that lost its last move.
 			db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 			defer db.Close()
-			res, err := db.Exec("UPDATE ladder_games SET moves = substr(moves, 1, length(moves) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)")
+			res, err := db.Exec("UPDATE ladder_games SET games = substr(games, 1, length(games) - 1) WHERE (a, b) = (SELECT a, b FROM ladder_games LIMIT 1)")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n, _ := res.RowsAffected(); n != 1 {
 				t.Fatalf("%d matches against the ladder cut short, want 1", n)
 			}
-		}, "its stored games end within a game"},
+		}, "its stored games: damaged: its checksum does not match"},
 	} {
 		p.Write(t, "league.db", healthy)
 		c.damage()

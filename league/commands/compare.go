@@ -11,6 +11,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/league"
+	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -87,13 +88,18 @@ func runCompare(j *job, refA, refB string, limit time.Duration) error {
 	if err := cmp.Moves(j.ctx, kit, limit); err != nil {
 		return err
 	}
-	writeComparison(j.Stdout, kit, cmp)
+	ladder, err := league.DBLadderRatings(j.ctx, db, []int64{a.ID, b.ID})
+	if err != nil {
+		return err
+	}
+	writeComparison(j.Stdout, kit, cmp, ladder)
 	return nil
 }
 
-// writeComparison prints cmp: the figures, then each position where the
-// agents move differently, drawn as the game draws it.
-func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison) {
+// writeComparison prints cmp: the figures, the agents' ladder ratings
+// (ladder, by id) among them, then each position where the agents move
+// differently, drawn as the game draws it.
+func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladder map[int64]elo.Rating) {
 	a, b := cmp.A.Name, cmp.B.Name
 	fmt.Fprintf(w, "%s against %s\n", a, b)
 	if cmp.Met {
@@ -109,6 +115,17 @@ func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison) {
 		return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, s.Elo, s.Lo, s.Hi)
 	}
 	fmt.Fprintf(w, "Elo:           %s, %s\n", rating(cmp.A), rating(cmp.B))
+	onLadder := func(ag *store.Agent) string {
+		if l, ok := ladder[ag.ID]; ok && ag.Kind.PlaysModel() {
+			return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, l.Elo, l.Lo, l.Hi)
+		}
+		return ag.Name + " none"
+	}
+	if cmp.A.Kind.PlaysModel() || cmp.B.Kind.PlaysModel() {
+		// The ratings from the games against the built-in players alone,
+		// which compare across leagues.
+		fmt.Fprintf(w, "ladder Elo:    %s, %s\n", onLadder(cmp.A), onLadder(cmp.B))
+	}
 	if cmp.Rated {
 		fmt.Fprintf(w, "difference:    %+.1f (95%%: %+.1f to %+.1f), an expected score of %.3f for %s\n", cmp.Diff, cmp.Lo, cmp.Hi, cmp.Expected, a)
 	}

@@ -37,17 +37,23 @@ func gamesExportCommand() *cli.Command {
    ordo -p league.pgn -a 0 -A random -z 200.24   # Ordo's ratings, random at 0
    ttt games export --agent best --pgn best.pgn  # the games of one agent
    ttt games export --rounds 100-199 --pgn - | grep -c '^\[Result "1/2-1/2"\]'
+   ttt games export --ladder --pgn ladder.pgn    # the games of the ladder ratings
 
    White is the agent that played X, Black the one that played O; the
    Moves tag holds the squares played, 0-8 row-major, X first. The league
    stores each pairing's record and the seed of its random games rather
    than the games, so export replays every match move for move, streaming
    (a night of games is gigabytes of PGN), and stops with an error if one
-   does not give its stored record. A file is written whole or not at all.`,
+   does not give its stored record. A file is written whole or not at all.
+   With --ladder, only the games against the built-in players, and the
+   extra games a best or an import played against them for its ladder
+   rating (which the league's Elo does not count): what the ladder
+   ratings are fitted from.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "pgn", Usage: "write the games to `FILE` (- for standard output)"},
 			&cli.StringFlag{Name: "agent", Usage: "only the games of `ID|NAME|best|latest`"},
 			&cli.StringFlag{Name: "rounds", Usage: "only the games of rounds `A-B` (A-, -B and A also do)"},
+			&cli.BoolFlag{Name: "ladder", Usage: "only the games against the built-in players, the extra ones of the ladder ratings among them"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -58,7 +64,7 @@ func gamesExportCommand() *cli.Command {
 			if out == "" {
 				return usage(c.Command, "say where the games go: --pgn FILE, or --pgn - for standard output")
 			}
-			var f store.MatchFilter
+			f := store.MatchFilter{Ladder: c.Bool("ladder")}
 			if r := c.String("rounds"); r != "" {
 				var err error
 				if f.First, f.Last, err = parseRounds(r); err != nil {

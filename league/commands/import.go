@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -98,5 +100,31 @@ func runImport(j *job, path, name string, inputs int) error {
 		// play in the league, and their games count twice.
 		fmt.Fprintf(w, "the same model as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
 	}
+	// Its ladder rating, which says how strong it is before the league
+	// has rated it, as a league's best gets one.
+	cfg, _, err := league.Resume(j.ctx, db, league.Default(kit), func(string) bool { return false })
+	if err != nil {
+		return err
+	}
+	l, err := league.SettleLadder(j.ctx, db, strconv.FormatInt(a.ID, 10), cfg)
+	if err != nil {
+		return fmt.Errorf("%s is stored; its games against the ladder: %w", a.Name, err)
+	}
+	fmt.Fprintln(w, ladderSettled(a.Name, l))
 	return nil
+}
+
+// ladderSettled is the line that says what a network's extra games
+// against the ladder gave: "visitor: ladder 472 [446, 498] over 576 games
+// against the built-in players (576 extra, most v mcts-100, in 1.2s)".
+func ladderSettled(name string, l league.LadderRating) string {
+	if !l.Rated {
+		return name + ": no ladder rating (no built-in player of this game draws on a generator)"
+	}
+	extra := ""
+	if l.Extra > 0 {
+		extra = fmt.Sprintf(" (%d extra, most v %s, in %s)", l.Extra, l.Opponent, l.Took.Round(100*time.Millisecond))
+	}
+	return fmt.Sprintf("%s: ladder %.1f [%.1f, %.1f] over %d games against the built-in players%s",
+		name, l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, l.Rating.Games, extra)
 }

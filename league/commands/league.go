@@ -356,9 +356,9 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			if r.Fit.Pending > 0 {
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
 			}
-			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]  %s%s  train %s games/s  eval %s games/s  elapsed %s%s",
-				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, factsText(r.Snapshot.Facts), ladderText(r),
-				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit)
+			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]%s  %s%s  train %s games/s  eval %s games/s  elapsed %s%s%s",
+				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, ladderElo(r.Ladder), factsText(r.Snapshot.Facts), ladderText(r),
+				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit, floatText(r))
 			for _, s := range r.Searched {
 				bar.println(w, "round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
 					r.Round, s.Agent.Name, s.Rating.Elo, s.Rating.Lo, s.Rating.Hi, factsText(s.Agent.Facts))
@@ -447,6 +447,35 @@ func ladderText(r league.Report) string {
 	}
 	return "  vs " + strings.Join(parts, ", ")
 }
+
+// ladderElo is what a round's line says of its snapshot's ladder
+// rating: "  ladder 472 [449, 495]"; nothing for one that has none.
+func ladderElo(l league.LadderRating) string {
+	if !l.Rated {
+		return ""
+	}
+	return fmt.Sprintf("  ladder %.0f [%.0f, %.0f]", l.Rating.Elo, l.Rating.Lo, l.Rating.Hi)
+}
+
+// floatText is what a round's line says of the ladder after its other
+// figures: the extra games the best played against the ladder this
+// round, and how far the league's Elo floats from its ladder rating at
+// the best: "  best checkpoint-12: 432 ladder games in 1.2s, most v
+// mcts-100, ladder 480 [451, 509];  float +14.2".
+func floatText(r league.Report) string {
+	if r.Best == nil || !r.BestLadder.Rated || r.Best.Standing == nil {
+		return ""
+	}
+	out := "  float " + signed(league.Float(r.Best, r.BestLadder.Rating))
+	if l := r.BestLadder; l.Extra > 0 {
+		out = fmt.Sprintf("  best %s: %d ladder games in %s, most v %s, ladder %.0f [%.0f, %.0f];%s",
+			r.Best.Name, l.Extra, l.Took.Round(100*time.Millisecond), l.Opponent, l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, out)
+	}
+	return out
+}
+
+// signed writes an Elo difference with its sign: +14.2, -3.0.
+func signed(d float64) string { return fmt.Sprintf("%+.1f", d) }
 
 // factsText is what a round's line says of its snapshot's checks:
 // tic-tac-toe's scores against random and class, Connect Four's shares of

@@ -18,6 +18,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/verify"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -33,8 +34,10 @@ func ratingsPlotCommand() *cli.Command {
    ttt ratings plot -o nights.svg monday.db tuesday.db
 
    Above, the league's learning curve: each round's snapshot at the
-   rating its first games gave it, over the band of its 95% interval, with
-   dashed lines for the rated built-in players (each anchored at its
+   rating its first games gave it, over the band of its 95% interval, and
+   its ladder rating (from its games against the built-in players alone,
+   the best's extra games among them), with dashed lines for the rated
+   built-in players (each anchored at its
    value on the game's scale, random at 0). A league of several learners
    has a curve for each, named by its method, from the rounds that were
    its turn.
@@ -207,6 +210,27 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 		rows := bySearch[s]
 		slices.SortStableFunc(rows, func(a, b store.HistoryRow) int { return cmp.Compare(a.Round, b.Round) })
 		series = append(series, eloSeries{label: "the best @" + s + ", rated now", kind: curveKind, ratings: rows})
+	}
+
+	// The same snapshots on the ladder: each one's rating from its games
+	// against the built-in players alone, which does not float with the
+	// league's line.
+	var ids []int64
+	for _, p := range curve {
+		ids = append(ids, p.Agent)
+	}
+	ladder, err := league.DBLadderRatings(j.ctx, db, ids)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var onLadder []store.HistoryRow
+	for _, p := range curve {
+		if l, ok := ladder[p.Agent]; ok {
+			onLadder = append(onLadder, store.HistoryRow{Agent: p.Agent, Round: p.Round, Elo: l.Elo, Lo: l.Lo, Hi: l.Hi, Games: l.Games})
+		}
+	}
+	if len(onLadder) > 0 {
+		series = append(series, eloSeries{label: "each on the ladder", kind: curveKind, ratings: onLadder})
 	}
 
 	// The best networks, from the round that first rated each.

@@ -132,7 +132,8 @@ func TestRatingsPlot(t *testing.T) {
 		t.Errorf("legend entries: perfect %q, networks %q; want perfect, and three networks, the unbeatable one first", perfect, nets)
 	}
 	// Lines: the curve, three networks in their colours, the dashed
-	// references; one translucent band, the curve's.
+	// references; two translucent bands, the curve's and the same
+	// snapshots' on the ladder.
 	lines := map[string]bool{}
 	bands := 0
 	for _, style := range doc.styles {
@@ -151,8 +152,8 @@ func TestRatingsPlot(t *testing.T) {
 	if lines[hexColor(commands.SeriesColors[3])] {
 		t.Errorf("a fourth network is drawn, with --top 3")
 	}
-	if bands != 1 {
-		t.Errorf("SVG has %d bands, want the learning curve's", bands)
+	if bands != 2 {
+		t.Errorf("SVG has %d bands, want the learning curve's and its ladder's", bands)
 	}
 
 	// --top 1: the best network, the curve and the references.

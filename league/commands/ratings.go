@@ -3,12 +3,15 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/league"
+	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -67,7 +70,21 @@ func runRatings(j *job, limit int, format string) error {
 	if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
 		return err
 	}
-	if err := leaderboard(list, best, format, agents.KitFor(db.Game())).write(j.Stdout, format); err != nil {
+	var ladder map[int64]elo.Rating
+	if format != "table" || best != nil {
+		ids := make([]int64, 0, len(list)+1)
+		for _, a := range list {
+			ids = append(ids, a.ID)
+		}
+		if best != nil {
+			ids = append(ids, best.ID)
+		}
+		if ladder, err = league.DBLadderRatings(j.ctx, db, ids); err != nil {
+			return err
+		}
+	}
+	kit := agents.KitFor(db.Game())
+	if err := leaderboard(list, best, format, kit, ladder).write(j.Stdout, format); err != nil {
 		return err
 	}
 	if format == "table" {
@@ -78,10 +95,53 @@ func runRatings(j *job, limit int, format string) error {
 			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
 		}
 		if best != nil {
-			fmt.Fprintf(j.Stdout, "best: %s (%s, Elo %s)\n", best.Name, best.Verdict(), eloText(best))
+			fmt.Fprintf(j.Stdout, "best: %s (%s, Elo %s)%s\n", best.Name, best.Verdict(), eloText(best), floatLine(best, ladder))
 		}
 	}
 	return nil
+}
+
+// floatLine is what the line under the table says of the best's ladder
+// rating and of how far the league's Elo has drifted from it there:
+// "; ladder 301.2 [270, 332]: the league's Elo is 1.1 above it". The
+// table has no room for a column of its own within 100 columns; CSV and
+// JSON give every agent's.
+func floatLine(best *store.Agent, ladder map[int64]elo.Rating) string {
+	l, ok := ladder[best.ID]
+	if !ok || best.Standing == nil {
+		return ""
+	}
+	return fmt.Sprintf("; ladder %.1f [%.0f, %.0f]: the league's Elo is %s it", l.Elo, l.Lo, l.Hi, drift(league.Float(best, l)))
+}
+
+// drift says how far a league Elo is from a ladder rating: "5.3 above",
+// "2.0 below".
+func drift(f float64) string {
+	if f < 0 {
+		return fmt.Sprintf("%.1f below", -f)
+	}
+	return fmt.Sprintf("%.1f above", f)
+}
+
+// ladderColumns name an agent's ladder rating in CSV and JSON, beside
+// its league Elo (after hi); a built-in player's is its value.
+var ladderColumns = []string{"ladder_elo", "ladder_lo", "ladder_hi"}
+
+// afterHi is where ladderColumns go among a leaderboard's standing
+// fields (standingFields): after rank, id, agent, round, method, kind,
+// best, elo, lo and hi.
+const afterHi = 10
+
+// besideElo inserts a's ladder rating (none where it has none) into its
+// standing fields.
+func besideElo(fields []any, a *store.Agent, kit *agents.Kit, ladder map[int64]elo.Rating) []any {
+	cells := []any{nil, nil, nil}
+	if b, ok := kit.Builtin(a.Name); ok && !a.Kind.PlaysModel() {
+		cells = []any{b.Elo, b.Elo, b.Elo}
+	} else if l, ok := ladder[a.ID]; ok {
+		cells = []any{l.Elo, l.Lo, l.Hi}
+	}
+	return slices.Insert(fields, afterHi, cells...)
 }
 
 // eloText is a's rating as a line says it, or "unrated".
@@ -95,10 +155,10 @@ func eloText(a *store.Agent) string {
 // leaderboard is the listing of ttt ratings: list, rated agents best
 // first, as format prints them, best marked. The table fits a terminal of
 // 100 columns; CSV and JSON hold every figure in a field of its own.
-func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *agents.Kit) listing {
+func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
 	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
 	if kit.Positions != nil {
-		return sampledLeaderboard(list, isBest, format)
+		return sampledLeaderboard(list, isBest, format, kit, ladder)
 	}
 	if format == "table" {
 		// The games are W+D+L, so the table has no column of their own.
@@ -115,14 +175,14 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 		}
 		return l
 	}
-	l := listing{columns: append([]string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"},
+	l := listing{columns: append(slices.Insert([]string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses", "class"}, afterHi, ladderColumns...),
 		append(verifyColumns(), oddsColumns()...)...)}
 	for i, a := range list {
 		var class any
 		if len(a.Verify) > 0 {
 			class = a.Class.String()
 		}
-		row := append(standingFields(i, a, isBest(a)), class)
+		row := append(besideElo(standingFields(i, a, isBest(a)), a, kit, ladder), class)
 		l.rows = append(l.rows, append(append(row, verifyCells(a)...), oddsCells(a)...))
 	}
 	return l
@@ -309,7 +369,7 @@ var errStopListing = errors.New("enough rows")
 // measured on sets of solved positions (Connect Four): the share of
 // their moves that keep the value on the random set, then on the
 // tactical set, overall and by phase.
-func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string) listing {
+func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
 	shares := func(a *store.Agent, pct func(game.Score) any) []any {
 		out := []any{nil, nil, nil, nil, nil}
 		if a.Random != nil {
@@ -328,11 +388,11 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		}
 		return l
 	}
-	l := listing{columns: []string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
-		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}}
+	l := listing{columns: slices.Insert([]string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
+		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}, afterHi, ladderColumns...)}
 	pct := func(s game.Score) any { return exact(s.Percent()) }
 	for i, a := range list {
-		l.rows = append(l.rows, append(standingFields(i, a, isBest(a)), shares(a, pct)...))
+		l.rows = append(l.rows, append(besideElo(standingFields(i, a, isBest(a)), a, kit, ladder), shares(a, pct)...))
 	}
 	return l
 }

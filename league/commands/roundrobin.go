@@ -105,7 +105,24 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 	if err != nil {
 		return err
 	}
-	return j.crosstable(db, ids, round, format)
+	if err := j.crosstable(db, ids, round, format); err != nil {
+		return err
+	}
+	// An imported network gets its ladder rating, as at its import (a
+	// league of an older ttt may hold one that has none yet).
+	for _, a := range agents {
+		if a.Kind != store.Imported {
+			continue
+		}
+		l, err := league.SettleLadder(j.ctx, db, strconv.FormatInt(a.ID, 10), cfg)
+		if err != nil {
+			return fmt.Errorf("%s: its games against the ladder: %w", a.Name, err)
+		}
+		if format == "table" {
+			fmt.Fprintln(j.Stdout, ladderSettled(a.Name, l))
+		}
+	}
+	return nil
 }
 
 // crosstable prints the agents ids' crosstable, best-rated first, as

@@ -14,6 +14,7 @@ import (
 	"ttt/agents/learn"
 	"ttt/agents/search"
 	"ttt/league"
+	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -75,8 +76,13 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 			return err
 		}
 	}
+	ladder, err := league.DBLadderRatings(j.ctx, db, []int64{a.ID})
+	if err != nil {
+		return err
+	}
+	l, rated := ladder[a.ID]
 	if format != "table" {
-		return agentListing(a, m, parent).write(j.Stdout, format)
+		return agentListing(a, m, parent, l, rated).write(j.Stdout, format)
 	}
 	var sides []store.Opponent
 	if err := db.View(j.ctx, func(v *store.View) (err error) {
@@ -85,13 +91,17 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 	}); err != nil {
 		return err
 	}
-	return describe(j.Stdout, a, m, parent, sides)
+	var ladderOf *elo.Rating
+	if rated && a.Kind.PlaysModel() {
+		ladderOf = &l
+	}
+	return describe(j.Stdout, a, m, parent, sides, ladderOf)
 }
 
 // describe writes what show knows of a, whose model is m (nil for none),
 // to out, one item a line; sides are its records by side against the
-// built-in players.
-func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent) error {
+// built-in players, and ladder its ladder rating (nil for none).
+func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent, ladder *elo.Rating) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	if a.ID == 0 {
 		fmt.Fprintf(w, "agent:\t%s, not stored: a league stores a searched agent when it rates it (league run --search, roundrobin)\n", a.Name)
@@ -135,6 +145,15 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 		fmt.Fprintf(w, "games:\t%d, %s\n", s.Games, s.Record)
 	} else {
 		fmt.Fprintf(w, "Elo:\tnot rated yet\n")
+	}
+	if l := ladder; l != nil {
+		// The rating that travels between leagues, and how far the
+		// league's own has drifted from it.
+		fmt.Fprintf(w, "ladder Elo:\t%.1f (95%%: %.1f to %.1f) over %d games against the built-in players alone", l.Elo, l.Lo, l.Hi, l.Games)
+		if a.Standing != nil {
+			fmt.Fprintf(w, "; the league's Elo is %s it", drift(league.Float(a, *l)))
+		}
+		fmt.Fprintln(w)
 	}
 	switch {
 	case a.Shares != nil:
@@ -181,11 +200,11 @@ func oddsText(o game.Expect) string {
 // agentListing is what show knows of a, whose model is m (nil for none),
 // as one row of fields, for CSV and JSON (a JSON object); a field that
 // does not apply is empty, or null.
-func agentListing(a *store.Agent, m learn.Model, parent *store.Agent) listing {
+func agentListing(a *store.Agent, m learn.Model, parent *store.Agent, ladder elo.Rating, rated bool) listing {
 	l := listing{
 		object: true,
 		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "model", "hidden", "parameters", "table", "created",
-			"elo", "lo", "hi", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
+			"elo", "lo", "hi", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
 	}
 	var method, parentID, parentName, model, hidden, params, values any
 	if a.Method != "" {
@@ -208,10 +227,14 @@ func agentListing(a *store.Agent, m learn.Model, parent *store.Agent) listing {
 		created = a.CreatedAt.Format(time.RFC3339)
 	}
 	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, model, hidden, params, values, created}
+	lad := []any{nil, nil, nil, 0}
+	if rated && a.Kind.PlaysModel() {
+		lad = []any{ladder.Elo, ladder.Lo, ladder.Hi, ladder.Games}
+	}
 	if s := a.Standing; s != nil {
-		row = append(row, s.Elo, s.Lo, s.Hi, s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
+		row = append(append(append(row, s.Elo, s.Lo, s.Hi), lad...), s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)
 	} else {
-		row = append(row, nil, nil, nil, nil, 0, 0, 0, 0)
+		row = append(append(append(row, nil, nil, nil), lad...), nil, 0, 0, 0, 0)
 	}
 	var class any
 	if a.Verify != nil {

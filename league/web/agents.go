@@ -98,24 +98,30 @@ type agentFacts struct {
 	// Pruned: ttt prune dropped its weights (a network's, or a table's
 	// file), so it cannot play, be exported or downloaded; its record,
 	// ratings and games remain.
-	Pruned     bool                  `json:"pruned"`
-	Class      *string               `json:"class"`
-	Best       bool                  `json:"best"`
-	Parent     *agentRef             `json:"parent"`
-	Generation int                   `json:"generation"`
-	TrainGames int64                 `json:"train_games"`
-	Method     *string               `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
-	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
-	Hidden     *int                  `json:"hidden"`
-	Outputs    *int                  `json:"outputs"`
-	Parameters *int                  `json:"parameters"` // a model's weights or values
-	Table      *int                  `json:"table"`      // a table of values' count of values
-	Model      *string               `json:"model"`      // what its model is, in a few words
-	Created    *string               `json:"created"`    // null for a searched agent not stored yet
-	Standing   *standingFigures      `json:"standing"`
-	Verify     *sides[verifyFigures] `json:"verify"`
-	VsRandom   *sides[oddsFigures]   `json:"vs_random"`
-	Shares     *shareFigures         `json:"shares"`
+	Pruned     bool             `json:"pruned"`
+	Class      *string          `json:"class"`
+	Best       bool             `json:"best"`
+	Parent     *agentRef        `json:"parent"`
+	Generation int              `json:"generation"`
+	TrainGames int64            `json:"train_games"`
+	Method     *string          `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
+	Inputs     *int             `json:"inputs"` // the network's: its game's, with the side input
+	Hidden     *int             `json:"hidden"`
+	Outputs    *int             `json:"outputs"`
+	Parameters *int             `json:"parameters"` // a model's weights or values
+	Table      *int             `json:"table"`      // a table of values' count of values
+	Model      *string          `json:"model"`      // what its model is, in a few words
+	Created    *string          `json:"created"`    // null for a searched agent not stored yet
+	Standing   *standingFigures `json:"standing"`
+	// Ladder is its ladder rating (from its games against the built-in
+	// players alone), and Float its league Elo minus it: how far the
+	// league's line has drifted from the ladder there. Null for a
+	// built-in player, or one that has met none.
+	Ladder   *interval             `json:"ladder"`
+	Float    *float64              `json:"float"`
+	Verify   *sides[verifyFigures] `json:"verify"`
+	VsRandom *sides[oddsFigures]   `json:"vs_random"`
+	Shares   *shareFigures         `json:"shares"`
 	// Floor is a random player's expected shares, beside Shares.
 	Floor *floorFigures `json:"floor"`
 	// Measuring: a searched agent the league has not stored, whose
@@ -137,6 +143,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		best      *agentRef
 		parent    store.AgentName
 		opponents *opponentsPage
+		ladders   map[int64]*interval
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		// A pruned checkpoint is all that remains of it: its record,
@@ -154,6 +161,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 			if parent, err = v.Name(strconv.FormatInt(a.ParentID, 10)); err != nil {
 				return err
 			}
+		}
+		if ladders, err = laddersOf(v, a); err != nil {
+			return err
 		}
 		opponents, err = opponentsOf(v, a.ID, 0, defaultLimit)
 		return err
@@ -223,6 +233,8 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
+	out.Ladder = ladders[a.ID]
+	out.Float = floatOf(a, out.Ladder)
 	if len(a.VsRandom) == 2 {
 		o := func(v game.Expect) oddsFigures {
 			return oddsFigures{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}

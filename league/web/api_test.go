@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -563,14 +564,51 @@ func TestAPI(t *testing.T) {
 		if figures.Compared != nil || figures.Differences != nil {
 			t.Errorf("positions=0 answers positions: %+v", figures)
 		}
+		type rating struct{ Elo, Lo, Hi float64 }
 		var health struct {
 			Running     bool
 			NewestRound int64 `json:"newest_round"`
-			Best        struct{ ID int64 }
+			Best        struct {
+				ID       int64
+				Standing rating
+				Ladder   *rating
+			}
+			Float *float64
 		}
 		getJSON(t, url+"api/health", &health)
 		if best, _ := db.Agent(t.Context(), "best"); health.Running || health.NewestRound != 6 || health.Best.ID != best.ID {
 			t.Errorf("the health of a league at rest: %+v", health)
+		}
+		// The best's ladder rating, within ±30 by its extra games, and
+		// how far the league's Elo floats from it; the agent's page and
+		// the leaderboard say the same.
+		l := health.Best.Ladder
+		if l == nil || health.Float == nil || (l.Hi-l.Lo)/2 > league.LadderHalf || math.Abs(*health.Float-(health.Best.Standing.Elo-l.Elo)) > 1e-9 {
+			t.Fatalf("the health's best: ladder %+v, float %v; want a ladder rating within ±%v and the league's Elo minus it", l, health.Float, league.LadderHalf)
+		}
+		var facts struct {
+			Ladder *rating
+			Float  *float64
+		}
+		getJSON(t, url+"api/agents/best", &facts)
+		if facts.Ladder == nil || *facts.Ladder != *l || facts.Float == nil || *facts.Float != *health.Float {
+			t.Errorf("the best's page: ladder %+v, float %v; the health says %+v, %v", facts.Ladder, facts.Float, *l, *health.Float)
+		}
+		var board struct {
+			Agents []struct {
+				ID     int64
+				Kind   string
+				Ladder *rating
+			}
+		}
+		getJSON(t, url+"api/leaderboard", &board)
+		for _, a := range board.Agents {
+			switch {
+			case a.ID == health.Best.ID && (a.Ladder == nil || *a.Ladder != *l):
+				t.Errorf("the leaderboard's best: ladder %+v, want %+v", a.Ladder, *l)
+			case a.Ladder != nil && a.Kind != "checkpoint":
+				t.Errorf("the leaderboard gives %s %d a ladder rating %+v", a.Kind, a.ID, *a.Ladder)
+			}
 		}
 	})
 

@@ -21,10 +21,13 @@ type compared struct {
 	Class    *string          `json:"class"`
 	Shares   *shareFigures    `json:"shares"`
 	Standing *standingFigures `json:"standing"`
+	Ladder   *interval        `json:"ladder"` // its ladder rating; null for a built-in player, or one that has met none
 }
 
-func comparedOf(a *store.Agent) compared {
-	c := compared{agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Shares: sharesOf(a)}
+// comparedOf is a as a comparison gives it, with its ladder rating from
+// ladders (laddersOf).
+func comparedOf(a *store.Agent, ladders map[int64]*interval) compared {
+	c := compared{agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Shares: sharesOf(a), Ladder: ladders[a.ID]}
 	if st := a.Standing; st != nil {
 		c.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
@@ -92,10 +95,11 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		return
 	}
 	var (
-		a, b   *store.Agent
-		played game.Record
-		met    bool
-		newest int64
+		a, b    *store.Agent
+		played  game.Record
+		met     bool
+		newest  int64
+		ladders map[int64]*interval
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
@@ -119,6 +123,9 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 			return err
 		}
 		if b, err = get(r.PathValue("b")); err != nil || a == nil || b == nil {
+			return err
+		}
+		if ladders, err = laddersOf(v, a, b); err != nil {
 			return err
 		}
 		played, met, err = league.HeadToHead(v, a.ID, b.ID)
@@ -187,7 +194,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		Expected    *float64     `json:"expected"`
 		Compared    *int         `json:"compared,omitempty"` // the positions compared; absent with positions=0
 		Differences []difference `json:"differences,omitempty"`
-	}{Game: kit.Name(), NewestRound: newest, A: comparedOf(a), B: comparedOf(b), Met: met}
+	}{Game: kit.Name(), NewestRound: newest, A: comparedOf(a, ladders), B: comparedOf(b, ladders), Met: met}
 	if met {
 		rec, score := recordOf(played), played.Score()
 		out.Record, out.Score = &rec, &score

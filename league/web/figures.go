@@ -6,6 +6,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/verify"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -48,6 +49,33 @@ type interval struct {
 }
 
 func intervalOf(r store.HistoryRow) interval { return interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi} }
+
+// laddersOf returns the ladder ratings (league.LadderRatings) of the
+// networks of list, by id: a built-in player's rating is its value.
+func laddersOf(v *store.View, list ...*store.Agent) (map[int64]*interval, error) {
+	var ids []int64
+	for _, a := range list {
+		if a != nil && a.Kind.PlaysModel() {
+			ids = append(ids, a.ID)
+		}
+	}
+	ratings, err := league.LadderRatings(v, ids)
+	out := make(map[int64]*interval, len(ratings))
+	for id, r := range ratings {
+		out[id] = &interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi}
+	}
+	return out, err
+}
+
+// floatOf is how far a's league Elo is from its ladder rating l (league
+// minus ladder), nil unless both are known.
+func floatOf(a *store.Agent, l *interval) *float64 {
+	if a == nil || a.Standing == nil || l == nil {
+		return nil
+	}
+	f := a.Standing.Elo - l.Elo
+	return &f
+}
 
 // record is a win/draw/loss record, from the side of the agent it is
 // about.

@@ -19,11 +19,12 @@ const paceRounds = 100
 // show and since when (best.go), and the newest network.
 func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
-		newest int64
-		times  []store.RoundTime
-		shown  *shownBest
-		latest *store.Agent
-		writer int
+		newest  int64
+		times   []store.RoundTime
+		shown   *shownBest
+		latest  *store.Agent
+		writer  int
+		ladders map[int64]*interval
 	)
 	if !s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
@@ -39,6 +40,11 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 			err = nil
 		}
 		writer = o.db.Writer() // of the file read: view checks it is still the one named
+		if err == nil && shown != nil {
+			ladders, err = laddersOf(v, shown.best, shown.leader, latest)
+		} else if err == nil {
+			ladders, err = laddersOf(v, latest)
+		}
 		return err
 	}) {
 		return
@@ -65,6 +71,9 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		Leader *compared `json:"leader,omitempty"`
 		Margin *float64  `json:"margin,omitempty"`
 		Latest *compared `json:"latest"` // the newest network
+		// Float is how far the league's Elo has drifted from the ladder
+		// at the best: its league Elo minus its ladder rating.
+		Float *float64 `json:"float"`
 	}{Writer: writer, NewestRound: newest}
 	out.Running = out.Writer != 0
 	if len(times) > 0 && !times[0].Finished.IsZero() {
@@ -86,15 +95,16 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		out.PerHour = &rate
 	}
 	if shown != nil {
-		best := comparedOf(shown.best)
+		best := comparedOf(shown.best, ladders)
 		out.Best, out.BestSince = &best, &since{Round: shown.since, Changed: shown.changed}
+		out.Float = floatOf(shown.best, best.Ladder)
 		if shown.leader != nil {
-			leader, m := comparedOf(shown.leader), margin(shown.leader.Standing, shown.best.Standing)
+			leader, m := comparedOf(shown.leader, ladders), margin(shown.leader.Standing, shown.best.Standing)
 			out.Leader, out.Margin = &leader, &m
 		}
 	}
 	if latest != nil {
-		l := comparedOf(latest)
+		l := comparedOf(latest, ladders)
 		out.Latest = &l
 	}
 	writeJSON(w, r, out)

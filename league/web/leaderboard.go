@@ -25,7 +25,11 @@ type leaderboardRow struct {
 	Best       bool    `json:"best"`
 	Pruned     bool    `json:"pruned"` // its weights dropped by ttt prune: it cannot play
 	interval
-	Games int `json:"games"`
+	// Ladder is a network's ladder rating, from its games against the
+	// built-in players alone; null for a built-in player, or one that
+	// has met none.
+	Ladder *interval `json:"ladder"`
+	Games  int       `json:"games"`
 	record
 	Verify *sides[verifyFigures] `json:"verify"`
 	Shares *shareFigures         `json:"shares"`
@@ -46,6 +50,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		matched, rated int
 		best           *agentRef
 		pruned         map[int64]bool
+		ladders        map[int64]*interval
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
@@ -59,6 +64,9 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 			ids[i] = a.ID
 		}
 		if pruned, err = v.Pruned(ids); err != nil {
+			return err
+		}
+		if ladders, err = laddersOf(v, list...); err != nil {
 			return err
 		}
 		best, err = bestOf(v)
@@ -82,7 +90,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		st := a.Standing
 		out.Agents = append(out.Agents, leaderboardRow{
 			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-			Pruned: pruned[a.ID], interval: intervalOf(st.HistoryRow), Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
+			Pruned: pruned[a.ID], interval: intervalOf(st.HistoryRow), Ladder: ladders[a.ID], Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
 		})
 	}
 	writeJSON(w, r, out)

@@ -77,6 +77,11 @@ function tiles(a, game) {
   const st = a.standing;
   document.getElementById("t-elo").textContent = st ? fmt.elo(st.elo) : "unrated";
   document.getElementById("t-elo-sub").textContent = st ? `95% ${fmt.interval(st.lo, st.hi)}, as of round ${fmt.int(st.round)}` : "";
+  const l = a.ladder;
+  document.getElementById("t-ladder").textContent = l ? fmt.elo(l.elo) : "–";
+  document.getElementById("t-ladder-sub").textContent = l
+    ? `95% ${fmt.interval(l.lo, l.hi)}` + (a.float != null ? `; its league Elo ${a.float >= 0 ? "+" : "−"}${Math.abs(a.float).toFixed(1)}` : "")
+    : "no games against the built-in players";
   document.getElementById("t-record").textContent = st ? fmt.record(st.wins, st.draws, st.losses) : "–";
   document.getElementById("t-record-sub").textContent = st ? `W/D/L over ${fmt.int(st.games)} games` : "";
   if (game.sets) {

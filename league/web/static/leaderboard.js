@@ -226,6 +226,11 @@ function showHealth(h) {
     const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)} or before`;
     parts.push(el("span", { id: "h-best", title: "ttt serve notes when the best changes while it runs; the league does not store it" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
   }
+  if (h.float != null) {
+    // How far the league's line has drifted from the ladder, at the best.
+    parts.push(el("span", { id: "h-float", title: "the best's league Elo minus its ladder Elo (from its games against the built-in players alone): how far the league's scale floats there" },
+      `league Elo ${h.float >= 0 ? "+" : "−"}${Math.abs(h.float).toFixed(1)} from the ladder at the best`));
+  }
   box.replaceChildren(...parts);
   ago();
 }
@@ -359,6 +364,9 @@ function table(board, game) {
         el("td", {}, badge(a.class, a.shares)),
         el("td", { class: "num", text: fmt.elo(a.elo) }),
         el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
+        a.ladder
+          ? el("td", { class: "num", text: fmt.elo(a.ladder.elo), title: `95% ${fmt.interval(a.ladder.lo, a.ladder.hi)}, from its games against the built-in players alone` })
+          : el("td", { class: "num muted", text: "–" }),
         el("td", { class: "num", text: fmt.int(a.games) }),
         el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
         check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),

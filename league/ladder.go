@@ -1,0 +1,361 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"ttt/agents"
+	"ttt/agents/game"
+	"ttt/league/elo"
+	"ttt/store"
+)
+
+// A network's ladder rating is its rating from its games against the
+// game's built-in players alone, each held at its value (the game's
+// scale): no checkpoint of its league counts in it. The league's Elo
+// answers "is it better than my other checkpoints": it rests mostly on
+// thousands of games within the league's own line, which drifts against
+// the ladder, since Elo is not transitive between a self-play line and
+// fixed players. The ladder rating answers "how strong is it": the same
+// number in every league of the game, as the rating lists of chess
+// engines rate against anchored engines.
+
+// LadderHalf is the widest the best's ladder interval may be, either side
+// of its rating: a network that becomes the best plays extra games
+// against the ladder until it is this narrow.
+const LadderHalf = 30.0
+
+// maxLadderGames bounds the extra games a network plays in one go for its
+// ladder rating. Against built-in players far below or above it a game
+// says little, and a network beyond every one that draws on a generator
+// would otherwise play on for long; it goes on the next time it is
+// asked.
+const maxLadderGames = 5000
+
+// ladderBand is how far from a network's ladder rating a built-in player
+// may be and still be chosen for its extra games by cost: within it, a
+// game says nearly as much (a score of 24% to 76%, at least three
+// quarters of the most a game can say), so the cheapest is played.
+const ladderBand = 200.0
+
+// LadderRating is a network's ladder rating, and the extra games it
+// played for it just now.
+type LadderRating struct {
+	Agent  int64
+	Rating elo.Rating // Agent's; Games its games against the built-in players
+	Rated  bool       // false: it has not played a built-in player
+	// Extra are the games played now, in Took, most of them against
+	// Opponent.
+	Extra    int
+	Opponent string
+	Took     time.Duration
+}
+
+// Half is the half width of the ladder interval; +Inf unrated.
+func (l LadderRating) Half() float64 {
+	if !l.Rated {
+		return math.Inf(1)
+	}
+	return (l.Rating.Hi - l.Rating.Lo) / 2
+}
+
+// LadderRatings returns the ladder ratings of the agents ids that have
+// played a built-in player, by id.
+func LadderRatings(v *store.View, ids []int64) (map[int64]elo.Rating, error) {
+	results, err := v.LadderResults(ids)
+	if err != nil {
+		return nil, err
+	}
+	kit := agents.KitFor(v.Game())
+	out := make(map[int64]elo.Rating, len(results))
+	for id, rs := range results {
+		if r, ok := ladderFit(kit, rs); ok {
+			r.Agent = id
+			out[id] = r
+		}
+	}
+	return out, nil
+}
+
+// DBLadderRatings is LadderRatings on its own.
+func DBLadderRatings(ctx context.Context, db *store.DB, ids []int64) (out map[int64]elo.Rating, err error) {
+	err = db.View(ctx, func(v *store.View) error {
+		out, err = LadderRatings(v, ids)
+		return err
+	})
+	return out, err
+}
+
+// ladderFit fits one agent's records against built-in players, each
+// anchored at its value: agent 0 against anchors 1, 2, ...
+func ladderFit(kit *agents.Kit, rs []store.LadderResult) (elo.Rating, bool) {
+	var pairs []elo.Pair
+	var anchors []elo.Anchor
+	for _, r := range rs {
+		b, ok := kit.Builtin(r.Builtin)
+		if !ok || r.Games() == 0 {
+			continue
+		}
+		id := int64(len(anchors) + 1)
+		pairs = append(pairs, elo.Pair{A: 0, B: id, Record: r.Record})
+		anchors = append(anchors, elo.Anchor{ID: id, Elo: b.Elo})
+	}
+	if len(pairs) == 0 {
+		return elo.Rating{}, false
+	}
+	fitted, err := elo.Fit(pairs, anchors)
+	if err != nil {
+		return elo.Rating{}, false // one agent, every pair with an anchor: not reached
+	}
+	return fitted[0], true // agent 0 sorts first
+}
+
+// ladderPlayer plays a network's extra games against the ladder.
+type ladderPlayer struct {
+	db      *store.DB
+	kit     *agents.Kit
+	cons    *contestants
+	match   *match
+	plies   int
+	seed    uint64
+	workers int
+}
+
+// settle plays extra matches of network id against the ladder and
+// stores them, after round. First one match against each built-in player
+// it has not met, so that every network's ladder rating rests on the
+// same players, whichever its league paired it with (a rating against
+// mcts-10 alone is not one against the whole ladder: Elo is not
+// transitive among them either). Then, while its ladder interval is
+// wider than ±LadderHalf, against the built-in players that draw on a
+// generator (a deterministic pair would only repeat its games): each
+// step plays, against the one whose games say most for their cost, as
+// many matches as the interval asks for, then fits again.
+func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRating, error) {
+	begun := time.Now()
+	results, err := lp.db.LadderResults(ctx, []int64{id})
+	if err != nil {
+		return LadderRating{}, err
+	}
+	rs := results[id]
+	l := LadderRating{Agent: id}
+	var played []store.Match
+	perRung := map[string]int{} // the games played now, by built-in player
+	add := func(ms []store.Match) {
+		for _, m := range ms {
+			name := lp.cons.builtins[m.B].Name
+			rs = addResult(rs, id, name, m.Record)
+			l.Extra += m.Games()
+			perRung[name] += m.Games()
+		}
+		played = append(played, ms...)
+	}
+	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
+		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
+			ms, err := lp.play(ctx, id, b, 0, 1, round)
+			if err != nil {
+				return LadderRating{}, err
+			}
+			add(ms)
+		}
+	}
+	l.Rating, l.Rated = ladderFit(lp.kit, rs)
+	for l.Rated && l.Half() > LadderHalf && l.Extra < maxLadderGames {
+		b, p := lp.rung(l.Rating.Elo)
+		if b == 0 {
+			break // no built-in player draws on a generator
+		}
+		name := lp.cons.builtins[b].Name
+		perMatch := 2 * len(lp.match.openings[lp.plies])
+		n := int(math.Ceil(elo.GamesFor(l.Half(), LadderHalf, p) / float64(perMatch)))
+		n = max(1, min(n, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
+		ms, err := lp.play(ctx, id, b, extraMatches(rs, name), n, round)
+		if err != nil {
+			return LadderRating{}, err
+		}
+		add(ms)
+		l.Rating, l.Rated = ladderFit(lp.kit, rs)
+	}
+	if len(played) > 0 {
+		if err := lp.db.AddLadderMatches(ctx, played); err != nil {
+			return LadderRating{}, err
+		}
+	}
+	for name, n := range perRung {
+		if n > perRung[l.Opponent] || (n == perRung[l.Opponent] && name < l.Opponent) {
+			l.Opponent = name
+		}
+	}
+	l.Rating.Agent, l.Took = id, time.Since(begun)
+	return l, nil
+}
+
+// rung returns the built-in player that draws on a generator whose games
+// against a network rated at say the most for their cost, and the
+// network's expected score against it: the cheapest within ladderBand
+// of it, or the nearest when none is. 0 when there is none.
+func (lp *ladderPlayer) rung(at float64) (int64, float64) {
+	var best int64
+	var bestP, bestCost float64
+	for _, id := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
+		b := lp.cons.builtins[id]
+		if !b.Random {
+			continue
+		}
+		p := 1 / (1 + math.Pow(10, (b.Elo-at)/400))
+		cost := float64(max(1, b.Playouts))
+		within := math.Abs(b.Elo-at) <= ladderBand
+		switch bestWithin := best != 0 && math.Abs(lp.cons.builtins[best].Elo-at) <= ladderBand; {
+		case best == 0,
+			within && !bestWithin,
+			within && bestWithin && cost < bestCost,
+			!within && !bestWithin && p*(1-p) > bestP*(1-bestP):
+			best, bestP, bestCost = id, p, cost
+		}
+	}
+	return best, bestP
+}
+
+// play plays n extra matches of network id against built-in player b,
+// numbered from done+1 among the pair's extra matches (each its own
+// seed), on lp.workers goroutines.
+func (lp *ladderPlayer) play(ctx context.Context, id, b int64, done, n int, round int64) ([]store.Match, error) {
+	cons, err := lp.cons.get(ctx, []int64{id, b})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.Match, n)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(lp.workers)
+	for i := range out {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			seed := mix(lp.seed, uint64(id), uint64(b), uint64(done+i+1))
+			var games [][]int
+			sides := lp.match.play(ctx, cons[id], cons[b], lp.plies, seed, func(m []int, _ bool, _ game.Result) { games = append(games, m) })
+			if err := ctx.Err(); err != nil { // a match cut short is not kept
+				return err
+			}
+			out[i] = store.Match{Round: round, A: id, B: b, Plies: lp.plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]),
+				Moves: store.EncodeGames(lp.match.game, lp.plies, games)}
+			return nil
+		})
+	}
+	return out, g.Wait()
+}
+
+// extraMatches is how many extra matches rs, a network's results, hold
+// against the built-in player called name.
+func extraMatches(rs []store.LadderResult, name string) int {
+	for _, r := range rs {
+		if r.Builtin == name {
+			return r.Extra
+		}
+	}
+	return 0
+}
+
+// addResult adds rec, a network's record against the built-in player
+// called name in one extra match, to its results rs.
+func addResult(rs []store.LadderResult, id int64, name string, rec game.Record) []store.LadderResult {
+	for i := range rs {
+		if rs[i].Builtin == name {
+			rs[i].Record = rs[i].Record.Plus(rec)
+			rs[i].Extra++
+			return rs
+		}
+	}
+	return append(rs, store.LadderResult{Agent: id, Builtin: name, Record: rec, Extra: 1})
+}
+
+// settleSalt sets the seeds of SettleLadder apart from a league's.
+const settleSalt = 0x6c6164646572 // "ladder"
+
+// SettleLadder plays the extra games of network ref against the ladder
+// (see ladderPlayer.settle) outside a league round: ttt import and ttt
+// roundrobin give a network they bring in the treatment a league gives
+// its best. cfg gives the seed, the openings and the workers.
+func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (LadderRating, error) {
+	kit := agents.KitFor(db.Game())
+	a, err := db.Agent(ctx, ref)
+	if err != nil {
+		return LadderRating{}, err
+	}
+	cons, err := newContestants(ctx, db, kit)
+	if err != nil {
+		return LadderRating{}, err
+	}
+	if _, builtin := cons.builtins[a.ID]; builtin {
+		return LadderRating{}, fmt.Errorf("%s is a built-in player: its rating is its value on the scale", a.Name)
+	}
+	round, _, err := db.LastRound(ctx)
+	if err != nil && !errors.Is(err, store.ErrNoRounds) {
+		return LadderRating{}, err
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	// Seeded apart from a league's extra games, which a league run may
+	// play for the same network meanwhile (ttt import takes no lock): two
+	// such matches never repeat each other's games.
+	lp := &ladderPlayer{db: db, kit: kit, cons: cons, match: newMatch(kit.Game), seed: mix(cfg.Seed, settleSalt), workers: cfg.Workers,
+		plies: min(cfg.Openings, kit.League.LadderOpenings)}
+	return lp.settle(ctx, a.ID, round)
+}
+
+// ladderRound is a league round's part in the ladder, after its commit:
+// the best, if it is a network whose ladder interval is wider than
+// ±LadderHalf, plays its extra games; the report gets the snapshot's
+// ladder rating and the best's. A run stopped meanwhile leaves the extra
+// games to the next round: the round is in already.
+func (lg *league) ladderRound(ctx context.Context, report *Report) error {
+	err := lg.ladderBest(ctx, report)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// ladderBest is ladderRound's work.
+func (lg *league) ladderBest(ctx context.Context, report *Report) error {
+	best, err := lg.db.Agent(ctx, store.Best)
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	lp := &ladderPlayer{db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
+		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
+	l, err := lp.settle(ctx, best.ID, report.Round)
+	if err != nil {
+		return fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
+	}
+	report.Best, report.BestLadder, report.Ladder = best, l, l
+	if best.ID != report.Snapshot.ID {
+		ratings, err := DBLadderRatings(ctx, lg.db, []int64{report.Snapshot.ID})
+		if err != nil {
+			return err
+		}
+		r, ok := ratings[report.Snapshot.ID]
+		report.Ladder = LadderRating{Agent: report.Snapshot.ID, Rating: r, Rated: ok}
+	}
+	return nil
+}
+
+// Float is how far a network's league Elo has drifted from its ladder
+// rating: league minus ladder, in Elo. The league's line of checkpoints
+// floats against the ladder by about this much near the network.
+func Float(a *store.Agent, ladder elo.Rating) float64 {
+	return a.Standing.Elo - ladder.Elo
+}

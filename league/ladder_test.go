@@ -1,0 +1,144 @@
+package league_test
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"testing"
+
+	"ttt/agents"
+	"ttt/league"
+	"ttt/league/elo"
+	"ttt/store"
+)
+
+// ladderFitOf fits agent id's games against the built-in players, the
+// league's match and its extra ones, read as stored, each built-in player
+// anchored at its value: what the ladder rating must be.
+func ladderFitOf(t *testing.T, db *store.DB, id int64) elo.Rating {
+	t.Helper()
+	ctx := context.Background()
+	names, err := db.Builtins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs []elo.Pair
+	add := func(m store.Match) error {
+		if _, ok := names[m.B]; ok && m.A == id {
+			pairs = append(pairs, elo.Pair{A: m.A, B: m.B, Record: m.Record})
+		}
+		return nil
+	}
+	if err := db.Matches(ctx, store.MatchFilter{Agent: id}, add); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.LadderMatches(ctx, store.MatchFilter{Agent: id}, add); err != nil {
+		t.Fatal(err)
+	}
+	var anchors []elo.Anchor
+	for b, name := range names {
+		builtin, _ := agents.TicTacToe.Builtin(name)
+		anchors = append(anchors, elo.Anchor{ID: b, Elo: builtin.Elo})
+	}
+	fitted, err := elo.Fit(pairs, anchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fitted {
+		if r.Agent == id {
+			return r
+		}
+	}
+	t.Fatalf("agent %d has no games against the built-in players", id)
+	return elo.Rating{}
+}
+
+// The best of a league has its ladder rating within ±30 Elo: the games
+// it played against the built-in players, the extra ones its round added
+// among them, fitted alone with the anchors at their values. Its extra
+// games are stored, exported with its other games against the ladder,
+// and checked.
+func TestLadderRatingOfTheBest(t *testing.T) {
+	t.Parallel()
+	_, db := smallLeague(t, 4)
+	ctx := context.Background()
+	best, err := db.Agent(ctx, store.Best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratings, err := league.DBLadderRatings(ctx, db, []int64{best.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := ratings[best.ID]
+	if !ok || (got.Hi-got.Lo)/2 > league.LadderHalf {
+		t.Fatalf("the best's ladder rating %+v (rated %v), want one within ±%v", got, ok, league.LadderHalf)
+	}
+	want := ladderFitOf(t, db, best.ID)
+	if math.Abs(got.Elo-want.Elo) > 1e-9 || math.Abs(got.Lo-want.Lo) > 1e-9 || got.Games != want.Games {
+		t.Errorf("the best's ladder rating %+v, want the fit of its games against the built-in players %+v", got, want)
+	}
+	extra := 0
+	if err := db.LadderMatches(ctx, store.MatchFilter{Agent: best.ID}, func(m store.Match) error {
+		extra += m.Games()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if extra == 0 {
+		t.Fatalf("the best played no extra games against the ladder: its matches alone gave ±%.1f", (got.Hi-got.Lo)/2)
+	}
+	exported := 0
+	if err := league.Games(ctx, db, store.MatchFilter{Agent: best.ID, Ladder: true}, func(league.StoredGame) error {
+		exported++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if exported != got.Games {
+		t.Errorf("games export --ladder wrote %d games of the best, want the %d of its ladder rating", exported, got.Games)
+	}
+	var found []string
+	if _, err := db.Check(ctx, func(s string) { found = append(found, s) }); err != nil || len(found) > 0 {
+		t.Errorf("check: %v (%v), want nothing found", found, err)
+	}
+}
+
+// An imported network gets its ladder rating at once, as a best does,
+// before the league has rated it; asked again, it plays no more.
+func TestSettleLadderOfAnImport(t *testing.T) {
+	t.Parallel()
+	_, db := smallLeague(t, 2)
+	ctx := context.Background()
+	latest, err := db.Agent(ctx, store.Latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visitor := &store.Agent{Kind: store.Imported, Name: "visitor", Method: latest.Method, Weights: latest.Weights, Hidden: latest.Hidden}
+	m, err := league.ModelOf(agents.TicTacToe, visitor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	league.Measure(agents.TicTacToe, visitor, m)
+	if err := db.AddAgent(ctx, visitor); err != nil {
+		t.Fatal(err)
+	}
+	ref := strconv.FormatInt(visitor.ID, 10)
+	l, err := league.SettleLadder(ctx, db, ref, small())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Rated || l.Half() > league.LadderHalf || l.Extra == 0 || l.Rating.Games != l.Extra {
+		t.Fatalf("an import's ladder rating %+v, want one within ±%v from its extra games alone", l, league.LadderHalf)
+	}
+	if want := ladderFitOf(t, db, visitor.ID); math.Abs(l.Rating.Elo-want.Elo) > 1e-9 {
+		t.Errorf("an import's ladder rating %.3f, want %.3f", l.Rating.Elo, want.Elo)
+	}
+	again, err := league.SettleLadder(ctx, db, ref, small())
+	if err != nil || again.Extra != 0 || again.Rating != l.Rating {
+		t.Errorf("asked again: %+v (%v), want no more games and the same rating %+v", again, err, l.Rating)
+	}
+	if _, err := league.SettleLadder(ctx, db, "random", small()); err == nil {
+		t.Error("a built-in player was given a ladder rating")
+	}
+}
