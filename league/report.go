@@ -28,6 +28,9 @@ type Report struct {
 	// Searched are the searched agents (Config.Search) that joined this
 	// round, each with its rating after it.
 	Searched []Rated
+	// Cores is how many cores the league kept busy since the round
+	// before: its processor time over the wall time (0: not measured).
+	Cores float64
 }
 
 // Rated is an agent and its rating.
@@ -51,4 +54,25 @@ type Hooks struct {
 	// Stop, after Round, ends the run when it returns true: a stop
 	// condition of the caller's, such as a perfect best.
 	Stop func(Report) bool
+}
+
+// busy measures how many cores the league keeps busy, from one commit to
+// the next: the process's processor time, on every core together, over
+// the wall time.
+type busy struct {
+	cpu time.Duration // the processor time at the last mark
+	at  time.Time
+}
+
+// since returns the processor time used since the last mark, and the
+// cores it kept busy, and marks now; zeros where the processor time
+// cannot be read.
+func (b *busy) since(now time.Time) (cpu time.Duration, cores float64) {
+	c := processCPU()
+	cpu, wall := c-b.cpu, now.Sub(b.at)
+	*b = busy{cpu: c, at: now}
+	if c == 0 || wall <= 0 {
+		return 0, 0
+	}
+	return cpu, cpu.Seconds() / wall.Seconds()
 }

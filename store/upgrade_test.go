@@ -265,6 +265,8 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
 		DROP TABLE ladder_games;
+		ALTER TABLE rounds DROP COLUMN cpu_seconds;
+		ALTER TABLE rounds DROP COLUMN cores;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -318,6 +320,8 @@ func TestUpgradeLearners(t *testing.T) {
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
 		DROP TABLE ladder_games;
+		ALTER TABLE rounds DROP COLUMN cpu_seconds;
+		ALTER TABLE rounds DROP COLUMN cores;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,7 @@ var (
 func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
 		LR:      0.5,
+		LRDecay: 5_000_000,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
 		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, RandomPlies.Name: 16,
 			learn.Lambda.Name: 0.5},
@@ -90,6 +91,7 @@ func defaults(g game.Game) learn.Settings {
 	if g == tictactoe.Game {
 		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 0, 8, 6, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
+		s.LRDecay = 0
 	}
 	return s
 }
