@@ -32,7 +32,13 @@ type TD struct {
 	// of random moves, up to Openings, before the learner plays its
 	// moves: positions that greedy self-play would never show it.
 	Openings int
-	Rand     *rand.Rand
+	// Lookahead is how many plies deep the learner looks in its games,
+	// to choose its moves and to set its targets: 1, each move's
+	// position (Net.Afterstates); 2, the best reply to each move too
+	// (Net.Replies), so that each position learns toward what a search
+	// of two plies finds there.
+	Lookahead int
+	Rand      *rand.Rand
 
 	own     actor   // plays the games of Play and Drill on Net itself
 	episode Episode // the game own played last
@@ -60,10 +66,11 @@ type step struct {
 	best     float32
 }
 
-// NewTD returns a TD(λ) learner for net.
-func NewTD(net *Net, lr, lambda float32, openings int, rng *rand.Rand) *TD {
-	return &TD{Net: net, LR: lr, Lambda: lambda, Openings: openings, Rand: rng,
-		own: actor{net: net, openings: openings, rng: rng}}
+// NewTD returns a TD(λ) learner for net, looking lookahead plies deep in
+// its games.
+func NewTD(net *Net, lr, lambda float32, openings, lookahead int, rng *rand.Rand) *TD {
+	return &TD{Net: net, LR: lr, Lambda: lambda, Openings: openings, Lookahead: lookahead, Rand: rng,
+		own: actor{net: net, openings: openings, lookahead: lookahead, rng: rng}}
 }
 
 // Play plays one game as side against opp (itself for nil), exploring at
@@ -101,7 +108,7 @@ func (l *TD) Actor(rng *rand.Rand) learn.Actor {
 	if l.frozen == nil {
 		l.Sync()
 	}
-	return &actor{net: l.frozen, openings: l.Openings, rng: rng}
+	return &actor{net: l.frozen, openings: l.Openings, lookahead: l.Lookahead, rng: rng}
 }
 
 // Sync implements learn.Parallel: the actors play on the tables as they
@@ -145,11 +152,13 @@ func (l *TD) Learn(e learn.Episode) {
 // actor plays games on a net without changing it, recording them as
 // episodes.
 type actor struct {
-	net      *Net
-	openings int
-	rng      *rand.Rand
-	pass     Pass
-	values   []float32
+	net       *Net
+	openings  int
+	lookahead int
+	rng       *rand.Rand
+	pass      Pass
+	replies   Pass // where lookahead is 2
+	values    []float32
 }
 
 // Play implements learn.Actor: a game as side against opp (itself for
@@ -171,7 +180,13 @@ func (a *actor) play(e *Episode, p game.Position, first, random int, side game.S
 	}
 	e.steps, e.entries = e.steps[:0], e.entries[:0]
 	for g.Result(p) == game.Ongoing {
-		m, best := a.net.Afterstates(p, &a.pass, a.values)
+		var m int
+		var best float32
+		if a.lookahead == 2 {
+			m, best = a.net.Replies(p, &a.pass, &a.replies, a.values)
+		} else {
+			m, best = a.net.Afterstates(p, &a.pass, a.values)
+		}
 		switch {
 		case first >= 0:
 			m, first = first, -1
