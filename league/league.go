@@ -2,9 +2,6 @@ package league
 
 import (
 	"context"
-	"maps"
-	"slices"
-	"strconv"
 	"time"
 
 	"ttt/agents/game"
@@ -81,15 +78,17 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 				return lg.lastRound, err
 			}
 			ahead = make(chan trained, 1)
+			number := t.number + 1
 			go func(tr *trainer) {
-				next := tr.round(ctx, t.number+1, opp, hooks.Training)
+				next := tr.round(ctx, number, opp, hooks.Training)
 				next.trainer = tr
 				ahead <- next
 			}(tr)
 			tr = nil
 		}
 
-		// STEPS 3 to 6: measure, evaluate, rate and commit the round.
+		// STEPS 3 to 7: measure, evaluate, rate and commit the round, and
+		// report it.
 		r, player, err := lg.finish(ctx, &t, hooks, start)
 		if err != nil {
 			return lg.lastRound, err
@@ -111,14 +110,14 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	number, snapshot := lg.lastRound+1, t.snapshot
 	snapshot.ParentID = lg.latest[t.line.method.Name]
 
-	// STEP 2: the facts the league keeps of every agent: the checks of
+	// STEP 3: the facts the league keeps of every agent: the checks of
 	// its game (tic-tac-toe's exhaustive check and exact odds against
 	// random, Connect Four's position sets) and, where the game has them,
 	// its move table.
 	player, con := measure(lg.kit, snapshot, t.model)
 	lg.contestants.fit(t.model)
 
-	// STEP 3: the snapshot, and any agent added since the last round (ttt
+	// STEP 4: the snapshot, and any agent added since the last round (ttt
 	// import, ttt train --db, the best with the run's searches), play
 	// their pools. The pools are chosen
 	// from the ratings as they stand, in two steps: first the fixed part,
@@ -139,7 +138,7 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	}
 	evalTime := time.Since(evalStart)
 
-	// STEP 4: rate: the new results join the fit, which moves the ratings
+	// STEP 5: rate: the new results join the fit, which moves the ratings
 	// they touch; the history gets a row for every rating that moved by
 	// more than store.HistoryStep.
 	fit, err := lg.rate(matches)
@@ -147,7 +146,7 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 		return Report{}, nil, err
 	}
 
-	// STEP 5: commit it all at once, with the learners as the next round
+	// STEP 6: commit it all at once, with the learners as the next round
 	// takes them up.
 	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
@@ -165,28 +164,11 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 		return Report{}, nil, err
 	}
 	lg.checkpoint()
-	rating, _ := lg.ratings.Rating(snapshot.ID)
-	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
-		TrainTime: t.took, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit.settled, Elapsed: time.Since(start),
-		Diverged: t.diverged, Cores: r.Stats.Cores}
-	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
-		for _, m := range r.Matches {
-			if m.A == snapshot.ID && m.B == id && m.First != nil {
-				report.Builtins = append(report.Builtins, Sides{Opponent: lg.contestants.builtins[id].Name,
-					First: *m.First, Second: m.Record.Minus(*m.First)})
-			}
-		}
-	}
-	for _, e := range newcomers {
-		if lg.member(e.id).kind != store.Searched {
-			continue
-		}
-		a, err := lg.db.Agent(context.WithoutCancel(ctx), strconv.FormatInt(e.id, 10))
-		if err != nil {
-			return Report{}, nil, err
-		}
-		rating, _ := lg.ratings.Rating(e.id)
-		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
+
+	// STEP 7: the round's line.
+	report, err := lg.report(context.WithoutCancel(ctx), r, t, fit.settled, newcomers, evalTime, start)
+	if err != nil {
+		return Report{}, nil, err
 	}
 	if hooks.Round != nil {
 		hooks.Round(report)

@@ -1,6 +1,10 @@
 package league
 
 import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
 	"time"
 
 	"ttt/agents/game"
@@ -75,4 +79,35 @@ func (b *busy) since(now time.Time) (cpu time.Duration, cores float64) {
 		return 0, 0
 	}
 	return cpu, cpu.Seconds() / wall.Seconds()
+}
+
+// report returns the report of round r, committed: t trained it, the
+// rating fit did fit, the newcomers joined it, and its evaluation took
+// evalTime, in a run that began at start.
+func (lg *league) report(ctx context.Context, r *store.Round, t *trained, fit elo.Settled, newcomers []entrant, evalTime time.Duration, start time.Time) (Report, error) {
+	snapshot := r.Snapshot
+	rating, _ := lg.ratings.Rating(snapshot.ID)
+	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
+		TrainTime: t.took, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit, Elapsed: time.Since(start),
+		Diverged: t.diverged, Cores: r.Stats.Cores}
+	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
+		for _, m := range r.Matches {
+			if m.A == snapshot.ID && m.B == id && m.First != nil {
+				report.Builtins = append(report.Builtins, Sides{Opponent: lg.contestants.builtins[id].Name,
+					First: *m.First, Second: m.Record.Minus(*m.First)})
+			}
+		}
+	}
+	for _, e := range newcomers {
+		if lg.member(e.id).kind != store.Searched {
+			continue
+		}
+		a, err := lg.db.Agent(ctx, strconv.FormatInt(e.id, 10))
+		if err != nil {
+			return Report{}, err
+		}
+		rating, _ := lg.ratings.Rating(e.id)
+		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
+	}
+	return report, nil
 }
