@@ -1,4 +1,4 @@
--- Schema 12: the processor time of a round. cpu_seconds is what the
+-- Schema 14: the processor time of a round. cpu_seconds is what the
 -- league's process used, on every core together, from the commit of the
 -- round before (or the start of its run) to this one's; cores is that
 -- divided by the same wall time: how many cores the round kept busy.
