@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"ttt/agents"
+	"ttt/agents/game/connect4"
 	"ttt/agents/nn"
+	"ttt/agents/verify"
 )
 
 // BenchmarkEvaluate plays the matches of a snapshot against 500
@@ -45,6 +48,44 @@ func BenchmarkEvaluate(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}
+
+// BenchmarkTrain is a Connect Four round's training, the default
+// n-tuple learner's self-play, on 1 and 2 workers: its games a second,
+// the cores the process kept busy meanwhile, and the share of the
+// random-ply set the learner then keeps (after a round of 20,000 games
+// and b.N more). Each worker is an actor; the learner learns a batch
+// while they play the next.
+func BenchmarkTrain(b *testing.B) {
+	kit := agents.ConnectFour
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			cfg := Default(kit)
+			cfg.GamesPerRound, cfg.Workers = 20000, workers
+			tr, err := newTrainer(kit, cfg, 0, nil, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if t := tr.round(ctx, 1, opponents{}, nil); t.err != nil { // a net that has learned a little
+				b.Fatal(t.err)
+			}
+			var busy busy
+			busy.since(time.Now())
+			games := 0
+			for b.Loop() {
+				if t := tr.round(ctx, 1, opponents{}, nil); t.err != nil {
+					b.Fatal(t.err)
+				}
+				games += cfg.GamesPerRound
+			}
+			_, cores := busy.since(time.Now())
+			b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+			b.ReportMetric(cores, "cores")
+			p := tr.lines[0].learner.Model().Player()
+			b.ReportMetric(verify.CheckSet(p, connect4.RandomSet()).All.Percent(), "random-set-%")
 		})
 	}
 }

@@ -3,6 +3,8 @@ package league_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -10,7 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
@@ -140,14 +144,16 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	})
 	t.Run("ConnectFour", func(t *testing.T) {
 		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
+		// Rounds of several batches of the actors, learned from while the
+		// next is played, and a last batch cut short.
+		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 2500, 8, 4
 		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6)
 		cfg.Workers = 1
 		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
-		cfg.Workers = 2
-		two := runGame(t, filepath.Join(dir, "c4two.db"), agents.ConnectFour, cfg)
-		if !reflect.DeepEqual(one, two) {
-			t.Error("1 and 2 workers gave different matches, ratings or networks")
+		cfg.Workers = 3
+		three := runGame(t, filepath.Join(dir, "c4three.db"), agents.ConnectFour, cfg)
+		if !reflect.DeepEqual(one, three) {
+			t.Error("1 and 3 workers gave different matches, ratings or networks")
 		}
 		if len(one.matches) == 0 {
 			t.Error("no matches")
@@ -411,6 +417,34 @@ func TestCancelAbandonsTheRound(t *testing.T) {
 	}
 	if all, _ := db.Count(context.Background()); int64(all) != builtins+1 {
 		t.Errorf("%d agents after one round, want the built-in players and one snapshot", all)
+	}
+}
+
+// --duration starts no round after it has passed, and keeps every round
+// that started: in Connect Four the next round trains while the last is
+// evaluated, and a round trained so far ahead is committed, never
+// thrown away. Whenever the duration runs out (in training, in an
+// evaluation, between rounds), the rounds that trained are the rounds
+// committed.
+func TestDurationKeepsEveryRoundItStarts(t *testing.T) {
+	t.Parallel()
+	for i, d := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond} {
+		db := openGame(t, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", i)), agents.ConnectFour)
+		cfg := league.Default(agents.ConnectFour)
+		cfg.GamesPerRound, cfg.Opponents, cfg.Duration = 1500, 6, d
+		cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
+		var mu sync.Mutex
+		trained, committed := map[int64]bool{}, map[int64]bool{}
+		last, err := league.Run(context.Background(), db, cfg, league.Hooks{
+			Training: func(round int64, done, total int) { mu.Lock(); trained[round] = true; mu.Unlock() },
+			Round:    func(r league.Report) { mu.Lock(); committed[r.Round] = true; mu.Unlock() },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(trained, committed) || int64(len(committed)) != last {
+			t.Errorf("--duration %v: rounds trained %v, committed %v, last %d", d, slices.Sorted(maps.Keys(trained)), slices.Sorted(maps.Keys(committed)), last)
+		}
 	}
 }
 

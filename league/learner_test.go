@@ -28,16 +28,16 @@ func TestDivergedLineRetires(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	lg, err := open(ctx, db, cfg, nil)
+	lg, tr, err := open(ctx, db, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lg.checkpoints.Wait()
 	// A hidden unit's bias past what a forward pass may add up: the
 	// policy line has diverged, whatever its games teach it.
-	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
+	tr.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
 	for round := range 2 {
-		r, err := lg.round(ctx, Hooks{}, time.Now())
+		r, err := oneRound(ctx, lg, tr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestDivergedLineRetires(t *testing.T) {
 			t.Errorf("round %d: diverged %q", r.Round, r.Diverged)
 		}
 	}
-	again, err := open(ctx, db, cfg, nil)
+	_, again, err := open(ctx, db, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +67,12 @@ func TestDivergedLineRetires(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer alone.Close()
-	lg, err = open(ctx, alone, cfg, nil)
+	lg, tr, err = open(ctx, alone, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lg.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
-	if _, err := lg.round(ctx, Hooks{}, time.Now()); err == nil || !strings.Contains(err.Error(), "round 1: the policy learner has diverged") {
+	tr.lines[0].learner.(*train.Policy).Net.BH[0] = 2 * 1e30
+	if _, err := oneRound(ctx, lg, tr); err == nil || !strings.Contains(err.Error(), "round 1: the policy learner has diverged") {
 		t.Errorf("a league of one diverged learner: %v", err)
 	}
 }
@@ -86,7 +86,7 @@ func TestOverlappedRoundsAreTheSame(t *testing.T) {
 	cfg := Default(agents.ConnectFour)
 	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 6, 4
 	cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
-	if !(&league{cfg: cfg}).overlaps() {
+	if !(&trainer{cfg: cfg}).independent() {
 		t.Fatal("a Connect Four league's rounds do not overlap")
 	}
 	leagueOf := func(name string, play func(*store.DB)) (weights [][]byte, matches []store.Match, fits map[int64]float64) {
@@ -122,13 +122,13 @@ func TestOverlappedRoundsAreTheSame(t *testing.T) {
 		}
 	})
 	sw, sm, sf := leagueOf("sequential.db", func(db *store.DB) {
-		lg, err := open(ctx, db, cfg, nil)
+		lg, tr, err := open(ctx, db, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer lg.checkpoints.Wait()
 		for range cfg.Rounds {
-			if _, err := lg.round(ctx, Hooks{}, time.Now()); err != nil {
+			if _, err := oneRound(ctx, lg, tr); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -136,4 +136,27 @@ func TestOverlappedRoundsAreTheSame(t *testing.T) {
 	if len(ow) != len(sw) || !reflect.DeepEqual(ow, sw) || !reflect.DeepEqual(om, sm) || !reflect.DeepEqual(of, sf) {
 		t.Errorf("overlapped rounds: %d agents, %d matches; one after the other: %d agents, %d matches, or other weights or ratings", len(ow), len(om), len(sw), len(sm))
 	}
+}
+
+// oneRound plays a round of lg with trainer tr, training then
+// evaluating, as Run does when the rounds take turns.
+func oneRound(ctx context.Context, lg *league, tr *trainer) (Report, error) {
+	return oneRoundHooks(ctx, lg, tr, Hooks{})
+}
+
+// oneRoundHooks is oneRound, telling hooks.
+func oneRoundHooks(ctx context.Context, lg *league, tr *trainer, hooks Hooks) (Report, error) {
+	opp, err := lg.opponents(ctx, tr.turn())
+	if err != nil {
+		return Report{}, err
+	}
+	t := tr.round(ctx, lg.lastRound+1, opp, hooks.Training)
+	if t.err != nil {
+		return Report{}, t.err
+	}
+	r, player, err := lg.finish(ctx, &t, hooks, time.Now())
+	if err == nil && !tr.independent() {
+		t.line.frozen = player
+	}
+	return r, err
 }

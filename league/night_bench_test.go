@@ -66,7 +66,7 @@ func BenchmarkNight(b *testing.B) {
 			defer db.Close()
 			cfg := Default(agents.TicTacToe)
 			cfg.GamesPerRound = 100
-			lg, err := open(ctx, db, cfg, nil)
+			lg, tr, err := open(ctx, db, cfg, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func BenchmarkNight(b *testing.B) {
 			hooks := Hooks{Round: func(r Report) { beyond = append(beyond, r.Elapsed-r.TrainTime) }}
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := lg.round(ctx, hooks, time.Now()); err != nil {
+				if _, err := oneRoundHooks(ctx, lg, tr, hooks); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -156,7 +156,7 @@ func buildNight(path string, n int) error {
 		}
 		nets[i] = Measure(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: Hidden(trained)}, trained)
 	}
-	lg, err := open(ctx, db, cfg, nil)
+	lg, tr, err := open(ctx, db, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func buildNight(path string, n int) error {
 		r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(), Snapshot: snapshot,
 			Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits}
 		if round == int64(n) {
-			if r.Learner, err = marshalLearners(lg.lines, 0); err != nil {
+			if r.Learner, err = marshalLearners(tr.lines, 0); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,10 @@
 package league
 
 import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
 	"time"
 
 	"ttt/agents/game"
@@ -34,6 +38,9 @@ type Report struct {
 	Ladder     LadderRating
 	Best       *store.Agent
 	BestLadder LadderRating
+	// Cores is how many cores the league kept busy since the round
+	// before: its processor time over the wall time (0: not measured).
+	Cores float64
 }
 
 // Rated is an agent and its rating.
@@ -57,4 +64,56 @@ type Hooks struct {
 	// Stop, after Round, ends the run when it returns true: a stop
 	// condition of the caller's, such as a perfect best.
 	Stop func(Report) bool
+}
+
+// busy measures how many cores the league keeps busy, from one commit to
+// the next: the process's processor time, on every core together, over
+// the wall time.
+type busy struct {
+	cpu time.Duration // the processor time at the last mark
+	at  time.Time
+}
+
+// since returns the processor time used since the last mark, and the
+// cores it kept busy, and marks now; zeros where the processor time
+// cannot be read.
+func (b *busy) since(now time.Time) (cpu time.Duration, cores float64) {
+	c := processCPU()
+	cpu, wall := c-b.cpu, now.Sub(b.at)
+	*b = busy{cpu: c, at: now}
+	if c == 0 || wall <= 0 {
+		return 0, 0
+	}
+	return cpu, cpu.Seconds() / wall.Seconds()
+}
+
+// report returns the report of round r, committed: t trained it, the
+// rating fit did fit, the newcomers joined it, and its evaluation took
+// evalTime, in a run that began at start.
+func (lg *league) report(ctx context.Context, r *store.Round, t *trained, fit elo.Settled, newcomers []entrant, evalTime time.Duration, start time.Time) (Report, error) {
+	snapshot := r.Snapshot
+	rating, _ := lg.ratings.Rating(snapshot.ID)
+	report := Report{Round: r.ID, Snapshot: snapshot, Rating: rating, TrainGames: r.Stats.TrainGames,
+		TrainTime: t.took, EvalGames: r.Stats.EvalGames, EvalTime: evalTime, Fit: fit, Elapsed: time.Since(start),
+		Diverged: t.diverged, Cores: r.Stats.Cores}
+	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
+		for _, m := range r.Matches {
+			if m.A == snapshot.ID && m.B == id && m.First != nil {
+				report.Builtins = append(report.Builtins, Sides{Opponent: lg.contestants.builtins[id].Name,
+					First: *m.First, Second: m.Record.Minus(*m.First)})
+			}
+		}
+	}
+	for _, e := range newcomers {
+		if lg.member(e.id).kind != store.Searched {
+			continue
+		}
+		a, err := lg.db.Agent(ctx, strconv.FormatInt(e.id, 10))
+		if err != nil {
+			return Report{}, err
+		}
+		rating, _ := lg.ratings.Rating(e.id)
+		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
+	}
+	return report, nil
 }

@@ -45,6 +45,6 @@ func resumable(ctx context.Context, db *store.DB) error {
 		}
 		return err
 	}
-	_, err = open(ctx, db, cfg, nil)
+	_, _, err = open(ctx, db, cfg, nil)
 	return err
 }

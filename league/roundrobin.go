@@ -19,7 +19,7 @@ import (
 // round-robin among chosen agents is the reference those ratings can be
 // checked against, and the crosstable a reader wants of the few best.
 func RoundRobin(ctx context.Context, db *store.DB, ids []int64, cfg Config) (int64, error) {
-	lg, err := open(ctx, db, cfg, nil)
+	lg, _, err := open(ctx, db, cfg, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -99,17 +99,16 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 }
 
 // keepSettings stores the settings a league starts with, if it has none
-// yet (see Resume); its networks' size is the size they have.
-func (lg *league) keepSettings(ctx context.Context) error {
+// yet (see Resume); its networks' size is hidden, the size they have (0:
+// it has none).
+func (lg *league) keepSettings(ctx context.Context, hidden int) error {
 	stored, err := lg.db.Settings(ctx)
 	if err != nil || len(stored) > 0 {
 		return err
 	}
 	settings := lg.cfg.Stored()
-	for _, line := range lg.lines {
-		if h := Hidden(line.learner.Model()); h != 0 {
-			settings[train.Hidden.Name] = strconv.Itoa(h)
-		}
+	if hidden != 0 {
+		settings[train.Hidden.Name] = strconv.Itoa(hidden)
 	}
 	return lg.db.SetSettings(ctx, settings)
 }

@@ -9,14 +9,12 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/google/btree"
 
 	"ttt/agents"
-	"ttt/agents/learn"
 	"ttt/league/elo"
 	"ttt/store"
 )
@@ -43,8 +41,6 @@ type league struct {
 	match     *match
 	cfg       Config
 	lastRound int64
-	lines     []*learner // by Config.Learners
-	next      int        // the line that trains next
 
 	members []member         // by id - 1: agent ids are dense from 1
 	byRound []int64          // the snapshot of each round, by round - 1; 0 for a round without one
@@ -62,6 +58,7 @@ type league struct {
 	// before standings followed the fit: the next round writes theirs.
 	behind []int64
 
+	busy          busy           // the cores the rounds keep busy
 	checkpoints   sync.WaitGroup // the checkpoint under way, if any
 	checkpointing atomic.Bool
 	ratings       *elo.Ratings
@@ -69,19 +66,19 @@ type league struct {
 	contestants   *contestants
 }
 
-// open loads the league in db: its members, their ratings, the result
-// graph of every match, and the learner. Workers 0 in cfg means one per
-// core.
-func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, total int)) (*league, error) {
+// open loads the league in db: its members, their ratings and the result
+// graph of every match, and its trainer, with the learners as the last
+// league round left them. Workers 0 in cfg means one per core.
+func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, total int)) (*league, *trainer, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	kit, err := agents.KitOf(db.Game().Name())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := cfg.ValidateFor(kit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess), latest: map[string]int64{}}
 
@@ -89,12 +86,12 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	// checkpoint is of a round the league has played.
 	round, state, err := db.LastRound(ctx)
 	if err != nil && !errors.Is(err, store.ErrNoRounds) {
-		return nil, err
+		return nil, nil, err
 	}
 	lg.lastRound = round
 	fits, since, err := db.Fits(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lg.fitsSince = since
 	err = db.Members(ctx, 0, func(m store.Member) error {
@@ -104,10 +101,10 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return lg.add(m)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if lg.contestants, err = newContestants(ctx, db, kit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lg.random = lg.contestants.random()
 	for _, id := range slices.Sorted(maps.Keys(lg.contestants.builtins)) {
@@ -121,7 +118,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		}
 	}
 	if lg.random == 0 {
-		return nil, errors.New("the league has no random player")
+		return nil, nil, errors.New("the league has no random player")
 	}
 	slices.SortStableFunc(lg.ladder, func(a, b int64) int {
 		return cmp.Compare(lg.contestants.builtins[a].Elo, lg.contestants.builtins[b].Elo)
@@ -133,7 +130,7 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 	// members by it.
 	anchors := lg.contestants.anchors()
 	if !onScale(fits, anchors) {
-		return nil, ErrOlderScale
+		return nil, nil, ErrOlderScale
 	}
 	for _, a := range anchors {
 		if _, ok := fits[a.ID]; !ok {
@@ -141,19 +138,19 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		}
 	}
 	if lg.ratings, err = elo.NewRatings(anchors); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, id := range slices.Sorted(maps.Keys(fits)) {
 		if !lg.isMember(id) {
-			return nil, fmt.Errorf("%w: the fit's ratings rate agent %d, which is not in the league", store.ErrCorrupt, id)
+			return nil, nil, fmt.Errorf("%w: the fit's ratings rate agent %d, which is not in the league", store.ErrCorrupt, id)
 		}
 		if err := lg.ratings.Restore(id, fits[id]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	total, err := db.MatchCount(ctx, store.MatchFilter{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	done := 0
 	err = db.Results(ctx, func(m store.Match) error {
@@ -166,42 +163,19 @@ func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, tota
 		return lg.ratings.Add(elo.Pair{A: m.A, B: m.B, Record: m.Record})
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+
+	if len(lg.byRound) < int(lg.lastRound) {
+		lg.byRound = append(lg.byRound, make([]int64, int(lg.lastRound)-len(lg.byRound))...)
 	}
 
 	// STEP 3: the learners: new ones until a league round has stored
 	// theirs (the rounds before it, if any, were ttt roundrobin's among
-	// imported agents), and since then, that state, as the last league
-	// round left it.
-	switch {
-	case state == nil && len(lg.latest) == 0:
-		for i, name := range cfg.Learners {
-			m, err := agents.MethodOf(name)
-			if err != nil {
-				return nil, err
-			}
-			line, err := newLearner(kit.Game, m, cfg.settings(kit.Game, m), cfg.Seed, i)
-			if err != nil {
-				return nil, err
-			}
-			lg.lines = append(lg.lines, line)
-		}
-	case state == nil:
-		return nil, fmt.Errorf("%w: round %d: the league has checkpoints, and no learner state is stored", store.ErrCorrupt, round)
-	default:
-		if lg.lines, lg.next, err = unmarshalLearners(kit.Game, state, func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }); err != nil {
-			return nil, fmt.Errorf("round %d: %w", round, err)
-		}
-		var methods []string
-		for _, line := range lg.lines {
-			methods = append(methods, line.method.Name)
-		}
-		if !slices.Equal(methods, cfg.Learners) {
-			return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(methods, ","), strings.Join(cfg.Learners, ","))
-		}
+	// imported agents), and since then, that state.
+	tr, err := newTrainer(kit, cfg, round, state, len(lg.latest) == 0)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(lg.byRound) < int(lg.lastRound) {
-		lg.byRound = append(lg.byRound, make([]int64, int(lg.lastRound)-len(lg.byRound))...)
-	}
-	return lg, nil
+	return lg, tr, nil
 }

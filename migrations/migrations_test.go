@@ -29,6 +29,7 @@ var shipped = map[string]string{
 	"0011_any_game.sql":     "de8f1fa263be45770612d32ddab6249e1a9933d559e7009a0bcdf5ee97383f89",
 	"0012_round_ranges.sql": "9ec074b8cea53a27604bda1077fb416d6f0cd5e73ed578ae5df362b518cc84cf",
 	"0013_ladder_games.sql": "ea560b50df0984df6422c6c8653eb909d5232235a8bfbd1f84e3915f6af0b5aa",
+	"0014_round_cpu.sql":    "0b27d3d44b22f829f9f6c27b7f210f36ad05366158508fd2f7938dba5bbedb8e",
 }
 
 // Every shipped migration is there and as it shipped, byte for byte; a

@@ -86,6 +86,12 @@ type RoundStats struct {
 	EvalTime   time.Duration
 	FitSteps   int // agents the rating fit moved
 	FitPending int // agents it left pending for the next round (0: converged)
+	// CPU is the processor time the league used from the commit of the
+	// round before (or the start of its run) to this one's, on every core
+	// together, and Cores that divided by the same wall time; both 0
+	// where they were not measured.
+	CPU   time.Duration
+	Cores float64
 }
 
 // CommitRound stores a round atomically: either the whole round is in the
@@ -103,10 +109,11 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 	// STEP 1: the round, and its snapshot, which takes the next id.
 	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (kind, started_at, finished_at,
-		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending, cpu_seconds, cores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Kind, r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano),
 		r.Stats.TrainGames, r.Stats.TrainTime.Seconds(), r.Stats.EvalGames, r.Stats.EvalTime.Seconds(),
-		r.Stats.FitSteps, r.Stats.FitPending)
+		r.Stats.FitSteps, r.Stats.FitPending, sql.Null[float64]{V: r.Stats.CPU.Seconds(), Valid: r.Stats.CPU > 0},
+		sql.Null[float64]{V: r.Stats.Cores, Valid: r.Stats.Cores > 0})
 	if err != nil {
 		return err
 	}
@@ -366,7 +373,7 @@ func (db *DB) Rounds(ctx context.Context, first, last int64) (list []RoundInfo, 
 // readRounds reads the rounds from first to last, in order.
 func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []RoundInfo, err error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, kind, started_at, finished_at, snapshot_id, elo, lo, hi,
-		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending
+		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending, cpu_seconds, cores
 		FROM rounds WHERE id BETWEEN ? AND ? ORDER BY id`, first, last)
 	if err != nil {
 		return nil, err
@@ -380,11 +387,12 @@ func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []Roun
 			snapshot       sql.Null[int64]
 			elo            [3]sql.Null[float64]
 			trainS, evalS  sql.Null[float64]
+			cpu, cores     sql.Null[float64]
 			train, eval    sql.Null[int64]
 			steps, pending sql.Null[int64]
 		)
 		if err := rows.Scan(&r.ID, &r.Kind, &started, &finished, &snapshot, &elo[0], &elo[1], &elo[2],
-			&train, &trainS, &eval, &evalS, &steps, &pending); err != nil {
+			&train, &trainS, &eval, &evalS, &steps, &pending, &cpu, &cores); err != nil {
 			return nil, err
 		}
 		if r.Started, err = time.Parse(time.RFC3339Nano, started); err != nil {
@@ -404,7 +412,8 @@ func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []Roun
 		}
 		if train.Valid {
 			r.Stats = &RoundStats{TrainGames: int(train.V), TrainTime: seconds(trainS.V),
-				EvalGames: int(eval.V), EvalTime: seconds(evalS.V), FitSteps: int(steps.V), FitPending: int(pending.V)}
+				EvalGames: int(eval.V), EvalTime: seconds(evalS.V), FitSteps: int(steps.V), FitPending: int(pending.V),
+				CPU: seconds(cpu.V), Cores: cores.V}
 		}
 		list = append(list, r)
 	}

@@ -266,6 +266,8 @@ func TestUpgradeSettingKeys(t *testing.T) {
 	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
 		DROP TABLE ladder_games;
 		DROP TABLE ladder_extra;
+		ALTER TABLE rounds DROP COLUMN cpu_seconds;
+		ALTER TABLE rounds DROP COLUMN cores;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -320,6 +322,8 @@ func TestUpgradeLearners(t *testing.T) {
 		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
 		DROP TABLE ladder_games;
 		DROP TABLE ladder_extra;
+		ALTER TABLE rounds DROP COLUMN cpu_seconds;
+		ALTER TABLE rounds DROP COLUMN cores;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,48 @@ type Learner interface {
 	MarshalBinary() ([]byte, error)
 }
 
+// Parallel is a learner whose games can be played apart from its
+// learning, by actors on every core: each actor plays on the learner's
+// model as it stood at the last Sync, which its learning does not
+// change, and the learner then learns from their episodes in an order
+// its owner fixes. Its games are thus the same whatever the number of
+// actors, and the learner may learn from one batch while actors play
+// the next.
+type Parallel interface {
+	Learner
+	// Actor returns an actor that draws its random moves from rng. An
+	// actor is not safe for concurrent use: one per goroutine.
+	Actor(rng *rand.Rand) Actor
+	// Sync makes every actor play on the model as it is now. No actor
+	// may be playing.
+	Sync()
+	// NewEpisode returns an episode for an actor to play into.
+	NewEpisode() Episode
+	// Learn learns from an episode an actor played. No actor may be
+	// playing into it.
+	Learn(e Episode)
+}
+
+// Actor plays games for a Parallel learner without learning from them.
+type Actor interface {
+	// Play plays one game into e as side against opp (itself for nil),
+	// exploring at rate epsilon, as Learner.Play would, and returns its
+	// result.
+	Play(e Episode, side game.Side, opp game.Player, epsilon float64) game.Result
+}
+
+// Episode is a game an actor played, as its learner learns from it.
+type Episode interface {
+	Result() game.Result
+}
+
+// AsParallel returns l as a Parallel learner, if its games can be
+// played apart from its learning.
+func AsParallel(l Learner) (Parallel, bool) {
+	p, ok := l.(Parallel)
+	return p, ok
+}
+
 // Model is what a learner has learned, frozen: the network or table a
 // checkpoint keeps, which plays greedily. A model is read-only, so one
 // serves any number of concurrent games, each through its own Player.

@@ -2,11 +2,14 @@ package ntuple_test
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
+	"ttt/agents/learn"
 	"ttt/agents/ntuple"
+	"ttt/agents/verify"
 )
 
 // BenchmarkSelfPlay is the n-tuple learner's training speed on one core:
@@ -29,4 +32,81 @@ func BenchmarkSelfPlay(b *testing.B) {
 		l.Play(game.Side(i%2), nil, s.Epsilon.Start)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(randomSetShare(l.Model().Player()), "random-set-%")
+}
+
+// BenchmarkHogwild is lock-free parallel learning (Hogwild, Recht et al.
+// 2011), for comparison with the league's actors: two goroutines, each a
+// TD(λ) learner of its own playing its own games, update one shared net
+// without a lock, each the entries its games selected. It is the fastest
+// way to use both cores, and it has a data race by design: which update
+// of an entry wins, and which values a game reads, depend on the
+// scheduler, so no two runs learn the same net. b.N games in all; run it
+// without -race.
+func BenchmarkHogwild(b *testing.B) {
+	g := connect4.Game
+	s := ntuple.Method.Defaults(g)
+	l, err := ntuple.Method.New(g, s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	net := l.(*ntuple.TD).Net
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for w := range 2 {
+		td := ntuple.NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(ntuple.RandomPlies.Name), 1, rand.New(rand.NewPCG(3, uint64(w))))
+		wg.Go(func() {
+			for i := w; i < b.N; i += 2 {
+				td.Play(game.Side(i%2), nil, s.Epsilon.Start)
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(randomSetShare(net.Player()), "random-set-%")
+}
+
+// randomSetShare is the share of Connect Four's random-ply set where p
+// keeps the position's value, in percent.
+func randomSetShare(p game.Player) float64 {
+	return verify.CheckSet(p, connect4.RandomSet()).All.Percent()
+}
+
+// BenchmarkLearning is the n-tuple learner's learning curve, outside a
+// league, with the settings Connect Four's default changed one at a time:
+// b.N games of self-play on one core, then the shares of the two position
+// sets it keeps (the random-ply set, the tactical set). Run it with the
+// games as -benchtime, e.g. -benchtime 8000000x (minutes a run).
+func BenchmarkLearning(b *testing.B) {
+	g := connect4.Game
+	for _, c := range []struct {
+		name      string
+		decay     int
+		length    float64
+		lookahead float64
+	}{
+		{"lines6", 0, 6, 1},
+		{"lines6/decay5M", 5_000_000, 6, 1},
+		{"lines8/decay5M", 5_000_000, 8, 1},
+		{"lines6/decay5M/lookahead2", 5_000_000, 6, 2},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := ntuple.Method.Defaults(g)
+			s.LRDecay = c.decay
+			s = s.With(ntuple.TupleLength.Name, c.length).With(ntuple.Lookahead.Name, c.lookahead)
+			l, err := ntuple.Method.New(g, s, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				if i%100_000 == 0 { // as a league sets it, a round at a time
+					l.SetRate(s.At(int64(i)).LR)
+				}
+				l.Play(game.Side(i%2), nil, s.Epsilon.Start)
+			}
+			p := l.Model().Player()
+			b.ReportMetric(randomSetShare(p), "random-set-%")
+			b.ReportMetric(verify.CheckSet(p, connect4.PositionSet()).All.Percent(), "tactical-set-%")
+		})
+	}
 }

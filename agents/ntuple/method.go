@@ -15,7 +15,7 @@ import (
 // Method is the n-tuple network learning by TD(λ) in self-play, as
 // learn registers it.
 var Method = &learn.Method{
-	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, RandomPlies, learn.Lambda},
+	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, RandomPlies, Lookahead, learn.Lambda},
 	Summary:  "an n-tuple network (small tables over patterns of cells, Thill, Koch and Konen's Connect Four agent), learning by TD(λ)",
 	Defaults: defaults,
 	Check: func(s learn.Settings) error {
@@ -67,6 +67,8 @@ var (
 		Made: "this league's n-tuple network has tuples of %s cells"}
 	RandomPlies = &learn.Setting{Name: "random_plies", Usage: "the most random moves a self-play game of the n-tuple learner starts with", Whole: true,
 		In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
+	Lookahead = &learn.Setting{Name: "lookahead", Usage: "plies the n-tuple learner looks ahead in its games, to choose its moves and set its targets: 1, each move's position; 2, the best reply to each move too", Whole: true,
+		In: func(v float64) bool { return v == 1 || v == 2 }, Range: "1 or 2"}
 )
 
 // defaults are the n-tuple learner's settings for g, those that learned
@@ -83,20 +85,22 @@ var (
 func defaults(g game.Game) learn.Settings {
 	s := learn.Settings{
 		LR:      0.5,
+		LRDecay: 5_000_000,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
-		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, RandomPlies.Name: 16,
+		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, RandomPlies.Name: 16, Lookahead.Name: 1,
 			learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
 		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 0, 8, 6, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
+		s.LRDecay = 0
 	}
 	return s
 }
 
 // newTD returns the TD(λ) learner of net as s says.
 func newTD(net *Net, s learn.Settings, rng *rand.Rand) *TD {
-	return NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), rng)
+	return NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), s.Int(Lookahead.Name), rng)
 }
 
 var _ learn.Sided = (*Net)(nil)

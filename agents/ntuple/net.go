@@ -390,3 +390,81 @@ func (pl *Player) Move(pos game.Position) int {
 	m, _ := pl.Net.Afterstates(pos, &pl.pass, nil)
 	return m
 }
+
+// Replies is Afterstates two plies deep: it writes into values what each
+// legal move of pos is worth to the side to move once the other side has
+// answered it with the reply the net values most for that side (the
+// exact score where the move or the reply ends the game), and returns the
+// best move and its worth, the lowest of the moves within TieWidth of the
+// most. q is scratch space of its own, beside p.
+//
+// Each reply's position is reached from pos's indices by the changes of
+// two moves: the indices of pos are computed once, those of each move's
+// position moved from them, and each reply reads only the instances its
+// changes move, so a look two plies deep costs a few times one look, not
+// a full evaluation of every reply's position.
+func (n *Net) Replies(pos game.Position, p, q *Pass, values []float32) (best int, worth float32) {
+	g := n.Game
+	side := g.ToMove(pos)
+	n.indices(pos, p)
+	q.size(n)
+	w := n.table(side.Other()) // the replies' mover's tables
+	base := n.sum(w, p)
+	most := float32(-1)
+	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+		m := bits.TrailingZeros64(legal)
+		after := g.Play(pos, m)
+		var v float32
+		switch r := g.Result(after); r {
+		case game.Ongoing:
+			p.changes = g.Changes(pos, m, p.changes[:0])
+			moved := base + n.delta(p.changes, w, p)
+			copy(q.index, p.index)
+			for _, i := range p.change {
+				q.index[i] = p.moved[i]
+			}
+			v = 1 - n.bestReply(after, moved, w, q)
+		case game.Tie:
+			v = ScoreTie
+		case game.Win(side):
+			v = ScoreWin
+		default:
+			v = ScoreLoss
+		}
+		values[m] = v
+		most = max(most, v)
+	}
+	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+		if m := bits.TrailingZeros64(legal); values[m] >= most-TieWidth {
+			return m, values[m]
+		}
+	}
+	return -1, -1
+}
+
+// bestReply returns the worth of the best move in pos to the side to
+// move, whose tables w are, where q holds pos's indices and base is their
+// sum in w.
+func (n *Net) bestReply(pos game.Position, base float32, w []float32, q *Pass) float32 {
+	g := n.Game
+	side := g.ToMove(pos)
+	most := float32(-1)
+	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+		m := bits.TrailingZeros64(legal)
+		after := g.Play(pos, m)
+		var v float32
+		switch r := g.Result(after); r {
+		case game.Ongoing:
+			q.changes = g.Changes(pos, m, q.changes[:0])
+			v = sigmoid(base + n.delta(q.changes, w, q))
+		case game.Tie:
+			v = ScoreTie
+		case game.Win(side):
+			return ScoreWin // nothing is worth more
+		default:
+			v = ScoreLoss
+		}
+		most = max(most, v)
+	}
+	return most
+}

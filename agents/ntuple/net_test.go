@@ -213,3 +213,39 @@ func TestOverflowingFileRefused(t *testing.T) {
 		t.Errorf("a file of entries of 1e20: %v", err)
 	}
 }
+
+// Replies moves the indices of each move's position from the position's,
+// and each reply's from those: what it says of a move is one minus what
+// Afterstates, a full evaluation, says of the best reply to it.
+func TestRepliesAreTheBestRepliesWorth(t *testing.T) {
+	for _, g := range []game.Game{connect4.Game, tictactoe.Game} {
+		net, rng := trained(t, g, 3000)
+		var p, q, r ntuple.Pass
+		values, replies := make([]float32, g.Moves()), make([]float32, g.Moves())
+		for _, pos := range randomPositions(g, rng, 300) {
+			best, worth := net.Replies(pos, &p, &q, values)
+			most := float32(-1)
+			for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
+				m := trailing(legal)
+				after := g.Play(pos, m)
+				want := values[m]
+				switch res := g.Result(after); {
+				case res == game.Tie:
+					want = ntuple.ScoreTie
+				case res != game.Ongoing:
+					want = ntuple.ScoreWin
+				default:
+					_, reply := net.Afterstates(after, &r, replies)
+					want = 1 - reply
+				}
+				if math.Abs(float64(values[m]-want)) > 1e-5 {
+					t.Fatalf("%s %s, move %d: %v, want %v", g.Name(), g.Format(pos), m, values[m], want)
+				}
+				most = max(most, values[m])
+			}
+			if worth != values[best] || worth < most-ntuple.TieWidth {
+				t.Errorf("%s %s: best %d worth %v, the most %v", g.Name(), g.Format(pos), best, worth, most)
+			}
+		}
+	}
+}

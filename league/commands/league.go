@@ -356,9 +356,13 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			if r.Fit.Pending > 0 {
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
 			}
-			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]%s  %s%s  train %s games/s  eval %s games/s  elapsed %s%s%s",
+			cores := ""
+			if r.Cores > 0 {
+				cores = fmt.Sprintf("  cores %.1f", r.Cores)
+			}
+			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]%s  %s%s  train %s games/s  eval %s games/s%s  elapsed %s%s%s",
 				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, ladderElo(r.Ladder), factsText(r.Snapshot.Facts), ladderText(r),
-				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), r.Elapsed.Round(100*time.Millisecond), fit, floatText(r))
+				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), cores, r.Elapsed.Round(100*time.Millisecond), fit, floatText(r))
 			for _, s := range r.Searched {
 				bar.println(w, "round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
 					r.Round, s.Agent.Name, s.Rating.Elo, s.Rating.Lo, s.Rating.Hi, factsText(s.Agent.Facts))

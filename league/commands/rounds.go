@@ -93,7 +93,7 @@ func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listin
 				methods[r.Agent.Method] = true
 			}
 		}
-		l := listing{columns: []string{"round", "snapshot", "elo", "95%", "random x/o", "class", "train/s", "eval/s", "finished"}}
+		l := listing{columns: []string{"round", "snapshot", "elo", "95%", "random x/o", "class", "train/s", "eval/s", "cores", "finished"}}
 		if !kit.Solved {
 			l.columns[4], l.columns[5] = "random set", "tactical"
 		}
@@ -101,7 +101,7 @@ func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listin
 			l.columns = slices.Insert(l.columns, 2, "method")
 		}
 		for _, r := range list {
-			row := []any{r.ID, nil, nil, nil, nil, nil, nil, nil, nil}
+			row := []any{r.ID, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 			if a := r.Agent; a != nil {
 				row[1], row[5] = clip(a.Name, maxTableName), a.Verdict()
 				if len(a.VsRandom) == 2 {
@@ -122,9 +122,12 @@ func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listin
 					row[6] = rate(s.TrainGames, s.TrainTime)
 				}
 				row[7] = rate(s.EvalGames, s.EvalTime)
+				if s.Cores > 0 {
+					row[8] = fmt.Sprintf("%.1f", s.Cores)
+				}
 			}
 			if !r.Finished.IsZero() {
-				row[8] = r.Finished.Local().Format("01-02 15:04")
+				row[9] = r.Finished.Local().Format("01-02 15:04")
 			}
 			if len(methods) > 1 {
 				row = slices.Insert(row, 2, methodOf(r.Agent))
@@ -134,10 +137,11 @@ func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listin
 		return l
 	}
 	l := listing{columns: []string{"round", "kind", "started", "finished", "snapshot_id", "snapshot", "method", "elo", "lo", "hi",
-		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending", "random_pct", "tactical_pct"}}
+		"x_score", "o_score", "class", "train_games", "train_seconds", "eval_games", "eval_seconds", "fit_steps", "fit_pending", "random_pct", "tactical_pct",
+		"cpu_seconds", "cores"}}
 	for _, r := range list {
 		row := []any{r.ID, string(r.Kind), r.Started.UTC().Format(time.RFC3339Nano), nil, nil, nil, methodOf(r.Agent), nil, nil, nil,
-			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
+			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 		if !r.Finished.IsZero() {
 			row[3] = r.Finished.UTC().Format(time.RFC3339Nano)
 		}
@@ -162,6 +166,9 @@ func roundListing(list []store.RoundInfo, kit *agents.Kit, format string) listin
 		if s := r.Stats; s != nil {
 			row[13], row[14], row[15], row[16] = s.TrainGames, exact(s.TrainTime.Seconds()), s.EvalGames, exact(s.EvalTime.Seconds())
 			row[17], row[18] = s.FitSteps, s.FitPending
+			if s.Cores > 0 {
+				row[21], row[22] = exact(s.CPU.Seconds()), exact(s.Cores)
+			}
 		}
 		l.rows = append(l.rows, row)
 	}

@@ -1,0 +1,151 @@
+package league
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"ttt/agents"
+	"ttt/agents/learn"
+	"ttt/store"
+)
+
+// trainer is the league's learning: its lines, whose turn it is, and how
+// they train. It is apart from the league's evaluation state (league)
+// and holds nothing of it, so that a round can train on one goroutine
+// while the round before it is evaluated on another: Run hands the
+// trainer to the goroutine that trains, and takes it back with the
+// round it trained.
+type trainer struct {
+	kit   *agents.Kit
+	cfg   Config
+	lines []*learner // by Config.Learners
+	next  int        // the line that trains next
+}
+
+// newTrainer returns the learners of a league of kit's game: new ones
+// while no league round has stored theirs (fresh: the league has no
+// checkpoint), else those of state, as round, the last, left them.
+func newTrainer(kit *agents.Kit, cfg Config, round int64, state []byte, fresh bool) (*trainer, error) {
+	tr := &trainer{kit: kit, cfg: cfg}
+	settings := func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }
+	switch {
+	case state == nil && fresh:
+		for i, name := range cfg.Learners {
+			m, err := agents.MethodOf(name)
+			if err != nil {
+				return nil, err
+			}
+			line, err := newLearner(kit.Game, m, settings(m), cfg.Seed, i)
+			if err != nil {
+				return nil, err
+			}
+			tr.lines = append(tr.lines, line)
+		}
+		return tr, nil
+	case state == nil:
+		return nil, fmt.Errorf("%w: round %d: the league has checkpoints, and no learner state is stored", store.ErrCorrupt, round)
+	}
+	var err error
+	if tr.lines, tr.next, err = unmarshalLearners(kit.Game, state, settings); err != nil {
+		return nil, fmt.Errorf("round %d: %w", round, err)
+	}
+	var methods []string
+	for _, line := range tr.lines {
+		methods = append(methods, line.method.Name)
+	}
+	if !slices.Equal(methods, cfg.Learners) {
+		return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(methods, ","), strings.Join(cfg.Learners, ","))
+	}
+	return tr, nil
+}
+
+// turn is the method of the line that trains next.
+func (tr *trainer) turn() string { return tr.lines[tr.next].method.Name }
+
+// independent reports whether a round's training depends on nothing an
+// evaluation finds, so that it may run while the round before it is
+// evaluated: a share of games against the league's members draws them
+// by the latest snapshot's results, and the exploiter and the drills
+// are built against the learner as its last snapshot played.
+func (tr *trainer) independent() bool {
+	return tr.cfg.Members == 0 && tr.cfg.Exploit == 0 && tr.cfg.Drill == 0
+}
+
+// trained is a round's first part: the line it trained, the snapshot
+// and its model, and the learners' state to commit with it, the next
+// line to train named in it.
+type trained struct {
+	number   int64 // the round's
+	line     *learner
+	snapshot *store.Agent
+	model    learn.Model
+	state    []byte
+	diverged []string // the lines retired on the way
+	begun    time.Time
+	took     time.Duration
+	err      error
+	trainer  *trainer // the trainer, back from the goroutine that trained ahead
+}
+
+// round trains the line whose turn it is against opp, freezes a snapshot
+// of it, and passes the turn on: the first part of round number.
+//
+// A network whose weights have grown past what a forward pass can add up
+// (a learning rate too high for its game or method) would be stored as a
+// network that no command can read back. In a league of one learner the
+// run stops there; in a league of several, that line is retired, what
+// happened is added to diverged, and the next line trains in its place:
+// a night's comparison goes on with the methods that still learn.
+func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progress func(int64, int, int)) trained {
+	t := trained{number: number, begun: time.Now()}
+	for t.line == nil {
+		line := tr.lines[tr.next]
+		if t.err = tr.train(ctx, number, line, opp, progress); t.err != nil {
+			return t
+		}
+		snapshot, model := line.snapshot()
+		err := model.Validate()
+		switch {
+		case err == nil:
+			t.line, t.snapshot, t.model = line, snapshot, model
+		case tr.after(tr.next) == tr.next:
+			t.err = learn.Invalid([]string{"lr"}, func(n []string) string {
+				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", number, line.method.Name, n[0], err)
+			})
+			return t
+		default:
+			t.diverged = append(t.diverged, fmt.Sprintf("the %s learner has diverged after %d games, and trains no more: %v", line.method.Name, line.games, err))
+			line.retire()
+		}
+		tr.next = tr.after(tr.next)
+	}
+	t.state, t.err = marshalLearners(tr.lines, tr.next)
+	t.took = time.Since(t.begun)
+	return t
+}
+
+// after returns the line that trains after line i: the next that is not
+// retired, i itself if no other is left.
+func (tr *trainer) after(i int) int {
+	for k := 1; k <= len(tr.lines); k++ {
+		if j := (i + k) % len(tr.lines); !tr.lines[j].retired {
+			return j
+		}
+	}
+	return i
+}
+
+// hidden returns the hidden units of the lines' networks that have
+// them, as the league's settings keep the size of its networks.
+func (tr *trainer) hidden() int {
+	h := 0
+	for _, line := range tr.lines {
+		if n := Hidden(line.learner.Model()); n != 0 {
+			h = n
+		}
+	}
+	return h
+}
