@@ -259,7 +259,7 @@ func TestRatingsPlotOneRound(t *testing.T) {
 	}
 	// The references: a dashed line across the panel, not a dot at
 	// round 1.
-	refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:` + hexColor(commands.ReferenceColor) + `[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
+	refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
 	long := 0
 	for _, m := range refs {
 		x0, _ := strconv.ParseFloat(string(m[1]), 64)
