@@ -359,7 +359,7 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 		t.Errorf("the chart's legend has %q: the tactical set before the random-ply set", labels)
 	}
 	series := func(label string) []*float64 {
-		return eval[[]*float64](t, ctx, fmt.Sprintf(`tttChart.data[tttChart.series.findIndex(s => s.label === %q)] ?? null`, label))
+		return eval[[]*float64](t, ctx, fmt.Sprintf(`tttShares.data[tttShares.series.findIndex(s => s.label === %q)] ?? null`, label))
 	}
 	for label, want := range map[string][]float64{"random-ply set": random, "tactical set": tactical} {
 		var got []float64
@@ -406,26 +406,11 @@ func connectFour(t *testing.T, ctx context.Context, shots string) {
 	if got := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard th.check")].map(e => e.textContent)`); !slices.Equal(got, []string{"Optimal", "Early", "Middle", "Late"}) {
 		t.Errorf("the leaderboard's check columns are %q", got)
 	}
-	// 10. The shares' lines, their references among them, keep to the
-	// lower part of the chart and the ratings' to the upper: none
-	// crosses another.
-	split := eval[[]float64](t, ctx, `(() => {
-		const u = tttChart;
-		let eloLow = -Infinity, shareHigh = Infinity;
-		const edges = u.bands.flatMap((b) => b.series);
-		u.series.forEach((s, si) => {
-			if (si === 0 || edges.includes(si)) return;
-			for (const v of u.data[si]) {
-				if (v == null) continue;
-				const y = u.valToPos(v, s.scale);
-				if (s.scale === "%") shareHigh = Math.min(shareHigh, y);
-				else eloLow = Math.max(eloLow, y);
-			}
-		});
-		return [eloLow, shareHigh];
-	})()`)
-	if split[0] >= split[1] {
-		t.Errorf("the ratings reach %.0f px down the chart, the shares %.0f px: they overlap", split[0], split[1])
+	// The shares on a chart of their own, on an axis within 0-100%, and
+	// the ratings' axis spans the ratings alone.
+	axes := eval[[]float64](t, ctx, `[tttShares.scales.y.min, tttShares.scales.y.max, tttChart.scales.y.min, tttChart.scales.y.max, Object.keys(tttChart.scales).length]`)
+	if axes[0] < 0 || axes[1] > 100 || axes[1] <= axes[0] || axes[4] != 2 {
+		t.Errorf("the shares' axis spans %.1f..%.1f%%, the ratings' %.0f..%.0f, with %.0f scales: want the shares within 0-100%% on a chart of their own", axes[0], axes[1], axes[2], axes[3], axes[4])
 	}
 	screenshot(t, ctx, shots, "serve-c4-leaderboard.png")
 
@@ -844,7 +829,7 @@ func contrast(a, b string) string {
 const phoneWidth, phoneHeight = 390, 844
 
 // legendLabels is an expression: the labels of the chart's legend.
-const legendLabels = `[...document.querySelectorAll("#chart .u-legend .u-series th")].map(e => e.textContent)`
+const legendLabels = `[...document.querySelectorAll("#chart .u-legend .u-series th, #chart-shares .u-legend .u-series th")].map(e => e.textContent)`
 
 // openWithBest opens the leaderboard as if the best it follows were
 // another network, the best of the leaderboard's networks that is not

@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, sharesText, agentURL, playURL, gameInfo, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, sharesText, agentURL, playURL, gameInfo, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, legendValue, newestIndex, History } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -15,8 +15,6 @@ const tbody = document.querySelector("#leaderboard tbody");
 const followed = new Map();
 const bestColor = colors[0];
 let nextColor = 1;
-let chart = null;
-let chartKey = "";
 let bestID = null; // the best followed as the best, not ticked by the user
 let followBest = true;
 const chartHeight = 270;
@@ -90,13 +88,15 @@ function writeURL() {
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
 // puts them into the range's fields, unless the user is typing in one.
 function applyRange() {
-  if (!chart) return;
-  const xs = chart.data[0];
+  const shown = charts.filter((c) => c.chart);
+  if (!shown.length) return;
+  const xs = shown[0].chart.data[0];
   const range = xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] };
-  chart.setScale("x", range);
+  for (const c of shown) c.chart.setScale("x", range);
   if (["from", "to"].includes(document.activeElement?.id)) return;
-  document.getElementById("from").value = range.min;
-  document.getElementById("to").value = range.max;
+  // Whole rounds: a league of one round spans half a round either side.
+  document.getElementById("from").value = Math.ceil(range.min);
+  document.getElementById("to").value = Math.floor(range.max);
 }
 
 // setZoom is a range the user chose.
@@ -409,6 +409,18 @@ function carry(rows, xs) {
   return out;
 }
 
+// carrySearched puts the best searched (points of one search: the round
+// that made its network, its rating now) on the rounds xs: at each round
+// the newest searched best at or before it, none before the first.
+function carrySearched(points, xs) {
+  const rows = points.map((p) => ({ round: p.round, elo: p.elo })).sort((a, b) => a.round - b.round);
+  return carry(rows, xs);
+}
+
+// searchDashes are the dashes of the lines of the best searched, one for
+// each search, so that two searches of equal ratings stay apart.
+const searchDashes = [[8, 3], [2, 3], [8, 3, 2, 3], [4, 4]];
+
 function draw(progress, rated) {
   const pts = progress.points;
   const xs = pts.map((p) => p.round);
@@ -417,18 +429,16 @@ function draw(progress, rated) {
   // their first rounds.
   const methods = [...new Set(pts.map((p) => p.method))];
   const several = methods.length > 1;
-  const data = [xs];
-  const series = [{ label: "round", value: legendValue(fmt.int) }];
-  const bands = [];
+  const elo = { data: [xs], series: [{ label: "round", value: legendValue(fmt.int) }], bands: [] };
   // Each method's curve, and the low and high ends of its 95% interval,
   // which draw its band; a method's rounds only, joined across the
   // others'.
   methods.forEach((m, k) => {
     const of = (f) => pts.map((p) => (p.method === m ? f(p) : null));
-    const at = data.length;
-    data.push(of((p) => p.elo), of((p) => p.lo), of((p) => p.hi));
+    const at = elo.data.length;
+    elo.data.push(of((p) => p.elo), of((p) => p.lo), of((p) => p.hi));
     const color = curveColors[k % curveColors.length];
-    series.push(
+    elo.series.push(
       {
         label: several ? m : "learning curve",
         stroke: color,
@@ -439,7 +449,7 @@ function draw(progress, rated) {
         // round, not that of the first draw. A round of another method
         // shows this method's newest point before it, and its round.
         value: (u, v, si, i) => {
-          const k = i ?? u.data[0].length - 1;
+          const k = i ?? newestIndex(u);
           let j = k;
           while (j > 0 && u.data[si][j] == null) j--;
           const val = u.data[si][j];
@@ -450,31 +460,48 @@ function draw(progress, rated) {
       { label: "lo", stroke: "transparent", spanGaps: true, points: { show: false } },
       { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
     );
-    bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+    elo.bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
   });
   // The best with each search it was rated with (ttt league run
-  // --search), at the round that made its network, rated now: a line
-  // of its own beside the network's.
+  // --search), rated now: from the round that made the first best it
+  // searched, each round the best of that round searched, to the newest
+  // round; each search its own dashes.
   const searches = [...new Set((progress.searched ?? []).map((p) => p.search))];
   searches.forEach((s, k) => {
-    const at = new Map(progress.searched.filter((p) => p.search === s).map((p) => [p.round, p.elo]));
-    data.push(xs.map((x) => at.get(x) ?? null));
-    series.push({
+    elo.data.push(carrySearched(progress.searched.filter((p) => p.search === s), xs));
+    elo.series.push({
       label: `the best @${s}`,
       stroke: curveColors[(methods.length + k) % curveColors.length],
       width: 1.5,
-      dash: [8, 3],
-      spanGaps: true,
-      points: { show: true, size: 5 },
-      value: legendValue((v) => v.toFixed(0)),
+      dash: searchDashes[k % searchDashes.length],
+      points: { show: false },
+      value: legendValue((v) => v.toFixed(0), "not searched yet"),
     });
   });
+  [...followed.values()].forEach((f, k) => {
+    f.name = rated[k].agent.name; // unknown for an agent from the address
+    elo.data.push(carry(rated[k].rows, xs));
+    elo.series.push({ label: f.name, stroke: f.color, width: 2, points: { show: xs.length === 1, size: 6 }, value: legendValue((v) => v.toFixed(0)) });
+  });
+  for (const r of progress.references) {
+    elo.data.push(xs.map(() => r.elo));
+    elo.series.push({
+      label: `${r.name} (anchored)`,
+      flat: true,
+      stroke: referenceColor,
+      width: 1.25,
+      dash: [6, 4],
+      points: { show: false },
+      value: () => r.elo.toFixed(0),
+    });
+  }
   // A game measured on sets of solved positions: each snapshot's share of
   // optimal moves on each set, the random-ply set's (the harder) first
-  // and the tactical set's lighter, on a scale of their own, with the
-  // built-in players' and random's (the floor) flat. A snapshot measured
-  // before the random-ply set has none there.
-  const shares = pts.some((p) => p.share != null);
+  // and the tactical set's lighter, on a chart of their own below (a
+  // share is a percentage, on an axis of 0-100%), with the built-in
+  // players' and random's (the floor) flat. A snapshot measured before
+  // the random-ply set has none there.
+  const shares = pts.some((p) => p.share != null) ? { data: [xs], series: [{ label: "round", value: legendValue(fmt.int) }], bands: [] } : null;
   if (shares) {
     const sets = [
       { key: "random_share", name: "random-ply set", light: false, floor: progress.floor_random },
@@ -483,22 +510,21 @@ function draw(progress, rated) {
     const shade = (color, set) => (set.light ? tint(color, 0.5) : color);
     methods.forEach((m, k) => {
       for (const set of sets) {
-        data.push(pts.map((p) => (p.method === m ? (p[set.key] ?? null) : null)));
-        series.push({
+        shares.data.push(pts.map((p) => (p.method === m ? (p[set.key] ?? null) : null)));
+        shares.series.push({
           label: several ? `${m}: ${set.name}` : set.name,
-          scale: "%",
           stroke: shade(several ? curveColors[k % curveColors.length] : shareColor, set),
           dash: several ? [3, 3] : undefined,
           width: 1.5,
           spanGaps: true,
-          points: { show: xs.length <= 80, size: 3 },
+          points: { show: xs.length <= 80, size: 4 },
           value: legendValue((v) => fmt.pctOf(v)),
         });
       }
     });
     const flat = (label, v, set) => {
-      data.push(xs.map(() => v));
-      series.push({ label, scale: "%", stroke: shade(shareColor, set), width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
+      shares.data.push(xs.map(() => v));
+      shares.series.push({ label, flat: true, stroke: shade(shareColor, set), width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
     };
     for (const set of sets) {
       for (const r of progress.references) {
@@ -507,29 +533,20 @@ function draw(progress, rated) {
       if (set.floor != null) flat(`random on the ${set.name}`, set.floor, set);
     }
   }
-  [...followed.values()].forEach((f, k) => {
-    f.name = rated[k].agent.name; // unknown for an agent from the address
-    data.push(carry(rated[k].rows, xs));
-    series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
-  });
-  for (const r of progress.references) {
-    data.push(xs.map(() => r.elo));
-    series.push({
-      label: `${r.name} (anchored)`,
-      stroke: referenceColor,
-      width: 1.25,
-      dash: [6, 4],
-      points: { show: false },
-      value: () => r.elo.toFixed(0),
-    });
+  // One round is no line: the chart spans half a round either side of
+  // it, where the flat lines run across and the others have no value.
+  if (xs.length === 1) {
+    for (const c of [elo, shares]) {
+      if (!c) continue;
+      c.data = c.data.map((ys, si) => (si === 0 ? [xs[0] - 0.5, xs[0], xs[0] + 0.5] : c.series[si].flat ? [ys[0], ys[0], ys[0]] : [null, ys[0], null]));
+    }
   }
   chartBox.dataset.points = xs.length;
   chartBox.dataset.round = progress.newest_round;
   chartBox.dataset.followed = followed.size;
 
   if (!xs.length) {
-    chart?.destroy();
-    chart = null;
+    for (const c of charts) c.drop();
     chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
     return;
   }
@@ -537,76 +554,110 @@ function draw(progress, rated) {
   const newest = xs[xs.length - 1];
   chartBox.setAttribute("aria-label", `Learning curve from round ${fmt.int(first)} to ${fmt.int(newest)}` +
     (pts.length ? `; the newest snapshot at Elo ${pts[pts.length - 1].elo.toFixed(0)}` : "") + (followed.size ? `; following ${[...followed.values()].map((f) => f.name).join(", ")}` : ""));
-  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (shares ? "|%" : "");
-  if (chart && key === chartKey) {
-    chart.setData(data);
-    applyRange();
-    // uPlot redraws the legend when the cursor moves: with the cursor
-    // away, it would keep the values of the round it was drawn at.
-    chart.setLegend({ idx: chart.cursor.idx });
-    return;
+  eloChart.show(elo, { y: { range: (u) => fitRatings(u, 10) } }, {});
+  window.tttChart = eloChart.chart; // for the browser test
+  sharesBox.hidden = !shares;
+  if (shares) {
+    sharesBox.setAttribute("aria-label", `Optimal moves from round ${fmt.int(first)} to ${fmt.int(newest)}`);
+    sharesChart.show(shares, { y: { range: (u) => fitShares(u) } }, { label: "optimal moves (%)", values: (u, ticks) => ticks.map((v) => `${v}%`) });
+  } else sharesChart.drop();
+  window.tttShares = sharesChart.chart;
+}
+
+// LiveChart is a chart of the page that new rounds redraw: a new uPlot
+// when its lines change, new data when only their values do. Both charts
+// show the rounds the user chose, and their cursors move together.
+class LiveChart {
+  constructor(box, height) {
+    this.box = box;
+    this.height = height;
+    this.chart = null;
+    this.key = "";
   }
-  chart?.destroy();
-  chartBox.replaceChildren();
-  chartKey = key;
-  chart = newChart(
-    chartBox,
-    chartHeight,
-    {
-      series,
-      bands,
-      legend: { live: true },
-      // The y axis fits the ratings in view, not the widest interval: an
-      // early snapshot's [-8044, 5465] would flatten the curve. The band
-      // is clipped to the chart. With shares, the ratings take the upper
-      // half and the shares the lower, so that no line of one crosses a
-      // line of the other. A log scale of rounds fits the rounds, not
-      // whole powers of ten.
-      scales: {
-        x: log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false },
-        y: { range: (u) => half(fitRatings(u, "y", 10), shares ? "upper" : null) },
-        "%": { range: (u) => half(fitShares(u), "lower") },
+
+  drop() {
+    this.chart?.destroy();
+    this.chart = null;
+    this.key = "";
+  }
+
+  show({ data, series, bands }, scales, yAxis) {
+    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "");
+    if (this.chart && key === this.key) {
+      this.chart.setData(data);
+      applyRange();
+      // uPlot redraws the legend when the cursor moves: with the cursor
+      // away, it would keep the values of the round it was drawn at.
+      this.chart.setLegend({ idx: this.chart.cursor.idx });
+      return;
+    }
+    this.drop();
+    this.box.replaceChildren();
+    this.key = key;
+    this.chart = newChart(
+      this.box,
+      this.height,
+      {
+        series,
+        bands,
+        legend: { live: true },
+        // The y axis fits the values in view, not the widest interval:
+        // an early snapshot's [-8044, 5465] would flatten the curve. The
+        // band is clipped to the chart. A log scale of rounds fits the
+        // rounds, not whole powers of ten, with labels on any range.
+        scales: { x: log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
+        xAxis: log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {},
+        yAxis,
+        // The page keeps the range the user chose: a drag across the
+        // chart sets it (setSelect), a double click forgets it; uPlot's
+        // own zoom is off, so that no setting of the scale by the page is
+        // taken for the user's.
+        cursor: { sync: { key: "curve" }, drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
+        hooks: {
+          setSelect: [
+            (u) => {
+              if (u.select.width < 2) return;
+              // Whole rounds, as the address keeps them.
+              const min = Math.max(u.data[0][0], Math.round(u.posToVal(u.select.left, "x")));
+              const max = Math.min(u.data[0][u.data[0].length - 1], Math.round(u.posToVal(u.select.left + u.select.width, "x")));
+              u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+              if (max > min) setZoom({ min, max });
+            },
+          ],
+        },
       },
-      axes: shares ? [shareAxis] : [],
-      // The page keeps the range the user chose: a drag across the chart
-      // sets it (setSelect), a double click forgets it; uPlot's own
-      // zoom is off, so that no setting of the scale by the page is
-      // taken for the user's.
-      cursor: { drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
-      hooks: {
-        setSelect: [
-          (u) => {
-            if (u.select.width < 2) return;
-            // Whole rounds, as the address keeps them.
-            const min = Math.max(u.data[0][0], Math.round(u.posToVal(u.select.left, "x")));
-            const max = Math.min(u.data[0][u.data[0].length - 1], Math.round(u.posToVal(u.select.left + u.select.width, "x")));
-            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            if (max > min) setZoom({ min, max });
-          },
-        ],
-      },
-    },
-    data,
-  );
-  applyRange();
-  window.tttChart = chart; // for the browser test
+      data,
+    );
+    applyRange();
+  }
 }
 
-// half puts a scale's range [lo, hi] in the upper or the lower part of
-// the chart, the other left to the other scale; as it is for null.
-function half([lo, hi], part) {
-  const span = 1.1 * (hi - lo);
-  if (part === "upper") return [lo - span, hi];
-  if (part === "lower") return [lo, hi + span];
-  return [lo, hi];
+const sharesBox = document.getElementById("chart-shares");
+const eloChart = new LiveChart(chartBox, chartHeight);
+const sharesChart = new LiveChart(sharesBox, 200);
+const charts = [eloChart, sharesChart];
+
+// logSplits are the rounds labelled on a log scale from min to max: 1, 2
+// and 5 times the powers of ten within it, or where fewer than three of
+// them fall in (a range of the newest rounds), five or so even steps.
+function logSplits(min, max) {
+  const out = [];
+  for (let p = Math.pow(10, Math.floor(Math.log10(Math.max(1, min)))); p <= max; p *= 10) {
+    for (const m of [1, 2, 5]) if (m * p >= min && m * p <= max) out.push(m * p);
+  }
+  if (out.length >= 3) return out;
+  const raw = (max - min) / 5;
+  const mag = Math.pow(10, Math.floor(Math.log10(Math.max(1, raw))));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag);
+  const even = [];
+  for (let v = Math.ceil(min / step) * step; v <= max; v += step) even.push(v);
+  return even;
 }
 
-// fitRatings is the range of the chart's scale (y, Elo): the ratings of
-// the curves, the agents followed and the references in the rounds in
-// view, with a margin of at least minPad, leaving the intervals (the
-// bands' edges) out. A chart with shares fits their scale, "%", the same
-// way.
-function fitRatings(u, scale, minPad) {
+// fitRatings is the range of a chart's y scale: the values of its lines
+// in the rounds in view, with a margin of at least minPad, leaving the
+// intervals (the bands' edges) out.
+function fitRatings(u, minPad) {
   const xs = u.data[0];
   const x0 = u.scales.x.min ?? xs[0];
   const x1 = u.scales.x.max ?? xs[xs.length - 1];
@@ -614,7 +665,7 @@ function fitRatings(u, scale, minPad) {
   let min = Infinity;
   let max = -Infinity;
   u.data.forEach((ys, si) => {
-    if (si === 0 || edges.includes(si) || (u.series[si].scale ?? "y") !== scale) return;
+    if (si === 0 || edges.includes(si)) return;
     ys.forEach((y, k) => {
       if (y == null || xs[k] < x0 || xs[k] > x1) return;
       if (y < min) min = y;
@@ -626,12 +677,56 @@ function fitRatings(u, scale, minPad) {
   return [min - pad, max + pad];
 }
 
-// fitShares is the range of the shares' scale: the shares in view, with
-// a margin, within 0-100%.
+// fitShares is the range of the shares' chart: the shares in view, with
+// a margin, within 0-100%, which no share leaves.
 function fitShares(u) {
-  const [lo, hi] = fitRatings(u, "%", 2);
+  const [lo, hi] = fitRatings(u, 2);
   return [Math.max(0, lo), Math.min(100, hi)];
 }
+
+// chartPNG is the charts shown as one PNG image: each chart's canvas
+// (its lines and axes) with its legend below it, as the legend reads
+// now, on the page's background.
+async function chartPNG() {
+  const shown = charts.filter((c) => c.chart && !c.box.hidden);
+  const scale = window.devicePixelRatio || 1;
+  const rowHeight = 18 * scale;
+  const parts = shown.map((c) => {
+    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].filter((r) => r.style.display !== "none");
+    return { canvas: c.chart.ctx.canvas, rows: rows.map((r) => ({ text: r.textContent.replace(/\s+/g, " ").trim(), color: r.querySelector(".u-marker")?.style.borderColor })) };
+  });
+  const width = Math.max(...parts.map((p) => p.canvas.width));
+  const height = parts.reduce((h, p) => h + p.canvas.height + (p.rows.length + 1) * rowHeight, 0);
+  const out = Object.assign(document.createElement("canvas"), { width, height });
+  const g = out.getContext("2d");
+  const style = getComputedStyle(chartBox);
+  g.fillStyle = getComputedStyle(chartBox.closest(".card")).backgroundColor;
+  g.fillRect(0, 0, width, height);
+  g.font = `${12 * scale}px ${style.fontFamily}`;
+  let y = 0;
+  for (const p of parts) {
+    g.drawImage(p.canvas, 0, y);
+    y += p.canvas.height + rowHeight / 2;
+    for (const r of p.rows) {
+      g.fillStyle = r.color || style.color;
+      g.fillRect(10 * scale, y + 4 * scale, 14 * scale, 4 * scale);
+      g.fillStyle = style.color;
+      g.fillText(r.text, 30 * scale, y + 10 * scale);
+      y += rowHeight;
+    }
+    y += rowHeight / 2;
+  }
+  return new Promise((resolve) => out.toBlob(resolve, "image/png"));
+}
+
+document.getElementById("curve-png").addEventListener("click", async () => {
+  const blob = await chartPNG();
+  const a = el("a", { href: URL.createObjectURL(blob), download: `learning-curve-round-${chartBox.dataset.round}.png` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+});
 
 // The range buttons: the newest rounds (following each new one), the
 // whole run, a log scale of rounds; and the range's fields, from and to,
