@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/league"
 )
 
 // formatFlagName is --format of the listing commands.
@@ -54,9 +56,12 @@ func checkListing(c *cli.Context) error {
 	return checkFormat(c)
 }
 
-// exact is a number that a listing prints in full, such as a probability,
-// where a float64 cell has one decimal.
+// exact is a number that a listing prints to ten significant digits,
+// such as a probability, where a float64 cell has one decimal.
 type exact float64
+
+// MarshalJSON writes e as CSV does.
+func (e exact) MarshalJSON() ([]byte, error) { return league.AppendNumber(nil, float64(e)), nil }
 
 // listing is what a listing command prints: named columns, and rows whose
 // cells are strings, integers, float64 (printed with one decimal) or nil
@@ -79,7 +84,7 @@ func (l listing) write(w io.Writer, format string) error {
 		case float64:
 			return strconv.AppendFloat(dst, v, 'f', 1, 64)
 		case exact:
-			return strconv.AppendFloat(dst, float64(v), 'g', -1, 64)
+			return league.AppendNumber(dst, float64(v))
 		case int:
 			return strconv.AppendInt(dst, int64(v), 10)
 		case int64:
@@ -118,6 +123,9 @@ func (l listing) write(w io.Writer, format string) error {
 				}
 				k, _ := json.Marshal(l.columns[i])
 				v, err := json.Marshal(cell)
+				if f, ok := cell.(float64); ok {
+					v = league.AppendNumber(nil, f) // a rating's digits, not its float's
+				}
 				if err != nil {
 					return err
 				}

@@ -238,11 +238,21 @@ func TestRatingsPlotLeagues(t *testing.T) {
 // league, a user's first: every panel shows its round (a glyph, where a
 // line of one point is nothing), the anchored built-in players run
 // across the panel, no tick reads -0, and the shares' axis stays within
-// 0 and 100%.
+// 0 and 100%. Its CSV files write no float's last bits as digits.
 func TestRatingsPlotOneRound(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.OK(t, "league", "run", "--game", "connect4", "--rounds", "1", "--games-per-round", "2000")
+	noise := regexp.MustCompile(`\d{11,}|\.\d*[1-9]\d{10,}`)
+	for _, args := range [][]string{{"ratings", "--format", "csv"}, {"rounds", "--format", "csv"}, {"ratings", "--format", "json"}} {
+		out := p.OK(t, args...)
+		if m := noise.FindString(out); m != "" {
+			t.Errorf("%s writes %s: more digits than a figure has\n%s", strings.Join(args, " "), m, out)
+		}
+		if !strings.Contains(out, "optimal_pct") && !strings.Contains(out, "tactical_pct") {
+			t.Errorf("%s has no shares by phase:\n%s", strings.Join(args, " "), out)
+		}
+	}
 	p.OK(t, "ratings", "plot", "-o", "one.svg")
 	data := p.File(t, "one.svg")
 	doc, err := parseSVG(data)
