@@ -275,9 +275,16 @@ type Listing struct {
 	Name     string
 	Class    *game.Class
 	MinGames int
-	Offset   int
-	Limit    int
+	// NoSearched leaves out the searched agents (a model with a search
+	// around it), which can fill the top of a league run with --search.
+	NoSearched bool
+	Offset     int
+	Limit      int
 }
+
+// notSearched is the filter of Listing.NoSearched: the few searched
+// agents, found once, rather than a look-up of every standing's agent.
+const notSearched = "s.agent_id NOT IN (SELECT id FROM agents WHERE kind = 'searched')"
 
 // LeaderboardSorts are the columns a Listing sorts by, and their SQL.
 var LeaderboardSorts = map[string]string{
@@ -307,6 +314,9 @@ func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err er
 	}
 	if l.MinGames > 0 {
 		where, args = append(where, "s.wins + s.draws + s.losses >= ?"), append(args, l.MinGames)
+	}
+	if l.NoSearched {
+		where = append(where, notSearched)
 	}
 	filter := ""
 	if len(where) > 0 {
@@ -354,4 +364,22 @@ func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err er
 	page := "SELECT s.agent_id FROM " + from + " " + filter + " " + order + " LIMIT ? OFFSET ?"
 	list, err = standings(v.ctx, v.tx, "WHERE s.agent_id IN ("+page+") "+order, 0, append(args, l.Limit, max(l.Offset, 0))...)
 	return list, matched, rated, err
+}
+
+// EloRank is the place of rated agent a in the order of Elo, from the
+// top, ties by id, as Leaderboard's default order and Standings have it:
+// among every rated agent, or without the searched ones.
+func (v *View) EloRank(a *Agent, noSearched bool) (int, error) {
+	if a.Standing == nil {
+		return 0, fmt.Errorf("%s is not rated", a.Name)
+	}
+	q := "SELECT count(*) FROM standings s WHERE (s.elo > ? OR (s.elo = ? AND s.agent_id < ?))"
+	if noSearched {
+		q += " AND " + notSearched
+	}
+	var above int
+	if err := v.tx.QueryRowContext(v.ctx, q, a.Standing.Elo, a.Standing.Elo, a.ID).Scan(&above); err != nil {
+		return 0, err
+	}
+	return above + 1, nil
 }
