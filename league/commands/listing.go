@@ -56,12 +56,10 @@ func checkListing(c *cli.Context) error {
 	return checkFormat(c)
 }
 
-// exact is a number that a listing prints to ten significant digits,
-// such as a probability, where a float64 cell has one decimal.
+// exact is a number that a listing's CSV prints to ten significant
+// digits, such as a probability, where a float64 cell has one decimal;
+// JSON has it whole, as the API does.
 type exact float64
-
-// MarshalJSON writes e as CSV does.
-func (e exact) MarshalJSON() ([]byte, error) { return league.AppendNumber(nil, float64(e)), nil }
 
 // listing is what a listing command prints: named columns, and rows whose
 // cells are strings, integers, float64 (printed with one decimal) or nil
@@ -123,9 +121,6 @@ func (l listing) write(w io.Writer, format string) error {
 				}
 				k, _ := json.Marshal(l.columns[i])
 				v, err := json.Marshal(cell)
-				if f, ok := cell.(float64); ok {
-					v = league.AppendNumber(nil, f) // a rating's digits, not its float's
-				}
 				if err != nil {
 					return err
 				}

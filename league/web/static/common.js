@@ -97,6 +97,9 @@ export const fmt = {
   // A share already in percent, as the API gives it: 44.9%.
   pctOf: (p) => `${p.toFixed(1)}%`,
   record: (w, d, l) => `${fmt.int(w)}/${fmt.int(d)}/${fmt.int(l)}`,
+  // A count of games in at most five characters, as ttt ratings' table
+  // has them: 98,765, 123k, 14.4M (a night's best plays millions).
+  count: (n) => (n < 100000 ? fmt.int(n) : n < 1e6 ? `${Math.floor(n / 1000)}k` : `${(n / 1e6).toFixed(1)}M`),
 };
 
 // agentURL and playURL link to an agent's pages.

@@ -30,7 +30,7 @@ let log = false;
 
 // listing is the view of the table: its order, its filters and its page
 // (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
-const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0 };
+const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0, searched: true };
 
 // listingQuery is listing as /api/leaderboard's query.
 function listingQuery() {
@@ -41,13 +41,15 @@ function listingQuery() {
   if (listing.class) q.set("class", listing.class);
   if (listing.min > 0) q.set("min_games", listing.min);
   if (listing.offset > 0) q.set("offset", listing.offset);
+  if (!listing.searched) q.set("searched", "0");
   return q;
 }
 
 // The view is kept in the address, to be shared: ?rounds=A-B|lastN,
 // log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked),
-// and the table's sort, order, q, class, min_games, offset and limit
-// (the rows of a page, 20 unless said).
+// and the table's sort, order, q, class, min_games, offset, searched
+// (0: without the searched agents) and limit (the rows of a page, 20
+// unless said).
 function readURL() {
   const q = new URLSearchParams(location.search);
   listing.sort = q.get("sort") || "elo";
@@ -57,6 +59,7 @@ function readURL() {
   listing.min = Math.max(0, Number(q.get("min_games")) || 0);
   listing.offset = Math.max(0, Number(q.get("offset")) || 0);
   listing.limit = Math.min(1000, Math.max(1, Number(q.get("limit")) || 20));
+  listing.searched = q.get("searched") !== "0";
   const r = q.get("rounds") || "";
   let m;
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
@@ -181,7 +184,7 @@ async function historyOf(id) {
 let health = null;
 
 const refresh = coalesce(async () => {
-  const [board, progress, h, game] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health"), gameInfo()]);
+  const [board, progress, h, game, rounds] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health"), gameInfo(), api("/api/rounds?limit=10")]);
   health = h;
   showHealth(h);
   followTheBest(h.best);
@@ -198,8 +201,58 @@ const refresh = coalesce(async () => {
   about(board, game);
   table(board, game);
   draw(progress, shown.filter((x) => x));
+  roundTable(rounds);
   shownRound = board.round;
 });
+
+// shownChanges is the most changes of the best the dashboard lists,
+// as many as its rounds.
+const shownChanges = 10;
+
+// roundTable fills the dashboard: the newest rounds, the changes of the
+// best, and the league's settings.
+function roundTable(r) {
+  // Local time, as ttt rounds writes it, with the seconds: 11-28 21:23:56.
+  const when = (t) => {
+    if (!t) return "–";
+    const d = new Date(t);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  };
+  const rate = (games, s) => (games && s > 0 ? fmt.count(Math.round(games / s)) : "–");
+  const agent = (a) => (a ? el("a", { href: agentURL(a.id), text: a.name }) : "–");
+  document.querySelector("#rounds tbody").replaceChildren(
+    ...r.rounds.map((x) =>
+      el(
+        "tr",
+        { "data-round": x.round, class: x.best ? "changed" : null },
+        el("td", { class: "num", text: fmt.int(x.round) }),
+        el("td", { text: when(x.finished) }),
+        el("td", { class: "num", text: x.seconds == null ? "–" : duration(x.seconds) }),
+        el("td", { class: "num", text: fmt.count(x.train_games) }),
+        el("td", { class: "num", text: rate(x.train_games, x.train_seconds) }),
+        el("td", { class: "num", text: fmt.count(x.eval_games) }),
+        el("td", { class: "num", text: rate(x.eval_games, x.eval_seconds) }),
+        el("td", {}, agent(x.snapshot)),
+        el("td", {}, x.best ? el("span", { class: "star", title: "the best changed at the end of this round", text: "★ " }) : null, x.best ? agent(x.best) : ""),
+      ),
+    ),
+  );
+  document.getElementById("best-count").textContent = r.changes
+    ? `${fmt.int(r.changes)} changes${r.changes > shownChanges ? `, the newest ${shownChanges}` : ""}, read back from the rating history: a restart keeps them`
+    : "no best yet";
+  document.querySelector("#best-changes tbody").replaceChildren(
+    ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
+  );
+  const settings = Object.entries(r.settings).sort(([a], [b]) => a.localeCompare(b));
+  document.getElementById("settings").replaceChildren(...(settings.length ? settings.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]) : [el("dd", { text: "none yet: a league run stores them as it starts" })]));
+}
+
+// duration writes seconds as people read a round's length: 0.2 s, 58 s,
+// 5 min 12 s.
+function duration(s) {
+  return s < 10 ? `${s.toFixed(1)} s` : s < 90 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
 
 // The league's health: whether a league run is at work, when the last
 // round finished (kept up to date between rounds), its pace, and since
@@ -278,6 +331,17 @@ function tiles(board, progress, h) {
   };
   agentTile("best", h.best);
   agentTile("latest", h.latest);
+  // Where the league's best (the Best agent link, the ★, what export and
+  // play take) is another network, the tile says why it names this one.
+  const why = document.getElementById("t-best-why");
+  why.hidden = !h.leader;
+  if (h.leader) {
+    why.replaceChildren(
+      "the league's best (★, Best agent, export, play) is ",
+      el("a", { href: agentURL(h.leader.id), text: h.leader.name }),
+      `, ahead by ${(h.leader.standing.lo - h.best.standing.lo).toFixed(1)} on the low end, within the noise (${h.margin.toFixed(1)}): the pages follow this one until it leads by more`,
+    );
+  }
 }
 
 // about fills the figures of "About these numbers" from the league shown:
@@ -341,58 +405,72 @@ function table(board, game) {
     th.setAttribute("aria-sort", th.dataset.sort === listing.sort ? (listing.order === "asc" ? "ascending" : "descending") : "none");
     if (!th.querySelector("button")) th.replaceChildren(el("button", { class: "sort", type: "button", title: th.title || `sort by ${th.textContent}` }, th.textContent));
   }
-  tbody.replaceChildren(
-    ...board.agents.map((a) => {
-      const f = followed.get(a.id);
-      return el(
-        "tr",
-        { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
-        el("td", { class: "num", text: a.rank }),
-        el(
-          "td",
-          { class: "agent" },
-          el("a", { href: agentURL(a.id), text: a.name }),
-          a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null,
-          a.generation ? el("span", { class: "muted made", title: "the league round that made it; its name carries its id", text: ` r${a.generation}` }) : null,
-        ),
-        el("td", { class: a.method ? "method" : "method muted", text: a.method ?? "–" }),
-        el("td", {}, badge(a.class, a.shares)),
-        el("td", { class: "num", text: fmt.elo(a.elo) }),
-        el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
-        el("td", { class: "num", text: fmt.int(a.games) }),
-        el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
-        check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
-        el(
-          "td",
-          {},
-          el("input", {
-            type: "checkbox",
-            class: "follow",
-            title: "follow its rating on the chart",
-            "aria-label": `follow ${a.name} on the chart`,
-            checked: !!f,
-            onchange: (e) => {
-              if (e.target.checked) follow(a.id, a.name);
-              else {
-                followed.delete(a.id);
-                histories.delete(a.id);
-              }
-              // Ticked or unticked by hand, the best stays as the user
-              // left it.
-              if (a.id === bestID) {
-                bestID = null;
-                followBest = false;
-              }
-              writeURL();
-              refresh();
-            },
-          }),
-          f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
-        ),
-        // Nothing plays a checkpoint whose weights ttt prune dropped.
-        el("td", {}, a.kind === "random" ? null : a.pruned ? el("span", { class: "muted", title: "its weights were dropped by ttt prune: it cannot be played", text: "pruned" }) : el("a", { href: playURL(a.id), "aria-label": `play ${a.name}`, text: "play" })),
-      );
-    }),
+  // The searched agents' toggle, where the league has some.
+  document.getElementById("searched-filter").hidden = !(curve?.searched ?? []).length && listing.searched;
+  // The best closes the table where the page leaves it out: a league run
+  // with --search can fill the top with the best searched.
+  const rows = board.agents.map((a) => boardRow(a, check));
+  if (board.best_row) {
+    rows.push(
+      el("tr", { class: "gap", "aria-hidden": "true" }, el("td", { colspan: 14, class: "muted", text: "…" })),
+      boardRow(board.best_row, check),
+    );
+  }
+  tbody.replaceChildren(...rows);
+}
+
+// boardRow is agent a's row of the leaderboard, with the check's columns.
+function boardRow(a, check) {
+  const f = followed.get(a.id);
+  return el(
+    "tr",
+    { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
+    el("td", { class: "num", text: a.rank || "–" }),
+    el(
+      "td",
+      { class: "agent" },
+      el("a", { href: agentURL(a.id), text: a.name }),
+      a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null,
+      a.generation ? el("span", { class: "muted made", title: "the league round that made it; its name carries its id", text: ` r${a.generation}` }) : null,
+    ),
+    el("td", { class: a.method ? "method" : "method muted", text: a.method ?? "–" }),
+    el("td", {}, badge(a.class, a.shares)),
+    el("td", { class: "num", text: fmt.elo(a.elo) }),
+    el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
+    // Counts short, as ttt ratings has them, so that the table fits its
+    // card; in full in their titles.
+    el("td", { class: "num", text: fmt.count(a.games), title: fmt.int(a.games) }),
+    el("td", { class: "num", text: [a.wins, a.draws, a.losses].map(fmt.count).join("/"), title: fmt.record(a.wins, a.draws, a.losses) }),
+    check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
+    el(
+      "td",
+      {},
+      el("input", {
+        type: "checkbox",
+        class: "follow",
+        title: "follow its rating on the chart",
+        "aria-label": `follow ${a.name} on the chart`,
+        checked: !!f,
+        onchange: (e) => {
+          if (e.target.checked) follow(a.id, a.name);
+          else {
+            followed.delete(a.id);
+            histories.delete(a.id);
+          }
+          // Ticked or unticked by hand, the best stays as the user
+          // left it.
+          if (a.id === bestID) {
+            bestID = null;
+            followBest = false;
+          }
+          writeURL();
+          refresh();
+        },
+      }),
+      f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
+    ),
+    // Nothing plays a checkpoint whose weights ttt prune dropped.
+    el("td", {}, a.kind === "random" ? null : a.pruned ? el("span", { class: "muted", title: "its weights were dropped by ttt prune: it cannot be played", text: "pruned" }) : el("a", { href: playURL(a.id), "aria-label": `play ${a.name}`, text: "play" })),
   );
 }
 
@@ -776,6 +854,8 @@ search.addEventListener("input", () => {
 });
 const classFilter = document.getElementById("class-filter");
 classFilter.addEventListener("change", () => relist(() => ((listing.class = classFilter.value), (listing.offset = 0))));
+const searchedBox = document.getElementById("searched");
+searchedBox.addEventListener("change", () => relist(() => ((listing.searched = searchedBox.checked), (listing.offset = 0))));
 const minGames = document.getElementById("min-games");
 minGames.addEventListener("change", () => relist(() => ((listing.min = Math.max(0, Math.floor(Number(minGames.value)) || 0)), (listing.offset = 0))));
 document.getElementById("prev").addEventListener("click", () => relist(() => (listing.offset = Math.max(0, listing.offset - listing.limit))));
@@ -785,5 +865,6 @@ readURL();
 search.value = listing.q;
 classFilter.value = listing.class;
 minGames.value = listing.min || "";
+searchedBox.checked = listing.searched;
 writeURL();
 loadLive(refresh, () => shownRound, down);
