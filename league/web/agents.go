@@ -98,31 +98,31 @@ type agentFacts struct {
 	// Pruned: ttt prune dropped its weights (a network's, or a table's
 	// file), so it cannot play, be exported or downloaded; its record,
 	// ratings and games remain.
-	Pruned     bool                  `json:"pruned"`
-	Class      *string               `json:"class"`
-	Best       bool                  `json:"best"`
-	Latest     bool                  `json:"latest"` // the newest network
-	Parent     *agentRef             `json:"parent"`
-	Generation int                   `json:"generation"`
-	TrainGames int64                 `json:"train_games"`
-	Method     *string               `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
-	Inputs     *int                  `json:"inputs"` // the network's: its game's, with the side input
-	Hidden     *int                  `json:"hidden"`
-	Outputs    *int                  `json:"outputs"`
-	Parameters *int                  `json:"parameters"` // a model's weights or values
-	Table      *int                  `json:"table"`      // a table of values' count of values
-	Model      *string               `json:"model"`      // what its model is, in a few words
+	Pruned     bool      `json:"pruned"`
+	Class      *string   `json:"class"`
+	Best       bool      `json:"best"`
+	Latest     bool      `json:"latest"` // the newest network
+	Parent     *agentRef `json:"parent"`
+	Generation int       `json:"generation"`
+	TrainGames int64     `json:"train_games"`
+	Method     *string   `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
+	Inputs     *int      `json:"inputs"` // the network's: its game's, with the side input
+	Hidden     *int      `json:"hidden"`
+	Outputs    *int      `json:"outputs"`
+	Parameters *int      `json:"parameters"` // a model's weights or values
+	Table      *int      `json:"table"`      // a table of values' count of values
+	Model      *string   `json:"model"`      // what its model is, in a few words
 	// File is the name of its model's file, GET /api/agents/{ref}/weights
 	// as ttt export writes it: null where it has none (a built-in
 	// player, a searched agent, a pruned checkpoint). Sided: the model
 	// has a file of each side too (side=X or O).
-	File  *string `json:"file"`
-	Sided bool    `json:"sided"`
-	Created    *string               `json:"created"`    // null for a searched agent not stored yet
-	Standing   *standingFigures      `json:"standing"`
-	Verify     *sides[verifyFigures] `json:"verify"`
-	VsRandom   *sides[oddsFigures]   `json:"vs_random"`
-	Shares     *shareFigures         `json:"shares"`
+	File     *string               `json:"file"`
+	Sided    bool                  `json:"sided"`
+	Created  *string               `json:"created"` // null for a searched agent not stored yet
+	Standing *standingFigures      `json:"standing"`
+	Verify   *sides[verifyFigures] `json:"verify"`
+	VsRandom *sides[oddsFigures]   `json:"vs_random"`
+	Shares   *shareFigures         `json:"shares"`
 	// Floor is a random player's expected shares, beside Shares.
 	Floor *floorFigures `json:"floor"`
 	// Opponents is the first page of its record against each opponent
