@@ -216,6 +216,7 @@ func TestBrowser(t *testing.T) {
 	toyGame(t, ctx)
 	tablePages(t, ctx)
 	learners(t, ctx, shots)
+	morning(t, ctx, url)
 	watcher(t, ctx, problems)
 }
 

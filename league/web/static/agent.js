@@ -66,8 +66,10 @@ function header(a) {
     const file = (side, text, id, title) =>
       el("a", { class: "button", id, href: `/api/agents/${encodeURIComponent(refOf(a))}/weights${side ? `?side=${side}` : ""}`, download: "", title, text });
     actions.push(file("", a.table ? "⤓ table" : "⤓ weights", "weights", `${a.file}: ${a.model}, as ttt export writes it; plays both sides`));
-    if (a.sided) {
-      const folded = (side) => (a.inputs ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `the file of ${side} alone`);
+    // A table's file of one side is its file less the other side's
+    // values: the page offers the one file that plays both.
+    if (a.sided && !a.table) {
+      const folded = (side) => (a.inputs ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `the tables of the positions ${side} leaves, all it reads when it plays ${side}`);
       actions.push(file("X", "for X", "weights-x", folded("X")), file("O", "for O", "weights-o", folded("O")));
     }
   }
