@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"regexp"
 	"slices"
 	"strconv"
@@ -37,16 +38,18 @@ var morningGames = []struct {
 // main league, whose server is at url (a league of some rounds).
 func morning(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	logLabels(t, ctx, url)
+	chartOptions(t, ctx, url)
 	for _, g := range morningGames {
 		oneRound(t, ctx, g.name, g.flags)
 		searchedLeague(t, ctx, g.name, g.flags)
 	}
 }
 
-// logLabels checks that a log scale of rounds has labels on a range of
-// the newest rounds, where no power of ten falls.
-func logLabels(t *testing.T, ctx context.Context, url string) {
+// chartOptions checks the chart's options on a league of some rounds: a
+// log scale of rounds has labels on a range of the newest rounds, where
+// no power of ten falls; the rounds by the clock, the range the user
+// chose kept; the chart as a PNG image.
+func chartOptions(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
 	do(t, ctx, chromedp.Navigate(url+"?log=1&rounds=6-11"))
 	waitFor(t, ctx, `window.tttChart && tttChart.scales.x.distr === 3 && tttChart.scales.x.min === 6`)
@@ -54,6 +57,21 @@ func logLabels(t *testing.T, ctx context.Context, url string) {
 	if len(labels) < 3 {
 		t.Errorf("the log scale of rounds 6-11 has labels %q; want three at least", labels)
 	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("#clock")))
+	waitFor(t, ctx, `location.search.includes("x=time") && !location.search.includes("log=1") && tttChart.data[0][0] > 1e9 && tttChart.series[0].label === "time"`)
+	clock, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`fetch("/api/progress").then((r) => r.json()).then((p) => [tttChart.scales.x.min, tttChart.scales.x.max, p.points.find((q) => q.round === 6).finished, p.points.find((q) => q.round === 11).finished])`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clock[0] != clock[2] || clock[1] != clock[3] {
+		t.Errorf("by the clock, rounds 6-11 span %v of the chart; their ends are %v", clock[:2], clock[2:])
+	}
+	shot := download(t, ctx, "#curve-png", "learning-curve-round-11.png")
+	if img, err := png.Decode(bytes.NewReader(shot)); err != nil || img.Bounds().Dx() < 600 {
+		t.Errorf("the chart downloads as %d bytes of PNG (%v)", len(shot), err)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("#clock")))
+	waitFor(t, ctx, `!location.search.includes("x=time") && tttChart.data[0][0] === 1`)
 }
 
 // oneRound checks a league of one round of the game: its chart spans half

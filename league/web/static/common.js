@@ -376,13 +376,10 @@ export function legendValue(format, none = "–") {
   };
 }
 
-// newestIndex is the index of a chart's newest round: the last whole
-// one, past the half round a chart of one round spans after it.
+// newestIndex is the index of a chart's newest round: the last, but
+// for a chart of one round (padded), which spans half a round after it.
 export function newestIndex(u) {
-  const xs = u.data[0];
-  let k = xs.length - 1;
-  while (k > 0 && !Number.isInteger(xs[k])) k--;
-  return k;
+  return u.data[0].length - 1 - (u.padded ? 1 : 0);
 }
 
 // chartSize is the size of a chart that fills its card's width.

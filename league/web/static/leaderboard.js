@@ -27,6 +27,13 @@ const chartHeight = 270;
 // scale never do. log puts the rounds on a log scale.
 let zoom = null;
 let log = false;
+// clock puts the rounds at the time each finished (the x axis in local
+// time) in place of their numbers; the range the user chose stays one of
+// rounds. chartRounds are the rounds of the chart's points, in order,
+// and chartClock whether the chart shows them by the clock.
+let clock = false;
+let chartRounds = [];
+let chartClock = false;
 
 // listing is the view of the table: its order, its filters and its page
 // (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
@@ -65,6 +72,7 @@ function readURL() {
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
   else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
   log = q.get("log") === "1";
+  clock = q.get("x") === "time";
   followBest = q.get("best") !== "0";
   for (const id of (q.get("follow") || "").split(",")) {
     if (/^\d+$/.test(id)) follow(Number(id), null);
@@ -75,6 +83,7 @@ function writeURL() {
   const q = new URLSearchParams();
   if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
   if (log) q.set("log", "1");
+  if (clock) q.set("x", "time");
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
@@ -86,6 +95,7 @@ function writeURL() {
     b.setAttribute("aria-pressed", on);
   }
   document.getElementById("log").setAttribute("aria-pressed", log);
+  document.getElementById("clock").setAttribute("aria-pressed", clock);
 }
 
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
@@ -94,12 +104,34 @@ function applyRange() {
   const shown = charts.filter((c) => c.chart);
   if (!shown.length) return;
   const xs = shown[0].chart.data[0];
-  const range = xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] };
+  const rs = chartRounds;
+  const r = xRange(rs) ?? { min: rs[0], max: rs[rs.length - 1] };
+  // A single round is half a round (or a minute) either side of it.
+  const range = rs.length === 1 ? { min: xs[0], max: xs[xs.length - 1] } : { min: xOf(r.min), max: xOf(r.max) };
   for (const c of shown) c.chart.setScale("x", range);
   if (["from", "to"].includes(document.activeElement?.id)) return;
-  // Whole rounds: a league of one round spans half a round either side.
-  document.getElementById("from").value = Math.ceil(range.min);
-  document.getElementById("to").value = Math.floor(range.max);
+  document.getElementById("from").value = r.min;
+  document.getElementById("to").value = r.max;
+}
+
+// xOf is where round r is on the chart's x axis: the round itself, or
+// by the clock the time the first round from r on finished.
+function xOf(r) {
+  if (!chartClock) return r;
+  const xs = charts.find((c) => c.chart).chart.data[0];
+  const k = chartRounds.findIndex((x) => x >= r);
+  return xs[k < 0 ? xs.length - 1 : k];
+}
+
+// roundAt is the round of the point nearest x on the chart's x axis.
+function roundAt(u, x) {
+  if (!chartClock) return Math.round(x);
+  const xs = u.data[0];
+  let k = 0;
+  xs.forEach((v, i) => {
+    if (Math.abs(v - x) < Math.abs(xs[k] - x)) k = i;
+  });
+  return chartRounds[Math.min(k, chartRounds.length - 1)];
 }
 
 // setZoom is a range the user chose.
@@ -501,13 +533,26 @@ const searchDashes = [[8, 3], [2, 3], [8, 3, 2, 3], [4, 4]];
 
 function draw(progress, rated) {
   const pts = progress.points;
+  // The rounds, and where the chart puts them: at their numbers, or by
+  // the clock where every round's end is known.
   const xs = pts.map((p) => p.round);
+  chartRounds = xs;
+  chartClock = clock && pts.length > 0 && pts.every((p) => p.finished != null);
+  const at = chartClock ? pts.map((p) => p.finished) : xs;
+  const xSeries = {
+    label: chartClock ? "time" : "round",
+    value: (u, v, si, i) => {
+      const k = i ?? newestIndex(u);
+      const r = chartRounds[Math.min(Math.max(0, k - (u.padded ? 1 : 0)), chartRounds.length - 1)];
+      return chartClock ? `${new Date(u.data[0][k] * 1000).toLocaleString()} (round ${fmt.int(r)})` : fmt.int(u.data[0][k]);
+    },
+  };
   // A league of several learners has a learning curve for each method,
   // from the rounds that were its turn; the methods in the order of
   // their first rounds.
   const methods = [...new Set(pts.map((p) => p.method))];
   const several = methods.length > 1;
-  const elo = { data: [xs], series: [{ label: "round", value: legendValue(fmt.int) }], bands: [] };
+  const elo = { data: [at], series: [xSeries], bands: [] };
   // Each method's curve, and the low and high ends of its 95% interval,
   // which draw its band; a method's rounds only, joined across the
   // others'.
@@ -579,7 +624,7 @@ function draw(progress, rated) {
   // share is a percentage, on an axis of 0-100%), with the built-in
   // players' and random's (the floor) flat. A snapshot measured before
   // the random-ply set has none there.
-  const shares = pts.some((p) => p.share != null) ? { data: [xs], series: [{ label: "round", value: legendValue(fmt.int) }], bands: [] } : null;
+  const shares = pts.some((p) => p.share != null) ? { data: [at], series: [xSeries], bands: [] } : null;
   if (shares) {
     const sets = [
       { key: "random_share", name: "random-ply set", light: false, floor: progress.floor_random },
@@ -611,12 +656,15 @@ function draw(progress, rated) {
       if (set.floor != null) flat(`random on the ${set.name}`, set.floor, set);
     }
   }
-  // One round is no line: the chart spans half a round either side of
-  // it, where the flat lines run across and the others have no value.
-  if (xs.length === 1) {
+  // One round is no line: the chart spans half a round (or a minute)
+  // either side of it, where the flat lines run across and the others
+  // have no value.
+  const padded = xs.length === 1;
+  if (padded) {
+    const half = chartClock ? 60 : 0.5;
     for (const c of [elo, shares]) {
       if (!c) continue;
-      c.data = c.data.map((ys, si) => (si === 0 ? [xs[0] - 0.5, xs[0], xs[0] + 0.5] : c.series[si].flat ? [ys[0], ys[0], ys[0]] : [null, ys[0], null]));
+      c.data = c.data.map((ys, si) => (si === 0 ? [at[0] - half, at[0], at[0] + half] : c.series[si].flat ? [ys[0], ys[0], ys[0]] : [null, ys[0], null]));
     }
   }
   chartBox.dataset.points = xs.length;
@@ -632,12 +680,12 @@ function draw(progress, rated) {
   const newest = xs[xs.length - 1];
   chartBox.setAttribute("aria-label", `Learning curve from round ${fmt.int(first)} to ${fmt.int(newest)}` +
     (pts.length ? `; the newest snapshot at Elo ${pts[pts.length - 1].elo.toFixed(0)}` : "") + (followed.size ? `; following ${[...followed.values()].map((f) => f.name).join(", ")}` : ""));
-  eloChart.show(elo, { y: { range: (u) => fitRatings(u, 10) } }, {});
+  eloChart.show(elo, { y: { range: (u) => fitRatings(u, 10) } }, {}, padded);
   window.tttChart = eloChart.chart; // for the browser test
   sharesBox.hidden = !shares;
   if (shares) {
     sharesBox.setAttribute("aria-label", `Optimal moves from round ${fmt.int(first)} to ${fmt.int(newest)}`);
-    sharesChart.show(shares, { y: { range: (u) => fitShares(u) } }, { label: "optimal moves (%)", values: (u, ticks) => ticks.map((v) => `${v}%`) });
+    sharesChart.show(shares, { y: { range: (u) => fitShares(u) } }, { label: "optimal moves (%)", values: (u, ticks) => ticks.map((v) => `${v}%`) }, padded);
   } else sharesChart.drop();
   window.tttShares = sharesChart.chart;
 }
@@ -659,9 +707,10 @@ class LiveChart {
     this.key = "";
   }
 
-  show({ data, series, bands }, scales, yAxis) {
-    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "");
+  show({ data, series, bands }, scales, yAxis, padded) {
+    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (chartClock ? "|clock" : "");
     if (this.chart && key === this.key) {
+      this.chart.padded = padded;
       this.chart.setData(data);
       applyRange();
       // uPlot redraws the legend when the cursor moves: with the cursor
@@ -683,8 +732,8 @@ class LiveChart {
         // an early snapshot's [-8044, 5465] would flatten the curve. The
         // band is clipped to the chart. A log scale of rounds fits the
         // rounds, not whole powers of ten, with labels on any range.
-        scales: { x: log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
-        xAxis: log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {},
+        scales: { x: chartClock ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
+        xAxis: chartClock ? clockAxis : log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {},
         yAxis,
         // The page keeps the range the user chose: a drag across the
         // chart sets it (setSelect), a double click forgets it; uPlot's
@@ -696,8 +745,8 @@ class LiveChart {
             (u) => {
               if (u.select.width < 2) return;
               // Whole rounds, as the address keeps them.
-              const min = Math.max(u.data[0][0], Math.round(u.posToVal(u.select.left, "x")));
-              const max = Math.min(u.data[0][u.data[0].length - 1], Math.round(u.posToVal(u.select.left + u.select.width, "x")));
+              const min = Math.max(chartRounds[0], roundAt(u, u.posToVal(u.select.left, "x")));
+              const max = Math.min(chartRounds[chartRounds.length - 1], roundAt(u, u.posToVal(u.select.left + u.select.width, "x")));
               u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
               if (max > min) setZoom({ min, max });
             },
@@ -706,9 +755,26 @@ class LiveChart {
       },
       data,
     );
+    this.chart.padded = padded;
     applyRange();
   }
 }
+
+// clockAxis is the x axis by the clock: local time, its ticks a minute
+// to a day apart, the date where the span is a day or more.
+const clockAxis = {
+  label: "time (local)",
+  incrs: [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400],
+  values: (u, ticks) => {
+    const two = (n) => String(n).padStart(2, "0");
+    const days = (u.scales.x.max - u.scales.x.min) >= 86400;
+    return ticks.map((t) => {
+      const d = new Date(t * 1000);
+      const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+      return days ? `${two(d.getMonth() + 1)}-${two(d.getDate())} ${hm}` : u.scales.x.max - u.scales.x.min < 300 ? `${hm}:${two(d.getSeconds())}` : hm;
+    });
+  },
+};
 
 const sharesBox = document.getElementById("chart-shares");
 const eloChart = new LiveChart(chartBox, chartHeight);
@@ -815,8 +881,15 @@ for (const b of document.querySelectorAll("#range [data-range]")) {
     setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
+document.getElementById("clock").addEventListener("click", () => {
+  clock = !clock;
+  if (clock) log = false; // a log of the clock says nothing
+  writeURL();
+  refresh();
+});
 document.getElementById("log").addEventListener("click", () => {
   log = !log;
+  if (log) clock = false;
   writeURL();
   refresh();
 });
