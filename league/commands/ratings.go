@@ -108,11 +108,11 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 		}
 		switch {
 		case shown < listed && !searched:
-			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents without the searched ones: --limit N or --all for more, --searched to list them too)\n", shown, listed)
+			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents, the searched ones left out: --limit N or --all for more)\n", shown, listed)
 		case shown < listed:
 			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", shown, listed)
 		case !searched && listed < rated:
-			fmt.Fprintf(j.Stdout, "(%d searched agents left out: --searched lists them)\n", rated-listed)
+			fmt.Fprintf(j.Stdout, "(%d searched agents left out)\n", rated-listed)
 		}
 		if best != nil {
 			fmt.Fprintf(j.Stdout, "best: %s (%s, Elo %s)\n", best.Name, best.Verdict(), eloText(best))
@@ -130,8 +130,9 @@ func eloText(a *store.Agent) string {
 }
 
 // leaderboard is the listing of ttt ratings: list, rated agents best
-// first, each at its rank of ranks, as format prints them, best marked. The table fits a terminal of
-// 100 columns; CSV and JSON hold every figure in a field of its own.
+// first, each at its rank in ranks, as format prints them, best marked.
+// The table fits a terminal of 100 columns; CSV and JSON hold every
+// figure in a field of its own.
 func leaderboard(list []*store.Agent, ranks []int, best *store.Agent, format string, kit *agents.Kit) listing {
 	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
 	if kit.Positions != nil {

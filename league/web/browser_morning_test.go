@@ -193,14 +193,7 @@ func searchedLeague(t *testing.T, ctx context.Context, name string, flags []stri
 	p, path := newLeague(t, 3, append(slices.Clone(flags), "--search", "ab2,mcts20")...)
 	_, url := serve(t, path)
 	defer chromedp.Run(ctx, chromedp.Navigate("about:blank"))
-	var board struct {
-		Best    struct{ Name string }
-		Agents  []struct{ Name, Kind string }
-		BestRow *struct {
-			Name string
-			Rank int
-		} `json:"best_row"`
-	}
+	var board bestAfterPage
 	getJSON(t, url+"api/leaderboard?limit=2", &board)
 	if board.BestRow == nil || board.BestRow.Name != board.Best.Name || board.BestRow.Rank < 3 {
 		t.Fatalf("%s: the top 2 %+v, and after them %+v; want the best, %s, at its rank", name, board.Agents, board.BestRow, board.Best.Name)

@@ -80,7 +80,7 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 		changes []store.BestChange
 		names   = map[int64]store.AgentName{}
 		stored  map[string]string
-		ended   = map[int64]time.Time{}
+		ended   map[int64]time.Time // when the changes' rounds finished
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {
@@ -113,23 +113,13 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 				}
 			}
 		}
-		// When each change's round finished: the rounds listed, and
-		// those before them that the changes name.
-		for _, c := range changes {
-			if len(list) == 0 || c.Round < list[0].ID {
-				rs, err := v.Rounds(c.Round, c.Round)
-				if err != nil {
-					return err
-				}
-				for _, r := range rs {
-					ended[r.ID] = r.Finished
-				}
-			}
+		// When each change's round finished.
+		rounds := make([]int64, len(changes))
+		for i, c := range changes {
+			rounds[i] = c.Round
 		}
-		for _, r := range list {
-			ended[r.ID] = r.Finished
-		}
-		return nil
+		ended, err = v.Finished(rounds)
+		return err
 	})
 	if !ok {
 		return
