@@ -383,3 +383,36 @@ func (v *View) EloRank(a *Agent, noSearched bool) (int, error) {
 	}
 	return above + 1, nil
 }
+
+// Rounds returns the rounds from first to last (ids), in order, without
+// their snapshots' facts (Agent is nil): the table of rounds of ttt
+// serve's dashboard.
+func (v *View) Rounds(first, last int64) ([]RoundInfo, error) {
+	return readRounds(v.ctx, v.tx, first, last)
+}
+
+// Finished returns when each of the rounds ids finished, by id; a round
+// whose end is not known (schema 1's) is left out.
+func (v *View) Finished(ids []int64) (map[int64]time.Time, error) {
+	out := make(map[int64]time.Time, len(ids))
+	stmt, err := v.tx.PrepareContext(v.ctx, "SELECT finished_at FROM rounds WHERE id = ?")
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for _, id := range ids {
+		var at sql.Null[string]
+		if err := stmt.QueryRowContext(v.ctx, id).Scan(&at); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if !at.Valid {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, at.V)
+		if err != nil {
+			return nil, fmt.Errorf("round %d's end %q: %w", id, at.V, err)
+		}
+		out[id] = t
+	}
+	return out, nil
+}
