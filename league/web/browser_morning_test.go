@@ -136,6 +136,11 @@ func oneRound(t *testing.T, ctx context.Context, name string, flags []string) {
 		t.Errorf("%s: the weights button downloads %d bytes, ttt export writes %d", name, len(got), len(p.File(t, "best.bin")))
 	}
 	readable(t, ctx, name+" agent page")
+	// The best of one round is the newest too: nothing to compare it
+	// with, and no link to a comparison of it with itself.
+	if eval[bool](t, ctx, `document.getElementById("compare") !== null`) {
+		t.Errorf("%s: the page of the best, the newest, links to a comparison with the newest", name)
+	}
 
 	// The play page, the agent first: how long its reply took, and a
 	// searched agent's depth.
