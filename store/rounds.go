@@ -424,24 +424,32 @@ func readRounds(ctx context.Context, tx *sql.Tx, first, last int64) (list []Roun
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // Settings returns the league's stored settings (see SetSettings).
-func (db *DB) Settings(ctx context.Context) (map[string]string, error) {
-	settings := map[string]string{}
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT name, value FROM settings")
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var name, value string
-			if err := rows.Scan(&name, &value); err != nil {
-				return err
-			}
-			settings[name] = value
-		}
-		return rows.Err()
+func (db *DB) Settings(ctx context.Context) (settings map[string]string, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		settings, err = readSettings(ctx, tx)
+		return err
 	})
 	return settings, err
+}
+
+// Settings is DB.Settings, in the view.
+func (v *View) Settings() (map[string]string, error) { return readSettings(v.ctx, v.tx) }
+
+func readSettings(ctx context.Context, tx *sql.Tx) (map[string]string, error) {
+	settings := map[string]string{}
+	rows, err := tx.QueryContext(ctx, "SELECT name, value FROM settings")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, value string
+		if err := rows.Scan(&name, &value); err != nil {
+			return nil, err
+		}
+		settings[name] = value
+	}
+	return settings, rows.Err()
 }
 
 // SetSettings stores the settings a league was started with, the ones it

@@ -278,9 +278,16 @@ type Listing struct {
 	Name     string
 	Class    *game.Class
 	MinGames int
-	Offset   int
-	Limit    int
+	// NoSearched leaves out the searched agents (a model with a search
+	// around it), which can fill the top of a league run with --search.
+	NoSearched bool
+	Offset     int
+	Limit      int
 }
+
+// notSearched is the filter of Listing.NoSearched: the few searched
+// agents, found once, rather than a look-up of every standing's agent.
+const notSearched = "s.agent_id NOT IN (SELECT id FROM agents WHERE kind = 'searched')"
 
 // LeaderboardSorts are the columns a Listing sorts by, and their SQL.
 var LeaderboardSorts = map[string]string{
@@ -310,6 +317,9 @@ func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err er
 	}
 	if l.MinGames > 0 {
 		where, args = append(where, "s.wins + s.draws + s.losses >= ?"), append(args, l.MinGames)
+	}
+	if l.NoSearched {
+		where = append(where, notSearched)
 	}
 	filter := ""
 	if len(where) > 0 {
@@ -357,4 +367,55 @@ func (v *View) Leaderboard(l Listing) (list []*Agent, matched, rated int, err er
 	page := "SELECT s.agent_id FROM " + from + " " + filter + " " + order + " LIMIT ? OFFSET ?"
 	list, err = standings(v.ctx, v.tx, "WHERE s.agent_id IN ("+page+") "+order, 0, append(args, l.Limit, max(l.Offset, 0))...)
 	return list, matched, rated, err
+}
+
+// EloRank is the place of rated agent a in the order of Elo, from the
+// top, ties by id, as Leaderboard's default order and Standings have it:
+// among every rated agent, or without the searched ones.
+func (v *View) EloRank(a *Agent, noSearched bool) (int, error) {
+	if a.Standing == nil {
+		return 0, fmt.Errorf("%s is not rated", a.Name)
+	}
+	q := "SELECT count(*) FROM standings s WHERE (s.elo > ? OR (s.elo = ? AND s.agent_id < ?))"
+	if noSearched {
+		q += " AND " + notSearched
+	}
+	var above int
+	if err := v.tx.QueryRowContext(v.ctx, q, a.Standing.Elo, a.Standing.Elo, a.ID).Scan(&above); err != nil {
+		return 0, err
+	}
+	return above + 1, nil
+}
+
+// Rounds returns the rounds from first to last (ids), in order, without
+// their snapshots' facts (Agent is nil): the table of rounds of ttt
+// serve's dashboard.
+func (v *View) Rounds(first, last int64) ([]RoundInfo, error) {
+	return readRounds(v.ctx, v.tx, first, last)
+}
+
+// Finished returns when each of the rounds ids finished, by id; a round
+// whose end is not known (schema 1's) is left out.
+func (v *View) Finished(ids []int64) (map[int64]time.Time, error) {
+	out := make(map[int64]time.Time, len(ids))
+	stmt, err := v.tx.PrepareContext(v.ctx, "SELECT finished_at FROM rounds WHERE id = ?")
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for _, id := range ids {
+		var at sql.Null[string]
+		if err := stmt.QueryRowContext(v.ctx, id).Scan(&at); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if !at.Valid {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, at.V)
+		if err != nil {
+			return nil, fmt.Errorf("round %d's end %q: %w", id, at.V, err)
+		}
+		out[id] = t
+	}
+	return out, nil
 }

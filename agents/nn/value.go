@@ -42,12 +42,14 @@ func (n *Net) Value(pos game.Position, p *Pass) float32 {
 // the side to move: the exact score where the move ends the game (the
 // rules, not the net, say what a finished game is worth), the net's
 // Value of the position it leaves otherwise (values may be nil). It returns the best move,
-// the lowest on a tie, and its worth.
+// the lowest that wins by the rules, else the lowest on a tie, and its
+// worth.
 func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best int, worth float32) {
 	g := n.Game
 	legal := g.Legal(pos)
 	side := g.ToMove(pos)
 	best, worth = -1, -1
+	won := -1
 	for m := range g.Moves() {
 		if legal&(1<<m) == 0 {
 			continue
@@ -61,6 +63,9 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 			v = ScoreTie
 		case game.Win(side):
 			v = ScoreWin
+			if won < 0 {
+				won = m
+			}
 		default:
 			v = ScoreLoss
 		}
@@ -70,6 +75,11 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 		if v > worth {
 			best, worth = m, v
 		}
+	}
+	// A win the rules settle before any estimate, even one of 1 (a
+	// float32 sigmoid reaches it).
+	if won >= 0 {
+		return won, ScoreWin
 	}
 	return best, worth
 }

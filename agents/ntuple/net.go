@@ -204,8 +204,8 @@ const (
 // Afterstates writes into values what each legal move of pos is worth to
 // the side to move (values may be nil): the exact score where the move
 // ends the game, the net's value of the position it leaves otherwise. It
-// returns the best move and its worth: the lowest of the moves worth
-// within TieWidth of the most.
+// returns the best move and its worth: the lowest move that wins by the
+// rules, else the lowest of the moves worth within TieWidth of the most.
 //
 // Only the tables of the cells a move changes are read again: the sum of
 // pos's entries is taken once, and each move adds what its changed
@@ -219,7 +219,7 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 	}
 	w := n.table(side)
 	base := n.sum(w, p)
-	most := float32(-1)
+	most, won := float32(-1), -1
 	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
 		m := bits.TrailingZeros64(legal)
 		after := g.Play(pos, m)
@@ -232,11 +232,19 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 			v = ScoreTie
 		case game.Win(side):
 			v = ScoreWin
+			if won < 0 {
+				won = m
+			}
 		default:
 			v = ScoreLoss
 		}
 		values[m] = v
 		most = max(most, v)
+	}
+	// A win the rules settle before any estimate, however close to 1
+	// (a float32 sigmoid reaches 1 itself): no window ties them.
+	if won >= 0 {
+		return won, ScoreWin
 	}
 	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
 		if m := bits.TrailingZeros64(legal); values[m] >= most-TieWidth {

@@ -70,6 +70,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
 			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
+			&cli.DurationFlag{Name: "heartbeat", Value: time.Minute, Usage: "where the output is no terminal (a log file, a pipe), a line at most this often while a round trains, with its games trained of how many, so that a long round is seen to go on (0: none)"},
 			workersFlag(),
 			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: abN is alpha-beta N plies deep, mctsN MCTS with N simulations a move; a setting of the run, given on every run that should"},
 		}, leagueFlags()...)),
@@ -255,14 +256,18 @@ func (j *job) sayStart(db *store.DB, noSettings bool, cfg league.Config) error {
 // stopConditions are the run's conditions to stop on besides --rounds
 // and --duration (--until, --patience), and --quiet.
 type stopConditions struct {
-	until    game.Class // the class the best must reach; 0 (beatable): none
-	patience int64
-	quiet    bool
+	until     game.Class // the class the best must reach; 0 (beatable): none
+	patience  int64
+	quiet     bool
+	heartbeat time.Duration // the time between the lines of a round's training, without a terminal; 0: none
 }
 
 // stopFlags reads a run's stop conditions.
 func stopFlags(c *cli.Context) (stopConditions, error) {
-	s := stopConditions{patience: int64(c.Int("patience")), quiet: c.Bool("quiet")}
+	s := stopConditions{patience: int64(c.Int("patience")), quiet: c.Bool("quiet"), heartbeat: c.Duration("heartbeat")}
+	if s.heartbeat < 0 {
+		return s, usage(c.Command, "--heartbeat must not be negative (got %v)", s.heartbeat)
+	}
 	var err error
 	if s.until, err = untilFlag(c); err != nil {
 		return s, err
@@ -283,6 +288,9 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 	var mu sync.Mutex
 	var bar progress
 	var barRound int64 // the round the bar shows
+	// Without a terminal, no bar: a line now and then says that a long
+	// round goes on.
+	beat := heartbeat{every: stop.heartbeat}
 	played := 0
 	var (
 		first     int64        // this run's first round
@@ -327,8 +335,12 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 					what = fmt.Sprintf("round %d: training; best %s (%s, Elo %s)", round, best.Name, best.Verdict(), eloText(best))
 				}
 				bar, barRound = j.progress(int64(total), what, "games"), round
+				beat.start(time.Now())
 			}
 			bar.set(int64(done))
+			if bar.bar == nil && beat.due(time.Now()) {
+				fmt.Fprintf(w, "round %d: training, %d of %d games\n", round, done, total)
+			}
 		},
 		Round: func(r league.Report) {
 			mu.Lock()

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+
+	"ttt/league"
 )
 
 // formatFlagName is --format of the listing commands.
@@ -54,8 +56,9 @@ func checkListing(c *cli.Context) error {
 	return checkFormat(c)
 }
 
-// exact is a number that a listing prints in full, such as a probability,
-// where a float64 cell has one decimal.
+// exact is a number that a listing's CSV prints to ten significant
+// digits, such as a probability, where a float64 cell has one decimal;
+// JSON has it whole, as the API does.
 type exact float64
 
 // listing is what a listing command prints: named columns, and rows whose
@@ -79,7 +82,7 @@ func (l listing) write(w io.Writer, format string) error {
 		case float64:
 			return strconv.AppendFloat(dst, v, 'f', 1, 64)
 		case exact:
-			return strconv.AppendFloat(dst, float64(v), 'g', -1, 64)
+			return league.AppendNumber(dst, float64(v))
 		case int:
 			return strconv.AppendInt(dst, int64(v), 10)
 		case int64:

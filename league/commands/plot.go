@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"ttt/agents"
 	"ttt/agents/verify"
@@ -118,6 +119,18 @@ const (
 	legendWidth = 2.9 * vg.Inch
 )
 
+// fewPoints is the most rounds of a curve drawn with a glyph at each.
+const fewPoints = 40
+
+// searchDashes are the dashes of the curves of the best searched, one
+// for each search, so that two searches of equal ratings stay apart.
+var searchDashes = [][]vg.Length{
+	{vg.Points(8), vg.Points(3)},
+	{vg.Points(2), vg.Points(2)},
+	{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)},
+	{vg.Points(4), vg.Points(4)},
+}
+
 // maxPoints bounds the points of a line: more than the plot's width in
 // pixels draws nothing more, and a night's curve has 100,000.
 const maxPoints = 2000
@@ -136,6 +149,7 @@ const (
 type eloSeries struct {
 	label   string
 	kind    seriesKind
+	search  bool // a curve of the best searched, dashed
 	ratings []store.HistoryRow
 }
 
@@ -209,7 +223,12 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	for _, s := range slices.Sorted(maps.Keys(bySearch)) {
 		rows := bySearch[s]
 		slices.SortStableFunc(rows, func(a, b store.HistoryRow) int { return cmp.Compare(a.Round, b.Round) })
-		series = append(series, eloSeries{label: "the best @" + s + ", rated now", kind: curveKind, ratings: rows})
+		// The newest holds until the last round, as the best's own.
+		if end := rows[len(rows)-1]; end.Round < last {
+			end.Round = last
+			rows = append(rows, end)
+		}
+		series = append(series, eloSeries{label: "the best @" + s + ", rated now", kind: curveKind, search: true, ratings: rows})
 	}
 
 	// The same snapshots on the ladder: each one's rating from its games
@@ -381,6 +400,25 @@ func thin(s eloSeries) eloSeries {
 	return s
 }
 
+// bandOf is the polygon of a curve's 95% intervals: its highs left to
+// right, then its lows back. A curve of one round gets a band half a
+// round wide, which a line of no width would not show.
+func bandOf(rows []store.HistoryRow) plotter.XYs {
+	if len(rows) == 1 {
+		r := rows[0]
+		x := float64(r.Round)
+		return plotter.XYs{{X: x - 0.25, Y: r.Hi}, {X: x + 0.25, Y: r.Hi}, {X: x + 0.25, Y: r.Lo}, {X: x - 0.25, Y: r.Lo}}
+	}
+	band := make(plotter.XYs, 0, 2*len(rows))
+	for _, r := range rows {
+		band = append(band, plotter.XY{X: float64(r.Round), Y: r.Hi})
+	}
+	for _, r := range slices.Backward(rows) {
+		band = append(band, plotter.XY{X: float64(r.Round), Y: r.Lo})
+	}
+	return band
+}
+
 // seriesColors are the agents' colours: the Okabe-Ito palette, which
 // readers with colour-blindness can tell apart, without its yellow, which
 // is faint on white. The learning curve is black, the references grey.
@@ -421,7 +459,8 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 	best, bestKey := newPanel("")
 	var leagueLines, bestLines []plot.Plotter
 	var curveBands []plot.Plotter // drawn under the lines
-	curves, agents := 0, 0
+	var refs []*plotter.Line      // across the whole panel, once it is fitted
+	curves, agents, searches := 0, 0, 0
 	for _, s := range series {
 		xy := make(plotter.XYs, len(s.ratings))
 		for k, r := range s.ratings {
@@ -433,32 +472,50 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		}
 		switch s.kind {
 		case curveKind:
-			// The band first, under every line.
-			band := make(plotter.XYs, 0, 2*len(s.ratings))
-			for _, r := range s.ratings {
-				band = append(band, plotter.XY{X: float64(r.Round), Y: r.Hi})
-			}
-			for k := len(s.ratings) - 1; k >= 0; k-- {
-				band = append(band, plotter.XY{X: float64(s.ratings[k].Round), Y: s.ratings[k].Lo})
-			}
-			poly, err := plotter.NewPolygon(band)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", s.label, err)
-			}
 			c := curveColors[curves%len(curveColors)]
 			curves++
-			poly.Color = color.NRGBA{c.R, c.G, c.B, 0x28}
-			poly.LineStyle.Width = 0
-			league.Add(poly)
-			curveBands = append(curveBands, poly)
+			if s.search {
+				// Each search of the best its own dashes, and no band:
+				// the line says where the network stands searched.
+				line.Dashes = searchDashes[searches%len(searchDashes)]
+				searches++
+			} else {
+				// The band first, under every line.
+				poly, err := plotter.NewPolygon(bandOf(s.ratings))
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", s.label, err)
+				}
+				poly.Color = color.NRGBA{c.R, c.G, c.B, 0x28}
+				poly.LineStyle.Width = 0
+				league.Add(poly)
+				curveBands = append(curveBands, poly)
+			}
 			line.Color, line.Width = c, vg.Points(1.5)
-			leagueKey.Add(s.label+", 95% band", line)
+			thumbs := []plot.Thumbnailer{line}
 			leagueLines = append(leagueLines, line)
+			// A curve of few rounds shows each of them: a round alone
+			// is no line at all.
+			if len(xy) <= fewPoints {
+				points, err := plotter.NewScatter(xy)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", s.label, err)
+				}
+				points.Color, points.Radius = c, vg.Points(2.5)
+				points.Shape = draw.CircleGlyph{}
+				thumbs = append(thumbs, points)
+				leagueLines = append(leagueLines, points)
+			}
+			label := s.label
+			if !s.search {
+				label += ", 95% band"
+			}
+			leagueKey.Add(label, thumbs...)
 		case referenceKind:
 			line.Color, line.Width = referenceColor, vg.Points(1.5)
 			line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
 			leagueKey.Add(s.label, line)
 			leagueLines = append(leagueLines, line)
+			refs = append(refs, line)
 		case agentKind:
 			// Six colours, then the same with dashes; a glyph of its
 			// own at each line's newest rating.
@@ -488,6 +545,7 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		panels, keys = append(panels, []*plot.Plot{best}), append(keys, &bestKey)
 	}
 	fitAxes(league, append(leagueLines, curveBands...))
+	acrossPanel(league, refs)
 	fitAxes(best, bestLines)
 	if optimal != nil && len(optimal.lines) > 0 {
 		panel, key, err := optimalPanel(optimal)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,5 +232,61 @@ func TestRatingsPlotLeagues(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(p.Dir, name)); err == nil {
 			t.Errorf("a refused plot wrote %s", name)
 		}
+	}
+}
+
+// TestRatingsPlotOneRound draws the chart of a one-round Connect Four
+// league, a user's first: every panel shows its round (a glyph, where a
+// line of one point is nothing), the anchored built-in players run
+// across the panel, no tick reads -0, and the shares' axis stays within
+// 0 and 100%. Its CSV files write no float's last bits as digits.
+func TestRatingsPlotOneRound(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	p.OK(t, "league", "run", "--game", "connect4", "--rounds", "1", "--games-per-round", "2000")
+	noise := regexp.MustCompile(`\d{11,}|\.\d*[1-9]\d{10,}`)
+	for _, args := range [][]string{{"ratings", "--format", "csv"}, {"rounds", "--format", "csv"}} {
+		out := p.OK(t, args...)
+		if m := noise.FindString(out); m != "" {
+			t.Errorf("%s writes %s: more digits than a figure has\n%s", strings.Join(args, " "), m, out)
+		}
+		if !strings.Contains(out, "optimal_pct") && !strings.Contains(out, "tactical_pct") {
+			t.Errorf("%s has no shares by phase:\n%s", strings.Join(args, " "), out)
+		}
+	}
+	p.OK(t, "ratings", "plot", "-o", "one.svg")
+	data := p.File(t, "one.svg")
+	doc, err := parseSVG(data)
+	if err != nil {
+		t.Fatalf("one.svg: %v", err)
+	}
+	for _, text := range doc.texts {
+		if strings.HasPrefix(strings.TrimSpace(text), "-0") {
+			t.Errorf("a tick reads %q", text)
+		}
+		if v, err := strconv.ParseFloat(text, 64); err == nil && v > 100 && v < 200 {
+			t.Errorf("an axis reads %q: no share is above 100%%, and no Elo of this league near it", text)
+		}
+	}
+	// The references: a dashed line across the panel, not a dot at
+	// round 1.
+	refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
+	long := 0
+	for _, m := range refs {
+		x0, _ := strconv.ParseFloat(string(m[1]), 64)
+		x1, _ := strconv.ParseFloat(string(m[3]), 64)
+		if x1-x0 > 300 {
+			long++
+		}
+	}
+	// random, the tactician and the MCTS players on the Elo panel, and
+	// on the shares' panel the tactician's and random's shares.
+	if long < 6 {
+		t.Errorf("%d reference lines run across a panel, want the anchors and the shares' references", long)
+	}
+	// A glyph for the round of each curve: the Elo curve, the shares of
+	// its two sets.
+	if glyphs := bytes.Count(data, []byte("A2.5,2.5 ")) / 2; glyphs < 3 {
+		t.Errorf("%d glyphs drawn: a one-round curve shows nothing", glyphs)
 	}
 }

@@ -34,10 +34,12 @@ func drawPanels(panels [][]*plot.Plot, keys []*plot.Legend, text, format string)
 	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(14)}
 	for i, row := range plot.Align(panels, tiles, body) {
 		panels[i][0].Draw(row[0])
-		// Each legend beside its panel, level with the top of its data.
+		// Each legend beside its panel, level with the top of its data,
+		// in a font small enough to fit the column and the panel.
 		data := panels[i][0].DataCanvas(row[0])
 		key := column
 		key.Min.Y, key.Max.Y = data.Min.Y, data.Max.Y
+		fitLegend(keys[i], key.Size().X, data.Max.Y-row[0].Min.Y)
 		keys[i].Draw(key)
 	}
 	var buf bytes.Buffer
@@ -45,6 +47,19 @@ func drawPanels(panels [][]*plot.Plot, keys []*plot.Legend, text, format string)
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// fitLegend makes key's font smaller, down to 6 points, until its
+// entries fit width and height: the column of legends, and the panel
+// beside it.
+func fitLegend(key *plot.Legend, width, height vg.Length) {
+	for key.TextStyle.Font.Size > vg.Points(6) {
+		size := key.Rectangle(draw.Canvas{}).Size()
+		if size.X <= width && size.Y <= height {
+			return
+		}
+		key.TextStyle.Font.Size -= vg.Points(0.5)
+	}
 }
 
 // optimalPanel draws the curve of optimal moves, with its references
@@ -60,10 +75,21 @@ func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
 			return nil, nil, err
 		}
 		line.Color, line.Width = curveColors[k%len(curveColors)], vg.Points(1.5)
-		key.Add(l.label, line)
+		thumbs := []plot.Thumbnailer{line}
 		lines = append(lines, line)
+		if len(l.points) <= fewPoints {
+			points, err := plotter.NewScatter(l.points)
+			if err != nil {
+				return nil, nil, err
+			}
+			points.Color, points.Radius, points.Shape = line.Color, vg.Points(2.5), draw.CircleGlyph{}
+			thumbs = append(thumbs, points)
+			lines = append(lines, points)
+		}
+		key.Add(l.label, thumbs...)
 		first, last = min(first, l.points[0].X), max(last, l.points[len(l.points)-1].X)
 	}
+	var refs []*plotter.Line
 	for _, r := range o.refs {
 		ref, err := plotter.NewLine(plotter.XYs{{X: first, Y: r.value}, {X: last, Y: r.value}})
 		if err != nil {
@@ -73,10 +99,24 @@ func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
 		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
 		key.Add(r.label, ref)
 		lines = append(lines, ref)
+		refs = append(refs, ref)
 	}
 	panel.Add(lines...)
 	fitAxes(panel, lines)
+	acrossPanel(panel, refs)
+	// A share is within 0 and 100%, and so is its axis.
+	panel.Y.Min, panel.Y.Max = max(0, panel.Y.Min), min(100, panel.Y.Max)
 	return panel, &key, nil
+}
+
+// acrossPanel draws the flat lines refs across the whole width of p,
+// from the first round drawn to the last: a league of one round has
+// them as well.
+func acrossPanel(p *plot.Plot, refs []*plotter.Line) {
+	for _, r := range refs {
+		y := r.XYs[0].Y
+		r.XYs = plotter.XYs{{X: p.X.Min, Y: y}, {X: p.X.Max, Y: y}}
+	}
 }
 
 // newPanel returns a panel of the plot with its title, a grid and
@@ -101,7 +141,7 @@ func newPanel(title string) (*plot.Plot, plot.Legend) {
 // fitAxes sets p's axes to the data of lines with a margin: a twentieth
 // of the span above and below, so that no line runs along the frame, and
 // a fiftieth at the right, so that the glyphs at the newest ratings are
-// whole. A flat line gets a span of two Elo.
+// whole. A flat line gets a span of two Elo, a single round one round.
 func fitAxes(p *plot.Plot, lines []plot.Plotter) {
 	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
@@ -113,6 +153,10 @@ func fitAxes(p *plot.Plot, lines []plot.Plotter) {
 	if y1-y0 < 2 {
 		mid := (y0 + y1) / 2
 		y0, y1 = mid-1, mid+1
+	}
+	// One round is half a round either side of it.
+	if x1-x0 < 1 {
+		x0 -= 0.5
 	}
 	p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, 0.5)
 	p.Y.Min, p.Y.Max = y0-(y1-y0)/20, y1+(y1-y0)/20
@@ -140,6 +184,9 @@ func niceTicks(lo, hi float64, whole bool) []plot.Tick {
 	var ticks []plot.Tick
 	for k := math.Ceil(lo / minor); k*minor <= hi; k++ {
 		v := k * minor
+		if math.Abs(v) < minor/2 {
+			v = 0 // not -0, which a label would print
+		}
 		t := plot.Tick{Value: v}
 		if r := math.Mod(math.Abs(v), step); r < minor/2 || step-r < minor/2 {
 			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)

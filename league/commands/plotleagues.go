@@ -156,6 +156,7 @@ func leaguesPlot(curves []leagueCurve, kit *agents.Kit, title, format string) ([
 	// The references, flat over the games drawn: the scale's fixed
 	// points, which are the same in every league of the game, the
 	// strongest first; the checked players' shares and a random player's.
+	var refs []*plotter.Line
 	dashed := func(key *plot.Legend, lines *[]plot.Plotter, label string, y float64) error {
 		ref, err := plotter.NewLine(plotter.XYs{{X: first, Y: y}, {X: last, Y: y}})
 		if err != nil {
@@ -165,6 +166,7 @@ func leaguesPlot(curves []leagueCurve, kit *agents.Kit, title, format string) ([
 		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
 		key.Add(label, ref)
 		*lines = append(*lines, ref)
+		refs = append(refs, ref)
 		return nil
 	}
 	builtins := slices.Clone(kit.Builtins)
@@ -178,7 +180,8 @@ func leaguesPlot(curves []leagueCurve, kit *agents.Kit, title, format string) ([
 	// games drawn.
 	fit := func(p *plot.Plot, lines []plot.Plotter) {
 		fitAxes(p, lines)
-		p.X.Max = last + (last-first)/50
+		p.X.Max = max(p.X.Min+1, last+(last-first)/50)
+		acrossPanel(p, refs)
 	}
 	eloPanel.Add(eloLines...)
 	fit(eloPanel, eloLines)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -63,4 +64,23 @@ func (p progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// heartbeat paces the lines that stand for a progress bar where there is
+// no terminal: one every so often, none at all for every 0.
+type heartbeat struct {
+	every time.Duration
+	next  time.Time
+}
+
+// start starts the wait for the first line at now.
+func (h *heartbeat) start(now time.Time) { h.next = now.Add(h.every) }
+
+// due reports whether a line is due at now, and if so waits for the next.
+func (h *heartbeat) due(now time.Time) bool {
+	if h.every <= 0 || now.Before(h.next) {
+		return false
+	}
+	h.next = now.Add(h.every)
+	return true
 }

@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -38,10 +40,14 @@ func ratingsCommand() *cli.Command {
    and kind, the lines that beat it, and its exact odds against random.
    Best, the agent export and play take by default, is the first network
    by class (tic-tac-toe), then the low end of its Elo interval, then the
-   newest: the line under the table names it.`,
+   newest: the line under the table names it, and where the best is not
+   among the agents listed (a league run with --search can fill the top
+   with the best searched), its row closes the table, at its rank.
+   --searched=false lists the agents without a search around them.`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Value: 20, Usage: "list the `N` best-rated agents"},
 			&cli.BoolFlag{Name: "all", Usage: "list every rated agent"},
+			&cli.BoolFlag{Name: "searched", Value: true, Usage: "list the searched agents (league run --search) among the others; --searched=false leaves them out"},
 			formatFlag(), dbFlag(),
 		},
 		Subcommands: []*cli.Command{ratingsHistoryCommand(), ratingsPlotCommand(), ratingsRefitCommand()},
@@ -50,33 +56,54 @@ func ratingsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runRatings(jobOf(c), limit, c.String(formatFlagName))
+			return runRatings(jobOf(c), limit, c.String(formatFlagName), c.Bool("searched"))
 		},
 	}
 }
 
-// runRatings lists the limit best-rated agents (0: all) in format.
-func runRatings(j *job, limit int, format string) error {
+// runRatings lists the limit best-rated agents (0: all) in format, the
+// searched agents among them or not, and the best after them where it
+// is not among them: a league run with --search can fill the top with
+// the best searched.
+func runRatings(j *job, limit int, format string, searched bool) error {
 	db, err := j.openLeague(false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	list, rated, err := db.Standings(j.ctx, limit)
-	if err != nil {
+	var (
+		list          []*store.Agent
+		listed, rated int
+		best          *store.Agent
+		ranks         []int
+	)
+	err = db.View(j.ctx, func(v *store.View) (err error) {
+		l := store.Listing{Desc: true, NoSearched: !searched, Limit: cmp.Or(limit, math.MaxInt32)}
+		if list, listed, rated, err = v.Leaderboard(l); err != nil {
+			return err
+		}
+		for i := range list {
+			ranks = append(ranks, i+1)
+		}
+		if best, err = v.Agent(store.Best); errors.Is(err, store.ErrNoCheckpoints) {
+			return nil
+		} else if err != nil || best.Standing == nil || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
+			return err
+		}
+		rank, err := v.EloRank(best, !searched)
+		list, ranks = append(list, best), append(ranks, rank)
 		return err
-	}
-	best, err := db.Agent(j.ctx, store.Best)
-	if err != nil && !errors.Is(err, store.ErrNoCheckpoints) {
+	})
+	if err != nil {
 		return err
 	}
 	var ladder map[int64]elo.Rating
 	if format != "table" || best != nil {
-		ids := make([]int64, 0, len(list)+1)
+		ids := make([]int64, 0, len(list))
 		for _, a := range list {
 			ids = append(ids, a.ID)
 		}
-		if best != nil {
+		if best != nil && !slices.Contains(ids, best.ID) {
 			ids = append(ids, best.ID)
 		}
 		if ladder, err = league.DBLadderRatings(j.ctx, db, ids); err != nil {
@@ -84,15 +111,24 @@ func runRatings(j *job, limit int, format string) error {
 		}
 	}
 	kit := agents.KitFor(db.Game())
-	if err := leaderboard(list, best, format, kit, ladder).write(j.Stdout, format); err != nil {
+	if err := leaderboard(list, ranks, best, format, kit, ladder).write(j.Stdout, format); err != nil {
 		return err
 	}
 	if format == "table" {
 		if rated == 0 {
 			fmt.Fprintf(j.Stdout, "(no agent is rated yet: ttt league run --db %s plays the first round)\n", j.db)
 		}
-		if len(list) < rated {
-			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", len(list), rated)
+		shown := min(limit, listed)
+		if limit == 0 {
+			shown = listed
+		}
+		switch {
+		case shown < listed && !searched:
+			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents, the searched ones left out: --limit N or --all for more)\n", shown, listed)
+		case shown < listed:
+			fmt.Fprintf(j.Stdout, "(the %d best of %d rated agents: --limit N or --all for more)\n", shown, listed)
+		case !searched && listed < rated:
+			fmt.Fprintf(j.Stdout, "(%d searched agents left out)\n", rated-listed)
 		}
 		if best != nil {
 			fmt.Fprintf(j.Stdout, "best: %s (%s, Elo %s)%s\n", best.Name, best.Verdict(), eloText(best), floatLine(best, ladder))
@@ -153,18 +189,19 @@ func eloText(a *store.Agent) string {
 }
 
 // leaderboard is the listing of ttt ratings: list, rated agents best
-// first, as format prints them, best marked. The table fits a terminal of
-// 100 columns; CSV and JSON hold every figure in a field of its own.
-func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
+// first, each at its rank in ranks, as format prints them, best marked.
+// The table fits a terminal of 100 columns; CSV and JSON hold every
+// figure in a field of its own.
+func leaderboard(list []*store.Agent, ranks []int, best *store.Agent, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
 	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
 	if kit.Positions != nil {
-		return sampledLeaderboard(list, isBest, format, kit, ladder)
+		return sampledLeaderboard(list, ranks, isBest, format, kit, ladder)
 	}
 	if format == "table" {
 		// The games are W+D+L, so the table has no column of their own.
 		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "class", "x opt", "o opt"}}
 		for i, a := range list {
-			row := standingRow(i, a, isBest(a))
+			row := standingRow(ranks[i], a, isBest(a))
 			if len(a.Verify) == 0 { // random has no single line to check
 				row = append(row, nil, nil, nil)
 			} else {
@@ -182,7 +219,7 @@ func leaderboard(list []*store.Agent, best *store.Agent, format string, kit *age
 		if len(a.Verify) > 0 {
 			class = a.Class.String()
 		}
-		row := append(besideElo(standingFields(i, a, isBest(a)), a, kit, ladder), class)
+		row := append(besideElo(standingFields(ranks[i], a, isBest(a)), a, kit, ladder), class)
 		l.rows = append(l.rows, append(append(row, verifyCells(a)...), oddsCells(a)...))
 	}
 	return l
@@ -369,7 +406,7 @@ var errStopListing = errors.New("enough rows")
 // measured on sets of solved positions (Connect Four): the share of
 // their moves that keep the value on the random set, then on the
 // tactical set, overall and by phase.
-func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
+func sampledLeaderboard(list []*store.Agent, ranks []int, isBest func(*store.Agent) bool, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
 	shares := func(a *store.Agent, pct func(game.Score) any) []any {
 		out := []any{nil, nil, nil, nil, nil}
 		if a.Random != nil {
@@ -384,7 +421,7 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		l := listing{columns: []string{"rank", "agent", "round", "method", "elo", "95%", "w/d/l", "random", "tactical", "early", "middle", "late"}}
 		pct := func(s game.Score) any { return fmt.Sprintf("%.1f%%", s.Percent()) }
 		for i, a := range list {
-			l.rows = append(l.rows, append(standingRow(i, a, isBest(a)), shares(a, pct)...))
+			l.rows = append(l.rows, append(standingRow(ranks[i], a, isBest(a)), shares(a, pct)...))
 		}
 		return l
 	}
@@ -392,32 +429,31 @@ func sampledLeaderboard(list []*store.Agent, isBest func(*store.Agent) bool, for
 		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}, afterHi, ladderColumns...)}
 	pct := func(s game.Score) any { return exact(s.Percent()) }
 	for i, a := range list {
-		l.rows = append(l.rows, append(besideElo(standingFields(i, a, isBest(a)), a, kit, ladder), shares(a, pct)...))
+		l.rows = append(l.rows, append(besideElo(standingFields(ranks[i], a, isBest(a)), a, kit, ladder), shares(a, pct)...))
 	}
 	return l
 }
 
-// standingRow is the start of a leaderboard table's row of a, ranked
-// i+1: rank, name (starred when best), the round that made it, its
+// standingRow is the start of a leaderboard table's row of a, at rank: name (starred when best), the round that made it, its
 // method, Elo, interval, W/D/L. The name carries the agent's id, and the
 // round is the other number a user meets (a checkpoint's round line, ttt
 // rounds).
-func standingRow(i int, a *store.Agent, best bool) []any {
+func standingRow(rank int, a *store.Agent, best bool) []any {
 	s := a.Standing
 	name := clip(a.Name, maxTableName)
 	if best {
 		name += " *"
 	}
-	return []any{i + 1, name, madeIn(a), methodOf(a), s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
+	return []any{rank, name, madeIn(a), methodOf(a), s.Elo, fmt.Sprintf("[%.0f, %.0f]", s.Lo, s.Hi),
 		count(s.Record.Wins) + "/" + count(s.Record.Draws) + "/" + count(s.Record.Losses)}
 }
 
 // standingFields is the start of a leaderboard's CSV or JSON row of a,
-// ranked i+1: rank, id, name, round, method, kind, best, Elo, interval,
+// at rank: id, name, round, method, kind, best, Elo, interval,
 // games, W, D, L.
-func standingFields(i int, a *store.Agent, best bool) []any {
+func standingFields(rank int, a *store.Agent, best bool) []any {
 	s := a.Standing
-	return []any{i + 1, a.ID, a.Name, madeIn(a), methodOf(a), a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
+	return []any{rank, a.ID, a.Name, madeIn(a), methodOf(a), a.Kind, best, s.Elo, s.Lo, s.Hi, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses}
 }
 
 // madeIn is the league round that made a, none (nil) for an agent made

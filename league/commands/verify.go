@@ -119,6 +119,13 @@ func runVerify(j *job, o verifyOptions) error {
 	}
 	r.Model = search.Bound(j.ctx, r.Model, o.moveTime)
 	kit := agents.KitFor(r.Model.Plays())
+	// First what the model was read as, file or stored alike: its game
+	// and its kind, and the side of a file that says it holds one.
+	side := ""
+	if r.Side != nil {
+		side = fmt.Sprintf(", a file of %s", *r.Side)
+	}
+	fmt.Fprintf(j.Stdout, "%s, %s%s\n", kit.Title(), r.Model.Describe(), side)
 	sides := []game.Side{game.X, game.O}
 	switch {
 	case o.side != nil:

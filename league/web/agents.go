@@ -98,21 +98,28 @@ type agentFacts struct {
 	// Pruned: ttt prune dropped its weights (a network's, or a table's
 	// file), so it cannot play, be exported or downloaded; its record,
 	// ratings and games remain.
-	Pruned     bool             `json:"pruned"`
-	Class      *string          `json:"class"`
-	Best       bool             `json:"best"`
-	Parent     *agentRef        `json:"parent"`
-	Generation int              `json:"generation"`
-	TrainGames int64            `json:"train_games"`
-	Method     *string          `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
-	Inputs     *int             `json:"inputs"` // the network's: its game's, with the side input
-	Hidden     *int             `json:"hidden"`
-	Outputs    *int             `json:"outputs"`
-	Parameters *int             `json:"parameters"` // a model's weights or values
-	Table      *int             `json:"table"`      // a table of values' count of values
-	Model      *string          `json:"model"`      // what its model is, in a few words
-	Created    *string          `json:"created"`    // null for a searched agent not stored yet
-	Standing   *standingFigures `json:"standing"`
+	Pruned     bool      `json:"pruned"`
+	Class      *string   `json:"class"`
+	Best       bool      `json:"best"`
+	Latest     bool      `json:"latest"` // the newest network
+	Parent     *agentRef `json:"parent"`
+	Generation int       `json:"generation"`
+	TrainGames int64     `json:"train_games"`
+	Method     *string   `json:"method"` // how it learned (policy, tdlambda, table, selfplay-table); null for a built-in player
+	Inputs     *int      `json:"inputs"` // the network's: its game's, with the side input
+	Hidden     *int      `json:"hidden"`
+	Outputs    *int      `json:"outputs"`
+	Parameters *int      `json:"parameters"` // a model's weights or values
+	Table      *int      `json:"table"`      // a table of values' count of values
+	Model      *string   `json:"model"`      // what its model is, in a few words
+	// File is the name of its model's file, GET /api/agents/{ref}/weights
+	// as ttt export writes it: null where it has none (a built-in
+	// player, a searched agent, a pruned checkpoint). Sided: the model
+	// has a file of each side too (side=X or O).
+	File     *string          `json:"file"`
+	Sided    bool             `json:"sided"`
+	Created  *string          `json:"created"` // null for a searched agent not stored yet
+	Standing *standingFigures `json:"standing"`
 	// Ladder is its ladder rating (from its games against the built-in
 	// players alone), and Float its league Elo minus it: how far the
 	// league's line has drifted from the ladder there. Null for a
@@ -141,6 +148,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		a         *store.Agent
 		best      *agentRef
+		latest    int64 // the newest network's id
 		parent    store.AgentName
 		opponents *opponentsPage
 		ladders   map[int64]*interval
@@ -155,6 +163,11 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 			return err
 		}
 		if best, err = bestOf(v); err != nil {
+			return err
+		}
+		if n, err := v.Name(store.Latest); err == nil {
+			latest = n.ID
+		} else if !errors.Is(err, store.ErrNoCheckpoints) {
 			return err
 		}
 		if a.ParentID != 0 {
@@ -202,7 +215,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 	}
 	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-		Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a),
+		Latest: a.ID != 0 && a.ID == latest, Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a),
 		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents, Measuring: !measured}
 	if a.ID != 0 {
 		created := a.CreatedAt.Format(time.RFC3339)
@@ -229,6 +242,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	if model != nil {
 		what, size := model.Describe(), model.Size()
 		out.Model, out.Parameters = &what, &size
+		file := league.FileName(a, model, nil)
+		out.File = &file
+		_, out.Sided = model.(learn.Sided)
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}

@@ -499,7 +499,7 @@ func TestAPI(t *testing.T) {
 		var want [][]string
 		want = append(want, []string{"round", "agent", "method", "elo", "lo", "hi"})
 		for _, p := range progress.Points {
-			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			f := func(v float64) string { return string(league.AppendNumber(nil, v)) }
 			want = append(want, []string{strconv.FormatInt(p.Round, 10), strconv.FormatInt(p.Agent, 10), p.Method, f(p.Elo), f(p.Lo), f(p.Hi)})
 		}
 		if !reflect.DeepEqual(rows, want) {

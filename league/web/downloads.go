@@ -35,9 +35,9 @@ func writeCSV(w http.ResponseWriter, name string, rows [][]string) {
 	cw.WriteAll(rows) // a write error is the client's
 }
 
-// num formats a rating or a score for a CSV file: as many digits as the
-// float needs, as ttt ratings --format csv writes them.
-func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// num formats a rating or a score for a CSV file, as ttt ratings
+// --format csv writes them.
+func num(v float64) string { return string(league.AppendNumber(nil, v)) }
 
 // curveCSV answers GET /api/progress.csv: the learning curve as CSV, a
 // row for every round that made a snapshot (not thinned, unlike

@@ -108,3 +108,15 @@ func getJSON(t testing.TB, url string, v any) {
 		t.Fatalf("GET %s: %v\n%s", url, err, body)
 	}
 }
+
+// bestAfterPage is what the checks read of /api/leaderboard: the best,
+// the page's rows, and the best's row after them where the page leaves
+// it out.
+type bestAfterPage struct {
+	Best    struct{ Name string }
+	Agents  []struct{ Name, Kind string }
+	BestRow *struct {
+		Name string
+		Rank int
+	} `json:"best_row"`
+}

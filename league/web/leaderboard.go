@@ -49,8 +49,11 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		list           []*store.Agent
 		matched, rated int
 		best           *agentRef
+		bestRow        *store.Agent // the best, not on the page
+		bestRank       int          // its rank, where the page's order gives one
 		pruned         map[int64]bool
 		ladders        map[int64]*interval
+		ids            []int64
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if round, err = v.NewestRound(); err != nil {
@@ -59,17 +62,24 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		if list, matched, rated, err = v.Leaderboard(l); err != nil {
 			return err
 		}
-		ids := make([]int64, len(list))
-		for i, a := range list {
-			ids[i] = a.ID
+		for _, a := range list {
+			ids = append(ids, a.ID)
 		}
-		if pruned, err = v.Pruned(ids); err != nil {
+		if best, err = bestOf(v); err != nil {
 			return err
 		}
-		if ladders, err = laddersOf(v, list...); err != nil {
+		if bestRow, bestRank, err = bestAfter(v, l, best, list); err != nil {
 			return err
 		}
-		best, err = bestOf(v)
+		rows := list
+		if bestRow != nil {
+			ids = append(ids, bestRow.ID)
+			rows = append(slices.Clip(list), bestRow)
+		}
+		if ladders, err = laddersOf(v, rows...); err != nil {
+			return err
+		}
+		pruned, err = v.Pruned(ids)
 		return err
 	})
 	if !ok {
@@ -85,21 +95,53 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		Offset  int              `json:"offset"`
 		Best    *agentRef        `json:"best"`
 		Agents  []leaderboardRow `json:"agents"`
+		// BestRow is the best's row where the page leaves it out and no
+		// filter but searched=0 does (its rank 0 where the order is not
+		// Elo's, from the top): the best is on every page.
+		BestRow *leaderboardRow `json:"best_row,omitempty"`
 	}{Game: o.db.Game().Name(), Round: round, Rated: rated, Matched: matched, Offset: l.Offset, Best: best, Agents: make([]leaderboardRow, 0, len(list))}
-	for i, a := range list {
+	row := func(rank int, a *store.Agent) leaderboardRow {
 		st := a.Standing
-		out.Agents = append(out.Agents, leaderboardRow{
-			Rank: l.Offset + i + 1, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
+		return leaderboardRow{
+			Rank: rank, agentRef: *refOf(a), Generation: a.Generation, Method: methodOf(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
 			Pruned: pruned[a.ID], interval: intervalOf(st.HistoryRow), Ladder: ladders[a.ID], Games: st.Games, record: recordOf(st.Record), Verify: verifyOf(a), Shares: sharesOf(a),
-		})
+		}
+	}
+	for i, a := range list {
+		out.Agents = append(out.Agents, row(l.Offset+i+1, a))
+	}
+	if bestRow != nil {
+		r := row(bestRank, bestRow)
+		out.BestRow = &r
 	}
 	writeJSON(w, r, out)
+}
+
+// bestAfter is the best, best, where the page list leaves it out and
+// only the page and the searched agents keep it out (a league run with
+// --search can fill the top with the best searched), with its rank where
+// the order is Elo's from the top (else 0); nil where the page has it,
+// or a filter leaves it out.
+func bestAfter(v *store.View, l store.Listing, best *agentRef, list []*store.Agent) (*store.Agent, int, error) {
+	if best == nil || l.Name != "" || l.Class != nil || l.MinGames > 0 || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
+		return nil, 0, nil
+	}
+	a, err := v.Agent(store.Best)
+	if err != nil || a.Standing == nil {
+		return nil, 0, err
+	}
+	if cmp.Or(l.Sort, "elo") != "elo" || !l.Desc {
+		return a, 0, nil
+	}
+	rank, err := v.EloRank(a, l.NoSearched)
+	return a, rank, err
 }
 
 // listingOf reads the view of the leaderboard that r asks for: limit
 // (1-1000, 20), offset (0 on), sort (a column of store.LeaderboardSorts,
 // elo), order (desc, the default, or asc), q (a part of the name),
-// class (perfect, unbeatable or beatable) and min_games.
+// class (perfect, unbeatable or beatable), min_games and searched (0
+// leaves the searched agents out).
 func listingOf(r *http.Request) (store.Listing, error) {
 	q := r.URL.Query()
 	l := store.Listing{Sort: q.Get("sort"), Name: q.Get("q"), Desc: true}
@@ -116,6 +158,13 @@ func listingOf(r *http.Request) (store.Listing, error) {
 		return l, err
 	}
 	l.Offset, l.MinGames = int(offset), int(games)
+	switch v := q.Get("searched"); v {
+	case "", "1":
+	case "0":
+		l.NoSearched = true
+	default:
+		return l, fmt.Errorf("searched must be 0 (leave the searched agents out) or 1 (got %q)", v)
+	}
 	if _, ok := store.LeaderboardSorts[cmp.Or(l.Sort, "elo")]; !ok {
 		return l, fmt.Errorf("sort must be one of %s (got %q)", strings.Join(slices.Sorted(maps.Keys(store.LeaderboardSorts)), ", "), l.Sort)
 	}

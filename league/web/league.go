@@ -81,6 +81,9 @@ type opened struct {
 	// comes back to a server restarted on another league starts anew.
 	league string
 	best   bestSeen // the best the pages show, and since when
+	// bestHistory is the league's best round by round, read from the
+	// rating history as the answers need it.
+	bestHistory bestHistory
 	// life ends when the path names another file: the answers under way
 	// stop, and db closes once they have.
 	life  context.Context

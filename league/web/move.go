@@ -5,10 +5,12 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/search"
 	"ttt/league"
 )
 
@@ -40,6 +42,22 @@ type moveAnswer struct {
 	TableValues []*float64 `json:"table_values,omitempty"`
 	After       string     `json:"after"`  // the board after the move
 	Result      string     `json:"result"` // after the move: ongoing, X wins, O wins or tie
+	// Seconds is how long the agent took to choose its move, on the
+	// server.
+	Seconds float64 `json:"seconds"`
+	// Search is what a searched agent's search did for the move; absent
+	// for the others.
+	Search *searchFigures `json:"search,omitempty"`
+}
+
+// searchFigures is what a search did for a move: alpha-beta the plies
+// it finished (its depth but where the time a move stopped it), MCTS
+// the simulations it ran; and the positions it judged.
+type searchFigures struct {
+	Kind        string `json:"kind"` // alpha-beta or mcts
+	Plies       int    `json:"plies,omitempty"`
+	Simulations int    `json:"simulations,omitempty"`
+	Nodes       int    `json:"nodes"`
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -83,9 +101,14 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		s.fail(w, r, err)
 		return
 	}
+	// The reply's time is its thinking's, not its wait for a place in
+	// the pool of searches.
 	var th league.Thought
+	var took time.Duration
 	think := func(ctx context.Context) (err error) {
+		start := time.Now()
 		th, err = t.Think(ctx, p)
+		took = time.Since(start)
 		return err
 	}
 	if searched(a) {
@@ -96,6 +119,14 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	out.Seconds = took.Seconds()
+	if t.Searcher != nil {
+		st := t.Searcher.Last()
+		out.Search = &searchFigures{Kind: "mcts", Simulations: st.Depth, Nodes: st.Nodes}
+		if t.Searcher.Spec().Kind == search.AlphaBeta {
+			out.Search = &searchFigures{Kind: "alpha-beta", Plies: st.Depth, Nodes: st.Nodes}
+		}
 	}
 	m, views, legal := th.Move, th.Views, kit.Legal(p)
 	switch t.Shows {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
@@ -26,6 +27,10 @@ type point struct {
 	// set.
 	Share       *float64 `json:"share,omitempty"`
 	RandomShare *float64 `json:"random_share,omitempty"`
+	// Finished is when its round finished, in seconds since 1970 (the
+	// chart's clock); absent where that is not known (a round of schema
+	// 1).
+	Finished *float64 `json:"finished,omitempty"`
 }
 
 // searchedPoint is a searched agent on the chart: its search, the round
@@ -58,6 +63,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		refs     []*store.Agent
 		searched []*store.Agent
 		shares   map[int64]store.SetShares
+		finished map[int64]time.Time
 	)
 	kit := agents.KitFor(o.db.Game())
 	// With after=ROUND, the points of the rounds since: what a page that
@@ -94,7 +100,14 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		if searched, err = v.Searched(); err != nil {
 			return err
 		}
-		shares, err = curveShares(v, kit, curve)
+		if shares, err = curveShares(v, kit, curve); err != nil {
+			return err
+		}
+		ids := make([]int64, len(curve))
+		for i, c := range curve {
+			ids[i] = c.Round
+		}
+		finished, err = v.Finished(ids)
 		return err
 	})
 	if !ok {
@@ -136,6 +149,10 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		pt := point{Round: c.Round, Agent: c.Agent, Method: c.Method, interval: intervalOf(c.HistoryRow)}
 		if sc, ok := shares[c.Agent]; ok {
 			pt.Share, pt.RandomShare = pct(&sc.Tactical), pct(sc.Random)
+		}
+		if at, ok := finished[c.Round]; ok {
+			secs := float64(at.UnixMilli()) / 1000
+			pt.Finished = &secs
 		}
 		out.Points = append(out.Points, pt)
 	}

@@ -159,6 +159,7 @@ func (s *Server) routes() {
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)
 	api("/api/health", s.health, http.MethodGet)
+	api("/api/rounds", s.roundTable, http.MethodGet)
 	api("/api/agents/{ref}", s.agent, http.MethodGet)
 	api("/api/agents/{ref}/history", s.history, http.MethodGet)
 	api("/api/agents/{ref}/opponents", s.opponents, http.MethodGet)

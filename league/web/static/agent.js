@@ -59,16 +59,25 @@ function header(a) {
   }
   actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${encodeURIComponent(refOf(a))}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
   document.getElementById("opponents-csv").href = `/api/agents/${encodeURIComponent(refOf(a))}/opponents.csv`;
-  actions.push(el("a", { class: "button", id: "compare", href: `/compare/${encodeURIComponent(refOf(a))}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
-  if (a.pruned) {
-    // nothing to download but its games and record
-  } else if (a.hidden) {
-    const file = (side, text, id) =>
-      el("a", { class: "button", id, href: `/api/agents/${encodeURIComponent(refOf(a))}/weights${side ? `?side=${side}` : ""}`, download: "", title: side ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `${a.inputs} inputs: plays both sides`, text });
-    actions.push(file("", "⤓ weights", "weights"), file("X", "for X", "weights-x"), file("O", "for O", "weights-o"));
-  } else if (a.table) {
-    // A table of values plays both sides: one file, no side to fold.
-    actions.push(el("a", { class: "button", id: "weights", href: `/api/agents/${encodeURIComponent(refOf(a))}/weights`, download: "", title: "its table file, as ttt export writes it: plays both sides", text: "⤓ table" }));
+  // Compared with the best, or the best with the newest; the best that
+  // is the newest has nothing of the kind to compare with.
+  if (!(a.best && a.latest)) {
+    actions.push(el("a", { class: "button", id: "compare", href: `/compare/${encodeURIComponent(refOf(a))}/${a.best ? "latest" : "best"}`, text: a.best ? "compare with the newest" : "compare with the best" }));
+  }
+  // Its model's file, whatever the model (a network, a table, an
+  // n-tuple network), as ttt export writes it; and, where the model has
+  // them, a file of each side. A built-in player, a searched agent and a
+  // pruned checkpoint have none.
+  if (a.file) {
+    const file = (side, text, id, title) =>
+      el("a", { class: "button", id, href: `/api/agents/${encodeURIComponent(refOf(a))}/weights${side ? `?side=${side}` : ""}`, download: "", title, text });
+    actions.push(file("", a.table ? "⤓ table" : "⤓ weights", "weights", `${a.file}: ${a.model}, as ttt export writes it; plays both sides`));
+    // A table's file of one side is its file less the other side's
+    // values: the page offers the one file that plays both.
+    if (a.sided && !a.table) {
+      const folded = (side) => (a.inputs ? `${a.inputs - 1} inputs, the side input folded for ${side}: ttt-rl's format` : `the tables of the positions ${side} leaves, all it reads when it plays ${side}`);
+      actions.push(file("X", "for X", "weights-x", folded("X")), file("O", "for O", "weights-o", folded("O")));
+    }
   }
   document.getElementById("actions").replaceChildren(...actions);
 }

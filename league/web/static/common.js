@@ -108,6 +108,9 @@ export const fmt = {
   // A share already in percent, as the API gives it: 44.9%.
   pctOf: (p) => `${p.toFixed(1)}%`,
   record: (w, d, l) => `${fmt.int(w)}/${fmt.int(d)}/${fmt.int(l)}`,
+  // A count of games in at most five characters, as ttt ratings' table
+  // has them: 98,765, 123k, 14.4M (a night's best plays millions).
+  count: (n) => (n < 100000 ? fmt.int(n) : n < 1e6 ? `${Math.floor(n / 1000)}k` : `${(n / 1e6).toFixed(1)}M`),
 };
 
 // agentURL and playURL link to an agent's pages.
@@ -376,18 +379,21 @@ const roundAxis = {
 // eloAxis is a chart's y axis.
 const eloAxis = { label: "Elo (random = 0)", size: 56, stroke: textColor, grid: { stroke: gridColor }, ticks: { stroke: gridColor } };
 
-// shareAxis is the right-hand y axis of a chart that also draws shares
-// of optimal moves (scale "%"), in percent.
-export const shareAxis = { scale: "%", side: 1, label: "optimal moves (%)", size: 50, stroke: shareColor, grid: { show: false }, ticks: { stroke: gridColor }, values: (u, ticks) => ticks.map((v) => `${v}%`) };
-
 // legendValue formats a series' value in a chart's legend: at the cursor,
 // or at the newest round while the cursor is elsewhere.
-export function legendValue(format) {
+// none is what it says at a round the series has no value.
+export function legendValue(format, none = "–") {
   return (u, v, si, i) => {
-    const k = i ?? u.data[0].length - 1;
+    const k = i ?? newestIndex(u);
     const val = u.data[si][k];
-    return val == null ? "–" : format(val, k);
+    return val == null ? none : format(val, k);
   };
+}
+
+// newestIndex is the index of a chart's newest round: the last, but
+// for a chart of one round (padded), which spans half a round after it.
+export function newestIndex(u) {
+  return u.data[0].length - 1 - (u.padded ? 1 : 0);
 }
 
 // chartSize is the size of a chart that fills its card's width.
@@ -398,15 +404,16 @@ function chartSize(box, height) {
 // newChart draws a uPlot chart of Elo over rounds in box, height pixels
 // high, as wide as the box and following its width. opts holds the
 // series (a line, then the low and high ends of its 95% interval, which
-// draw its band only, and have no row in the legend) and the bands, and
-// axes after the rounds' and Elo's; destroy it before it leaves the page.
+// draw its band only, and have no row in the legend) and the bands,
+// xAxis and yAxis over the rounds' and Elo's axes' settings, and axes
+// after them; destroy it before it leaves the page.
 export function newChart(box, height, opts, data) {
-  const { axes = [], ...rest } = opts;
+  const { axes = [], xAxis = {}, yAxis = {}, ...rest } = opts;
   const chart = new uPlot(
     {
       ...chartSize(box, height),
       scales: { x: { time: false } },
-      axes: [roundAxis, eloAxis, ...axes],
+      axes: [{ ...roundAxis, ...xAxis }, { ...eloAxis, ...yAxis }, ...axes],
       cursor: { drag: { x: true, y: false } },
       ...rest,
     },

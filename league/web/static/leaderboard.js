@@ -1,7 +1,7 @@
 // The leaderboard page: figures of the league, its learning curve with
 // the ratings of the agents ticked in the table, and the leaderboard, all
 // refreshed at each new round.
-import { api, el, fmt, badge, sharesText, agentURL, playURL, gameInfo, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, shareAxis, legendValue, History } from "./common.js";
+import { api, el, fmt, badge, sharesText, agentURL, playURL, gameInfo, coalesce, loadLive, newChart, colors, curveColors, tint, referenceColor, bandColor, shareColor, legendValue, newestIndex, History } from "./common.js";
 
 const chartBox = document.getElementById("chart");
 const tbody = document.querySelector("#leaderboard tbody");
@@ -15,8 +15,6 @@ const tbody = document.querySelector("#leaderboard tbody");
 const followed = new Map();
 const bestColor = colors[0];
 let nextColor = 1;
-let chart = null;
-let chartKey = "";
 let bestID = null; // the best followed as the best, not ticked by the user
 let followBest = true;
 const chartHeight = 270;
@@ -29,10 +27,17 @@ const chartHeight = 270;
 // scale never do. log puts the rounds on a log scale.
 let zoom = null;
 let log = false;
+// clock puts the rounds at the time each finished (the x axis in local
+// time) in place of their numbers; the range the user chose stays one of
+// rounds. chartRounds are the rounds of the chart's points, in order,
+// and chartClock whether the chart shows them by the clock.
+let clock = false;
+let chartRounds = [];
+let chartClock = false;
 
 // listing is the view of the table: its order, its filters and its page
 // (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
-const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0 };
+const listing = { limit: 20, sort: "elo", order: "desc", q: "", class: "", min: 0, offset: 0, searched: true };
 
 // listingQuery is listing as /api/leaderboard's query.
 function listingQuery() {
@@ -43,13 +48,15 @@ function listingQuery() {
   if (listing.class) q.set("class", listing.class);
   if (listing.min > 0) q.set("min_games", listing.min);
   if (listing.offset > 0) q.set("offset", listing.offset);
+  if (!listing.searched) q.set("searched", "0");
   return q;
 }
 
 // The view is kept in the address, to be shared: ?rounds=A-B|lastN,
 // log=1, follow=ID,ID (the agents ticked), best=0 (the best unticked),
-// and the table's sort, order, q, class, min_games, offset and limit
-// (the rows of a page, 20 unless said).
+// and the table's sort, order, q, class, min_games, offset, searched
+// (0: without the searched agents) and limit (the rows of a page, 20
+// unless said).
 function readURL() {
   const q = new URLSearchParams(location.search);
   listing.sort = q.get("sort") || "elo";
@@ -59,11 +66,13 @@ function readURL() {
   listing.min = Math.max(0, Number(q.get("min_games")) || 0);
   listing.offset = Math.max(0, Number(q.get("offset")) || 0);
   listing.limit = Math.min(1000, Math.max(1, Number(q.get("limit")) || 20));
+  listing.searched = q.get("searched") !== "0";
   const r = q.get("rounds") || "";
   let m;
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
   else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
   log = q.get("log") === "1";
+  clock = q.get("x") === "time";
   followBest = q.get("best") !== "0";
   for (const id of (q.get("follow") || "").split(",")) {
     if (/^\d+$/.test(id)) follow(Number(id), null);
@@ -74,6 +83,7 @@ function writeURL() {
   const q = new URLSearchParams();
   if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
   if (log) q.set("log", "1");
+  if (clock) q.set("x", "time");
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
@@ -85,18 +95,43 @@ function writeURL() {
     b.setAttribute("aria-pressed", on);
   }
   document.getElementById("log").setAttribute("aria-pressed", log);
+  document.getElementById("clock").setAttribute("aria-pressed", clock);
 }
 
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
 // puts them into the range's fields, unless the user is typing in one.
 function applyRange() {
-  if (!chart) return;
-  const xs = chart.data[0];
-  const range = xRange(xs) ?? { min: xs[0], max: xs[xs.length - 1] };
-  chart.setScale("x", range);
+  const shown = charts.filter((c) => c.chart);
+  if (!shown.length) return;
+  const xs = shown[0].chart.data[0];
+  const rs = chartRounds;
+  const r = xRange(rs) ?? { min: rs[0], max: rs[rs.length - 1] };
+  // A single round is half a round (or a minute) either side of it.
+  const range = rs.length === 1 ? { min: xs[0], max: xs[xs.length - 1] } : { min: xOf(r.min), max: xOf(r.max) };
+  for (const c of shown) c.chart.setScale("x", range);
   if (["from", "to"].includes(document.activeElement?.id)) return;
-  document.getElementById("from").value = range.min;
-  document.getElementById("to").value = range.max;
+  document.getElementById("from").value = r.min;
+  document.getElementById("to").value = r.max;
+}
+
+// xOf is where round r is on the chart's x axis: the round itself, or
+// by the clock the time the first round from r on finished.
+function xOf(r) {
+  if (!chartClock) return r;
+  const xs = charts.find((c) => c.chart).chart.data[0];
+  const k = chartRounds.findIndex((x) => x >= r);
+  return xs[k < 0 ? xs.length - 1 : k];
+}
+
+// roundAt is the round of the point nearest x on the chart's x axis.
+function roundAt(u, x) {
+  if (!chartClock) return Math.round(x);
+  const xs = u.data[0];
+  let k = 0;
+  xs.forEach((v, i) => {
+    if (Math.abs(v - x) < Math.abs(xs[k] - x)) k = i;
+  });
+  return chartRounds[Math.min(k, chartRounds.length - 1)];
 }
 
 // setZoom is a range the user chose.
@@ -181,7 +216,7 @@ async function historyOf(id) {
 let health = null;
 
 const refresh = coalesce(async () => {
-  const [board, progress, h, game] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health"), gameInfo()]);
+  const [board, progress, h, game, rounds] = await Promise.all([api(`/api/leaderboard?${listingQuery()}`), loadCurve(), api("/api/health"), gameInfo(), api("/api/rounds?limit=10")]);
   health = h;
   showHealth(h);
   followTheBest(h.best);
@@ -198,8 +233,58 @@ const refresh = coalesce(async () => {
   about(board, game);
   table(board, game);
   draw(progress, shown.filter((x) => x));
+  roundTable(rounds);
   shownRound = board.round;
 });
+
+// shownChanges is the most changes of the best the dashboard lists,
+// as many as its rounds.
+const shownChanges = 10;
+
+// roundTable fills the dashboard: the newest rounds, the changes of the
+// best, and the league's settings.
+function roundTable(r) {
+  // Local time, as ttt rounds writes it, with the seconds: 11-28 21:23:56.
+  const when = (t) => {
+    if (!t) return "–";
+    const d = new Date(t);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  };
+  const rate = (games, s) => (games && s > 0 ? fmt.count(Math.round(games / s)) : "–");
+  const agent = (a) => (a ? el("a", { href: agentURL(a.id), text: a.name }) : "–");
+  document.querySelector("#rounds tbody").replaceChildren(
+    ...r.rounds.map((x) =>
+      el(
+        "tr",
+        { "data-round": x.round, class: x.best ? "changed" : null },
+        el("td", { class: "num", text: fmt.int(x.round) }),
+        el("td", { text: when(x.finished) }),
+        el("td", { class: "num", text: x.seconds == null ? "–" : duration(x.seconds) }),
+        el("td", { class: "num", text: fmt.count(x.train_games) }),
+        el("td", { class: "num", text: rate(x.train_games, x.train_seconds) }),
+        el("td", { class: "num", text: fmt.count(x.eval_games) }),
+        el("td", { class: "num", text: rate(x.eval_games, x.eval_seconds) }),
+        el("td", {}, agent(x.snapshot)),
+        el("td", {}, x.best ? el("span", { class: "star", title: "the best changed at the end of this round", text: "★ " }) : null, x.best ? agent(x.best) : ""),
+      ),
+    ),
+  );
+  document.getElementById("best-count").textContent = r.changes
+    ? `${fmt.int(r.changes)} changes${r.changes > shownChanges ? `, the newest ${shownChanges}` : ""}, read back from the rating history: a restart keeps them`
+    : "no best yet";
+  document.querySelector("#best-changes tbody").replaceChildren(
+    ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
+  );
+  const settings = Object.entries(r.settings).sort(([a], [b]) => a.localeCompare(b));
+  document.getElementById("settings").replaceChildren(...(settings.length ? settings.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]) : [el("dd", { text: "none yet: a league run stores them as it starts" })]));
+}
+
+// duration writes seconds as people read a round's length: 0.2 s, 58 s,
+// 5 min 12 s.
+function duration(s) {
+  return s < 10 ? `${s.toFixed(1)} s` : s < 90 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
 
 // The league's health: whether a league run is at work, when the last
 // round finished (kept up to date between rounds), its pace, and since
@@ -283,6 +368,17 @@ function tiles(board, progress, h) {
   };
   agentTile("best", h.best);
   agentTile("latest", h.latest);
+  // Where the league's best (the Best agent link, the ★, what export and
+  // play take) is another network, the tile says why it names this one.
+  const why = document.getElementById("t-best-why");
+  why.hidden = !h.leader;
+  if (h.leader) {
+    why.replaceChildren(
+      "the league's best (★, Best agent, export, play) is ",
+      el("a", { href: agentURL(h.leader.id), text: h.leader.name }),
+      `, ahead by ${(h.leader.standing.lo - h.best.standing.lo).toFixed(1)} on the low end, within the noise (${h.margin.toFixed(1)}): the pages follow this one until it leads by more`,
+    );
+  }
 }
 
 // about fills the figures of "About these numbers" from the league shown:
@@ -346,61 +442,75 @@ function table(board, game) {
     th.setAttribute("aria-sort", th.dataset.sort === listing.sort ? (listing.order === "asc" ? "ascending" : "descending") : "none");
     if (!th.querySelector("button")) th.replaceChildren(el("button", { class: "sort", type: "button", title: th.title || `sort by ${th.textContent}` }, th.textContent));
   }
-  tbody.replaceChildren(
-    ...board.agents.map((a) => {
-      const f = followed.get(a.id);
-      return el(
-        "tr",
-        { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
-        el("td", { class: "num", text: a.rank }),
-        el(
-          "td",
-          { class: "agent" },
-          el("a", { href: agentURL(a.id), text: a.name }),
-          a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null,
-          a.generation ? el("span", { class: "muted made", title: "the league round that made it; its name carries its id", text: ` r${a.generation}` }) : null,
-        ),
-        el("td", { class: a.method ? "method" : "method muted", text: a.method ?? "–" }),
-        el("td", {}, badge(a.class, a.shares)),
-        el("td", { class: "num", text: fmt.elo(a.elo) }),
-        el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
-        a.ladder
-          ? el("td", { class: "num", text: fmt.elo(a.ladder.elo), title: `95% ${fmt.interval(a.ladder.lo, a.ladder.hi)}, from its games against the built-in players alone` })
-          : el("td", { class: "num muted", text: "–" }),
-        el("td", { class: "num", text: fmt.int(a.games) }),
-        el("td", { class: "num", text: fmt.record(a.wins, a.draws, a.losses) }),
-        check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
-        el(
-          "td",
-          {},
-          el("input", {
-            type: "checkbox",
-            class: "follow",
-            title: "follow its rating on the chart",
-            "aria-label": `follow ${a.name} on the chart`,
-            checked: !!f,
-            onchange: (e) => {
-              if (e.target.checked) follow(a.id, a.name);
-              else {
-                followed.delete(a.id);
-                histories.delete(a.id);
-              }
-              // Ticked or unticked by hand, the best stays as the user
-              // left it.
-              if (a.id === bestID) {
-                bestID = null;
-                followBest = false;
-              }
-              writeURL();
-              refresh();
-            },
-          }),
-          f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
-        ),
-        // Nothing plays a checkpoint whose weights ttt prune dropped.
-        el("td", {}, a.kind === "random" ? null : a.pruned ? el("span", { class: "muted", title: "its weights were dropped by ttt prune: it cannot be played", text: "pruned" }) : el("a", { href: playURL(a.id), "aria-label": `play ${a.name}`, text: "play" })),
-      );
-    }),
+  // The searched agents' toggle, where the league has some.
+  document.getElementById("searched-filter").hidden = !(curve?.searched ?? []).length && listing.searched;
+  // The best closes the table where the page leaves it out: a league run
+  // with --search can fill the top with the best searched.
+  const rows = board.agents.map((a) => boardRow(a, check));
+  if (board.best_row) {
+    rows.push(
+      el("tr", { class: "gap", "aria-hidden": "true" }, el("td", { colspan: 15, class: "muted", text: "…" })),
+      boardRow(board.best_row, check),
+    );
+  }
+  tbody.replaceChildren(...rows);
+}
+
+// boardRow is agent a's row of the leaderboard, with the check's columns.
+function boardRow(a, check) {
+  const f = followed.get(a.id);
+  return el(
+    "tr",
+    { class: a.best ? "best" : null, "data-id": a.id, "data-kind": a.kind },
+    el("td", { class: "num", text: a.rank || "–" }),
+    el(
+      "td",
+      { class: "agent" },
+      el("a", { href: agentURL(a.id), text: a.name }),
+      a.best ? el("span", { class: "star", title: "best: the export and play default", text: "★" }) : null,
+      a.generation ? el("span", { class: "muted made", title: "the league round that made it; its name carries its id", text: ` r${a.generation}` }) : null,
+    ),
+    el("td", { class: a.method ? "method" : "method muted", text: a.method ?? "–" }),
+    el("td", {}, badge(a.class, a.shares)),
+    el("td", { class: "num", text: fmt.elo(a.elo) }),
+    el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
+    a.ladder
+      ? el("td", { class: "num", text: fmt.elo(a.ladder.elo), title: `95% ${fmt.interval(a.ladder.lo, a.ladder.hi)}, from its games against the built-in players alone` })
+      : el("td", { class: "num muted", text: "–" }),
+    // Counts short, as ttt ratings has them, so that the table fits its
+    // card; in full in their titles.
+    el("td", { class: "num", text: fmt.count(a.games), title: fmt.int(a.games) }),
+    el("td", { class: "num", text: [a.wins, a.draws, a.losses].map(fmt.count).join("/"), title: fmt.record(a.wins, a.draws, a.losses) }),
+    check.cells(a).map((text) => el("td", { class: text === "–" ? "num muted" : "num", text })),
+    el(
+      "td",
+      {},
+      el("input", {
+        type: "checkbox",
+        class: "follow",
+        title: "follow its rating on the chart",
+        "aria-label": `follow ${a.name} on the chart`,
+        checked: !!f,
+        onchange: (e) => {
+          if (e.target.checked) follow(a.id, a.name);
+          else {
+            followed.delete(a.id);
+            histories.delete(a.id);
+          }
+          // Ticked or unticked by hand, the best stays as the user
+          // left it.
+          if (a.id === bestID) {
+            bestID = null;
+            followBest = false;
+          }
+          writeURL();
+          refresh();
+        },
+      }),
+      f ? el("span", { class: "swatch", style: `background:${f.color}` }) : null,
+    ),
+    // Nothing plays a checkpoint whose weights ttt prune dropped.
+    el("td", {}, a.kind === "random" ? null : a.pruned ? el("span", { class: "muted", title: "its weights were dropped by ttt prune: it cannot be played", text: "pruned" }) : el("a", { href: playURL(a.id), "aria-label": `play ${a.name}`, text: "play" })),
   );
 }
 
@@ -417,26 +527,49 @@ function carry(rows, xs) {
   return out;
 }
 
+// carrySearched puts the best searched (points of one search: the round
+// that made its network, its rating now) on the rounds xs: at each round
+// the newest searched best at or before it, none before the first.
+function carrySearched(points, xs) {
+  const rows = points.map((p) => ({ round: p.round, elo: p.elo })).sort((a, b) => a.round - b.round);
+  return carry(rows, xs);
+}
+
+// searchDashes are the dashes of the lines of the best searched, one for
+// each search, so that two searches of equal ratings stay apart.
+const searchDashes = [[8, 3], [2, 3], [8, 3, 2, 3], [4, 4]];
+
 function draw(progress, rated) {
   const pts = progress.points;
+  // The rounds, and where the chart puts them: at their numbers, or by
+  // the clock where every round's end is known.
   const xs = pts.map((p) => p.round);
+  chartRounds = xs;
+  chartClock = clock && pts.length > 0 && pts.every((p) => p.finished != null);
+  const at = chartClock ? pts.map((p) => p.finished) : xs;
+  const xSeries = {
+    label: chartClock ? "time" : "round",
+    value: (u, v, si, i) => {
+      const k = i ?? newestIndex(u);
+      const r = chartRounds[Math.min(Math.max(0, k - (u.padded ? 1 : 0)), chartRounds.length - 1)];
+      return chartClock ? `${new Date(u.data[0][k] * 1000).toLocaleString()} (round ${fmt.int(r)})` : fmt.int(u.data[0][k]);
+    },
+  };
   // A league of several learners has a learning curve for each method,
   // from the rounds that were its turn; the methods in the order of
   // their first rounds.
   const methods = [...new Set(pts.map((p) => p.method))];
   const several = methods.length > 1;
-  const data = [xs];
-  const series = [{ label: "round", value: legendValue(fmt.int) }];
-  const bands = [];
+  const elo = { data: [at], series: [xSeries], bands: [] };
   // Each method's curve, and the low and high ends of its 95% interval,
   // which draw its band; a method's rounds only, joined across the
   // others'.
   methods.forEach((m, k) => {
     const of = (f) => pts.map((p) => (p.method === m ? f(p) : null));
-    const at = data.length;
-    data.push(of((p) => p.elo), of((p) => p.lo), of((p) => p.hi));
+    const at = elo.data.length;
+    elo.data.push(of((p) => p.elo), of((p) => p.lo), of((p) => p.hi));
     const color = curveColors[k % curveColors.length];
-    series.push(
+    elo.series.push(
       {
         label: several ? m : "learning curve",
         stroke: color,
@@ -447,7 +580,7 @@ function draw(progress, rated) {
         // round, not that of the first draw. A round of another method
         // shows this method's newest point before it, and its round.
         value: (u, v, si, i) => {
-          const k = i ?? u.data[0].length - 1;
+          const k = i ?? newestIndex(u);
           let j = k;
           while (j > 0 && u.data[si][j] == null) j--;
           const val = u.data[si][j];
@@ -458,31 +591,48 @@ function draw(progress, rated) {
       { label: "lo", stroke: "transparent", spanGaps: true, points: { show: false } },
       { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
     );
-    bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+    elo.bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
   });
   // The best with each search it was rated with (ttt league run
-  // --search), at the round that made its network, rated now: a line
-  // of its own beside the network's.
+  // --search), rated now: from the round that made the first best it
+  // searched, each round the best of that round searched, to the newest
+  // round; each search its own dashes.
   const searches = [...new Set((progress.searched ?? []).map((p) => p.search))];
   searches.forEach((s, k) => {
-    const at = new Map(progress.searched.filter((p) => p.search === s).map((p) => [p.round, p.elo]));
-    data.push(xs.map((x) => at.get(x) ?? null));
-    series.push({
+    elo.data.push(carrySearched(progress.searched.filter((p) => p.search === s), xs));
+    elo.series.push({
       label: `the best @${s}`,
       stroke: curveColors[(methods.length + k) % curveColors.length],
       width: 1.5,
-      dash: [8, 3],
-      spanGaps: true,
-      points: { show: true, size: 5 },
-      value: legendValue((v) => v.toFixed(0)),
+      dash: searchDashes[k % searchDashes.length],
+      points: { show: false },
+      value: legendValue((v) => v.toFixed(0), "not searched yet"),
     });
   });
+  [...followed.values()].forEach((f, k) => {
+    f.name = rated[k].agent.name; // unknown for an agent from the address
+    elo.data.push(carry(rated[k].rows, xs));
+    elo.series.push({ label: f.name, stroke: f.color, width: 2, points: { show: xs.length === 1, size: 6 }, value: legendValue((v) => v.toFixed(0)) });
+  });
+  for (const r of progress.references) {
+    elo.data.push(xs.map(() => r.elo));
+    elo.series.push({
+      label: `${r.name} (anchored)`,
+      flat: true,
+      stroke: referenceColor,
+      width: 1.25,
+      dash: [6, 4],
+      points: { show: false },
+      value: () => r.elo.toFixed(0),
+    });
+  }
   // A game measured on sets of solved positions: each snapshot's share of
   // optimal moves on each set, the random-ply set's (the harder) first
-  // and the tactical set's lighter, on a scale of their own, with the
-  // built-in players' and random's (the floor) flat. A snapshot measured
-  // before the random-ply set has none there.
-  const shares = pts.some((p) => p.share != null);
+  // and the tactical set's lighter, on a chart of their own below (a
+  // share is a percentage, on an axis of 0-100%), with the built-in
+  // players' and random's (the floor) flat. A snapshot measured before
+  // the random-ply set has none there.
+  const shares = pts.some((p) => p.share != null) ? { data: [at], series: [xSeries], bands: [] } : null;
   if (shares) {
     const sets = [
       { key: "random_share", name: "random-ply set", light: false, floor: progress.floor_random },
@@ -491,22 +641,21 @@ function draw(progress, rated) {
     const shade = (color, set) => (set.light ? tint(color, 0.5) : color);
     methods.forEach((m, k) => {
       for (const set of sets) {
-        data.push(pts.map((p) => (p.method === m ? (p[set.key] ?? null) : null)));
-        series.push({
+        shares.data.push(pts.map((p) => (p.method === m ? (p[set.key] ?? null) : null)));
+        shares.series.push({
           label: several ? `${m}: ${set.name}` : set.name,
-          scale: "%",
           stroke: shade(several ? curveColors[k % curveColors.length] : shareColor, set),
           dash: several ? [3, 3] : undefined,
           width: 1.5,
           spanGaps: true,
-          points: { show: xs.length <= 80, size: 3 },
+          points: { show: xs.length <= 80, size: 4 },
           value: legendValue((v) => fmt.pctOf(v)),
         });
       }
     });
     const flat = (label, v, set) => {
-      data.push(xs.map(() => v));
-      series.push({ label, scale: "%", stroke: shade(shareColor, set), width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
+      shares.data.push(xs.map(() => v));
+      shares.series.push({ label, flat: true, stroke: shade(shareColor, set), width: 1, dash: [2, 4], points: { show: false }, value: () => fmt.pctOf(v) });
     };
     for (const set of sets) {
       for (const r of progress.references) {
@@ -515,29 +664,23 @@ function draw(progress, rated) {
       if (set.floor != null) flat(`random on the ${set.name}`, set.floor, set);
     }
   }
-  [...followed.values()].forEach((f, k) => {
-    f.name = rated[k].agent.name; // unknown for an agent from the address
-    data.push(carry(rated[k].rows, xs));
-    series.push({ label: f.name, stroke: f.color, width: 2, points: { show: false }, value: legendValue((v) => v.toFixed(0)) });
-  });
-  for (const r of progress.references) {
-    data.push(xs.map(() => r.elo));
-    series.push({
-      label: `${r.name} (anchored)`,
-      stroke: referenceColor,
-      width: 1.25,
-      dash: [6, 4],
-      points: { show: false },
-      value: () => r.elo.toFixed(0),
-    });
+  // One round is no line: the chart spans half a round (or a minute)
+  // either side of it, where the flat lines run across and the others
+  // have no value.
+  const padded = xs.length === 1;
+  if (padded) {
+    const half = chartClock ? 60 : 0.5;
+    for (const c of [elo, shares]) {
+      if (!c) continue;
+      c.data = c.data.map((ys, si) => (si === 0 ? [at[0] - half, at[0], at[0] + half] : c.series[si].flat ? [ys[0], ys[0], ys[0]] : [null, ys[0], null]));
+    }
   }
   chartBox.dataset.points = xs.length;
   chartBox.dataset.round = progress.newest_round;
   chartBox.dataset.followed = followed.size;
 
   if (!xs.length) {
-    chart?.destroy();
-    chart = null;
+    for (const c of charts) c.drop();
     chartBox.replaceChildren(el("p", { class: "muted", text: "No round yet: ttt league run plays the first." }));
     return;
   }
@@ -545,76 +688,128 @@ function draw(progress, rated) {
   const newest = xs[xs.length - 1];
   chartBox.setAttribute("aria-label", `Learning curve from round ${fmt.int(first)} to ${fmt.int(newest)}` +
     (pts.length ? `; the newest snapshot at Elo ${pts[pts.length - 1].elo.toFixed(0)}` : "") + (followed.size ? `; following ${[...followed.values()].map((f) => f.name).join(", ")}` : ""));
-  const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (shares ? "|%" : "");
-  if (chart && key === chartKey) {
-    chart.setData(data);
-    applyRange();
-    // uPlot redraws the legend when the cursor moves: with the cursor
-    // away, it would keep the values of the round it was drawn at.
-    chart.setLegend({ idx: chart.cursor.idx });
-    return;
+  eloChart.show(elo, { y: { range: (u) => fitRatings(u, 10) } }, {}, padded);
+  window.tttChart = eloChart.chart; // for the browser test
+  sharesBox.hidden = !shares;
+  if (shares) {
+    sharesBox.setAttribute("aria-label", `Optimal moves from round ${fmt.int(first)} to ${fmt.int(newest)}`);
+    sharesChart.show(shares, { y: { range: (u) => fitShares(u) } }, { label: "optimal moves (%)", values: (u, ticks) => ticks.map((v) => `${v}%`) }, padded);
+  } else sharesChart.drop();
+  window.tttShares = sharesChart.chart;
+}
+
+// LiveChart is a chart of the page that new rounds redraw: a new uPlot
+// when its lines change, new data when only their values do. Both charts
+// show the rounds the user chose, and their cursors move together.
+class LiveChart {
+  constructor(box, height) {
+    this.box = box;
+    this.height = height;
+    this.chart = null;
+    this.key = "";
   }
-  chart?.destroy();
-  chartBox.replaceChildren();
-  chartKey = key;
-  chart = newChart(
-    chartBox,
-    chartHeight,
-    {
-      series,
-      bands,
-      legend: { live: true },
-      // The y axis fits the ratings in view, not the widest interval: an
-      // early snapshot's [-8044, 5465] would flatten the curve. The band
-      // is clipped to the chart. With shares, the ratings take the upper
-      // half and the shares the lower, so that no line of one crosses a
-      // line of the other. A log scale of rounds fits the rounds, not
-      // whole powers of ten.
-      scales: {
-        x: log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false },
-        y: { range: (u) => half(fitRatings(u, "y", 10), shares ? "upper" : null) },
-        "%": { range: (u) => half(fitShares(u), "lower") },
+
+  drop() {
+    this.chart?.destroy();
+    this.chart = null;
+    this.key = "";
+  }
+
+  show({ data, series, bands }, scales, yAxis, padded) {
+    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (chartClock ? "|clock" : "");
+    if (this.chart && key === this.key) {
+      this.chart.padded = padded;
+      this.chart.setData(data);
+      applyRange();
+      // uPlot redraws the legend when the cursor moves: with the cursor
+      // away, it would keep the values of the round it was drawn at.
+      this.chart.setLegend({ idx: this.chart.cursor.idx });
+      return;
+    }
+    this.drop();
+    this.box.replaceChildren();
+    this.key = key;
+    this.chart = newChart(
+      this.box,
+      this.height,
+      {
+        series,
+        bands,
+        legend: { live: true },
+        // The y axis fits the values in view, not the widest interval:
+        // an early snapshot's [-8044, 5465] would flatten the curve. The
+        // band is clipped to the chart. A log scale of rounds fits the
+        // rounds, not whole powers of ten, with labels on any range.
+        scales: { x: chartClock ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
+        xAxis: chartClock ? clockAxis : log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {},
+        yAxis,
+        // The page keeps the range the user chose: a drag across the
+        // chart sets it (setSelect), a double click forgets it; uPlot's
+        // own zoom is off, so that no setting of the scale by the page is
+        // taken for the user's.
+        cursor: { sync: { key: "curve" }, drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
+        hooks: {
+          setSelect: [
+            (u) => {
+              if (u.select.width < 2) return;
+              // Whole rounds, as the address keeps them.
+              const min = Math.max(chartRounds[0], roundAt(u, u.posToVal(u.select.left, "x")));
+              const max = Math.min(chartRounds[chartRounds.length - 1], roundAt(u, u.posToVal(u.select.left + u.select.width, "x")));
+              u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+              if (max > min) setZoom({ min, max });
+            },
+          ],
+        },
       },
-      axes: shares ? [shareAxis] : [],
-      // The page keeps the range the user chose: a drag across the chart
-      // sets it (setSelect), a double click forgets it; uPlot's own
-      // zoom is off, so that no setting of the scale by the page is
-      // taken for the user's.
-      cursor: { drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
-      hooks: {
-        setSelect: [
-          (u) => {
-            if (u.select.width < 2) return;
-            // Whole rounds, as the address keeps them.
-            const min = Math.max(u.data[0][0], Math.round(u.posToVal(u.select.left, "x")));
-            const max = Math.min(u.data[0][u.data[0].length - 1], Math.round(u.posToVal(u.select.left + u.select.width, "x")));
-            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            if (max > min) setZoom({ min, max });
-          },
-        ],
-      },
-    },
-    data,
-  );
-  applyRange();
-  window.tttChart = chart; // for the browser test
+      data,
+    );
+    this.chart.padded = padded;
+    applyRange();
+  }
 }
 
-// half puts a scale's range [lo, hi] in the upper or the lower part of
-// the chart, the other left to the other scale; as it is for null.
-function half([lo, hi], part) {
-  const span = 1.1 * (hi - lo);
-  if (part === "upper") return [lo - span, hi];
-  if (part === "lower") return [lo, hi + span];
-  return [lo, hi];
+// clockAxis is the x axis by the clock: local time, its ticks a minute
+// to a day apart, the date where the span is a day or more.
+const clockAxis = {
+  label: "time (local)",
+  incrs: [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400],
+  values: (u, ticks) => {
+    const two = (n) => String(n).padStart(2, "0");
+    const days = (u.scales.x.max - u.scales.x.min) >= 86400;
+    return ticks.map((t) => {
+      const d = new Date(t * 1000);
+      const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+      return days ? `${two(d.getMonth() + 1)}-${two(d.getDate())} ${hm}` : u.scales.x.max - u.scales.x.min < 300 ? `${hm}:${two(d.getSeconds())}` : hm;
+    });
+  },
+};
+
+const sharesBox = document.getElementById("chart-shares");
+const eloChart = new LiveChart(chartBox, chartHeight);
+const sharesChart = new LiveChart(sharesBox, 200);
+const charts = [eloChart, sharesChart];
+
+// logSplits are the rounds labelled on a log scale from min to max: 1, 2
+// and 5 times the powers of ten within it, or where fewer than three of
+// them fall in (a range of the newest rounds), five or so even steps.
+function logSplits(min, max) {
+  const out = [];
+  for (let p = Math.pow(10, Math.floor(Math.log10(Math.max(1, min)))); p <= max; p *= 10) {
+    for (const m of [1, 2, 5]) if (m * p >= min && m * p <= max) out.push(m * p);
+  }
+  if (out.length >= 3) return out;
+  const raw = (max - min) / 5;
+  const mag = Math.pow(10, Math.floor(Math.log10(Math.max(1, raw))));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag);
+  const even = [];
+  for (let v = Math.ceil(min / step) * step; v <= max; v += step) even.push(v);
+  return even;
 }
 
-// fitRatings is the range of the chart's scale (y, Elo): the ratings of
-// the curves, the agents followed and the references in the rounds in
-// view, with a margin of at least minPad, leaving the intervals (the
-// bands' edges) out. A chart with shares fits their scale, "%", the same
-// way.
-function fitRatings(u, scale, minPad) {
+// fitRatings is the range of a chart's y scale: the values of its lines
+// in the rounds in view, with a margin of at least minPad, leaving the
+// intervals (the bands' edges) out.
+function fitRatings(u, minPad) {
   const xs = u.data[0];
   const x0 = u.scales.x.min ?? xs[0];
   const x1 = u.scales.x.max ?? xs[xs.length - 1];
@@ -622,7 +817,7 @@ function fitRatings(u, scale, minPad) {
   let min = Infinity;
   let max = -Infinity;
   u.data.forEach((ys, si) => {
-    if (si === 0 || edges.includes(si) || (u.series[si].scale ?? "y") !== scale) return;
+    if (si === 0 || edges.includes(si)) return;
     ys.forEach((y, k) => {
       if (y == null || xs[k] < x0 || xs[k] > x1) return;
       if (y < min) min = y;
@@ -634,12 +829,56 @@ function fitRatings(u, scale, minPad) {
   return [min - pad, max + pad];
 }
 
-// fitShares is the range of the shares' scale: the shares in view, with
-// a margin, within 0-100%.
+// fitShares is the range of the shares' chart: the shares in view, with
+// a margin, within 0-100%, which no share leaves.
 function fitShares(u) {
-  const [lo, hi] = fitRatings(u, "%", 2);
+  const [lo, hi] = fitRatings(u, 2);
   return [Math.max(0, lo), Math.min(100, hi)];
 }
+
+// chartPNG is the charts shown as one PNG image: each chart's canvas
+// (its lines and axes) with its legend below it, as the legend reads
+// now, on the page's background.
+async function chartPNG() {
+  const shown = charts.filter((c) => c.chart && !c.box.hidden);
+  const scale = window.devicePixelRatio || 1;
+  const rowHeight = 18 * scale;
+  const parts = shown.map((c) => {
+    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].filter((r) => r.style.display !== "none");
+    return { canvas: c.chart.ctx.canvas, rows: rows.map((r) => ({ text: r.textContent.replace(/\s+/g, " ").trim(), color: r.querySelector(".u-marker")?.style.borderColor })) };
+  });
+  const width = Math.max(...parts.map((p) => p.canvas.width));
+  const height = parts.reduce((h, p) => h + p.canvas.height + (p.rows.length + 1) * rowHeight, 0);
+  const out = Object.assign(document.createElement("canvas"), { width, height });
+  const g = out.getContext("2d");
+  const style = getComputedStyle(chartBox);
+  g.fillStyle = getComputedStyle(chartBox.closest(".card")).backgroundColor;
+  g.fillRect(0, 0, width, height);
+  g.font = `${12 * scale}px ${style.fontFamily}`;
+  let y = 0;
+  for (const p of parts) {
+    g.drawImage(p.canvas, 0, y);
+    y += p.canvas.height + rowHeight / 2;
+    for (const r of p.rows) {
+      g.fillStyle = r.color || style.color;
+      g.fillRect(10 * scale, y + 4 * scale, 14 * scale, 4 * scale);
+      g.fillStyle = style.color;
+      g.fillText(r.text, 30 * scale, y + 10 * scale);
+      y += rowHeight;
+    }
+    y += rowHeight / 2;
+  }
+  return new Promise((resolve) => out.toBlob(resolve, "image/png"));
+}
+
+document.getElementById("curve-png").addEventListener("click", async () => {
+  const blob = await chartPNG();
+  const a = el("a", { href: URL.createObjectURL(blob), download: `learning-curve-round-${chartBox.dataset.round}.png` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+});
 
 // The range buttons: the newest rounds (following each new one), the
 // whole run, a log scale of rounds; and the range's fields, from and to,
@@ -650,8 +889,15 @@ for (const b of document.querySelectorAll("#range [data-range]")) {
     setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
+document.getElementById("clock").addEventListener("click", () => {
+  clock = !clock;
+  if (clock) log = false; // a log of the clock says nothing
+  writeURL();
+  refresh();
+});
 document.getElementById("log").addEventListener("click", () => {
   log = !log;
+  if (log) clock = false;
   writeURL();
   refresh();
 });
@@ -689,6 +935,8 @@ search.addEventListener("input", () => {
 });
 const classFilter = document.getElementById("class-filter");
 classFilter.addEventListener("change", () => relist(() => ((listing.class = classFilter.value), (listing.offset = 0))));
+const searchedBox = document.getElementById("searched");
+searchedBox.addEventListener("change", () => relist(() => ((listing.searched = searchedBox.checked), (listing.offset = 0))));
 const minGames = document.getElementById("min-games");
 minGames.addEventListener("change", () => relist(() => ((listing.min = Math.max(0, Math.floor(Number(minGames.value)) || 0)), (listing.offset = 0))));
 document.getElementById("prev").addEventListener("click", () => relist(() => (listing.offset = Math.max(0, listing.offset - listing.limit))));
@@ -698,5 +946,6 @@ readURL();
 search.value = listing.q;
 classFilter.value = listing.class;
 minGames.value = listing.min || "";
+searchedBox.checked = listing.searched;
 writeURL();
 loadLive(refresh, () => shownRound, down);

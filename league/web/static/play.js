@@ -181,6 +181,12 @@ function think(ans, before) {
   const what = ans.values ? "the game value of each move for it" : agent.kind === "random" ? `the chance of each ${game.move}` : ans.probabilities ? "its move probabilities" : ans.expected ? `what it expects to score after each ${game.move}` : ans.table_values ? `the value it puts on the position after each ${game.move}` : null;
   document.getElementById("about").textContent = `${agent.name} plays ${ans.to_move} on ${game.move} ${ans.move}${what ? `; ${what}:` : "."}`;
   lastMove = `${agent.name} played ${game.move} ${ans.move}. `;
+  // How long the reply took, and what a search did for it.
+  const s = ans.search;
+  const did = !s ? "" : s.kind === "alpha-beta" ? `, alpha-beta ${s.plies} plies deep, ${fmt.int(s.nodes)} positions judged` : `, MCTS ${fmt.int(s.simulations)} simulations, ${fmt.int(s.nodes)} positions judged`;
+  const reply = document.getElementById("reply");
+  reply.textContent = `replied in ${seconds(ans.seconds)}${did}`;
+  reply.dataset.seconds = ans.seconds;
   if (!what) {
     document.getElementById("thoughts").replaceChildren(); // a player that searches shows nothing
     return;
@@ -193,20 +199,46 @@ function think(ans, before) {
       continue;
     }
     const chosen = move === ans.move ? " chosen" : "";
+    // Each cell read out with the move it is of: "column 4: 52.1%, its
+    // choice".
+    const named = (text) => `${game.move} ${move}: ${text}${chosen ? ", its choice" : ""}`;
     if (ans.values) {
       const v = ans.values[k];
-      cells.push(el("div", { class: `thought ${v}${chosen}`, "data-move": move, text: v }));
+      cells.push(el("div", { class: `thought ${v}${chosen}`, "data-move": move, role: "img", "aria-label": named(v), text: v }));
       continue;
     }
     if (ans.table_values) {
       // On the table's own scale, not a share: no bar.
-      cells.push(el("div", { class: `thought${chosen}`, "data-move": move, text: ans.table_values[k].toFixed(2) }));
+      const text = ans.table_values[k].toFixed(2);
+      cells.push(el("div", { class: `thought${chosen}`, "data-move": move, role: "img", "aria-label": named(text), text }));
       continue;
     }
     const p = (ans.probabilities || ans.expected)[k];
-    cells.push(el("div", { class: `thought${chosen}`, "data-move": move, text: fmt.pct(p) }, el("span", { class: "bar", style: `width:${Math.min(100, 100 * p)}%` })));
+    cells.push(el("div", { class: `thought${chosen}`, "data-move": move, role: "img", "aria-label": named(fmt.pct(p)), text: fmt.pct(p) }, el("span", { class: "bar", style: `width:${Math.min(100, 100 * p)}%` })));
   }
   document.getElementById("thoughts").replaceChildren(...cells);
+}
+
+// seconds writes a time a move as people read it: 0.4 ms, 12 ms, 1.02 s.
+function seconds(s) {
+  return s < 0.001 ? `${(s * 1000).toFixed(1)} ms` : s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`;
+}
+
+// arrows moves the focus among the board's free squares or columns with
+// the arrow keys: left and right along a row, up and down a column of
+// squares; Enter or Space plays, as on any button.
+function arrows(e) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: game.drop ? 0 : -game.cols, ArrowDown: game.drop ? 0 : game.cols }[e.key];
+  const buttons = [...boardBox.querySelectorAll("button")];
+  let k = buttons.indexOf(document.activeElement);
+  if (!step || k < 0) return;
+  e.preventDefault();
+  for (k += step; k >= 0 && k < buttons.length; k += step) {
+    if (!buttons[k].disabled) {
+      buttons[k].focus();
+      return;
+    }
+  }
 }
 
 // agentMove asks the agent for its move, and plays it. If the request
@@ -254,6 +286,7 @@ function newGame() {
   delete status.dataset.result;
   document.getElementById("thoughts").replaceChildren();
   document.getElementById("about").textContent = "What it thought";
+  document.getElementById("reply").textContent = "";
   if (human === "X") {
     say(`Your move: you are X${game.drop ? " (yellow)" : ""} and move first.`);
     render();
@@ -308,6 +341,14 @@ async function main() {
   layout.style.setProperty("--rows", game.rows);
   document.getElementById("thoughts").classList.toggle("drop", game.drop);
   view.build(play);
+  boardBox.addEventListener("keydown", arrows);
+  // The skip link lands on the board's first free square or column.
+  document.getElementById("skip").onclick = (e) => {
+    const first = boardBox.querySelector("button:not([disabled])");
+    if (!first) return;
+    e.preventDefault();
+    first.focus();
+  };
   if (game.drop) {
     document.getElementById("colours").replaceChildren("X", el("span", { class: "stone X", "aria-hidden": "true" }), "yellow, moves first; O", el("span", { class: "stone O", "aria-hidden": "true" }), "red");
   }

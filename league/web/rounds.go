@@ -1,0 +1,171 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"ttt/store"
+)
+
+// bestHistory is the league's best round by round, as the server has
+// read it from the rating history (store.BestHistory): the first answer
+// reads the whole history, each later one the rounds since.
+type bestHistory struct {
+	mu sync.Mutex
+	h  *store.BestHistory
+}
+
+// update reads the rounds since the last it read, and returns the
+// changes of the best, oldest first.
+func (b *bestHistory) update(v *store.View) ([]store.BestChange, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.h == nil {
+		b.h = store.NewBestHistory()
+	}
+	if err := b.h.Update(v); err != nil {
+		b.h = nil // read again from the start, rather than half a round
+		return nil, err
+	}
+	return slices.Clone(b.h.Changes), nil
+}
+
+// roundRow is a round of the dashboard's table: when it ran, its games
+// and their speeds, its snapshot, and the network that became the best
+// at its end, if the best changed.
+type roundRow struct {
+	Round        int64      `json:"round"`
+	Kind         string     `json:"kind"`
+	Started      time.Time  `json:"started"`
+	Finished     *time.Time `json:"finished"` // null where it is unknown (rounds of schema 1)
+	Seconds      *float64   `json:"seconds"`  // from its start to its end
+	TrainGames   int        `json:"train_games"`
+	TrainSeconds float64    `json:"train_seconds"`
+	EvalGames    int        `json:"eval_games"`
+	EvalSeconds  float64    `json:"eval_seconds"`
+	Snapshot     *agentRef  `json:"snapshot"`
+	Best         *agentRef  `json:"best"` // the new best, where the best changed at its end
+}
+
+// bestChange is a change of the league's best: the round at whose end
+// it changed, when that round finished, and the new best.
+type bestChange struct {
+	Round    int64      `json:"round"`
+	Finished *time.Time `json:"finished"`
+	Agent    agentRef   `json:"agent"`
+}
+
+// maxChanges is the most changes of the best an answer lists, the newest.
+const maxChanges = 100
+
+// roundTable answers GET /api/rounds?limit=N: the newest N rounds (20
+// unless said), newest first, with their durations, games and speeds and
+// where the best changed; the changes of the league's best, the newest
+// first (100 at most, with their count), read back from the rating
+// history, so that a restarted server has them all; and the league's
+// settings.
+func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
+	limit, err := limitParam(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	var (
+		newest  int64
+		total   int // changes of the best
+		list    []store.RoundInfo
+		changes []store.BestChange
+		names   = map[int64]store.AgentName{}
+		stored  map[string]string
+		ended   map[int64]time.Time // when the changes' rounds finished
+	)
+	ok := s.view(w, r, o, func(v *store.View) (err error) {
+		if newest, err = v.NewestRound(); err != nil {
+			return err
+		}
+		if stored, err = v.Settings(); err != nil {
+			return err
+		}
+		if list, err = v.Rounds(max(1, newest-int64(limit)+1), newest); err != nil {
+			return err
+		}
+		if changes, err = o.bestHistory.update(v); err != nil {
+			return err
+		}
+		total = len(changes)
+		changes = changes[max(0, total-maxChanges):]
+		var ids []int64
+		for _, c := range changes {
+			ids = append(ids, c.Agent)
+		}
+		for _, r := range list {
+			if r.Snapshot != 0 {
+				ids = append(ids, r.Snapshot)
+			}
+		}
+		for _, id := range ids {
+			if _, ok := names[id]; !ok {
+				if names[id], err = v.Name(strconv.FormatInt(id, 10)); err != nil {
+					return err
+				}
+			}
+		}
+		// When each change's round finished.
+		rounds := make([]int64, len(changes))
+		for i, c := range changes {
+			rounds[i] = c.Round
+		}
+		ended, err = v.Finished(rounds)
+		return err
+	})
+	if !ok {
+		return
+	}
+	ref := func(id int64) *agentRef {
+		n := names[id]
+		return &agentRef{ID: n.ID, Name: n.Name, Kind: n.Kind}
+	}
+	changedAt := map[int64]int64{}
+	for _, c := range changes {
+		changedAt[c.Round] = c.Agent
+	}
+	out := struct {
+		NewestRound int64        `json:"newest_round"`
+		Rounds      []roundRow   `json:"rounds"`
+		BestChanges []bestChange `json:"best_changes"`
+		// Changes is how many times the best changed in the whole
+		// league; BestChanges lists the newest of them.
+		Changes int `json:"changes"`
+		// Settings are the league's, as its last run stored them (ttt
+		// league show has them as flags): empty before a run.
+		Settings map[string]string `json:"settings"`
+	}{NewestRound: newest, Rounds: []roundRow{}, BestChanges: []bestChange{}, Changes: total, Settings: stored}
+	for _, r := range slices.Backward(list) {
+		row := roundRow{Round: r.ID, Kind: string(r.Kind), Started: r.Started}
+		if !r.Finished.IsZero() {
+			f, d := r.Finished, r.Finished.Sub(r.Started).Seconds()
+			row.Finished, row.Seconds = &f, &d
+		}
+		if st := r.Stats; st != nil {
+			row.TrainGames, row.TrainSeconds, row.EvalGames, row.EvalSeconds = st.TrainGames, st.TrainTime.Seconds(), st.EvalGames, st.EvalTime.Seconds()
+		}
+		if r.Snapshot != 0 {
+			row.Snapshot = ref(r.Snapshot)
+		}
+		if id, ok := changedAt[r.ID]; ok {
+			row.Best = ref(id)
+		}
+		out.Rounds = append(out.Rounds, row)
+	}
+	for _, c := range slices.Backward(changes) {
+		bc := bestChange{Round: c.Round, Agent: *ref(c.Agent)}
+		if f := ended[c.Round]; !f.IsZero() {
+			bc.Finished = &f
+		}
+		out.BestChanges = append(out.BestChanges, bc)
+	}
+	writeJSON(w, r, out)
+}
