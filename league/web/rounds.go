@@ -46,6 +46,7 @@ type roundRow struct {
 	TrainSeconds float64    `json:"train_seconds"`
 	EvalGames    int        `json:"eval_games"`
 	EvalSeconds  float64    `json:"eval_seconds"`
+	Cores        *float64   `json:"cores"` // the cores it kept busy; null where it was not measured
 	Snapshot     *agentRef  `json:"snapshot"`
 	Best         *agentRef  `json:"best"` // the new best, where the best changed at its end
 }
@@ -151,6 +152,10 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 		if st := r.Stats; st != nil {
 			row.TrainGames, row.TrainSeconds, row.EvalGames, row.EvalSeconds = st.TrainGames, st.TrainTime.Seconds(), st.EvalGames, st.EvalTime.Seconds()
+			if st.Cores > 0 {
+				cores := st.Cores
+				row.Cores = &cores
+			}
 		}
 		if r.Snapshot != 0 {
 			row.Snapshot = ref(r.Snapshot)

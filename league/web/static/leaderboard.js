@@ -265,6 +265,7 @@ function roundTable(r) {
         el("td", { class: "num", text: rate(x.train_games, x.train_seconds) }),
         el("td", { class: "num", text: fmt.count(x.eval_games) }),
         el("td", { class: "num", text: rate(x.eval_games, x.eval_seconds) }),
+        el("td", { class: "num", text: x.cores == null ? "–" : x.cores.toFixed(1) }),
         el("td", {}, agent(x.snapshot)),
         el("td", {}, x.best ? el("span", { class: "star", title: "the best changed at the end of this round", text: "★ " }) : null, x.best ? agent(x.best) : ""),
       ),
