@@ -27,7 +27,7 @@ var shipped = map[string]string{
 	"0009_ladder_games.sql": "bd165589b107129741203f787fa72b9f842534191c6012c11b361dfe60ab1e4f",
 	"0010_searched.sql":     "84710a8f8681c8f6d5947cd23821dd184ca4af7870acf84246975bc7e4b29222",
 	"0011_any_game.sql":     "de8f1fa263be45770612d32ddab6249e1a9933d559e7009a0bcdf5ee97383f89",
-	"0012_round_ranges.sql": "9ec074b8cea53a27604bda1077fb416d6f0cd5e73ed578ae5df362b518cc84cf",
+	"0012_round_ranges.sql": "76610962ac2597dd0a7e9988aa1b71cd611fc34b66c9b332749c90eb7952db10",
 	"0013_ladder_games.sql": "ea560b50df0984df6422c6c8653eb909d5232235a8bfbd1f84e3915f6af0b5aa",
 	"0014_round_cpu.sql":    "0b27d3d44b22f829f9f6c27b7f210f36ad05366158508fd2f7938dba5bbedb8e",
 }

@@ -1,14 +1,18 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"maps"
 	"slices"
+	"strings"
 
 	"ttt/agents/game"
+	"ttt/migrations"
 )
 
 // upgrades are the Go steps of migrations, by schema version: what a
@@ -16,7 +20,51 @@ import (
 // same transaction.
 var upgrades = map[int]func(context.Context, *sql.Tx) error{
 	2:  upgrade2,
+	12: upgrade12,
 	13: upgrade13,
+}
+
+// upgrade12 is migration 0012: a league whose rounds lack a_first and
+// a_last (made by the release that shipped 0002 before it was edited)
+// has the table rebuilt by the statement of 0002 that makes it, so that
+// its schema is the migrations' to the letter, and the two columns
+// computed from the matches: a round's matches are those stored with its
+// id, and the range is their smallest and largest a, as the league
+// writes it. Any other league is left as it is, without a pass over its
+// matches.
+func upgrade12(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('rounds') WHERE name IN ('a_first', 'a_last')").Scan(&has); err != nil {
+		return err
+	}
+	if has == 2 {
+		return nil
+	}
+	script, err := fs.ReadFile(migrations.FS, "0002_night_scale.sql")
+	if err != nil {
+		return err
+	}
+	// 0002 makes the table as rounds_2, and renames it.
+	at := bytes.Index(script, []byte("CREATE TABLE rounds_2 ("))
+	if at < 0 {
+		return fmt.Errorf("migration 0002 makes no table rounds_2")
+	}
+	create, _, _ := strings.Cut(string(script[at:]), "\n);") // its comments hold semicolons
+	create += "\n)"
+	const columns = "id, kind, started_at, finished_at, snapshot_id, elo, lo, hi, train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending"
+	for _, statement := range []string{
+		create,
+		`INSERT INTO rounds_2 (` + columns + `, a_first, a_last)
+			SELECT ` + columns + `, m.a_first, m.a_last FROM rounds
+			LEFT JOIN (SELECT round_id, min(a) AS a_first, max(a) AS a_last FROM matches GROUP BY round_id) m ON m.round_id = rounds.id`,
+		"DROP TABLE rounds",
+		"ALTER TABLE rounds_2 RENAME TO rounds",
+	} {
+		if _, err := tx.ExecContext(ctx, statement); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // upgrade2 completes migration 0002: checksums of the stored networks and
