@@ -328,18 +328,9 @@ func (lg *league) ladderRound(ctx context.Context, report *Report) error {
 
 // ladderBest is ladderRound's work.
 func (lg *league) ladderBest(ctx context.Context, report *Report) error {
-	best, err := lg.db.Agent(ctx, store.Best)
-	if errors.Is(err, store.ErrNoCheckpoints) {
-		return nil
-	}
-	if err != nil {
+	best, l, err := lg.settleBest(ctx, report.Round)
+	if best == nil || err != nil {
 		return err
-	}
-	lp := &ladderPlayer{db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
-		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
-	l, err := lp.settle(ctx, best.ID, report.Round)
-	if err != nil {
-		return fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
 	}
 	report.Best, report.BestLadder, report.Ladder = best, l, l
 	if best.ID != report.Snapshot.ID {
@@ -351,6 +342,27 @@ func (lg *league) ladderBest(ctx context.Context, report *Report) error {
 		report.Ladder = LadderRating{Agent: report.Snapshot.ID, Rating: r, Rated: ok}
 	}
 	return nil
+}
+
+// settleBest plays the best's extra games against the ladder, if its
+// ladder interval is wider than ±LadderHalf, as games of round, and
+// returns the best and its ladder rating; no best where the league has
+// no network yet.
+func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, LadderRating, error) {
+	best, err := lg.db.Agent(ctx, store.Best)
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		return nil, LadderRating{}, nil
+	}
+	if err != nil {
+		return nil, LadderRating{}, err
+	}
+	lp := &ladderPlayer{db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
+		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
+	l, err := lp.settle(ctx, best.ID, round)
+	if err != nil {
+		return nil, LadderRating{}, fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
+	}
+	return best, l, nil
 }
 
 // Float is how far a network's league Elo has drifted from its ladder

@@ -42,6 +42,14 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	more := func(n int) bool {
 		return (cfg.Rounds == 0 || n < cfg.Rounds) && (cfg.Duration == 0 || time.Since(start) < cfg.Duration)
 	}
+	// A run stopped between a round's commit and its best's extra games
+	// against the ladder (STEP 8) plays them first, as that round would
+	// have: the league is then the one a run without the stop makes.
+	if lg.lastRound > 0 {
+		if _, _, err := lg.settleBest(ctx, lg.lastRound); err != nil {
+			return lg.lastRound, err
+		}
+	}
 	var ahead chan trained // the next round, training while this one is evaluated
 	defer func() {
 		if ahead != nil {
