@@ -241,8 +241,16 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 		values[m] = v
 		most = max(most, v)
 	}
-	// A win the rules settle before any estimate, however close to 1
-	// (a float32 sigmoid reaches 1 itself): no window ties them.
+	return chosen(g, pos, values, most, won)
+}
+
+// chosen returns the move a net plays in pos, whose legal moves are worth
+// values, the most of them most, and its worth: the lowest move that wins
+// by the rules (won; -1 for none), else the lowest of the moves worth
+// within TieWidth of the most. A win the rules settle comes before any
+// estimate, however close to 1 (a float32 sigmoid reaches 1 itself): no
+// window ties them.
+func chosen(g game.Game, pos game.Position, values []float32, most float32, won int) (int, float32) {
 	if won >= 0 {
 		return won, ScoreWin
 	}
@@ -403,8 +411,8 @@ func (pl *Player) Move(pos game.Position) int {
 // legal move of pos is worth to the side to move once the other side has
 // answered it with the reply the net values most for that side (the
 // exact score where the move or the reply ends the game), and returns the
-// best move and its worth, the lowest of the moves within TieWidth of the
-// most. q is scratch space of its own, beside p.
+// best move and its worth, chosen as Afterstates chooses (a win by the
+// rules first). q is scratch space of its own, beside p.
 //
 // Each reply's position is reached from pos's indices by the changes of
 // two moves: the indices of pos are computed once, those of each move's
@@ -418,7 +426,7 @@ func (n *Net) Replies(pos game.Position, p, q *Pass, values []float32) (best int
 	q.size(n)
 	w := n.table(side.Other()) // the replies' mover's tables
 	base := n.sum(w, p)
-	most := float32(-1)
+	most, won := float32(-1), -1
 	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
 		m := bits.TrailingZeros64(legal)
 		after := g.Play(pos, m)
@@ -436,18 +444,16 @@ func (n *Net) Replies(pos game.Position, p, q *Pass, values []float32) (best int
 			v = ScoreTie
 		case game.Win(side):
 			v = ScoreWin
+			if won < 0 {
+				won = m
+			}
 		default:
 			v = ScoreLoss
 		}
 		values[m] = v
 		most = max(most, v)
 	}
-	for legal := g.Legal(pos); legal != 0; legal &= legal - 1 {
-		if m := bits.TrailingZeros64(legal); values[m] >= most-TieWidth {
-			return m, values[m]
-		}
-	}
-	return -1, -1
+	return chosen(g, pos, values, most, won)
 }
 
 // bestReply returns the worth of the best move in pos to the side to
