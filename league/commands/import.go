@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/agents"
 	"ttt/league"
 	"ttt/store"
 )
@@ -78,6 +80,15 @@ func runImport(j *job, path, name string, inputs int) error {
 	}
 	league.Measure(kit, a, r.Model)
 	err = db.AddAgent(j.ctx, a)
+	again := false
+	if errors.Is(err, store.ErrNameTaken) {
+		// The same model under the same name: an import stopped before
+		// its games against the ladder (an I/O error, Ctrl-C) is finished
+		// by running it again.
+		if had, herr := db.Agent(j.ctx, name); herr == nil && had.Kind == store.Imported && bytes.Equal(had.Weights, a.Weights) {
+			a, again, err = had, true, nil
+		}
+	}
 	if errors.Is(err, store.ErrBadName) || errors.Is(err, store.ErrNameTaken) {
 		return fmt.Errorf("%w (choose another with --name)", err)
 	}
@@ -85,6 +96,10 @@ func runImport(j *job, path, name string, inputs int) error {
 		return err
 	}
 	w := j.Stdout
+	if again {
+		fmt.Fprintf(w, "%s is stored already as agent %d (%s); its games against the ladder go on\n", path, a.ID, a.Name)
+		return settleImport(j, db, kit, a)
+	}
 	fmt.Fprintf(w, "%s stored as agent %d (%s), %s\n", path, a.ID, a.Name, r.What)
 	if r.Side != nil {
 		fmt.Fprintf(w, "a file of one side: it plays %s as its checkpoint did, and %s as if it were %s\n", r.Side, r.Side.Other(), r.Side)
@@ -100,17 +115,22 @@ func runImport(j *job, path, name string, inputs int) error {
 		// play in the league, and their games count twice.
 		fmt.Fprintf(w, "the same model as agent %d (%s), stored already: both play in the league\n", same.ID, same.Name)
 	}
-	// Its ladder rating, which says how strong it is before the league
-	// has rated it, as a league's best gets one.
+	return settleImport(j, db, kit, a)
+}
+
+// settleImport plays the games against the ladder of a, imported, that
+// give it its ladder rating, which says how strong it is before the
+// league has rated it, as a league's best gets one.
+func settleImport(j *job, db *store.DB, kit *agents.Kit, a *store.Agent) error {
 	cfg, _, err := league.Resume(j.ctx, db, league.Default(kit), func(string) bool { return false })
 	if err != nil {
 		return err
 	}
 	l, err := league.SettleLadder(j.ctx, db, strconv.FormatInt(a.ID, 10), cfg)
 	if err != nil {
-		return fmt.Errorf("%s is stored; its games against the ladder: %w", a.Name, err)
+		return fmt.Errorf("%s is stored; its games against the ladder: %w (run the import again to finish them)", a.Name, err)
 	}
-	fmt.Fprintln(w, ladderSettled(a.Name, l))
+	fmt.Fprintln(j.Stdout, ladderSettled(a.Name, l))
 	return nil
 }
 
