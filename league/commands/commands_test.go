@@ -98,18 +98,18 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	empty.Close()
-	before := clitest.Snapshot(t, p.Dir)
-	p.Refused(t, "not a whole number of float32", "import", "truncated.bin")
-	p.Refused(t, "fits no network", "import", "wrongsize.bin")
-	p.Refused(t, "NaN", "import", "nan.bin")
-	p.Refused(t, "empty", "import", "empty.bin")
-	p.Refused(t, "no such file", "import", "missing.bin")
 	// Another model under a name taken is refused; the same model again
 	// finishes an import that stopped before its games against the
 	// ladder (the I/O-fault test stops one there).
 	other := append([]byte(nil), full...)
 	copy(other[len(other)-4:], []byte{0, 0, 0x80, 0x3f}) // its last weight 1.0
 	p.Write(t, "other.bin", other)
+	before := clitest.Snapshot(t, p.Dir)
+	p.Refused(t, "not a whole number of float32", "import", "truncated.bin")
+	p.Refused(t, "fits no network", "import", "wrongsize.bin")
+	p.Refused(t, "NaN", "import", "nan.bin")
+	p.Refused(t, "empty", "import", "empty.bin")
+	p.Refused(t, "no such file", "import", "missing.bin")
 	p.Refused(t, `agent with that name exists: "copy"`, "import", "--name", "copy", "other.bin")
 	p.Refused(t, `no such agent: "99"`, "show", "99")
 	p.Refused(t, `no such agent: "99"`, "export", "--checkpoint", "99", "-o", "x.bin")
