@@ -228,20 +228,26 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 		case game.Ongoing:
 			p.changes = g.Changes(pos, m, p.changes[:0])
 			v = sigmoid(base + n.delta(p.changes, w, p))
-		case game.Tie:
-			v = ScoreTie
-		case game.Win(side):
-			v = ScoreWin
-			if won < 0 {
+		default:
+			if v = score(r, side); v == ScoreWin && won < 0 {
 				won = m
 			}
-		default:
-			v = ScoreLoss
 		}
 		values[m] = v
 		most = max(most, v)
 	}
 	return chosen(g, pos, values, most, won)
+}
+
+// score is what a result the rules settle is worth to side.
+func score(r game.Result, side game.Side) float32 {
+	switch r {
+	case game.Tie:
+		return ScoreTie
+	case game.Win(side):
+		return ScoreWin
+	}
+	return ScoreLoss
 }
 
 // chosen returns the move a net plays in pos, whose legal moves are worth
@@ -440,15 +446,10 @@ func (n *Net) Replies(pos game.Position, p, q *Pass, values []float32) (best int
 				q.index[i] = p.moved[i]
 			}
 			v = 1 - n.bestReply(after, moved, w, q)
-		case game.Tie:
-			v = ScoreTie
-		case game.Win(side):
-			v = ScoreWin
-			if won < 0 {
+		default:
+			if v = score(r, side); v == ScoreWin && won < 0 {
 				won = m
 			}
-		default:
-			v = ScoreLoss
 		}
 		values[m] = v
 		most = max(most, v)
@@ -471,12 +472,10 @@ func (n *Net) bestReply(pos game.Position, base float32, w []float32, q *Pass) f
 		case game.Ongoing:
 			q.changes = g.Changes(pos, m, q.changes[:0])
 			v = sigmoid(base + n.delta(q.changes, w, q))
-		case game.Tie:
-			v = ScoreTie
-		case game.Win(side):
-			return ScoreWin // nothing is worth more
 		default:
-			v = ScoreLoss
+			if v = score(r, side); v == ScoreWin {
+				return ScoreWin // nothing is worth more
+			}
 		}
 		most = max(most, v)
 	}
