@@ -31,7 +31,7 @@ var ConnectFour = &Kit{
 	// rounds of fewer would spend the night writing checkpoints (each
 	// some 400 KB) rather than learning.
 	Learner: ntuple.Method,
-	League:  LeagueDefaults{GamesPerRound: 1000000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
+	League:  LeagueDefaults{GamesPerRound: 5_000_000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{
 		RandomBuiltin(connect4.Game),
 		{Kind: "tactician", Name: "tactician", Elo: 714, Fixed: true, Checked: true,

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -54,7 +55,9 @@ func (tr *trainer) train(ctx context.Context, round int64, line *learner, opp op
 	c, kit := tr.cfg, tr.kit
 	learning := c.settings(kit.Game, line.method)
 	l := line.learner
-	l.SetRate(learning.At(line.games).LR)
+	if err := l.Schedule(learning, line.games); err != nil {
+		return fmt.Errorf("the %s learner after %d games: %w", line.method.Name, line.games, err)
+	}
 	// players returns the opponents of a game, by the index pick draws:
 	// itself (nil), random, the nets, then the sparring players, each
 	// drawing on rng.

@@ -81,9 +81,11 @@ type Learner interface {
 	// against opp, with a first move other than avoid, and learns what
 	// that move is worth.
 	Drill(start game.Position, avoid int, opp game.Player, epsilon float64) game.Result
-	// SetRate sets the learning rate (a table learner's step size) of
-	// the games to come: a league's schedule lowers it as a line ages.
-	SetRate(lr float64)
+	// Schedule sets what s says of the learner's training games from
+	// games on, as a league calls it before each round: the learning
+	// rate (a table learner's step size), which falls as a line ages
+	// (Settings.At), and whatever else its method changes with age.
+	Schedule(s Settings, games int64) error
 	// Model returns a frozen copy of what it has learned: a checkpoint.
 	Model() Model
 	// MarshalBinary encodes all it keeps between games but its random

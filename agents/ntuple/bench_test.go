@@ -80,33 +80,40 @@ func randomSetShare(p game.Player) float64 {
 func BenchmarkLearning(b *testing.B) {
 	g := connect4.Game
 	for _, c := range []struct {
-		name      string
-		decay     int
-		length    float64
-		lookahead float64
+		name  string
+		decay int
+		own   map[string]float64 // the defaults changed
 	}{
-		{"lines6", 0, 6, 1},
-		{"lines6/decay5M", 5_000_000, 6, 1},
-		{"lines8/decay5M", 5_000_000, 8, 1},
-		{"lines6/decay5M/lookahead2", 5_000_000, 6, 2},
+		{"lines6", 0, nil},
+		{"lines6/decay5M", 5_000_000, nil},
+		{"lines8/decay5M", 5_000_000, map[string]float64{ntuple.TupleLength.Name: 8}},
+		{"lines6/decay5M/lookahead2", 5_000_000, map[string]float64{ntuple.Lookahead.Name: 2}},
+		{"lines6/decay5M/grow8at4M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 4_000_000}},
+		{"lines6/decay5M/grow8at10M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 10_000_000}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s := ntuple.Method.Defaults(g)
 			s.LRDecay = c.decay
-			s = s.With(ntuple.TupleLength.Name, c.length).With(ntuple.Lookahead.Name, c.lookahead)
+			s = s.With(ntuple.GrowAt.Name, 0)
+			for name, v := range c.own {
+				s = s.With(name, v)
+			}
 			l, err := ntuple.Method.New(g, s, rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
 				b.Fatal(err)
 			}
 			for i := 0; i < b.N; i++ {
-				if i%100_000 == 0 { // as a league sets it, a round at a time
-					l.SetRate(s.At(int64(i)).LR)
+				if i%100_000 == 0 { // as a league schedules it, a round at a time
+					if err := l.Schedule(s, int64(i)); err != nil {
+						b.Fatal(err)
+					}
 				}
 				l.Play(game.Side(i%2), nil, s.Epsilon.Start)
 			}
 			p := l.Model().Player()
 			b.ReportMetric(randomSetShare(p), "random-set-%")
 			b.ReportMetric(verify.CheckSet(p, connect4.PositionSet()).All.Percent(), "tactical-set-%")
+			b.ReportMetric(float64(len(l.Model().Bytes())), "stored-bytes")
 		})
 	}
 }

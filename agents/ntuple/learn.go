@@ -38,7 +38,12 @@ type TD struct {
 	// (Net.Replies), so that each position learns toward what a search
 	// of two plies finds there.
 	Lookahead int
-	Rand      *rand.Rand
+	// GrowAt is the training game from which the net has more tuples:
+	// its line tuples again, of GrowLength cells (0: it never grows).
+	// See Schedule.
+	GrowAt     int64
+	GrowLength int
+	Rand       *rand.Rand
 
 	own     actor   // plays the games of Play and Drill on Net itself
 	episode Episode // the game own played last

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"slices"
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
@@ -15,13 +17,18 @@ import (
 // Method is the n-tuple network learning by TD(λ) in self-play, as
 // learn registers it.
 var Method = &learn.Method{
-	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, RandomPlies, Lookahead, learn.Lambda},
+	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, GrowAt, GrowLength, RandomPlies, Lookahead, learn.Lambda},
 	Summary:  "an n-tuple network (small tables over patterns of cells, Thill, Koch and Konen's Connect Four agent), learning by TD(λ)",
 	Defaults: defaults,
 	Check: func(s learn.Settings) error {
 		if s.Int(LineTuples.Name) == 0 && s.Int(Tuples.Name) == 0 {
 			return learn.Invalid([]string{LineTuples.Name, Tuples.Name}, func(n []string) string {
 				return fmt.Sprintf("%s 0 and %s 0 leave the network without a tuple", n[0], n[1])
+			})
+		}
+		if s.Int(GrowAt.Name) > 0 && s.Int(GrowLength.Name) <= s.Int(TupleLength.Name) {
+			return learn.Invalid([]string{GrowLength.Name, TupleLength.Name}, func(n []string) string {
+				return fmt.Sprintf("%s %d: a network grows by tuples longer than its first ones (%s %d)", n[0], s.Int(GrowLength.Name), n[1], s.Int(TupleLength.Name))
 			})
 		}
 		return nil
@@ -65,6 +72,11 @@ var (
 	TupleLength = &learn.Setting{Name: "tuple_length", Usage: "cells of each tuple of a new n-tuple network", Whole: true,
 		In: func(v float64) bool { return v >= 2 && v <= MaxLen }, Range: fmt.Sprintf("within 2..%d", MaxLen),
 		Made: "this league's n-tuple network has tuples of %s cells"}
+	GrowAt = &learn.Setting{Name: "grow_at", Usage: "training games after which the n-tuple network grows by its line tuples again, of --grow-length cells: at the first round that starts past them (0: it never grows)", Whole: true,
+		In: func(v float64) bool { return v >= 0 && v <= 1e15 }, Range: "within 0..1e15"}
+	GrowLength = &learn.Setting{Name: "grow_length", Usage: "cells of the tuples an n-tuple network grows by (see --grow-at)", Whole: true,
+		In: func(v float64) bool { return v >= 2 && v <= MaxLen }, Range: fmt.Sprintf("within 2..%d", MaxLen),
+		Made: "this league's n-tuple network grows by tuples of %s cells"}
 	RandomPlies = &learn.Setting{Name: "random_plies", Usage: "the most random moves a self-play game of the n-tuple learner starts with", Whole: true,
 		In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
 	Lookahead = &learn.Setting{Name: "lookahead", Usage: "plies the n-tuple learner looks ahead in its games, to choose its moves and set its targets: 1, each move's position; 2, the best reply to each move too", Whole: true,
@@ -87,11 +99,11 @@ func defaults(g game.Game) learn.Settings {
 		LR:      0.5,
 		LRDecay: 5_000_000,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
-		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, RandomPlies.Name: 16, Lookahead.Name: 1,
+		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, GrowAt.Name: 5_000_000, GrowLength.Name: 8, RandomPlies.Name: 16, Lookahead.Name: 1,
 			learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
-		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name] = 0, 8, 6, 0
+		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name], s.Own[GrowAt.Name] = 0, 8, 6, 0, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
 		s.LRDecay = 0
 	}
@@ -100,7 +112,9 @@ func defaults(g game.Game) learn.Settings {
 
 // newTD returns the TD(λ) learner of net as s says.
 func newTD(net *Net, s learn.Settings, rng *rand.Rand) *TD {
-	return NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), s.Int(Lookahead.Name), rng)
+	l := NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), s.Int(Lookahead.Name), rng)
+	l.GrowAt, l.GrowLength = int64(s.Int(GrowAt.Name)), s.Int(GrowLength.Name)
+	return l
 }
 
 var _ learn.Sided = (*Net)(nil)
@@ -175,8 +189,48 @@ func (n *Net) Describe() string {
 // Size implements learn.Model: its entries.
 func (n *Net) Size() int { return len(n.W) }
 
-// SetRate implements learn.Learner.
-func (l *TD) SetRate(lr float64) { l.LR = float32(lr) }
+// Schedule implements learn.Learner: the rate of the games from games
+// on, and the net grown if they are past GrowAt and it has not grown yet.
+//
+// A small net learns fast and levels off: the lines of 6 cells keep the
+// value in about 92% of the random-ply positions after a few million
+// games, and no more after twenty. A net of the lines of 8 alone learns
+// slower from the start (each entry is seen sixteen times less often)
+// but keeps learning. Grown by the lines of 8 once the lines of 6 have
+// levelled off, it has both: the first minutes as fast as the small
+// net, and then the larger net's slower climb, from where the small one
+// stopped, since the new tables start at zero and the grown net values
+// every position as before.
+func (l *TD) Schedule(s learn.Settings, games int64) error {
+	l.LR = float32(s.At(games).LR)
+	if l.GrowAt == 0 || games < l.GrowAt || l.grown() {
+		return nil
+	}
+	// The tuples it grows by are drawn by a generator seeded by the net's
+	// own tuples, not by the learner's: a league resumed from its stored
+	// net grows by the same tuples as one that never stopped.
+	h := fnv.New64a()
+	for _, t := range l.Net.Tuples {
+		for _, c := range t {
+			h.Write([]byte{byte(c)})
+		}
+		h.Write([]byte{0xff})
+	}
+	more := Lines(l.Net.Game.Board(), l.GrowLength, rand.New(rand.NewPCG(h.Sum64(), uint64(l.GrowLength))))
+	grown, err := l.Net.Grow(more)
+	if err != nil {
+		return fmt.Errorf("growing the n-tuple network by %d tuples of %d cells: %w", len(more), l.GrowLength, err)
+	}
+	l.Net, l.own.net, l.frozen = grown, grown, nil
+	return nil
+}
+
+// grown reports whether the net has grown: whether it has a tuple of
+// GrowLength cells, which a net holds only once grown (the setting is
+// longer than its first tuples).
+func (l *TD) grown() bool {
+	return slices.ContainsFunc(l.Net.Tuples, func(t []int) bool { return len(t) == l.GrowLength })
+}
 
 // Model implements learn.Learner.
 func (l *TD) Model() learn.Model { return l.Net.Clone() }

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"ttt/agents/game"
 )
@@ -480,4 +481,18 @@ func (n *Net) bestReply(pos game.Position, base float32, w []float32, q *Pass) f
 		most = max(most, v)
 	}
 	return most
+}
+
+// Grow returns a network of n's tuples and more besides, whose tables
+// for n's tuples are n's and for the others zero: it values every
+// position as n does, and has more to learn with.
+func (n *Net) Grow(more [][]int) (*Net, error) {
+	grown, err := New(n.Game, append(slices.Clone(n.Tuples), more...))
+	if err != nil {
+		return nil, err
+	}
+	for side := range 2 {
+		copy(grown.W[side*grown.perSide:], n.W[side*n.perSide:(side+1)*n.perSide])
+	}
+	return grown, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,6 +247,94 @@ func TestRepliesAreTheBestRepliesWorth(t *testing.T) {
 			if worth != values[best] || worth < most-ntuple.TieWidth || (values[best] != ntuple.ScoreWin && most == ntuple.ScoreWin) {
 				t.Errorf("%s %s: best %d worth %v, the most %v", g.Name(), g.Format(pos), best, worth, most)
 			}
+		}
+	}
+}
+
+// A learner grows once, when a round starts past GrowAt: by tuples of
+// GrowLength cells, into a net that values every position as the small
+// one did; a learner resumed from its stored net grows by the same
+// tuples as one that never stopped, and a grown one does not grow again.
+func TestGrowing(t *testing.T) {
+	g := connect4.Game
+	s := ntuple.Method.Defaults(g).With(ntuple.GrowAt.Name, 500).With(ntuple.TupleLength.Name, 4)
+	newLearner := func() learn.Learner {
+		l, err := ntuple.Method.New(g, s, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	train := func(l learn.Learner, from, to int) {
+		for i := from; i < to; i++ {
+			if i%250 == 0 { // as a league schedules it, a round at a time
+				if err := l.Schedule(s, int64(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l.Play(game.Side(i%2), nil, 0.1)
+		}
+	}
+	tuples := func(l learn.Learner) int { return len(l.Model().(*ntuple.Net).Tuples) }
+
+	whole := newLearner()
+	train(whole, 0, 500)
+	small, before := whole.Model().(*ntuple.Net), tuples(whole)
+	if err := whole.Schedule(s, 500); err != nil {
+		t.Fatal(err)
+	}
+	grown := whole.Model().(*ntuple.Net)
+	if tuples(whole) != 2*before {
+		t.Fatalf("grown at 500 games: %d tuples, want twice the %d it had", tuples(whole), before)
+	}
+	for _, tu := range grown.Tuples[before:] {
+		if len(tu) != 8 {
+			t.Fatalf("grown by a tuple of %d cells, want 8", len(tu))
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var p1, p2 ntuple.Pass
+	v1, v2 := make([]float32, g.Moves()), make([]float32, g.Moves())
+	for range 200 {
+		pos := g.Start()
+		for k := rng.IntN(30); k > 0 && g.Result(pos) == game.Ongoing; k-- {
+			pos = g.Play(pos, game.RandomMove(g, pos, rng))
+		}
+		if g.Result(pos) != game.Ongoing {
+			continue
+		}
+		small.Afterstates(pos, &p1, v1)
+		grown.Afterstates(pos, &p2, v2)
+		if !slices.Equal(v1, v2) {
+			t.Fatalf("in %v the grown net values the moves %v, the small one %v", pos, v2, v1)
+		}
+	}
+	train(whole, 500, 1000)
+	if tuples(whole) != 2*before {
+		t.Errorf("after 1000 games: %d tuples, want %d: it grew again", tuples(whole), 2*before)
+	}
+
+	// Stopped at 250 games and at 750, and resumed from what it stored.
+	resume := func(l learn.Learner) learn.Learner {
+		state, err := l.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ntuple.Method.Resume(g, s, state, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, stop := range []int{250, 750} {
+		split := newLearner()
+		train(split, 0, stop)
+		split = resume(split)
+		// The resumed learner draws its random moves afresh: compare the
+		// tuples, which its games do not choose.
+		train(split, stop, 1000)
+		if got, want := split.Model().(*ntuple.Net).Tuples, whole.Model().(*ntuple.Net).Tuples; !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("stopped at %d games: grown to %d tuples, not the %d of the learner that never stopped", stop, len(got), len(want))
 		}
 	}
 }

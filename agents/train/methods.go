@@ -223,8 +223,11 @@ func unmarshalNet(g game.Game, state []byte) (*nn.Net, error) {
 	return nn.Parse(g, state[8:], shape)
 }
 
-// SetRate implements learn.Learner.
-func (l *Policy) SetRate(lr float64) { l.LR = float32(lr) }
+// Schedule implements learn.Learner: the rate.
+func (l *Policy) Schedule(s learn.Settings, games int64) error {
+	l.LR = float32(s.At(games).LR)
+	return nil
+}
 
 // Model implements learn.Learner.
 func (l *Policy) Model() learn.Model { return l.Net.Clone() }
@@ -232,8 +235,11 @@ func (l *Policy) Model() learn.Model { return l.Net.Clone() }
 // MarshalBinary implements learn.Learner.
 func (l *Policy) MarshalBinary() ([]byte, error) { return marshalNet(l.Net), nil }
 
-// SetRate implements learn.Learner.
-func (l *TD) SetRate(lr float64) { l.LR = float32(lr) }
+// Schedule implements learn.Learner: the rate.
+func (l *TD) Schedule(s learn.Settings, games int64) error {
+	l.LR = float32(s.At(games).LR)
+	return nil
+}
 
 // Model implements learn.Learner.
 func (l *TD) Model() learn.Model { return l.Net.Clone() }
@@ -241,14 +247,18 @@ func (l *TD) Model() learn.Model { return l.Net.Clone() }
 // MarshalBinary implements learn.Learner.
 func (l *TD) MarshalBinary() ([]byte, error) { return marshalNet(l.Net), nil }
 
-// SetRate implements learn.Learner: the article's steps are 1/N.
-func (l *Valued) SetRate(float64) {}
+// Schedule implements learn.Learner: nothing, the article's steps are
+// 1/N.
+func (l *Valued) Schedule(learn.Settings, int64) error { return nil }
 
 // Model implements learn.Learner.
 func (l *Valued) Model() learn.Model { return l.Table.Clone() }
 
-// SetRate implements learn.Learner: the book's step size.
-func (l *Book) SetRate(lr float64) { l.Step = lr }
+// Schedule implements learn.Learner: the book's step size.
+func (l *Book) Schedule(s learn.Settings, games int64) error {
+	l.Step = s.At(games).LR
+	return nil
+}
 
 // Model implements learn.Learner.
 func (l *Book) Model() learn.Model { return l.Table.Clone() }

@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,7 @@ func TestEverySchemaUpgrades(t *testing.T) {
 				t.Errorf("check of the upgraded league:\n%s", out)
 			}
 			roundRanges(t, filepath.Join(p.Dir, "league.db"))
+			neverGrows(t, filepath.Join(p.Dir, "league.db"))
 			if out := p.OK(t, "league", "run", "--db", "league.db", "--rounds", "1"); !strings.Contains(out, "\nround 4 ") {
 				t.Errorf("the league after the upgrade said:\n%s", out)
 			}
@@ -54,6 +56,23 @@ func roundRanges(t *testing.T, path string) {
 	}
 	if rounds == 0 || wrong > 0 {
 		t.Errorf("%d of %d rounds keep a range other than their matches'", wrong, rounds)
+	}
+}
+
+// neverGrows checks that the n-tuple network of a league made before
+// networks grew, if it has one, never grows: the upgrade stored grow_at
+// 0, where the default would grow it.
+func neverGrows(t *testing.T, path string) {
+	t.Helper()
+	db := clitest.SQL(t, path)
+	defer db.Close()
+	var ntuple bool
+	var growAt sql.NullString
+	if err := db.QueryRow(`SELECT EXISTS (SELECT 1 FROM settings WHERE name = 'tuple_length'), (SELECT value FROM settings WHERE name = 'grow_at')`).Scan(&ntuple, &growAt); err != nil {
+		t.Fatal(err)
+	}
+	if ntuple != (growAt.Valid && growAt.String == "0") || !ntuple && growAt.Valid {
+		t.Errorf("an n-tuple league: %v; its grow_at after the upgrade: %v, want 0 for an n-tuple league, none for another", ntuple, growAt)
 	}
 }
 
