@@ -38,7 +38,8 @@ func TestKillAtAnyMoment(t *testing.T) {
 	t.Parallel()
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
-	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table,ntuple"}
+	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table,ntuple",
+		"--grow-at", "200", "--grow-length", "7"} // the n-tuple net grows at its third round, among the kills
 	var last int64 // the last committed round
 	for i := range len(aims) + 1 {
 		// One worker here makes the evaluation a larger target; the league

@@ -115,6 +115,13 @@ func Run(ctx context.Context, cfg Plan, report func(Progress)) (learn.Model, err
 	}
 	var window game.Record
 	for g := range cfg.Games {
+		// The learner's schedule (its rate, and an n-tuple net's growth)
+		// as a league applies it, a report's games at a time.
+		if g%ReportEvery == 0 {
+			if err := l.Schedule(cfg.Settings, int64(g)); err != nil {
+				return l.Model(), err
+			}
+		}
 		side := game.Side(g % 2)
 		eps := cfg.Epsilon.At(g)
 		window.Add(l.Play(side, opp, eps), side)

@@ -98,14 +98,17 @@ func TestTrainMethods(t *testing.T) {
 func TestTrainConnectFour(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
+	// The net grows after 1000 games, as a league's would: 4 walks and
+	// the 36 lines of four cells, then the lines again, of five.
 	out := p.OK(t, "train", "--game", "connect4", "--method", "ntuple", "--games", "2000",
-		"--tuples", "4", "--tuple-length", "4", "-o", "c4.bin")
+		"--tuples", "4", "--tuple-length", "4", "--grow-at", "1000", "--grow-length", "5", "-o", "c4.bin")
 	if !strings.HasPrefix(out, "Training a Connect Four n-tuple network (ntuple) in self-play for 2000 games (seed 1)\n") ||
 		!strings.HasSuffix(out, " saved to c4.bin\n") {
 		t.Errorf("train --game connect4 said:\n%s", out)
 	}
 	out = p.OK(t, "verify", "--against", "tactician", "c4.bin")
-	if !strings.Contains(out, "tactical set: optimal moves ") || !strings.Contains(out, "vs tactician: as X W/D/L ") {
+	if !strings.Contains(out, "tactical set: optimal moves ") || !strings.Contains(out, "vs tactician: as X W/D/L ") ||
+		!strings.Contains(out, "n-tuple network of 76 tuples") {
 		t.Errorf("verify c4.bin said:\n%s", out)
 	}
 	p.Usage(t, "a table of values cannot hold the positions of Connect Four",
