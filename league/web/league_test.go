@@ -15,7 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
 	"ttt/agents"
+	"ttt/league/commands/clitest"
 )
 
 // A league file replaced under a running server: a Connect Four league
@@ -103,7 +105,7 @@ func TestReplacedLeague(t *testing.T) {
 		})
 	}
 	// Each reader has had an answer of the old league.
-	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.Patience(t)); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := len(seen)
 		mu.Unlock()
@@ -124,7 +126,7 @@ func TestReplacedLeague(t *testing.T) {
 		t.Errorf("after the replacement the stream names the league %q", got)
 	}
 	// And each one of the new.
-	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.Patience(t)); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := len(seen)
 		mu.Unlock()
@@ -163,9 +165,8 @@ func TestReplacedLeague(t *testing.T) {
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for status != http.StatusOK && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	for deadline := time.Now().Add(clitest.Patience(t)); status != http.StatusOK && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 		status, body, _ = get(t, srv.URL+"/api/leaderboard")
 	}
 	if status != http.StatusOK || !strings.Contains(string(body), `"game":"connect4"`) {
