@@ -149,9 +149,13 @@ func followDocument(t *testing.T, path, dir, port string) {
 		case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--duration"),
 			strings.Contains(cmd, "/api/events"):
 			sh.Args[2] = "exec " + cmd
-			runUntilSaid(t, sh, &out)
+			said := "\n" // a league run's first line, which says what it starts
+			if strings.Contains(cmd, "/api/events") {
+				said = "event: round"
+			}
+			runUntilSaid(t, sh, &out, said)
 			if !strings.Contains(out.String(), "stopped: ") && !strings.Contains(out.String(), "event: round") {
-				t.Errorf("%s, stopped after its first line, said:\n%s", line, out.String())
+				t.Errorf("%s, stopped once it said %q, said:\n%s", line, said, out.String())
 			}
 			continue
 		case strings.Contains(cmd, "ttt serve"):
@@ -458,21 +462,20 @@ func uncomment(line string) string {
 	return line
 }
 
-// runUntilSaid runs cmd until it has written a line on out (a league
-// run's first, which says what it starts; a stream's first event),
-// interrupts it then as Ctrl-C would, and waits for it; it fails the test
-// unless the command then ends cleanly.
-func runUntilSaid(t *testing.T, cmd *exec.Cmd, out *lockedBuffer) {
+// runUntilSaid runs cmd until it has written said on out, interrupts it
+// then as Ctrl-C would, and waits for it; it fails the test unless the
+// command then ends cleanly.
+func runUntilSaid(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, said string) {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	ended := make(chan error, 1)
 	go func() { ended <- cmd.Wait() }()
-	for !strings.Contains(out.String(), "\n") {
+	for !strings.Contains(out.String(), said) {
 		select {
 		case err := <-ended:
-			t.Fatalf("%s ended (%v) before it said a line:\n%s", strings.Join(cmd.Args[2:], " "), err, out.String())
+			t.Fatalf("%s ended (%v) before it said %q:\n%s", strings.Join(cmd.Args[2:], " "), err, said, out.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
