@@ -29,7 +29,7 @@ import (
 // league is back at its name.
 func TestReplacedLeague(t *testing.T) {
 	_, path := newLeague(t, 2)
-	_, other := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
+	other := otherLeague(t)
 	srv := httptest.NewServer(newServer(t, path))
 	defer srv.Close()
 
@@ -116,9 +116,7 @@ func TestReplacedLeague(t *testing.T) {
 			t.Fatalf("the readers' first answers: %q", seen)
 		}
 	}
-	for _, ext := range []string{"-wal", "-shm"} {
-		os.Remove(other + ext) // emptied by the league run that made it; the name's own are the old league's
-	}
+	// The name's own -wal and -shm are the old league's.
 	if err := os.Rename(other, path); err != nil {
 		t.Fatal(err)
 	}

@@ -246,11 +246,7 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	// perfect is no agent of the new league: its tab loads the page that
 	// says so.
 	problems.expect(fmt.Sprintf("404 (Not Found) (%sagents/perfect)", url))
-	_, other := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
-	for _, ext := range []string{"-wal", "-shm"} {
-		os.Remove(other + ext)
-	}
-	if err := os.Rename(other, path); err != nil {
+	if err := os.Rename(otherLeague(t), path); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat(path + "-wal"); err == nil && info.Size() > 32 {
