@@ -217,9 +217,17 @@ func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 
 // poll waits until a JavaScript expression is truthy, and returns it. It
 // fails, saying what the page shows, when the test's patience runs out.
+// A page that loads itself again meanwhile (a new league, a restarted
+// server) takes the evaluation's context with it: the wait goes on in
+// the page that comes.
 func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(clitest.Patience(t))))
+	end := time.Now().Add(clitest.Patience(t))
+	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Until(end))))
+	for err != nil && contextGone(err) && time.Now().Before(end) {
+		time.Sleep(10 * time.Millisecond)
+		v, err = chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Until(end))))
+	}
 	if err != nil {
 		// What the page shows, in words and as a picture (kept with go
 		// test -artifacts).
@@ -233,6 +241,12 @@ func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 		t.Fatalf("waiting for %s: %v\nthe page says:\n%s", expr, err, state)
 	}
 	return v
+}
+
+// contextGone reports whether err is Chromium's answer to an evaluation
+// in a page that has gone: a navigation began while it ran.
+func contextGone(err error) bool {
+	return strings.Contains(err.Error(), "Cannot find context with specified id") || strings.Contains(err.Error(), "Execution context was destroyed")
 }
 
 // waitFor waits until a JavaScript expression is truthy.
