@@ -46,6 +46,8 @@ func TestKillAtAnyMoment(t *testing.T) {
 		// run without a stop below uses two, which must not change a thing.
 		r := start(t, p, append([]string{"league", "run", "--db", "league.db", "--workers", "1"}, flags...)...)
 		aim := "start"
+		// The pauses are the point: they aim each kill at a moment of
+		// the run, with no hook in the program.
 		if i == 0 {
 			time.Sleep(10 * time.Millisecond)
 		} else {

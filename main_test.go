@@ -149,9 +149,13 @@ func followDocument(t *testing.T, path, dir, port string) {
 		case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--duration"),
 			strings.Contains(cmd, "/api/events"):
 			sh.Args[2] = "exec " + cmd
-			runFor(t, sh, 3*time.Second)
+			said := "\n" // a league run's first line, which says what it starts
+			if strings.Contains(cmd, "/api/events") {
+				said = "event: round"
+			}
+			runUntilSaid(t, sh, &out, said)
 			if !strings.Contains(out.String(), "stopped: ") && !strings.Contains(out.String(), "event: round") {
-				t.Errorf("%s, stopped after 3 s, said:\n%s", line, out.String())
+				t.Errorf("%s, stopped once it said %q, said:\n%s", line, said, out.String())
 			}
 			continue
 		case strings.Contains(cmd, "ttt serve"):
@@ -168,7 +172,7 @@ func followDocument(t *testing.T, path, dir, port string) {
 				t.Fatal(err)
 			}
 			servers = append(servers, sh)
-			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "serving ") && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(clitest.Patience(t)); !strings.Contains(out.String(), "serving ") && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
 			}
 			if !strings.Contains(out.String(), "serving ") {
@@ -458,19 +462,28 @@ func uncomment(line string) string {
 	return line
 }
 
-// runFor runs cmd, interrupts it after d as Ctrl-C would, and waits for
-// it; it fails the test unless the command then ends cleanly.
-func runFor(t *testing.T, cmd *exec.Cmd, d time.Duration) {
+// runUntilSaid runs cmd until it has written said on out, interrupts it
+// then as Ctrl-C would, and waits for it; it fails the test unless the
+// command then ends cleanly.
+func runUntilSaid(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, said string) {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(d)
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	for !strings.Contains(out.String(), said) {
+		select {
+		case err := <-ended:
+			t.Fatalf("%s ended (%v) before it said %q:\n%s", strings.Join(cmd.Args[2:], " "), err, said, out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	// A command stopped so exits 130 (the shell's 128 + SIGINT).
-	err := cmd.Wait()
+	err := <-ended
 	if exit, ok := errors.AsType[*exec.ExitError](err); ok && exit.ExitCode() == 130 {
 		err = nil
 	}

@@ -386,7 +386,7 @@ func TestOpen(t *testing.T) {
 // began on a new file) leaves what was there: no file, or the empty file
 // it was given; never an SQLite file with no league, nor its -wal and
 // -shm. The context is cancelled later and later, until a creation
-// completes.
+// completes (go test's -timeout catches one that never does).
 func TestInterruptedCreation(t *testing.T) {
 	for _, existed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("Existed=%v", existed), func(t *testing.T) {
@@ -413,9 +413,6 @@ func TestInterruptedCreation(t *testing.T) {
 				}
 				if existed && len(readFile(t, path)) != 0 {
 					t.Fatalf("cancelled after %v (%v): the empty file is no longer empty", delay, err)
-				}
-				if delay > 5*time.Second {
-					t.Fatal("no creation completed in 5 s")
 				}
 			}
 		})

@@ -292,13 +292,10 @@ func TestVerifyStops(t *testing.T) {
 	go func() {
 		done <- commands.Run(ctx, commands.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}, []string{"verify", "--games", "2000000000", filepath.Join(p.Dir, "n.bin")})
 	}()
-	select {
-	case code := <-done:
-		if code != 130 || stderr.String() != "ttt: stopped: interrupted\n" {
-			t.Errorf("verify cancelled: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("verify --games 2000000000 still runs 10 s after its context was cancelled")
+	// A verify that missed the cancellation would play its two billion
+	// games: go test's -timeout would say where it hangs.
+	if code := <-done; code != 130 || stderr.String() != "ttt: stopped: interrupted\n" {
+		t.Errorf("verify cancelled: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
@@ -87,11 +86,12 @@ var damagedCommands = [][]string{
 }
 
 // runWithin runs ttt in p as clitest does, and stops it (as Ctrl-C
-// would) if it has not ended within minutes, which a command on a league
-// of a few rounds never takes: a stored setting that made a round
-// endless (a billion billion games) failed as a hang once.
+// would) if it has not ended when the test's patience runs out: a stored
+// setting that made a round endless (a billion billion games) failed as
+// a hang once. The fuzzer has no timeout of its own, and a hang must fail
+// as an input, which the fuzzer then keeps.
 func runWithin(t *testing.T, p clitest.TTT, args ...string) (stdout, stderr string, code int) {
-	const limit = 5 * time.Minute
+	limit := clitest.Patience(t)
 	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
 	var out, errOut bytes.Buffer

@@ -19,6 +19,8 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"ttt/league/commands/clitest"
 )
 
 // The browser test's harness: Chromium, the problems the pages log, and
@@ -69,9 +71,10 @@ func newBrowser(t testing.TB) (context.Context, *pageProblems) {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	// Every wait has a bound of its own (pageWait); the browser lives as
-	// long as the test may (go test -timeout), a night for TestNight.
-	timeout := 5 * time.Minute
+	// Every wait gives up a little before the test's end (clitest.Patience);
+	// the browser lives as long as the test may (go test -timeout), a
+	// night for TestNight.
+	timeout := 10 * time.Minute
 	if tt, ok := t.(*testing.T); ok {
 		if end, ok := tt.Deadline(); ok {
 			timeout = time.Until(end)
@@ -212,14 +215,19 @@ func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	return v
 }
 
-// pageWait bounds every wait for the page; the slowest, a page under the
-// race detector on a loaded machine, takes a fraction of it.
-const pageWait = 20 * time.Second
-
-// poll waits until a JavaScript expression is truthy, and returns it.
+// poll waits until a JavaScript expression is truthy, and returns it. It
+// fails, saying what the page shows, when the test's patience runs out.
+// A page that loads itself again meanwhile (a new league, a restarted
+// server) takes the evaluation's context with it: the wait goes on in
+// the page that comes.
 func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(pageWait)))
+	end := time.Now().Add(clitest.Patience(t))
+	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Until(end))))
+	for err != nil && contextGone(err) && time.Now().Before(end) {
+		time.Sleep(10 * time.Millisecond)
+		v, err = chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Until(end))))
+	}
 	if err != nil {
 		// What the page shows, in words and as a picture (kept with go
 		// test -artifacts).
@@ -233,6 +241,12 @@ func poll[T any](t testing.TB, ctx context.Context, expr string) T {
 		t.Fatalf("waiting for %s: %v\nthe page says:\n%s", expr, err, state)
 	}
 	return v
+}
+
+// contextGone reports whether err is Chromium's answer to an evaluation
+// in a page that has gone: a navigation began while it ran.
+func contextGone(err error) bool {
+	return strings.Contains(err.Error(), "Cannot find context with specified id") || strings.Contains(err.Error(), "Execution context was destroyed")
 }
 
 // waitFor waits until a JavaScript expression is truthy.

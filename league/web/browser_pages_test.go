@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"ttt/league/commands/clitest"
 )
 
 // Every page in the browser: pages that are not there, a phone's width,
@@ -70,14 +72,13 @@ func fits(t *testing.T, ctx context.Context, url string) {
 
 // backAndForth goes from page to page in one tab, as a user does, by
 // links, by the address and by the browser's back and forward, and checks
-// that each page comes within viewLimit and follows the league. A page
-// left stays alive in the browser's back/forward cache, and must let go
-// of the event stream and take it again when it comes back. Chromium
-// keeps a page in that cache only while another page keeps their shared
-// stream's worker (events.js) alive, as a watcher's other tabs do: one
-// is open meanwhile, and follows the league throughout.
+// that each page comes and follows the league; it logs how long each
+// took. A page left stays alive in the browser's back/forward cache, and
+// must let go of the event stream and take it again when it comes back.
+// Chromium keeps a page in that cache only while another page keeps their
+// shared stream's worker (events.js) alive, as a watcher's other tabs do:
+// one is open meanwhile, and follows the league throughout.
 func backAndForth(t *testing.T, ctx context.Context, problems *pageProblems, url string, round int) {
-	const viewLimit = 5 * time.Second
 	other := newTab(t, ctx, problems)
 	do(t, other, chromedp.Navigate(url+"agents/perfect"))
 	defer func() {
@@ -129,9 +130,6 @@ func backAndForth(t *testing.T, ctx context.Context, problems *pageProblems, url
 			restored++
 		}
 		t.Logf("%-18s to %-22s %v", v.how, eval[string](t, ctx, `location.pathname + location.search`), took.Round(time.Millisecond))
-		if took > viewLimit {
-			t.Errorf("page view %d (%s) took %v; want within %v", step+1, v.how, took, viewLimit)
-		}
 	}
 	if restored == 0 {
 		t.Error("no page came back from the back/forward cache: the test did not try it")
@@ -142,7 +140,7 @@ func backAndForth(t *testing.T, ctx context.Context, problems *pageProblems, url
 // way: an evaluation that the navigation cuts short is tried again.
 func arrived(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(pageWait)
+	deadline := time.Now().Add(clitest.Patience(t))
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {

@@ -8,9 +8,13 @@ func SetMaxRoundRows(n int64) (restore func()) {
 	return func() { maxRoundRows = was }
 }
 
-// PollEvery is pollEvery, how often the event streams' poller asks.
-const PollEvery = pollEvery
-
 // Leads is leads: whether the league's best a beats b, the best shown, by
 // more than noise.
 var Leads = leads
+
+// Polling reports whether the event streams' poller runs.
+func Polling(s *Server) bool {
+	s.rounds.mu.Lock()
+	defer s.rounds.mu.Unlock()
+	return s.rounds.polling
+}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 
 	"ttt/league/commands/clitest"
@@ -34,6 +36,36 @@ func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) 
 	p := clitest.New(t)
 	p.OK(t, append([]string{"league", "run", "--db", "league.db", "--rounds", strconv.Itoa(rounds)}, flags...)...)
 	return p, filepath.Join(p.Dir, "league.db")
+}
+
+// otherLeague returns the path of a Connect Four league of one round, in
+// a new directory, with no journal beside it: the league that
+// TestReplacedLeague and TestBrowser put in the place of the tic-tac-toe
+// league being served. Its round is long under the race detector, so it
+// is played once and its file copied for each test.
+func otherLeague(t testing.TB) string {
+	t.Helper()
+	otherFile.mu.Lock()
+	defer otherFile.mu.Unlock()
+	if otherFile.data == nil {
+		_, path := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		otherFile.data = data
+	}
+	path := filepath.Join(t.TempDir(), "league.db")
+	if err := os.WriteFile(path, otherFile.data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// otherFile is otherLeague's file, once played.
+var otherFile struct {
+	mu   sync.Mutex
+	data []byte
 }
 
 // newServer returns ttt serve's handler of the league at path, which it

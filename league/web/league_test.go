@@ -15,7 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
 	"ttt/agents"
+	"ttt/league/commands/clitest"
 )
 
 // A league file replaced under a running server: a Connect Four league
@@ -27,7 +29,7 @@ import (
 // league is back at its name.
 func TestReplacedLeague(t *testing.T) {
 	_, path := newLeague(t, 2)
-	_, other := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
+	other := otherLeague(t)
 	srv := httptest.NewServer(newServer(t, path))
 	defer srv.Close()
 
@@ -103,7 +105,7 @@ func TestReplacedLeague(t *testing.T) {
 		})
 	}
 	// Each reader has had an answer of the old league.
-	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.Patience(t)); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := len(seen)
 		mu.Unlock()
@@ -114,9 +116,7 @@ func TestReplacedLeague(t *testing.T) {
 			t.Fatalf("the readers' first answers: %q", seen)
 		}
 	}
-	for _, ext := range []string{"-wal", "-shm"} {
-		os.Remove(other + ext) // emptied by the league run that made it; the name's own are the old league's
-	}
+	// The name's own -wal and -shm are the old league's.
 	if err := os.Rename(other, path); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestReplacedLeague(t *testing.T) {
 		t.Errorf("after the replacement the stream names the league %q", got)
 	}
 	// And each one of the new.
-	for deadline := time.Now().Add(pageWait); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.Patience(t)); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := len(seen)
 		mu.Unlock()
@@ -163,9 +163,8 @@ func TestReplacedLeague(t *testing.T) {
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for status != http.StatusOK && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	for deadline := time.Now().Add(clitest.Patience(t)); status != http.StatusOK && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 		status, body, _ = get(t, srv.URL+"/api/leaderboard")
 	}
 	if status != http.StatusOK || !strings.Contains(string(body), `"game":"connect4"`) {

@@ -74,9 +74,6 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 		do(t, tab, chromedp.Navigate(url+path))
 		waitFor(t, tab, `document.documentElement.dataset.shown > 0 || document.querySelectorAll("#board .cell:not([disabled])").length === 9`)
 		t.Logf("tab %d, /%s, shown %v after its navigation", i+1, path, time.Since(start).Round(time.Millisecond))
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("tab %d (/%s) took %v to show", i+1, path, d)
-		}
 	}
 	defer func() {
 		for _, tab := range tabs {
@@ -249,11 +246,7 @@ func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	// perfect is no agent of the new league: its tab loads the page that
 	// says so.
 	problems.expect(fmt.Sprintf("404 (Not Found) (%sagents/perfect)", url))
-	_, other := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
-	for _, ext := range []string{"-wal", "-shm"} {
-		os.Remove(other + ext)
-	}
-	if err := os.Rename(other, path); err != nil {
+	if err := os.Rename(otherLeague(t), path); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat(path + "-wal"); err == nil && info.Size() > 32 {

@@ -343,26 +343,42 @@ func (b *Background) end(code int) {
 }
 
 // await waits until done says so, or the command has ended: false then,
-// unless done says so still. done runs with b.mu held. It fails the test
-// after a minute.
+// unless done says so still. done runs with b.mu held. It fails the test,
+// saying what it waited for, when the test's patience runs out.
 func (b *Background) await(t testing.TB, what string, done func() bool) bool {
 	t.Helper()
-	timeout := time.AfterFunc(time.Minute, func() {
+	patience := Patience(t)
+	timeout := time.AfterFunc(patience, func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.change.Broadcast()
 	})
 	defer timeout.Stop()
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(patience)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for !done() && !b.ended {
 		if time.Now().After(deadline) {
-			t.Fatalf("ttt %s: no %s after a minute\n%s%s", strings.Join(b.args, " "), what, b.stdout, b.stderr)
+			t.Fatalf("ttt %s: no %s after %v\n%s%s", strings.Join(b.args, " "), what, patience.Round(time.Second), b.stdout, b.stderr)
 		}
 		b.change.Wait()
 	}
 	return done()
+}
+
+// Patience is how long a test waits for what must come before it calls
+// it a hang: until shortly before go test's -timeout would stop the test
+// binary, so that the failure says what was awaited, however loaded the
+// machine. A test without a deadline (a benchmark, a fuzzer) waits ten
+// minutes, go test's default -timeout.
+func Patience(t testing.TB) time.Duration {
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if end, ok := d.Deadline(); ok {
+			left := time.Until(end)
+			return left - left/20
+		}
+	}
+	return 10 * time.Minute
 }
 
 // Line waits for the i-th line of standard output (from 0), and reports
@@ -408,7 +424,7 @@ func (b *Background) Stop(t testing.TB, sig syscall.Signal) (stdout, stderr stri
 }
 
 // Wait waits for the command to end and returns its output and exit
-// status; it fails the test if the command takes more than a minute.
+// status; it fails the test if the command outlasts the test's patience.
 func (b *Background) Wait(t testing.TB) (stdout, stderr string, code int) {
 	t.Helper()
 	b.await(t, "end", func() bool { return b.ended })
@@ -429,7 +445,8 @@ func (b *Background) AwaitLock(t testing.TB, path string) {
 	if pid == 0 {
 		pid = os.Getpid() // in-process
 	}
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	patience := Patience(t)
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if store.LockHolder(path) == pid {
 			return
 		}
@@ -440,7 +457,7 @@ func (b *Background) AwaitLock(t testing.TB, path string) {
 			t.Fatalf("ttt %s ended with %d before it held the league lock\n%s", strings.Join(b.args, " "), code, out)
 		}
 	}
-	t.Fatalf("ttt %s: no league lock on %s after a minute", strings.Join(b.args, " "), path)
+	t.Fatalf("ttt %s: no league lock on %s after %v", strings.Join(b.args, " "), path, patience.Round(time.Second))
 }
 
 // SQL opens the database at path with SQLite itself, for what no command
