@@ -257,7 +257,7 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	if err != nil {
 		// Every read above, the game's too, may be the one that the disk
-		// fails: each error is looked at again (issue 26).
+		// fails: each error is looked at again.
 		err = db.secondLook(ctx, translate(err), true)
 		db.db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
