@@ -194,8 +194,8 @@ type Searcher struct {
 	deadline time.Time
 	stopped  bool
 	stats    Stats
-	plies    []ply  // alpha-beta's scratch space
-	tree     []node // MCTS's, reused
+	plies    []ply      // alpha-beta's scratch space
+	tree     []puctNode // MCTS's, reused
 }
 
 // Spec is the search s makes.
