@@ -26,10 +26,10 @@ var ConnectFour = &Kit{
 	Layout: Layout{Rows: connect4.Height, Cols: connect4.Width, Drop: true},
 	// The n-tuple network in self-play, its only opponent: no exploiter
 	// or drills without a solved game, and games against the tactician
-	// taught the value net more slowly than its own. It trains some
-	// 20,000 games a second, so a round of a million games is a minute:
-	// rounds of fewer would spend the night writing checkpoints (each
-	// some 400 KB) rather than learning.
+	// taught the value net more slowly than its own. Its games are cheap
+	// (BENCHMARKS.md, "Speed: BenchmarkSelfPlay") and its checkpoints are
+	// not ("Storage: what a checkpoint keeps"). Rounds of fewer games
+	// would spend the night writing checkpoints rather than learning.
 	Learner: ntuple.Method,
 	League:  LeagueDefaults{GamesPerRound: 5_000_000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{

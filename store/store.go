@@ -78,9 +78,9 @@ const applicationID = 0x74747421
 //     readers never queue behind a writer.
 //   - cache_size: 4 MiB of pages per connection. A round touches a few
 //     hundred pages, the system caches the file anyway, and every MiB
-//     more is resident memory of a process that runs all night (16 MiB
-//     a connection cost a league of 100,000 checkpoints 30 MB, and its
-//     rounds no time).
+//     more is resident memory of a process that runs all night, for no
+//     faster rounds (BENCHMARKS.md, "BenchmarkNight: rounds of leagues
+//     of 1,000, 10,000 and 100,000 checkpoints").
 //   - journal_size_limit: the -wal file stays (see connector); the last
 //     connection to close empties it, and a running league's is cut back
 //     to 64 MiB when it starts over.
