@@ -37,8 +37,8 @@ type Comparison struct {
 
 // Difference is a position where two agents move differently, with the
 // exact value of each move for the side to move, and the position's
-// value (its best move's): a move of a lower value is a mistake, and
-// in a position already lost every move is a loss.
+// value (its best move's). A move of a lower value is a mistake. In a
+// position already lost, every move is a loss.
 type Difference struct {
 	Position       game.Position
 	A, B           int
@@ -65,11 +65,11 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 	return c
 }
 
-// Moves compares the moves of c's agents (as store.DB.Agent reads them,
-// with their networks), of a league of kit's game, where both are
-// deterministic: it sets c.Compared and c.Differences. A searched agent
-// thinks limit a move at most (0: as deep as its search goes). It stops
-// with ctx's error, within a move.
+// Moves compares the moves of c's agents, of a league of kit's game,
+// where both are deterministic. The agents are as store.DB.Agent reads
+// them, with their networks. It sets c.Compared and c.Differences. A
+// searched agent thinks limit a move at most (0: as deep as its search
+// goes). It stops with ctx's error, within a move.
 func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit, limit time.Duration) error {
 	pa, err := Deterministic(ctx, kit, c.A, limit)
 	if err != nil {
