@@ -97,15 +97,15 @@ func testReaderOfACopy(t *testing.T, p clitest.TTT) {
 	nobody.Refused(t, "cannot be read without the -shm file beside it, which is missing and which this user cannot make", "checkpoints")
 }
 
-// A reader that can read a league's file only as immutable (it cannot
-// write beside it, and nobody seemed able to write it: no write
-// permission for anyone, or a read-only mount) follows the league that
-// starts on it all the same: here root, who may write a 0444 file, runs
-// it while nobody serves the file (issue 35: the reader stayed at the
-// round it first saw, answered 500 with an I/O error that did not
-// happen, and 404 for agents that exist). A read-only bind mount of a
-// writable directory is the same case: the league writes through the
-// other path.
+// A reader that can read a league's file only as immutable still
+// follows the league that starts on it. Such a reader cannot write
+// beside the file, and nobody seemed able to write it: no write
+// permission for anyone, or a read-only mount. Here root, who may write
+// a 0444 file, runs the league while nobody serves the file. A reader
+// that missed the commits would stay at the round it first saw, answer
+// 500 with an I/O error that did not happen, and 404 for agents that
+// exist. A read-only bind mount of a writable directory is the same
+// case: the league writes through the other path.
 func testReaderOfAFrozenFile(t *testing.T, p clitest.TTT) {
 	needRoot(t)
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
@@ -151,10 +151,10 @@ func testReaderOfAFrozenFile(t *testing.T, p clitest.TTT) {
 }
 
 // A symbolic link, in a directory this user may not write, to a league in
-// a directory it may: SQLite keeps the -wal and -shm beside the file the
+// a directory it may. SQLite keeps the -wal and -shm beside the file the
 // link names, so that directory is the one that counts, for readers and
-// writers alike (issue 26; before, the link's was checked, and readers
-// were refused as "read-only").
+// writers alike. Checking the link's own directory instead would refuse
+// the readers as "read-only".
 func testLinkToAnotherDirectory(t *testing.T, p clitest.TTT) {
 	needRoot(t)
 	leagues := filepath.Join(p.Dir, "leagues") // nobody's
@@ -191,8 +191,7 @@ func testLinkToAnotherDirectory(t *testing.T, p clitest.TTT) {
 // yet (league.db -> usb/league.db): under a file size limit too small for
 // the schema, and with the target's directory gone (the stick unplugged),
 // the creation fails with one line, the user's link stays, and nothing is
-// left beside the target (issue 26: the link was removed, and the
-// target's partial file, -wal and -shm stayed).
+// left beside the target: no partial file, no -wal, no -shm.
 func testCreateThroughALink(t *testing.T, p clitest.TTT) {
 	usb := filepath.Join(p.Dir, "usb")
 	if err := os.Mkdir(usb, 0o755); err != nil {

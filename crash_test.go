@@ -78,8 +78,8 @@ func TestKillAtAnyMoment(t *testing.T) {
 	if got := checkLeague(t, path, last); got != total {
 		t.Errorf("%d rounds after the last run, want %d", got, total)
 	}
-	// A kill during the creation left the league being made (issue 35):
-	// the next run removed it.
+	// A kill during the creation leaves the league being made, which the
+	// next run removes.
 	if left, _ := filepath.Glob(path + ".*.new*"); len(left) > 0 {
 		t.Errorf("after the kills: %v", left)
 	}

@@ -84,9 +84,9 @@ func TestIOFaults(t *testing.T) {
 	}
 	sort.Strings(figures)
 	t.Logf("I/O faults (full sweep: %v):\n%s", full, strings.Join(figures, "\n"))
-	// A fault that no command meets tries nothing (issue 35: SQLite
-	// opens its files with open, not openat, and no command renamed a
-	// league file with rename).
+	// A fault that no command meets tries nothing, and would pass
+	// unseen: SQLite might open its files with open rather than openat,
+	// or no command rename a league file with rename.
 	for _, f := range faults {
 		if ran == len(cases) && met[f.call] == 0 {
 			t.Errorf("no command made a %s call on a league's files: its fault tried nothing", f.call)

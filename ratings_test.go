@@ -15,11 +15,10 @@ import (
 )
 
 // A rating that is not a finite number, crafted into the standings or the
-// history (no fit writes one): ttt serve answers 500 with a JSON error
-// that says so, and logs it, rather than an empty 200; ttt check names
-// the agent, and finds what no longer agrees (issue 26: serve answered
-// 200 with an empty body and logged nothing, and check called the file
-// healthy). Both run in-process.
+// history (no fit writes one). ttt serve answers 500 with a JSON error
+// that says so, and logs it, rather than an empty 200. ttt check names
+// the agent, and finds what no longer agrees, rather than calling the
+// file healthy. Both run in-process.
 func TestCraftedRatings(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -90,8 +89,8 @@ func TestCraftedRatings(t *testing.T) {
 // result changed after it was rated (round 2's snapshot, agent 7, now
 // lost every game to random) leaves ratings behind a refit: check
 // --ratings names them with how far they lag, says what settles them and
-// exits 0, a lag being no damage (issue 37: it called such a league
-// damaged); ttt ratings refit settles it, and ttt check, which replays
+// exits 0, a lag being no damage. ttt ratings refit settles it, and ttt
+// check, which replays
 // the matches, finds the changed one. A rated agent in no stored match
 // is damage: exit 1.
 func TestCheckRatings(t *testing.T) {
@@ -157,7 +156,7 @@ func TestStandingsCatchUpWithTheFit(t *testing.T) {
 	}
 }
 
-// One scale per game (issue 37): a checkpoint exported from one league
+// One scale per game: a checkpoint exported from one league
 // and imported into another of its game, where it plays its pool (the
 // ladder's rungs around it among them) in a round, rates there within
 // oneScaleTolerance of its rating at home; and every built-in player is

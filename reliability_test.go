@@ -21,7 +21,7 @@ import (
 	"ttt/store"
 )
 
-// The reliability tests (issue 7) run the real binary against the faults
+// The reliability tests run the real binary against the faults
 // of README's reliability table that need a process of its own: a
 // signal, a second league run, a read-only database read by another
 // user, a file size limit. (A full disk and bad input are tried

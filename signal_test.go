@@ -20,7 +20,7 @@ import (
 
 // SIGHUP (the terminal closed) during `games export --pgn FILE` ends it
 // as SIGINT and SIGTERM do: one line, exit 130, no FILE and no temporary
-// file left (issue 26: a night's export left gigabytes behind). The
+// file left. A night's export would leave gigabytes behind. The
 // export is stopped (SIGSTOP) once its temporary file is there, so that
 // the SIGHUP certainly comes before it ends; an export that ended before
 // the test saw its file is tried again.

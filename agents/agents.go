@@ -1,8 +1,8 @@
 // Package agents holds the games ttt plays with what it knows of each
 // (Kit): the players every league of a game has built in, the check that
 // measures a player, and the compact form of a deterministic player where
-// the game is small enough for one. MCTS, a player for every game, lives
-// here too.
+// the game is small enough for one. UCT, the MCTS player of random
+// playouts that every game has built in, lives here too.
 //
 // The rules of each game live in a sub-package of game; networks and
 // their learning rule in nn; the checks in verify.

@@ -26,10 +26,11 @@ var ConnectFour = &Kit{
 	Layout: Layout{Rows: connect4.Height, Cols: connect4.Width, Drop: true},
 	// The n-tuple network in self-play, its only opponent: no exploiter
 	// or drills without a solved game, and games against the tactician
-	// taught the value net more slowly than its own. Its grown network
-	// is stored in a few megabytes, so a round is five million games,
-	// some minutes: rounds of fewer would spend the night writing
-	// checkpoints rather than learning, and fill the file.
+	// taught the value net more slowly than its own. Its games are cheap
+	// and its grown network's checkpoints are not (BENCHMARKS.md, "The
+	// curve of a network that grows"): rounds of fewer games would spend
+	// the night writing checkpoints rather than learning, and fill the
+	// file.
 	Learner: ntuple.Method,
 	League:  LeagueDefaults{GamesPerRound: 5_000_000, Openings: 2, Opponents: 32, LadderOpenings: 1, SelfPlay: 1},
 	Builtins: []Builtin{

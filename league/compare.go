@@ -2,16 +2,12 @@ package league
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/bits"
 	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/learn"
-	"ttt/agents/search"
-	"ttt/agents/train"
 	"ttt/store"
 )
 
@@ -41,8 +37,8 @@ type Comparison struct {
 
 // Difference is a position where two agents move differently, with the
 // exact value of each move for the side to move, and the position's
-// value (its best move's): a move of a lower value is a mistake, and
-// in a position already lost every move is a loss.
+// value (its best move's). A move of a lower value is a mistake. In a
+// position already lost, every move is a loss.
 type Difference struct {
 	Position       game.Position
 	A, B           int
@@ -69,11 +65,11 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 	return c
 }
 
-// Moves compares the moves of c's agents (as store.DB.Agent reads them,
-// with their networks), of a league of kit's game, where both are
-// deterministic: it sets c.Compared and c.Differences. A searched agent
-// thinks limit a move at most (0: as deep as its search goes). It stops
-// with ctx's error, within a move.
+// Moves compares the moves of c's agents, of a league of kit's game,
+// where both are deterministic. The agents are as store.DB.Agent reads
+// them, with their networks. It sets c.Compared and c.Differences. A
+// searched agent thinks limit a move at most (0: as deep as its search
+// goes). It stops with ctx's error, within a move.
 func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit, limit time.Duration) error {
 	pa, err := Deterministic(ctx, kit, c.A, limit)
 	if err != nil {
@@ -144,49 +140,6 @@ func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit, limit time.Dura
 	return walk(kit.Start())
 }
 
-// Deterministic returns the player of a stored agent of kit's game whose
-// move in a position is always the same (a model, playing greedily, or a
-// built-in player that draws nothing), or nil for random and the MCTS
-// players, which draw their moves. A searched agent's search stops with
-// ctx, and thinks limit a move at most (0: no limit).
-func Deterministic(ctx context.Context, kit *agents.Kit, a *store.Agent, limit time.Duration) (game.Player, error) {
-	if a.Weights != nil {
-		m, err := ModelOf(kit, a)
-		if err != nil {
-			return nil, err
-		}
-		return search.Bound(ctx, m, limit).Player(), nil
-	}
-	if b, ok := kit.Builtin(a.Name); ok && !b.Random {
-		return b.New(nil), nil
-	}
-	return nil, nil
-}
-
-// ModelOf reads the model of a, an agent of kit's game read with its
-// weights, as its method stored it.
-func ModelOf(kit *agents.Kit, a *store.Agent) (learn.Model, error) {
-	m, err := decode(kit, store.Stored{Method: a.Method, Weights: a.Weights, Search: a.Search})
-	if err != nil {
-		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
-	}
-	return m, nil
-}
-
-// decode reads a stored model of kit's game, with its search around it
-// where it is a searched agent's.
-func decode(kit *agents.Kit, s store.Stored) (learn.Model, error) {
-	m, err := agents.Decode(kit.Game, s.Method, s.Weights)
-	if err != nil || s.Search == "" {
-		return m, err
-	}
-	spec, err := search.Parse(s.Search)
-	if err != nil {
-		return nil, err
-	}
-	return search.Wrap(m, spec), nil
-}
-
 // HeadToHead reads in v agent a's games against agent b, and whether
 // they have played: one look-up of the pair's row.
 func HeadToHead(v *store.View, a, b int64) (game.Record, bool, error) {
@@ -196,24 +149,4 @@ func HeadToHead(v *store.View, a, b int64) (game.Record, bool, error) {
 		return game.Record{}, false, err
 	}
 	return list[0].Record, true, nil
-}
-
-// FileName is the name of the plain file of a, whose model is m (of one
-// side where side is not nil), where the user names none: a policy
-// net's says its inputs, which tell its layouts apart
-// (checkpoint-7-19in.bin, checkpoint-7-O-18in.bin), the others' their
-// method (checkpoint-9-ntuple.bin).
-func FileName(a *store.Agent, m learn.Model, side *game.Side) string {
-	kind := a.Method
-	if a.Method == train.PolicyMethod.Name {
-		in := m.Plays().Inputs()
-		if side != nil {
-			in--
-		}
-		kind = fmt.Sprintf("%din", in)
-	}
-	if side != nil {
-		return fmt.Sprintf("%s-%s-%s.bin", a.Name, side, kind)
-	}
-	return fmt.Sprintf("%s-%s.bin", a.Name, kind)
 }

@@ -11,9 +11,10 @@ import (
 )
 
 // fitBudget bounds the rating fit's work in a round, in visits of a
-// result: about 20 ms. A round's new results move a few dozen ratings, and
-// the fit settles them in well under a million visits even at 100,000
-// checkpoints; a league that ever needs more goes on with the rest in the
+// result: a small share of a round (BENCHMARKS.md, "Rating fit: a
+// round's update at 100,000 agents"). A round's new results move a few
+// dozen ratings, and the fit settles them far within it even at 100,000
+// checkpoints. A league that ever needs more goes on with the rest in the
 // next round, and the round says how many it left (store.RoundStats).
 const fitBudget = 5_000_000
 

@@ -15,9 +15,9 @@ import (
 // the league in db as it is: its stored settings do not parse or are out
 // of range, or loading it as a run does (its members, the fit's ratings,
 // every result, the learners' state) fails. A file that ttt check calls
-// healthy must be one that league run resumes (issue 35: a damaged fits
-// blob, a league with no learner state). It returns an error only when
-// the file cannot be read (store.Damaged).
+// healthy must be one that league run resumes, and a damaged fits blob
+// or a league with no learner state is not. It returns an error only
+// when the file cannot be read (store.Damaged).
 func CheckResume(ctx context.Context, db *store.DB, found func(string)) error {
 	err := resumable(ctx, db)
 	if err != nil && !store.Damaged(err) {

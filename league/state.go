@@ -20,13 +20,14 @@ import (
 )
 
 // GCPercent is the garbage collector's target that a process running a
-// league should set (debug.SetGCPercent): a league keeps its result graph
-// in memory all run long, about 100 MB at 100,000 checkpoints, while a
-// round allocates under a MB. Go's default, 100, lets garbage grow to the
-// size of everything live before it collects, so that a night's league
-// would hold a hundred MB of it; at 50 it holds half that, at the cost of
-// a collection every fifty rounds or so, whose marking skips the graph's
-// arrays, which hold no pointers.
+// league should set (debug.SetGCPercent). A league keeps its result graph
+// in memory all run long, and it is most of the heap, while a round
+// allocates little. Go's default, 100, lets garbage grow to the size of
+// everything live before it collects. At 50 a night's league holds half
+// that garbage, at the cost of more frequent collections, whose marking
+// skips the graph's arrays, which hold no pointers (BENCHMARKS.md,
+// "BenchmarkNight: rounds of leagues of 1,000, 10,000 and 100,000
+// checkpoints").
 const GCPercent = 50
 
 // league is a run's view of the database, kept in memory between rounds:

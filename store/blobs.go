@@ -13,7 +13,7 @@ import (
 )
 
 // deflate compresses a move table: a net plays one of a few squares in
-// most positions, and the 4,520 bytes shrink to about 1.5 KB.
+// most positions, so its 4,520 bytes shrink to a fraction of that.
 func deflate(data []byte) []byte {
 	var buf bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)

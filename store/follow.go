@@ -149,7 +149,7 @@ func (db *DB) follow(ctx context.Context) error {
 // them. A reader that may not write the directory needs both to exist to
 // see a league's commits, and could not make them: SQLite removing them
 // at each close would leave it to read the file as it was when it
-// started, while its owner's league went on (issue 26).
+// started, while its owner's league went on.
 type connector struct {
 	driver.Connector
 	db      *DB

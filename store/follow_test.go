@@ -13,7 +13,7 @@ import (
 )
 
 // A league file replaced under a running reader (cp other.db x.new && mv
-// x.new league.db, issue 35) is not read as one file: SQLite finds the
+// x.new league.db) is not read as one file: SQLite finds the
 // -wal by name, so a connection opened after the replacement would read
 // the new file through the old one's journal. Every read after it says
 // so, whether it would reuse a connection to the old file or open one to
@@ -73,8 +73,8 @@ func TestReplacedUnderAReader(t *testing.T) {
 }
 
 // A pinned DB reads one state of the league whatever a league commits
-// meanwhile (issue 35: check --ratings read the results and the
-// standings of two states); an unpinned one follows the commits.
+// meanwhile, so that check --ratings reads the results and the standings
+// of one state. An unpinned one follows the commits.
 func TestPin(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")

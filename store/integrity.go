@@ -127,10 +127,11 @@ func unreadable(line string) string {
 }
 
 // refuseDamaged is ErrCorrupt, with what SQLite reports, when a quick
-// check of the file finds it damaged: a writer writes nothing into such a
-// file (issue 35: a league and an import went on committing on top of a
-// damaged page, with exit status 0). It reads every page once: 0.3 s for
-// a file of 190 MB.
+// check of the file finds it damaged. A writer writes nothing into such
+// a file: committing on top of a damaged page would bury the damage. The
+// check reads every page once, which a writer can afford as it opens the
+// file (BENCHMARKS.md, "SQLite's quick check as a writer opens the
+// file").
 func (db *DB) refuseDamaged(ctx context.Context) error {
 	const shown = 3 // the lines the message gives; ttt check gives all
 	lines, err := integrity(ctx, db.db, "quick_check(100)")

@@ -20,10 +20,10 @@ import (
 // legal moves of its position (the third of five legal squares is 2), and
 // the whole match as one number in mixed radix: the first move its lowest
 // digit, in base the number of moves it chose from. That is the fewest
-// bytes that tell every sequence of legal moves apart, 187 bytes for the
-// 144 games of a tic-tac-toe match where a byte a move took 1,127 (a half
-// byte a move: 348). The number is written little-endian, without its
-// high zero bytes.
+// bytes that tell every sequence of legal moves apart, far fewer than a
+// byte a move (BENCHMARKS.md, "The games against the ladder, back to
+// their size (schema 13)"). The number is written little-endian,
+// without its high zero bytes.
 func EncodeGames(g game.Game, plies int, games [][]int) []byte {
 	var digits, radices []uint8
 	for _, moves := range games {

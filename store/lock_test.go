@@ -168,7 +168,7 @@ func TestRenamedUnderTheLock(t *testing.T) {
 // In the instant inside Close between SQLite's last connection closing
 // and the league lock's release, a ttt that opens the file finds its
 // -wal where the league kept it, and is not refused as if the file had
-// been renamed under a running league (issue 26).
+// been renamed under a running league.
 func TestCloseReleasesTheLockLast(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")

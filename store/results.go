@@ -349,14 +349,13 @@ const HistoryStep = 0.5
 // StandingStep is how far, in Elo, the fit must move an agent's rating
 // before its standing's Elo, what the leaderboard, show and the API
 // show, is rewritten. The fit moves a thousand agents or more a round by
-// thousandths of an Elo each, all over the league, and each standing
+// thousandths of an Elo each, all over the league. Each standing
 // rewritten is a page of the standings and of an index: written at every
-// move, a round at 100,000 checkpoints (BenchmarkNight, beyond training)
-// took 28 to 37 ms instead of 13 to 14; within 0.02 Elo, 350 a round, 21
-// to 25 ms; within 0.05, 107 a round, 13 to 19 ms (a loaded machine). The
-// fit's own error, 0.013 to 0.059 Elo at most in default leagues of 300
-// to 1,000 rounds, and this step keep the leaderboard within a tenth of
-// an Elo of a full fit (measured 0.013 to 0.084): see ttt check --ratings.
+// move, they would double a round's time at 100,000 checkpoints. The
+// fit's own error and this step keep the leaderboard within a tenth of
+// an Elo of a full fit, which ttt check --ratings checks. The figures of
+// both: BENCHMARKS.md, "ttt check --ratings: the leaderboard against a
+// cold fit, on a league of 1,000 checkpoints".
 const StandingStep = 0.05
 
 // MovedFrom reports whether rating r has moved by more than HistoryStep

@@ -15,8 +15,8 @@ import (
 
 // checkSchema hands found a line for each table, index, trigger or view
 // of the file that the migrations do not make as it is (an index dropped,
-// a trigger added, a table altered): what SQLite finds whole may still not
-// be the schema that every command is written for (issue 35). The
+// a trigger added, a table altered). What SQLite finds whole may still not
+// be the schema that every command is written for. The
 // migrations are applied to a new database in memory, as Open applies
 // them to a file, and the two schemas compared object by object, their
 // SQL with its runs of spaces made one.

@@ -78,9 +78,9 @@ const applicationID = 0x74747421
 //     readers never queue behind a writer.
 //   - cache_size: 4 MiB of pages per connection. A round touches a few
 //     hundred pages, the system caches the file anyway, and every MiB
-//     more is resident memory of a process that runs all night (16 MiB
-//     a connection cost a league of 100,000 checkpoints 30 MB, and its
-//     rounds no time).
+//     more is resident memory of a process that runs all night, for no
+//     faster rounds (BENCHMARKS.md, "BenchmarkNight: rounds of leagues
+//     of 1,000, 10,000 and 100,000 checkpoints").
 //   - journal_size_limit: the -wal file stays (see connector); the last
 //     connection to close empties it, and a running league's is cut back
 //     to 64 MiB when it starts over.
@@ -257,7 +257,7 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 	}
 	if err != nil {
 		// Every read above, the game's too, may be the one that the disk
-		// fails: each error is looked at again (issue 26).
+		// fails: each error is looked at again.
 		err = db.secondLook(ctx, translate(err), true)
 		db.db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)

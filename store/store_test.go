@@ -419,11 +419,11 @@ func TestInterruptedCreation(t *testing.T) {
 	}
 }
 
-// A creation killed before it could clean up (SIGKILL, issue 35: 2 kills
-// of 13) leaves the league it was making, NAME.PID.new, and its -wal and
-// -shm: the next writer of that name removes them once process PID is
-// gone, whether it makes the league or opens it, and leaves those of a
-// creation under way, and readers leave everything.
+// A creation killed before it could clean up (SIGKILL) leaves the
+// league it was making, NAME.PID.new, and its -wal and -shm. The next
+// writer of that name removes them once process PID is gone, whether it
+// makes the league or opens it. It leaves those of a creation under way,
+// and readers leave everything.
 func TestAbandonedCreations(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -519,10 +519,10 @@ func openWrite(ctx context.Context, path string) (*store.DB, error) {
 	return store.Open(ctx, path, twoBuiltins)
 }
 
-// Two ttt creating the same new league at once: the one whose creation
+// Two ttt creating the same new league at once. The one whose creation
 // fails (Ctrl-C, here) removes only what it made, never the league that
-// the other made meanwhile (issue 26); and one that succeeds second opens
-// the league made first.
+// the other made meanwhile. One that succeeds second opens the league
+// made first.
 func TestCreationRace(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "league.db")

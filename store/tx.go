@@ -69,13 +69,12 @@ func (db *DB) inReadTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return err
 }
 
-// stopped is err, or ctx's error when ctx is done: what a read or a write
-// under way met then came of the stop (a statement closed, the
-// transaction rolled back, SQLite interrupted), and a stop is what the
-// caller is to see (issue 35: a league run stopped in a read said "sql:
-// statement is closed", with exit status 1). Cancelling ctx rolls the
-// transaction back, and may end a read before its last row without an
-// error: Commit then says that the transaction is done.
+// stopped is err, or ctx's error when ctx is done. What a read or a
+// write under way met then came of the stop (a statement closed, the
+// transaction rolled back, SQLite interrupted). A stop is what the
+// caller is to see, not "sql: statement is closed". Cancelling ctx rolls
+// the transaction back, and may end a read before its last row without
+// an error: Commit then says that the transaction is done.
 func stopped(ctx context.Context, err error) error {
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()

@@ -148,8 +148,9 @@ type ply struct {
 }
 
 // grow makes room for a search of s.spec.N plies, or for MCTS, which
-// judges one position at a time, one: its N counts simulations, and a
-// ply each was 200 MB at a million.
+// judges one position at a time, one. MCTS's N counts simulations: a ply
+// each would be hundreds of MB at a million (BENCHMARKS.md, "Serve under
+// concurrent searches").
 func (s *Searcher) grow() {
 	plies := 1
 	if s.spec.Kind == AlphaBeta {

@@ -15,6 +15,11 @@ import (
 // there what the best of its moves is worth to the other side, one look
 // ahead. No simulation plays a game out, and nothing is drawn at random:
 // the same position gets the same move.
+//
+// It is not the built-in MCTS players' search (agents.UCT), which plays
+// random games out and knows no model. That one must stay the textbook
+// player the ladder was rated as; this one searches with a model, and
+// proves wins and losses on the way.
 const (
 	// puct weighs the prior against the mean score: AlphaZero's 1.
 	puct = 1.0
@@ -23,8 +28,8 @@ const (
 	temperature = 0.1
 )
 
-// node is a position of the tree, reached by move from parent.
-type node struct {
+// puctNode is a position of the tree, reached by move from parent.
+type puctNode struct {
 	pos      game.Position
 	parent   int32
 	first    int32 // its children are tree[first : first+count], once expanded
@@ -47,7 +52,7 @@ type node struct {
 
 // q is what a simulation through n expects to score for the side that
 // moved there: the mean of its simulations, or its estimate before any.
-func (n *node) q() float64 {
+func (n *puctNode) q() float64 {
 	if n.visits == 0 || n.over {
 		return n.value
 	}
@@ -67,7 +72,7 @@ func (n *node) q() float64 {
 // its visits after a simulation shows it loses at once, and a one-move
 // block goes unplayed.
 func (s *Searcher) mcts(p game.Position, views []float64) int {
-	s.tree = append(s.tree[:0], node{pos: p, parent: -1, move: -1})
+	s.tree = append(s.tree[:0], puctNode{pos: p, parent: -1, move: -1})
 	s.expand(0)
 	// The root's moves are looked at a ply further before any
 	// simulation: a move the opponent answers with a win is proven lost
@@ -120,7 +125,7 @@ func (s *Searcher) mcts(p game.Position, views []float64) int {
 // proven win before anything, a proven loss after anything, else the
 // more visited, then the higher mean.
 func (s *Searcher) better(c, b int32) bool {
-	rank := func(n *node) int {
+	rank := func(n *puctNode) int {
 		switch {
 		case n.over && n.value == 1:
 			return 2
@@ -184,7 +189,7 @@ func (s *Searcher) expand(n int32) float64 {
 	if n := len(s.tree) + g.Moves(); n > cap(s.tree) {
 		// Doubled as append would, but never past MaxNodes, which
 		// append's rounding up could pass.
-		grown := make([]node, len(s.tree), min(max(2*cap(s.tree), n), MaxNodes))
+		grown := make([]puctNode, len(s.tree), min(max(2*cap(s.tree), n), MaxNodes))
 		copy(grown, s.tree)
 		s.tree = grown
 	}
@@ -193,7 +198,7 @@ func (s *Searcher) expand(n int32) float64 {
 	for legal := g.Legal(p); legal != 0; legal &= legal - 1 {
 		m := bits.TrailingZeros64(legal)
 		q := g.Play(p, m)
-		c := node{pos: q, parent: n, move: int8(m), value: float64(values[m])}
+		c := puctNode{pos: q, parent: n, move: int8(m), value: float64(values[m])}
 		if r := g.Result(q); r != game.Ongoing {
 			c.over, c.value = true, float64(score(r, side))
 		}

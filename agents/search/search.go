@@ -45,12 +45,14 @@ const (
 )
 
 // MaxNodes bounds the tree of an MCTS search: 2^20 positions of 64 bytes,
-// 64 MiB a search, which a million simulations of Connect Four would
-// pass seven times over (one took a server from 40 to 361 MB). A search
-// that fills it plays the best move of the simulations it ran, as a
-// time limit does; it depends on nothing but the position, so a league
-// that meets it still plays the same moves on every machine. Alpha-beta
-// keeps a ply of scratch space a level, a few kilobytes.
+// 64 MiB a search. A million simulations of Connect Four would pass it
+// seven times over, and a server answering a few such searches at once
+// would hold gigabytes (BENCHMARKS.md, "Serve under concurrent
+// searches"). A search that fills it plays the best move of the
+// simulations it ran, as a time limit does. The bound depends on nothing
+// but the position, so a league that meets it still plays the same moves
+// on every machine. Alpha-beta keeps a ply of scratch space a level, a
+// few kilobytes.
 const MaxNodes = 1 << 20
 
 // Spec is a search and its bound: depth in plies for alpha-beta,
@@ -194,8 +196,8 @@ type Searcher struct {
 	deadline time.Time
 	stopped  bool
 	stats    Stats
-	plies    []ply  // alpha-beta's scratch space
-	tree     []node // MCTS's, reused
+	plies    []ply      // alpha-beta's scratch space
+	tree     []puctNode // MCTS's, reused
 }
 
 // Spec is the search s makes.

@@ -4,10 +4,13 @@
 // play must declare, and nothing more: rules (game.Game) and a kit
 // (agents.Kit) whose built-in players are random and MCTS, and whose
 // check is the share of optimal moves on sets of solved positions, as
-// Connect Four's is (the game is small enough to solve whole). Importing
-// the package registers the game, as a game's package does; the tests of
-// the commands and the web pages import it to run a league of it through
-// the same code as the two real games.
+// Connect Four's is (the game is small enough to solve whole).
+//
+// Importing the package registers nothing: the program users get has
+// two games, and so has every test but those whose point is this one.
+// Such a test calls OwnProcess, which runs it in a process of its own
+// with the game registered. There a league of it goes through the same
+// code as the two real games.
 package toy
 
 import (
@@ -48,11 +51,6 @@ var Kit = &agents.Kit{
 	Random:    random,
 	Check:     check,
 	Analyze:   analyze,
-}
-
-func init() {
-	game.Register(Game)
-	agents.Register(Kit)
 }
 
 type rules struct{}

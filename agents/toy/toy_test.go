@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 )
 
@@ -39,5 +40,26 @@ func TestRules(t *testing.T) {
 		if v := scores()[p]; Game.Result(p) == game.Tie && v != 0 || Game.Result(p) != game.Tie && v >= 0 {
 			t.Fatalf("%s: %v, score %d", Game.Format(p), Game.Result(p), v)
 		}
+	}
+}
+
+// Importing the package registers nothing: a test binary that imports it
+// runs the two games users get, but for the test that calls OwnProcess.
+// Registered, the kit is complete (agents.Register panics otherwise),
+// and the game is known by its name.
+func TestRegister(t *testing.T) {
+	name := Game.Name()
+	if _, err := game.Named(name); err == nil {
+		t.Fatalf("%s is registered as game on import", name)
+	}
+	if _, err := agents.KitOf(name); err == nil {
+		t.Fatalf("%s's kit is registered on import", name)
+	}
+	register()
+	if g, err := game.Named(name); err != nil || g != Game {
+		t.Errorf("game.Named(%q) = %v, %v after register", name, g, err)
+	}
+	if k, err := agents.KitOf(name); err != nil || k != Kit {
+		t.Errorf("agents.KitOf(%q) = %v, %v after register", name, k, err)
 	}
 }

@@ -12,9 +12,9 @@ import (
 )
 
 // check --ratings on a league that commits rounds meanwhile finds it
-// sound every time: it reads the results and the standings of one state
-// of the league (issue 35: it read them in two transactions, and called a
-// healthy league damaged in 5 runs of 38). So do check, ratings and
+// sound every time. It reads the results and the standings of one state
+// of the league: read in two transactions, they could be of two rounds,
+// and a healthy league would look damaged. So do check, ratings and
 // checkpoints, each in one state. The league runs until the checks have
 // run a fixed number of times, however fast the machine is.
 func TestReadersWhileTheLeagueCommits(t *testing.T) {
@@ -87,9 +87,8 @@ func TestCheckWhatEveryCommandNeeds(t *testing.T) {
 }
 
 // A page that SQLite finds damaged: ttt check names its table and its
-// page, and the writers write nothing into the file (issue 35: check
-// said one line with no place, and league run and import went on
-// committing on top of the damage, with exit status 0).
+// page, and the writers write nothing into the file. A writer that
+// committed on top of the damage, with exit status 0, would bury it.
 func TestDamagedPage(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)

@@ -196,10 +196,11 @@ func TestRatingsWidth(t *testing.T) {
 }
 
 // A stored setting that is out of range, NaN (which fails every
-// comparison) or not a number is the file's fault (an edited or damaged
-// file), refused with exit status 1 in the settings' stored names,
-// whatever flags the command line gave besides: never as a flag the user
-// did not give, with the exit status of a wrong command line (issue 35).
+// comparison) or not a number is the file's fault: an edited or damaged
+// file. It is refused with exit status 1, in the settings' stored names,
+// whatever flags the command line gave besides. It is never blamed on a
+// flag the user did not give, with the exit status of a wrong command
+// line.
 // (How a league resumes with its settings: the script resume.txtar.)
 func TestStoredSettings(t *testing.T) {
 	t.Parallel()

@@ -365,10 +365,10 @@ func readTestdata(t *testing.T, path string) []byte {
 }
 
 // ttt upgrade brings a league of schema 1 up to date in place, keeping
-// every agent and match, and moves its ratings, fitted with random at 0
-// alone, to the game's scale, its built-in players anchored: perfect is
-// then 494 (issue 37); the readers then read it, and a league goes on
-// from its last round.
+// every agent and match. Its ratings, fitted with random at 0 alone, move
+// to the game's scale, its built-in players anchored: perfect is then
+// 494, as in every league of the game. The readers then read it, and a
+// league goes on from its last round.
 func TestUpgrade(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)

@@ -103,11 +103,11 @@ func runWithin(t *testing.T, p clitest.TTT, args ...string) (stdout, stderr stri
 }
 
 // FuzzDamagedLeague damages a league file, as an editor or a failing
-// disk would, and runs every command on it (issue 35). No command may
-// panic or exit 2 (the command line is right), and one that fails says
-// so in one line; where ttt check calls the file healthy, and ttt check
-// --ratings finds its ratings those of its results, every command works
-// on it: that is what healthy promises. go test runs the seeds, a sample
+// disk would, and runs every command on it. No command may panic or exit
+// 2 (the command line is right), and one that fails says so in one line.
+// Where ttt check calls the file healthy, and ttt check --ratings finds
+// its ratings those of its results, every command works on it: that is
+// what healthy promises. go test runs the seeds, a sample
 // of every table, and the inputs that failed once; go test
 // -fuzz=FuzzDamagedLeague looks further.
 func FuzzDamagedLeague(f *testing.F) {

@@ -29,8 +29,7 @@ func TestGamesExport(t *testing.T) {
 	p.OK(t, "train", "--games", "2000", "--hidden", "20", "--db", "league.db")
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "b.bin")
 	const odd = `q"uote\back`
-	// The file's size fits a network of Connect Three (package toy, which
-	// the tests of the package register) too: --inputs says which.
+	// --inputs says which network the headerless file holds.
 	p.OK(t, "import", "--name", odd, "--inputs", "19", "b.bin")
 	p.OK(t, "league", "run", "--rounds", "3", "--games-per-round", "2000", "--hidden", "20")
 

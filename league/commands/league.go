@@ -165,11 +165,11 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 }
 
 // stoppedEarly is err, a run's failure before its first round, unless
-// the run was stopped (Ctrl-C): then, as a round stopped, nothing of it
-// is stored, and it says so and where the league stands (db, nil before
-// the league is open), with exit status 130 (errInterrupted). The stop may come at any
-// moment, in any read (issue 35: one in the reading of the settings
-// said "context canceled", with exit status 1).
+// the run was stopped (Ctrl-C). Then, as for a round stopped, nothing of
+// it is stored. It says so, and where the league stands (db, nil before
+// the league is open), with exit status 130 (errInterrupted). The stop
+// may come at any moment, in any read: the error of the read it broke
+// ("context canceled") is not what the user is to see.
 func (j *job) stoppedEarly(err error, db *store.DB) error {
 	if j.ctx.Err() == nil {
 		return err
@@ -223,7 +223,7 @@ func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string)
 // gave one of the settings at fault (given), which flags can mend;
 // otherwise the fault is the file's, edited or damaged (store.ErrCorrupt),
 // said with the settings' stored names, and no flag the user never typed
-// is named (issue 35).
+// is named.
 func (j *job) storedOrGiven(err error, given func(setting string) bool) error {
 	se, ok := errors.AsType[*learn.SettingError](err)
 	switch {

@@ -10,8 +10,8 @@ import (
 )
 
 // An output takes the mode and owner of the file it replaces, and a new
-// one the umask, as any program's new file does (issue 26: every output
-// was made 0644, and a file that root replaced became root's).
+// one the umask, as any program's new file does. A fixed 0644 would widen
+// a private file, and a file that root replaced would become root's.
 func TestOutputModes(t *testing.T) {
 	t.Parallel()
 	p := smallLeague(t)

@@ -16,9 +16,9 @@ import (
 var prunedSizes = regexp.MustCompile(`: ([0-9.]+) MB before, ([0-9.]+) MB now(, [0-9.]+ MB of it in its -wal file until the other ttt reading the league \(ttt serve, a long export\) end: the space comes back then)?\n$`)
 
 // ttt prune gives the file's space back at once while another ttt has the
-// league open between its reads (ttt serve), and says when it will where
-// one reads an older state all along (issue 35: with serve open it said
-// "4.8 MB before, 6.8 MB now", and nothing more).
+// league open between its reads (ttt serve). Where one reads an older
+// state all along, the space comes back only when that reader ends, and
+// prune says so: its sizes alone would show a file that pruning grew.
 func TestPruneWithReaders(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

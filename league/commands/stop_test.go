@@ -36,14 +36,13 @@ func (c *countdown) look() {
 }
 
 // A Ctrl-C at any moment of a league run, from the opening of the file
-// to its one round, stops it as a Ctrl-C in a round does: exit status 130,
-// a line that says it stopped, nothing on stderr (issue 35: one in the
-// instant after the league's lock was taken said "ttt: context
-// canceled", with exit status 1; one in a read, "sql: statement is
-// closed"), and a league that the next run goes on with. It comes at the
-// k-th look at the context, for every k up to 5 and then k a fifth
-// larger each time, until the run ends before it (some thousands of
-// looks; every k passed, in three minutes).
+// to its one round, stops it as a Ctrl-C in a round does. That is exit
+// status 130, a line that says it stopped, nothing on stderr, and a
+// league that the next run goes on with. What the stop broke ("context
+// canceled", "sql: statement is closed", exit status 1) is never what
+// the user sees. The Ctrl-C comes at the k-th look at the context, for
+// every k up to 5 and then k a fifth larger each time, until the run
+// ends before it: some thousands of looks.
 func TestStopAtAnyMoment(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)

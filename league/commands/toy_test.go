@@ -11,9 +11,13 @@ import (
 // TestToyGame: a game that declares its rules and its kit, and nothing
 // else, runs through the commands as the two real games do. Connect
 // Three (package toy, five columns of four cells) is known to no command
-// by name: what each command prints of it comes from its kit.
+// by name: what each command prints of it comes from its kit. The game
+// is registered in the test's own process alone.
 func TestToyGame(t *testing.T) {
 	t.Parallel()
+	if !toy.OwnProcess(t) {
+		return
+	}
 	p := clitest.New(t)
 	name := toy.Game.Name()
 	out := p.OK(t, "league", "run", "--game", name, "--rounds", "3", "--games-per-round", "500", "--search", "ab3")

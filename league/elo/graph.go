@@ -118,10 +118,10 @@ type numbering struct {
 	games   []int   // by number
 	anchors int32   // numbers below it are the anchors'
 
-	// Agent ids are database row ids, dense from 1: when they span a small
-	// range, a table indexed by id numbers them over ten times faster than
-	// a map, which matters for a round-robin's million lookups. The map
-	// remains for sparse ids.
+	// Agent ids are database row ids, dense from 1. When they span a small
+	// range, a table indexed by id numbers them much faster than a map,
+	// which matters for a round-robin's million lookups. The map remains
+	// for sparse ids.
 	low   int64           // the lowest id
 	table []int32         // number by id-low, -1 if not seen yet; or nil
 	index map[int64]int32 // number by id, when table is nil

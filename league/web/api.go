@@ -26,7 +26,8 @@ import (
 // of one state of the league while a league run commits.
 
 // Leaderboard sizes: the pages show the top 20; a script may ask for up
-// to maxLimit rows, which stays well under 100 ms at any league size.
+// to maxLimit rows, which stays within the API's time target at any
+// league size (BENCHMARKS.md, "`ttt serve` at 100,000 checkpoints").
 const (
 	defaultLimit = 20
 	maxLimit     = 1000

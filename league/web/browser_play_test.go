@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
-
-	"ttt/agents/toy"
 )
 
 // The play page in the browser: games of each layout, a failed move, a
@@ -92,26 +90,6 @@ func playColumns(t *testing.T, ctx context.Context, url, name string, b dropBoar
 		t.Errorf("after the end %d columns can be played", free)
 	}
 	t.Logf("a game of %d columns against %s: moves %s, %s", b.cols, name, eval[string](t, ctx, `document.getElementById("board").dataset.moves`), status)
-}
-
-// toyGame plays a game of Connect Three (package toy), which no page
-// knows by name, on five columns of four cells, and checks that the
-// leaderboard shows its checkpoints' shares of the position sets, as it
-// does Connect Four's.
-func toyGame(t *testing.T, ctx context.Context) {
-	t.Helper()
-	_, path := newLeague(t, 2, "--game", toy.Game.Name(), "--games-per-round", "300", "--opponents", "4")
-	_, url := serve(t, path)
-	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
-	do(t, ctx, chromedp.Navigate(url))
-	waitFor(t, ctx, `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "2"`)
-	if th := eval[string](t, ctx, `[...document.querySelectorAll("#leaderboard thead th")].map(th => th.textContent).join(" ")`); !strings.Contains(th, "Optimal") {
-		t.Errorf("the leaderboard of a game measured by its position sets has the columns %q", th)
-	}
-	var best struct{ Name string }
-	getJSON(t, url+"api/agents/best", &best)
-	do(t, ctx, chromedp.Navigate(url+"play/best"))
-	playColumns(t, ctx, url, best.Name, dropBoard{cols: toy.Cols, rows: toy.Rows, inRow: 3, human: "mcts-10"})
 }
 
 // failedMove checks the play page when the agent's move fails: the page

@@ -191,7 +191,6 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 	darkMode(t, ctx, url, shots)
 	connectFour(t, ctx, shots)
-	toyGame(t, ctx)
 	tablePages(t, ctx)
 	learners(t, ctx, shots)
 	morning(t, ctx, url)

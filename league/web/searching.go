@@ -25,14 +25,13 @@ import (
 // moves, the measure of a searched agent the league has not stored.
 // Every search runs in one of a few slots, one a core: a request that
 // finds them all taken waits slotWait for one, and is then answered 503
-// with Retry-After rather than queued longer, since a queue of searches
-// answers each later than its client waits (thirty at once took 71 to
-// 92 s, past the write timeout, and 6.6 GB). A search stops when its
-// client leaves, when the server shuts down, and after searchTimeout; a
-// move thinks moveTime at most, and an MCTS tree holds search.MaxNodes
-// positions at most. Measured on two cores (BENCHMARKS.md), thirty of
-// the costliest at once are all answered within three seconds, the
-// server at 400 MB.
+// with Retry-After rather than queued longer. A queue of searches
+// answers each later than its client waits, past the write timeout. A
+// search stops when its client leaves, when the server shuts down, and
+// after searchTimeout. A move thinks moveTime at most, and an MCTS tree
+// holds search.MaxNodes positions at most. So thirty of the costliest at
+// once are all answered within seconds, in a bounded memory
+// (BENCHMARKS.md, "Serve under concurrent searches").
 const (
 	// searchTimeout bounds a request's search, under the write timeout:
 	// its answer, 503 where it ran out, is always written.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"ttt/agents/toy"
 )
 
@@ -12,9 +14,12 @@ import (
 // and its kit, and nothing else: Connect Three (package toy), which no
 // page and no handler knows by name. The game's descriptor is what the
 // pages draw it from; the move endpoint reads and writes its moves as
-// its kit says.
+// its kit says. The game is registered in the test's own process alone.
 func TestToyGame(t *testing.T) {
 	t.Parallel()
+	if !toy.OwnProcess(t) {
+		return
+	}
 	_, path := newLeague(t, 2, "--game", toy.Game.Name(), "--games-per-round", "300", "--opponents", "4")
 	_, url := serve(t, path)
 
@@ -76,4 +81,29 @@ func TestToyGame(t *testing.T) {
 			t.Errorf("GET /%s: %d %s", page, status, body)
 		}
 	}
+}
+
+// TestBrowserToy plays a game of Connect Three on the play page, on five
+// columns of four cells, and checks that the leaderboard shows its
+// checkpoints' shares of the position sets, as it does Connect Four's.
+// No page knows the game by name. The game is registered in the test's
+// own process alone.
+func TestBrowserToy(t *testing.T) {
+	if !toy.OwnProcess(t) {
+		return
+	}
+	ctx, _ := newBrowser(t)
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
+	_, path := newLeague(t, 2, "--game", toy.Game.Name(), "--games-per-round", "300", "--opponents", "4")
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, `document.querySelectorAll("#leaderboard tbody tr").length > 0 && document.querySelector("#chart").dataset.points === "2"`)
+	if th := eval[string](t, ctx, `[...document.querySelectorAll("#leaderboard thead th")].map(th => th.textContent).join(" ")`); !strings.Contains(th, "Optimal") {
+		t.Errorf("the leaderboard of a game measured by its position sets has the columns %q", th)
+	}
+	var best struct{ Name string }
+	getJSON(t, url+"api/agents/best", &best)
+	do(t, ctx, chromedp.Navigate(url+"play/best"))
+	playColumns(t, ctx, url, best.Name, dropBoard{cols: toy.Cols, rows: toy.Rows, inRow: 3, human: "mcts-10"})
 }

@@ -25,9 +25,9 @@ import (
 )
 
 // watcher checks the pages as a watcher keeps them: many tabs open all
-// night on a league that commits rounds meanwhile, pruned before, its
-// server restarted, its file replaced at the end (issue 34's points, each
-// named where it is checked).
+// night on a league that commits rounds meanwhile, pruned before. Its
+// server restarts, and its file is replaced at the end. Each point is
+// named where it is checked.
 func watcher(t *testing.T, ctx context.Context, problems *pageProblems) {
 	t.Helper()
 	p, path := newLeague(t, 6)

@@ -9,26 +9,32 @@ import (
 	"ttt/agents/game"
 )
 
-// MCTS is Monte Carlo tree search with random playouts (UCT): for each
-// move it grows a tree of the positions ahead by Playouts iterations,
-// each of which walks down the tree by the UCB1 rule, adds one position,
-// plays a uniformly random game from it and counts the result up the
-// path; it plays the move it visited most. It learns nothing and knows
-// nothing of the game but its rules, so its strength is set by Playouts
-// alone: a ladder of fixed strengths that means the same in every league.
+// UCT is Monte Carlo tree search with random playouts: the built-in MCTS
+// players of the ladder (mcts-10, mcts-100, ...). For each move it grows
+// a tree of the positions ahead by Playouts iterations. Each walks down
+// the tree by the UCB1 rule, adds one position, plays a uniformly random
+// game from it and counts the result up the path. It plays the move it
+// visited most. It learns nothing and knows nothing of the game but its
+// rules, so its strength is set by Playouts alone: a ladder of fixed
+// strengths that means the same in every league.
+//
+// It is not the MCTS of package search, which grows its tree with a
+// model's values (PUCT) and draws nothing. The two share only the idea:
+// this one must stay the textbook player the ladder was rated as, and
+// that one changes with the models it searches.
 //
 // Its moves depend on its generator: seeded per game, a match with it is
 // reproducible. It is not safe for concurrent use.
-type MCTS struct {
+type UCT struct {
 	Game     game.Game
 	Playouts int
 	Rand     *rand.Rand
 
-	nodes []node // the tree of the move being searched, reused
+	nodes []uctNode // the tree of the move being searched, reused
 }
 
-// node is a position of the search tree, reached by move from its parent.
-type node struct {
+// uctNode is a position of UCT's tree, reached by move from its parent.
+type uctNode struct {
 	pos      game.Position
 	move     int8
 	parent   int32
@@ -38,11 +44,11 @@ type node struct {
 	score    float64 // their points for the side that played move: 1 a win, 1/2 a draw
 }
 
-// MCTSBuiltin is the MCTS player of g at playouts a move, named
+// MCTSBuiltin is the MCTS player of g (UCT) at playouts a move, named
 // mcts-PLAYOUTS, at elo on g's scale.
 func MCTSBuiltin(g game.Game, playouts int, elo float64) Builtin {
 	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true, Playouts: playouts,
-		New: func(rng *rand.Rand) game.Player { return &MCTS{Game: g, Playouts: playouts, Rand: rng} }}
+		New: func(rng *rand.Rand) game.Player { return &UCT{Game: g, Playouts: playouts, Rand: rng} }}
 }
 
 // explore is UCB1's exploration constant, sqrt(2) for rewards in [0, 1]:
@@ -50,7 +56,7 @@ func MCTSBuiltin(g game.Game, playouts int, elo float64) Builtin {
 var explore = math.Sqrt2
 
 // Move implements game.Player.
-func (m *MCTS) Move(root game.Position) int {
+func (m *UCT) Move(root game.Position) int {
 	g := m.Game
 	// moves is what a node may expand: none in a finished game.
 	moves := func(p game.Position) uint64 {
@@ -59,7 +65,7 @@ func (m *MCTS) Move(root game.Position) int {
 		}
 		return g.Legal(p)
 	}
-	m.nodes = append(m.nodes[:0], node{pos: root, move: -1, parent: -1, untried: moves(root)})
+	m.nodes = append(m.nodes[:0], uctNode{pos: root, move: -1, parent: -1, untried: moves(root)})
 	for range max(m.Playouts, 1) {
 		// STEP 1: select, down the tree while every move is expanded.
 		n := int32(0)
@@ -76,7 +82,7 @@ func (m *MCTS) Move(root game.Position) int {
 			m.nodes[n].untried &^= 1 << move
 			pos := g.Play(m.nodes[n].pos, move)
 			child := int32(len(m.nodes))
-			m.nodes = append(m.nodes, node{pos: pos, move: int8(move), parent: n, untried: moves(pos)})
+			m.nodes = append(m.nodes, uctNode{pos: pos, move: int8(move), parent: n, untried: moves(pos)})
 			m.nodes[n].children = append(m.nodes[n].children, child)
 			n = child
 		}
@@ -112,7 +118,7 @@ func (m *MCTS) Move(root game.Position) int {
 
 // descend returns the child of n with the highest UCB1 bound, the first
 // expanded on a tie.
-func (m *MCTS) descend(n int32) int32 {
+func (m *UCT) descend(n int32) int32 {
 	logN := math.Log(m.nodes[n].visits)
 	best, bestU := int32(-1), math.Inf(-1)
 	for _, c := range m.nodes[n].children {

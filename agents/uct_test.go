@@ -9,9 +9,9 @@ import (
 	"ttt/agents/game/tictactoe"
 )
 
-// MCTS takes a win in one and blocks a loss in one: with a thousand
+// UCT takes a win in one and blocks a loss in one: with a thousand
 // playouts both stand out from every other move by far.
-func TestMCTSWinsAndBlocks(t *testing.T) {
+func TestUCTWinsAndBlocks(t *testing.T) {
 	for _, tt := range []struct {
 		board string
 		want  int
@@ -23,21 +23,21 @@ func TestMCTSWinsAndBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &agents.MCTS{Game: tictactoe.Game, Playouts: 1000, Rand: rand.New(rand.NewPCG(1, 2))}
+		m := &agents.UCT{Game: tictactoe.Game, Playouts: 1000, Rand: rand.New(rand.NewPCG(1, 2))}
 		got := m.Move(b.Position())
 		if !b.IsEmpty(got) {
-			t.Fatalf("%s: MCTS played taken square %d", tt.board, got)
+			t.Fatalf("%s: UCT played taken square %d", tt.board, got)
 		}
 		if got != tt.want {
-			t.Errorf("%s: MCTS played %d, want %d", tt.board, got, tt.want)
+			t.Errorf("%s: UCT played %d, want %d", tt.board, got, tt.want)
 		}
 	}
 }
 
-// The same generator gives the same moves: a match with MCTS replays.
-func TestMCTSIsReproducible(t *testing.T) {
+// The same generator gives the same moves: a match with UCT replays.
+func TestUCTIsReproducible(t *testing.T) {
 	play := func(seed uint64) []int {
-		m := &agents.MCTS{Game: tictactoe.Game, Playouts: 200, Rand: rand.New(rand.NewPCG(seed, 0))}
+		m := &agents.UCT{Game: tictactoe.Game, Playouts: 200, Rand: rand.New(rand.NewPCG(seed, 0))}
 		var moves []int
 		p := tictactoe.Game.Start()
 		for tictactoe.Game.Result(p) == game.Ongoing {
@@ -58,14 +58,14 @@ func TestMCTSIsReproducible(t *testing.T) {
 	}
 }
 
-// More playouts play better: against the perfect player, a strong MCTS
-// never loses as X over a few games while a one-playout MCTS, random in
+// More playouts play better: against the perfect player, a strong UCT
+// never loses as X over a few games while a one-playout UCT, random in
 // effect, loses some.
-func TestMCTSStrengthGrowsWithPlayouts(t *testing.T) {
+func TestUCTStrengthGrowsWithPlayouts(t *testing.T) {
 	losses := func(playouts int) int {
 		n := 0
 		for seed := range uint64(20) {
-			m := &agents.MCTS{Game: tictactoe.Game, Playouts: playouts, Rand: rand.New(rand.NewPCG(seed, 1))}
+			m := &agents.UCT{Game: tictactoe.Game, Playouts: playouts, Rand: rand.New(rand.NewPCG(seed, 1))}
 			if game.Play(tictactoe.Game, tictactoe.Game.Start(), m, tictactoe.Perfect()) == game.OWins {
 				n++
 			}
