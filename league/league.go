@@ -36,8 +36,19 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 		last, _, _ = db.LastRound(context.WithoutCancel(ctx))
 		return last, err
 	}
-	defer lg.checkpoints.Wait()
 	start := time.Now()
+	run, err := db.StartRun(ctx, lg.run(start))
+	if err != nil {
+		return lg.lastRound, err
+	}
+	// The run's end is written once nothing of it is under way; a run
+	// that is killed leaves it unwritten.
+	defer func() {
+		if end := db.EndRun(context.WithoutCancel(ctx), run, time.Now()); err == nil {
+			err = end
+		}
+	}()
+	defer lg.checkpoints.Wait()
 	lg.busy = busy{cpu: processCPU(), at: start}
 	more := func(n int) bool {
 		return (cfg.Rounds == 0 || n < cfg.Rounds) && (cfg.Duration == 0 || time.Since(start) < cfg.Duration)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 
 	"ttt/agents"
 	"ttt/agents/learn"
@@ -111,6 +112,17 @@ func (lg *league) keepSettings(ctx context.Context, hidden int) error {
 		settings[train.Hidden.Name] = strconv.Itoa(hidden)
 	}
 	return lg.db.SetSettings(ctx, settings)
+}
+
+// run is the run that starts at start, as the league stores it: its
+// deadline, its limit of rounds and its workers, which the league does
+// not keep from one run to the next.
+func (lg *league) run(start time.Time) store.Run {
+	r := store.Run{Started: start, Rounds: lg.cfg.Rounds, Workers: lg.cfg.Workers}
+	if lg.cfg.Duration > 0 {
+		r.Deadline = start.Add(lg.cfg.Duration)
+	}
+	return r
 }
 
 // ValidateFor is Validate, and reports a setting that kit's game cannot

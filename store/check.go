@@ -111,6 +111,10 @@ var checks = []struct {
 		_, err := readRounds(ctx, tx, math.MinInt64, math.MaxInt64)
 		return 0, err
 	}},
+	{"table runs", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
+		_, err := readRuns(ctx, tx, "")
+		return 0, err
+	}},
 	{"the learning curve", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
 		_, err := curvePoints(ctx, tx, "1", -1)
 		return 0, err

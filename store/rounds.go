@@ -110,7 +110,7 @@ func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {
 	// STEP 1: the round, and its snapshot, which takes the next id.
 	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (kind, started_at, finished_at,
 		train_games, train_seconds, eval_games, eval_seconds, fit_steps, fit_pending, cpu_seconds, cores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Kind, r.Started.UTC().Format(time.RFC3339Nano), r.Finished.UTC().Format(time.RFC3339Nano),
+		r.Kind, timeText(r.Started), timeText(r.Finished),
 		r.Stats.TrainGames, r.Stats.TrainTime.Seconds(), r.Stats.EvalGames, r.Stats.EvalTime.Seconds(),
 		r.Stats.FitSteps, r.Stats.FitPending, sql.Null[float64]{V: r.Stats.CPU.Seconds(), Valid: r.Stats.CPU > 0},
 		sql.Null[float64]{V: r.Stats.Cores, Valid: r.Stats.Cores > 0})

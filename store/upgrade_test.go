@@ -268,6 +268,7 @@ func TestUpgradeSettingKeys(t *testing.T) {
 		DROP TABLE ladder_extra;
 		ALTER TABLE rounds DROP COLUMN cpu_seconds;
 		ALTER TABLE rounds DROP COLUMN cores;
+		DROP TABLE runs;
 		PRAGMA user_version = 5`); err != nil {
 		t.Fatal(err)
 	}
@@ -324,6 +325,7 @@ func TestUpgradeLearners(t *testing.T) {
 		DROP TABLE ladder_extra;
 		ALTER TABLE rounds DROP COLUMN cpu_seconds;
 		ALTER TABLE rounds DROP COLUMN cores;
+		DROP TABLE runs;
 		PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}

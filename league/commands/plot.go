@@ -32,6 +32,7 @@ func ratingsPlotCommand() *cli.Command {
 
    ttt ratings plot -o elo.svg
    ttt ratings plot --top 5 -o elo.png
+   ttt ratings plot --x time -o night.png
    ttt ratings plot -o nights.svg monday.db tuesday.db
 
    Above, the league's learning curve: each round's snapshot at the
@@ -43,8 +44,16 @@ func ratingsPlotCommand() *cli.Command {
    has a curve for each, named by its method, from the rounds that were
    its turn.
    Below, on a scale of their own, the --top best networks (3) from the
-   round that first rated each. A league of many rounds is drawn from
-   every k-th round. The extension of -o chooses the format.
+   round that first rated each. In Connect Four, a third panel: each
+   snapshot's share of optimal moves on the position sets, and the
+   best's at each round. A league of many rounds is drawn from every
+   k-th round. The extension of -o chooses the format.
+
+   --x puts each round at its number (round), at the time from the start
+   of the league's first round to its commit (time: in minutes, in hours
+   for a league of two hours or more), or at the games the league's
+   learners had trained by then (games: in thousands, in millions from a
+   million on).
 
    With two league files or more, of one game, their learning curves on
    one chart instead (a curve for each method of each), by the games
@@ -55,6 +64,7 @@ func ratingsPlotCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE`, .svg or .png"},
 			&cli.IntFlag{Name: "top", Value: 3, Usage: "follow the `N` best networks"},
+			&cli.StringFlag{Name: "x", Value: xRound, Usage: "what the x axis shows of each round: `round`, time (since the league's first round started, when the round was committed) or games (the league's training games by then)"},
 			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -75,25 +85,28 @@ func ratingsPlotCommand() *cli.Command {
 			if c.Int("top") < 0 {
 				return usage(c.Command, "--top must not be negative (got %d)", c.Int("top"))
 			}
+			if !slices.Contains(xAxes, c.String("x")) {
+				return usage(c.Command, "--x %s: want one of %s", c.String("x"), strings.Join(xAxes, ", "))
+			}
 			if len(leagues) > 0 {
-				if c.IsSet("top") || c.IsSet(dbFlagName) {
-					return usage(c.Command, "--top and --db go with one league: the chart of several leagues draws their learning curves")
+				if c.IsSet("top") || c.IsSet(dbFlagName) || c.IsSet("x") {
+					return usage(c.Command, "--top, --x and --db go with one league: the chart of several leagues draws their learning curves by their learners' games")
 				}
 				return runPlotLeagues(jobOf(c), leagues, out, format)
 			}
-			return runPlot(jobOf(c), out, format, c.Int("top"))
+			return runPlot(jobOf(c), out, format, c.Int("top"), c.String("x"))
 		},
 	}
 }
 
 // runPlot draws the league's learning curve and its top best networks
-// into out, as format (svg or png).
-func runPlot(j *job, out, format string, top int) error {
-	series, optimal, rounds, err := j.plotSeries(top)
+// into out, as format (svg or png), by what x says of each round.
+func runPlot(j *job, out, format string, top int, by string) error {
+	series, optimal, rounds, x, err := j.plotSeries(top, by)
 	if err != nil {
 		return err
 	}
-	img, err := eloPlot(series, optimal, j.db, format)
+	img, err := eloPlot(series, optimal, x, j.db, format)
 	if err != nil {
 		return fmt.Errorf("cannot draw the plot: %w", err)
 	}
@@ -107,7 +120,8 @@ func runPlot(j *job, out, format string, top int) error {
 			agents++
 		}
 	}
-	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn in %s%s\n", rounds, agents, out, replaced)
+	by = map[string]string{xRound: "", xTime: " by time", xGames: " by games"}[by]
+	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn%s in %s%s\n", rounds, agents, by, out, replaced)
 	return nil
 }
 
@@ -163,10 +177,12 @@ type optimalCurve struct {
 	refs  []reference
 }
 
-// optimalLine is a line of the curve of optimal moves, and its label.
+// optimalLine is a line of the curve of optimal moves, and its label;
+// best marks the lines of the best at each round.
 type optimalLine struct {
 	label  string
 	points plotter.XYs
+	best   bool
 }
 
 // reference is a flat line of a panel.
@@ -178,22 +194,27 @@ type reference struct {
 // plotSeries reads the lines to plot: the learning curve (one for each
 // method of a league of several learners), the top best networks'
 // histories (the best rule's order), the built-in players; the curve of
-// optimal moves where the game has one; and the number of rounds.
-func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
+// optimal moves where the game has one, both at their x; the number of
+// rounds; and the x axis that by names.
+func (j *job) plotSeries(top int, by string) ([]eloSeries, *optimalCurve, int64, *plotX, error) {
 	db, err := j.openLeague(false)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	defer db.Close()
 	curve, last, err := db.Curve(j.ctx, maxPoints)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	if last == 0 {
-		return nil, nil, 0, fmt.Errorf("the league has played no round yet: run ttt league run first")
+		return nil, nil, 0, nil, fmt.Errorf("the league has played no round yet: run ttt league run first")
 	}
 	if len(curve) == 0 {
-		return nil, nil, 0, fmt.Errorf("the league has no snapshot rated yet")
+		return nil, nil, 0, nil, fmt.Errorf("the league has no snapshot rated yet")
+	}
+	x, err := j.xOf(db, by, curve)
+	if err != nil {
+		return nil, nil, 0, nil, err
 	}
 	first := curve[0].Round
 	methods := methodCurves(curve)
@@ -210,7 +231,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	// --search), at the round that made its network, as it is rated now.
 	searched, err := db.Searched(j.ctx)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	bySearch := map[string][]store.HistoryRow{}
 	for _, a := range searched {
@@ -240,7 +261,7 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	}
 	ladder, err := league.DBLadderRatings(j.ctx, db, ids)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	var onLadder []store.HistoryRow
 	for _, p := range curve {
@@ -255,15 +276,15 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	// The best networks, from the round that first rated each.
 	best, err := db.Best(j.ctx, top)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	for _, a := range best {
 		history, err := db.History(j.ctx, a.ID)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, nil, err
 		}
 		if len(history) == 0 {
-			return nil, nil, 0, fmt.Errorf("%w: agent %d (%s) is rated and has no rating history", store.ErrCorrupt, a.ID, a.Name)
+			return nil, nil, 0, nil, fmt.Errorf("%w: agent %d (%s) is rated and has no rating history", store.ErrCorrupt, a.ID, a.Name)
 		}
 		// The last row holds until the last round.
 		end := history[len(history)-1]
@@ -282,13 +303,13 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 	// over the rounds drawn.
 	builtins, err := db.Builtins(j.ctx)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	for _, id := range slices.Backward(slices.Sorted(maps.Keys(builtins))) {
 		name := builtins[id]
 		a, err := db.Agent(j.ctx, name)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, nil, err
 		}
 		if s := a.Standing; s != nil {
 			flat := []store.HistoryRow{s.HistoryRow, s.HistoryRow}
@@ -296,8 +317,8 @@ func (j *job) plotSeries(top int) ([]eloSeries, *optimalCurve, int64, error) {
 			series = append(series, eloSeries{label: fmt.Sprintf("%s (%.0f)", name, s.Elo), kind: referenceKind, ratings: flat})
 		}
 	}
-	optimal, err := optimalSeries(j.ctx, db, series[:len(methods)])
-	return series, optimal, last, err
+	optimal, err := optimalSeries(j.ctx, db, series[:len(methods)], x, last)
+	return series, optimal, last, x, err
 }
 
 // methodCurve is the learning curve of one method: the ratings of its
@@ -325,7 +346,7 @@ func methodCurves(curve []store.CurvePoint) []methodCurve {
 // optimalSeries reads the curve of optimal moves of the snapshots of the
 // learning curves, a line for each, for a game that measures its players
 // on a position set; nil for another game.
-func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*optimalCurve, error) {
+func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries, x *plotX, last int64) (*optimalCurve, error) {
 	kit := agents.KitFor(db.Game())
 	if kit.Positions == nil {
 		return nil, nil
@@ -351,9 +372,9 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 				continue
 			}
 			if s.Random != nil {
-				random.points = append(random.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Random.Share()})
+				random.points = append(random.points, plotter.XY{X: x.at(r.Round), Y: 100 * s.Random.Share()})
 			}
-			tactical.points = append(tactical.points, plotter.XY{X: float64(r.Round), Y: 100 * s.Tactical.Share()})
+			tactical.points = append(tactical.points, plotter.XY{X: x.at(r.Round), Y: 100 * s.Tactical.Share()})
 		}
 		for _, line := range []optimalLine{random, tactical} {
 			if len(line.points) > 0 {
@@ -361,6 +382,11 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 			}
 		}
 	}
+	best, err := bestShares(ctx, db, x, last)
+	if err != nil {
+		return nil, err
+	}
+	out.lines = append(out.lines, best...)
 	for _, b := range kit.Builtins {
 		if !b.Checked {
 			continue
@@ -385,6 +411,50 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries) (*opti
 	return &out, nil
 }
 
+// bestShares are the lines of the best's shares on both sets at each
+// round, to round last: the shares of the network that was the best at
+// its end (store.BestHistory), which change where the best changes.
+func bestShares(ctx context.Context, db *store.DB, x *plotX, last int64) ([]optimalLine, error) {
+	h := store.NewBestHistory()
+	if err := db.View(ctx, h.Update); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(h.Changes))
+	for k, c := range h.Changes {
+		ids[k] = c.Agent
+	}
+	shares, err := db.Shares(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	random := optimalLine{label: "the best at each round, random-ply set", best: true}
+	tactical := optimalLine{label: "the best at each round, tactical set", best: true}
+	for k, c := range h.Changes {
+		s, ok := shares[c.Agent]
+		if !ok {
+			continue
+		}
+		end := last
+		if k+1 < len(h.Changes) {
+			end = h.Changes[k+1].Round
+		}
+		span := plotter.XYs{{X: x.at(c.Round)}, {X: x.at(end)}}
+		if s.Random != nil {
+			span[0].Y, span[1].Y = 100*s.Random.Share(), 100*s.Random.Share()
+			random.points = append(random.points, span...)
+		}
+		span[0].Y, span[1].Y = 100*s.Tactical.Share(), 100*s.Tactical.Share()
+		tactical.points = append(tactical.points, span...)
+	}
+	var out []optimalLine
+	for _, line := range []optimalLine{random, tactical} {
+		if len(line.points) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
 // thin keeps at most maxPoints of s's ratings, evenly spread, the first
 // and the last among them.
 func thin(s eloSeries) eloSeries {
@@ -400,21 +470,22 @@ func thin(s eloSeries) eloSeries {
 	return s
 }
 
-// bandOf is the polygon of a curve's 95% intervals: its highs left to
-// right, then its lows back. A curve of one round gets a band half a
-// round wide, which a line of no width would not show.
-func bandOf(rows []store.HistoryRow) plotter.XYs {
+// bandOf is the polygon of a curve's 95% intervals, its rounds at their
+// x: its highs left to right, then its lows back. A curve of one round
+// gets a band half as wide as the plot, which a line of no width would
+// not show.
+func bandOf(rows []store.HistoryRow, x *plotX) plotter.XYs {
 	if len(rows) == 1 {
 		r := rows[0]
-		x := float64(r.Round)
-		return plotter.XYs{{X: x - 0.25, Y: r.Hi}, {X: x + 0.25, Y: r.Hi}, {X: x + 0.25, Y: r.Lo}, {X: x - 0.25, Y: r.Lo}}
+		at, w := x.at(r.Round), x.half/2
+		return plotter.XYs{{X: at - w, Y: r.Hi}, {X: at + w, Y: r.Hi}, {X: at + w, Y: r.Lo}, {X: at - w, Y: r.Lo}}
 	}
 	band := make(plotter.XYs, 0, 2*len(rows))
 	for _, r := range rows {
-		band = append(band, plotter.XY{X: float64(r.Round), Y: r.Hi})
+		band = append(band, plotter.XY{X: x.at(r.Round), Y: r.Hi})
 	}
 	for _, r := range slices.Backward(rows) {
-		band = append(band, plotter.XY{X: float64(r.Round), Y: r.Lo})
+		band = append(band, plotter.XY{X: x.at(r.Round), Y: r.Lo})
 	}
 	return band
 }
@@ -454,9 +525,11 @@ var curveColors = []color.RGBA{
 // reference lines dashed, on a scale from random to perfect; and the best
 // networks, on a scale of their own, which keeps apart checkpoints a few
 // Elo from each other that the league's scale would draw as one line.
-func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) ([]byte, error) {
+func eloPlot(series []eloSeries, optimal *optimalCurve, x *plotX, dbName, format string) ([]byte, error) {
 	league, leagueKey := newPanel("The league: each round's snapshot when made")
 	best, bestKey := newPanel("")
+	x.axis(league)
+	x.axis(best)
 	var leagueLines, bestLines []plot.Plotter
 	var curveBands []plot.Plotter // drawn under the lines
 	var refs []*plotter.Line      // across the whole panel, once it is fitted
@@ -464,7 +537,7 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 	for _, s := range series {
 		xy := make(plotter.XYs, len(s.ratings))
 		for k, r := range s.ratings {
-			xy[k] = plotter.XY{X: float64(r.Round), Y: r.Elo}
+			xy[k] = plotter.XY{X: x.at(r.Round), Y: r.Elo}
 		}
 		line, err := plotter.NewLine(xy)
 		if err != nil {
@@ -481,7 +554,7 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 				searches++
 			} else {
 				// The band first, under every line.
-				poly, err := plotter.NewPolygon(bandOf(s.ratings))
+				poly, err := plotter.NewPolygon(bandOf(s.ratings, x))
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", s.label, err)
 				}
@@ -544,11 +617,11 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, dbName, format string) (
 		best.Add(bestLines...)
 		panels, keys = append(panels, []*plot.Plot{best}), append(keys, &bestKey)
 	}
-	fitAxes(league, append(leagueLines, curveBands...))
+	fitAxes(league, append(leagueLines, curveBands...), x.half)
 	acrossPanel(league, refs)
-	fitAxes(best, bestLines)
+	fitAxes(best, bestLines, x.half)
 	if optimal != nil && len(optimal.lines) > 0 {
-		panel, key, err := optimalPanel(optimal)
+		panel, key, err := optimalPanel(optimal, x)
 		if err != nil {
 			return nil, err
 		}

@@ -98,6 +98,7 @@ func TestRatingsPlot(t *testing.T) {
 	p.Usage(t, "say where the plot goes: -o FILE.svg or -o FILE.png", "ratings", "plot")
 	p.Usage(t, "must end in .svg or .png", "ratings", "plot", "-o", "elo.pdf")
 	p.Usage(t, "--top must not be negative", "ratings", "plot", "--top", "-1", "-o", "elo.svg")
+	p.Usage(t, "--x rounds: want one of round, time, games", "ratings", "plot", "--x", "rounds", "-o", "elo.svg")
 	p.Refused(t, "cannot write", "ratings", "plot", "-o", filepath.Join("no", "such", "dir", "elo.svg"))
 	if after := clitest.Snapshot(t, p.Dir); after != before {
 		t.Errorf("refused plots changed the directory:\nbefore %s\nafter  %s", before, after)
@@ -155,6 +156,35 @@ func TestRatingsPlot(t *testing.T) {
 	}
 	if bands != 2 {
 		t.Errorf("SVG has %d bands, want the learning curve's and its ladder's", bands)
+	}
+
+	// By time and by games: each panel's x axis says what it shows, with
+	// labelled ticks, the same ones in each panel where the panels span
+	// the same rounds.
+	for x, label := range map[string]string{"time": "minutes since the league's first round started", "games": "training games of the league (thousands)"} {
+		want := "the learning curve of 5 rounds and 7 agents drawn by " + x + " in " + x + ".svg\n"
+		if got := p.OK(t, "ratings", "plot", "--x", x, "-o", x+".svg"); got != want {
+			t.Errorf("ratings plot --x %s said %q, want %q", x, got, want)
+		}
+		doc, err := parseSVG(p.File(t, x+".svg"))
+		if err != nil {
+			t.Fatalf("%s.svg: %v", x, err)
+		}
+		axes, ticks := 0, 0
+		for _, text := range doc.texts {
+			if text == label {
+				axes++
+			}
+			if v, err := strconv.ParseFloat(text, 64); err == nil && v >= 0 && v < 100 {
+				ticks++
+			}
+			if text == "round" {
+				t.Errorf("--x %s: an axis of rounds", x)
+			}
+		}
+		if axes != 2 || ticks < 10 {
+			t.Errorf("--x %s: %d axes read %q, %d ticks are labelled; want both panels' and some ticks each:\n%q", x, axes, label, ticks, doc.texts)
+		}
 	}
 
 	// --top 1: the best network, the curve and the references.
@@ -220,7 +250,8 @@ func TestRatingsPlotLeagues(t *testing.T) {
 	}
 
 	p.Usage(t, "name two league files or more to draw them on one chart (one league: --db s1.db)", "ratings", "plot", "-o", "one.svg", "s1.db")
-	p.Usage(t, "--top and --db go with one league", "ratings", "plot", "--top", "2", "-o", "x.svg", "s1.db", "s2.db")
+	p.Usage(t, "--top, --x and --db go with one league", "ratings", "plot", "--top", "2", "-o", "x.svg", "s1.db", "s2.db")
+	p.Usage(t, "--top, --x and --db go with one league", "ratings", "plot", "--x", "time", "-o", "x.svg", "s1.db", "s2.db")
 	c4, err := store.Open(context.Background(), filepath.Join(p.Dir, "c4.db"), func() store.Setup { return league.Setup(agents.ConnectFour) })
 	if err != nil {
 		t.Fatal(err)
@@ -236,10 +267,10 @@ func TestRatingsPlotLeagues(t *testing.T) {
 }
 
 // TestRatingsPlotOneRound draws the chart of a one-round Connect Four
-// league, a user's first: every panel shows its round (a glyph, where a
-// line of one point is nothing), the anchored built-in players run
-// across the panel, no tick reads -0, and the shares' axis stays within
-// 0 and 100%. Its CSV files write no float's last bits as digits.
+// league, a user's first, by round, by time and by games: every panel
+// shows its round (a glyph, where a line of one point is nothing), the
+// best's shares too, the anchored built-in players run across the panel,
+// no tick reads -0, and the shares' axis stays within 0 and 100%. Its CSV files write no float's last bits as digits.
 func TestRatingsPlotOneRound(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
@@ -254,39 +285,44 @@ func TestRatingsPlotOneRound(t *testing.T) {
 			t.Errorf("%s has no shares by phase:\n%s", strings.Join(args, " "), out)
 		}
 	}
-	p.OK(t, "ratings", "plot", "-o", "one.svg")
-	data := p.File(t, "one.svg")
-	doc, err := parseSVG(data)
-	if err != nil {
-		t.Fatalf("one.svg: %v", err)
-	}
-	for _, text := range doc.texts {
-		if strings.HasPrefix(strings.TrimSpace(text), "-0") {
-			t.Errorf("a tick reads %q", text)
+	for _, x := range []string{"round", "time", "games"} {
+		p.OK(t, "ratings", "plot", "--x", x, "-o", "one.svg")
+		data := p.File(t, "one.svg")
+		doc, err := parseSVG(data)
+		if err != nil {
+			t.Fatalf("one.svg: %v", err)
 		}
-		if v, err := strconv.ParseFloat(text, 64); err == nil && v > 100 && v < 200 {
-			t.Errorf("an axis reads %q: no share is above 100%%, and no Elo of this league near it", text)
+		if !slices.Contains(doc.texts, "the best at each round, random-ply set") || !slices.Contains(doc.texts, "the best at each round, tactical set") {
+			t.Errorf("--x %s: no line of the best's shares among %q", x, doc.texts)
 		}
-	}
-	// The references: a dashed line across the panel, not a dot at
-	// round 1.
-	refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
-	long := 0
-	for _, m := range refs {
-		x0, _ := strconv.ParseFloat(string(m[1]), 64)
-		x1, _ := strconv.ParseFloat(string(m[3]), 64)
-		if x1-x0 > 300 {
-			long++
+		for _, text := range doc.texts {
+			if strings.HasPrefix(strings.TrimSpace(text), "-0") {
+				t.Errorf("--x %s: a tick reads %q", x, text)
+			}
+			if v, err := strconv.ParseFloat(text, 64); err == nil && v > 100 && v < 200 {
+				t.Errorf("--x %s: an axis reads %q: no share is above 100%%, and no Elo of this league near it", x, text)
+			}
 		}
-	}
-	// random, the tactician and the MCTS players on the Elo panel, and
-	// on the shares' panel the tactician's and random's shares.
-	if long < 6 {
-		t.Errorf("%d reference lines run across a panel, want the anchors and the shares' references", long)
-	}
-	// A glyph for the round of each curve: the Elo curve, the shares of
-	// its two sets.
-	if glyphs := bytes.Count(data, []byte("A2.5,2.5 ")) / 2; glyphs < 3 {
-		t.Errorf("%d glyphs drawn: a one-round curve shows nothing", glyphs)
+		// The references: a dashed line across the panel, not a dot at
+		// round 1.
+		refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
+		long := 0
+		for _, m := range refs {
+			x0, _ := strconv.ParseFloat(string(m[1]), 64)
+			x1, _ := strconv.ParseFloat(string(m[3]), 64)
+			if x1-x0 > 300 {
+				long++
+			}
+		}
+		// random, the tactician and the MCTS players on the Elo panel, and
+		// on the shares' panel the tactician's and random's shares.
+		if long < 6 {
+			t.Errorf("--x %s: %d reference lines run across a panel, want the anchors and the shares' references", x, long)
+		}
+		// A glyph for the round of each curve: the Elo curve, the shares of
+		// its two sets, and the best's newest shares.
+		if glyphs := bytes.Count(data, []byte("A2.5,2.5 ")) / 2; glyphs < 5 {
+			t.Errorf("--x %s: %d glyphs drawn: a one-round curve shows nothing", x, glyphs)
+		}
 	}
 }

@@ -62,23 +62,33 @@ func fitLegend(key *plot.Legend, width, height vg.Length) {
 	}
 }
 
-// optimalPanel draws the curve of optimal moves, with its references
-// dashed, on a scale from 0 to 100%.
-func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
-	panel, key := newPanel("Optimal moves on the position sets: each round's snapshot")
+// optimalPanel draws the curve of optimal moves and the best's, with
+// its references dashed, on a scale from 0 to 100%, by x.
+func optimalPanel(o *optimalCurve, x *plotX) (*plot.Plot, *plot.Legend, error) {
+	panel, key := newPanel("Optimal moves on the position sets: each round's snapshot, and the best at each round")
+	x.axis(panel)
 	panel.Y.Label.Text = "optimal moves (%)"
 	var lines []plot.Plotter
 	first, last := math.Inf(1), math.Inf(-1)
+	bests := 0
 	for k, l := range o.lines {
 		line, err := plotter.NewLine(l.points)
 		if err != nil {
 			return nil, nil, err
 		}
 		line.Color, line.Width = curveColors[k%len(curveColors)], vg.Points(1.5)
+		shown := l.points
+		if l.best {
+			// The best's in the best network's colours, its newest
+			// shares marked.
+			line.Color, line.Width = seriesColors[3*bests], vg.Points(2)
+			bests++
+			shown = l.points[len(l.points)-1:]
+		}
 		thumbs := []plot.Thumbnailer{line}
 		lines = append(lines, line)
-		if len(l.points) <= fewPoints {
-			points, err := plotter.NewScatter(l.points)
+		if len(shown) <= fewPoints {
+			points, err := plotter.NewScatter(shown)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -102,7 +112,7 @@ func optimalPanel(o *optimalCurve) (*plot.Plot, *plot.Legend, error) {
 		refs = append(refs, ref)
 	}
 	panel.Add(lines...)
-	fitAxes(panel, lines)
+	fitAxes(panel, lines, x.half)
 	acrossPanel(panel, refs)
 	// A share is within 0 and 100%, and so is its axis.
 	panel.Y.Min, panel.Y.Max = max(0, panel.Y.Min), min(100, panel.Y.Max)
@@ -126,8 +136,7 @@ func newPanel(title string) (*plot.Plot, plot.Legend) {
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Title.Padding = vg.Points(6)
-	p.X.Label.Text = "round"
-	p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return niceTicks(min, max, true) })
+	roundX.axis(p)
 	p.Y.Label.Text = "Elo (random = 0)"
 	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return niceTicks(min, max, false) })
 	p.Add(plotter.NewGrid())
@@ -140,9 +149,10 @@ func newPanel(title string) (*plot.Plot, plot.Legend) {
 
 // fitAxes sets p's axes to the data of lines with a margin: a twentieth
 // of the span above and below, so that no line runs along the frame, and
-// a fiftieth at the right, so that the glyphs at the newest ratings are
-// whole. A flat line gets a span of two Elo, a single round one round.
-func fitAxes(p *plot.Plot, lines []plot.Plotter) {
+// a fiftieth at the right, at least half (the x axis's half), so that the
+// glyphs at the newest ratings are whole. A flat line gets a span of two
+// Elo, a single round half either side of it.
+func fitAxes(p *plot.Plot, lines []plot.Plotter, half float64) {
 	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
 		if r, ok := l.(plot.DataRanger); ok {
@@ -154,11 +164,10 @@ func fitAxes(p *plot.Plot, lines []plot.Plotter) {
 		mid := (y0 + y1) / 2
 		y0, y1 = mid-1, mid+1
 	}
-	// One round is half a round either side of it.
-	if x1-x0 < 1 {
-		x0 -= 0.5
+	if x1-x0 < 2*half {
+		x0 -= half
 	}
-	p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, 0.5)
+	p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, half)
 	p.Y.Min, p.Y.Max = y0-(y1-y0)/20, y1+(y1-y0)/20
 }
 

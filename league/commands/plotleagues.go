@@ -179,7 +179,7 @@ func leaguesPlot(curves []leagueCurve, kit *agents.Kit, title, format string) ([
 	// fitAxes leaves half a round at the right; here a fiftieth of the
 	// games drawn.
 	fit := func(p *plot.Plot, lines []plot.Plotter) {
-		fitAxes(p, lines)
+		fitAxes(p, lines, roundX.half)
 		p.X.Max = max(p.X.Min+1, last+(last-first)/50)
 		acrossPanel(p, refs)
 	}

@@ -27,6 +27,9 @@ type point struct {
 	// set.
 	Share       *float64 `json:"share,omitempty"`
 	RandomShare *float64 `json:"random_share,omitempty"`
+	// TrainGames are the games its learner had trained: the chart's
+	// games of the league add up each method's newest.
+	TrainGames int `json:"train_games"`
 	// Finished is when its round finished, in seconds since 1970 (the
 	// chart's clock); absent where that is not known (a round of schema
 	// 1).
@@ -146,7 +149,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, o *opened) {
 		out.Floor, out.FloorRandom = &f.All, f.Random
 	}
 	for _, c := range curve {
-		pt := point{Round: c.Round, Agent: c.Agent, Method: c.Method, interval: intervalOf(c.HistoryRow)}
+		pt := point{Round: c.Round, Agent: c.Agent, Method: c.Method, TrainGames: c.TrainGames, interval: intervalOf(c.HistoryRow)}
 		if sc, ok := shares[c.Agent]; ok {
 			pt.Share, pt.RandomShare = pct(&sc.Tactical), pct(sc.Random)
 		}

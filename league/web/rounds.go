@@ -59,6 +59,35 @@ type bestChange struct {
 	Agent    agentRef   `json:"agent"`
 }
 
+// runInfo is a run of ttt league run: when it started, the deadline of
+// a run of --duration (its start and the duration: it starts no round
+// after), its --rounds, its workers, and when it ended.
+type runInfo struct {
+	Started  time.Time  `json:"started"`
+	Deadline *time.Time `json:"deadline"` // null without --duration
+	Rounds   *int       `json:"rounds"`   // null without --rounds
+	Workers  int        `json:"workers"`
+	Ended    *time.Time `json:"ended"` // null while it runs, and for a run that was killed
+}
+
+// runInfoOf is r as the answer has it; nil for none.
+func runInfoOf(r *store.Run) *runInfo {
+	if r == nil {
+		return nil
+	}
+	out := &runInfo{Started: r.Started, Workers: r.Workers}
+	if !r.Deadline.IsZero() {
+		out.Deadline = &r.Deadline
+	}
+	if r.Rounds > 0 {
+		out.Rounds = &r.Rounds
+	}
+	if !r.Ended.IsZero() {
+		out.Ended = &r.Ended
+	}
+	return out
+}
+
 // maxChanges is the most changes of the best an answer lists, the newest.
 const maxChanges = 100
 
@@ -66,8 +95,8 @@ const maxChanges = 100
 // unless said), newest first, with their durations, games and speeds and
 // where the best changed; the changes of the league's best, the newest
 // first (100 at most, with their count), read back from the rating
-// history, so that a restarted server has them all; and the league's
-// settings.
+// history, so that a restarted server has them all; the league's
+// settings; and its last run, the one under way if a run is.
 func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 	limit, err := limitParam(r)
 	if err != nil {
@@ -81,6 +110,7 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 		changes []store.BestChange
 		names   = map[int64]store.AgentName{}
 		stored  map[string]string
+		run     *store.Run
 		ended   map[int64]time.Time // when the changes' rounds finished
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
@@ -88,6 +118,9 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 			return err
 		}
 		if stored, err = v.Settings(); err != nil {
+			return err
+		}
+		if run, err = v.LastRun(); err != nil {
 			return err
 		}
 		if list, err = v.Rounds(max(1, newest-int64(limit)+1), newest); err != nil {
@@ -143,7 +176,11 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 		// Settings are the league's, as its last run stored them (ttt
 		// league show has them as flags): empty before a run.
 		Settings map[string]string `json:"settings"`
-	}{NewestRound: newest, Rounds: []roundRow{}, BestChanges: []bestChange{}, Changes: total, Settings: stored}
+		// Run is the league's last run of ttt league run, the one under
+		// way if a run is (/api/health says whether one is): null before
+		// a run of this ttt.
+		Run *runInfo `json:"run"`
+	}{NewestRound: newest, Rounds: []roundRow{}, BestChanges: []bestChange{}, Changes: total, Settings: stored, Run: runInfoOf(run)}
 	for _, r := range slices.Backward(list) {
 		row := roundRow{Round: r.ID, Kind: string(r.Kind), Started: r.Started}
 		if !r.Finished.IsZero() {

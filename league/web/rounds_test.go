@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"ttt/league/commands/clitest"
 )
@@ -109,5 +111,50 @@ func TestRounds(t *testing.T) {
 	getJSON(t, url+"api/agents/best/move?moves=4", &move)
 	if move.Search != nil {
 		t.Errorf("the best alone says its move was searched: %+v", move.Search)
+	}
+}
+
+// /api/rounds answers the league's last run with the settings: when it
+// started, the planned end of a run of --duration (its start and the
+// duration), its --rounds and workers, and when it ended; and null in a
+// league that no run of this ttt has played.
+func TestRoundsRun(t *testing.T) {
+	t.Parallel()
+	before := time.Now()
+	p, path := newLeague(t, 2, append([]string{"--duration", "8h", "--workers", "2"}, leagueFlags...)...)
+	after := time.Now()
+	type answer struct {
+		Run *struct {
+			Started, Ended *time.Time
+			Deadline       *time.Time
+			Rounds         *int
+			Workers        int
+		}
+	}
+	var got answer
+	_, url := serve(t, path)
+	getJSON(t, url+"api/rounds", &got)
+	r := got.Run
+	switch {
+	case r == nil:
+		t.Fatal("/api/rounds: no run")
+	case r.Started == nil || r.Started.Before(before) || r.Ended == nil || r.Ended.Before(*r.Started) || r.Ended.After(after):
+		t.Errorf("the run from %v to %v, not within the command's %v to %v", r.Started, r.Ended, before, after)
+	case r.Deadline == nil || !r.Deadline.Equal(r.Started.Add(8*time.Hour)) || r.Rounds == nil || *r.Rounds != 2 || r.Workers != 2:
+		t.Errorf("the run of --rounds 2 --duration 8h --workers 2: deadline %v, rounds %v, workers %d", r.Deadline, r.Rounds, r.Workers)
+	}
+
+	// A league of the schema before runs were kept.
+	old, err := os.ReadFile(filepath.Join("..", "commands", "testdata", "schemas", "schema15.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write(t, "old.db", old)
+	p.OK(t, "upgrade", "--db", "old.db")
+	_, url = serve(t, filepath.Join(p.Dir, "old.db"))
+	got = answer{}
+	getJSON(t, url+"api/rounds", &got)
+	if got.Run != nil {
+		t.Errorf("/api/rounds of a league no run of this ttt played: run %+v, want null", got.Run)
 	}
 }

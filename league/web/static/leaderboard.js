@@ -27,13 +27,15 @@ const chartHeight = 270;
 // scale never do. log puts the rounds on a log scale.
 let zoom = null;
 let log = false;
-// clock puts the rounds at the time each finished (the x axis in local
-// time) in place of their numbers; the range the user chose stays one of
-// rounds. chartRounds are the rounds of the chart's points, in order,
-// and chartClock whether the chart shows them by the clock.
-let clock = false;
+// xBy is what the x axis shows of each round: its number ("round"), the
+// time it finished in local time ("time"), or the games the league's
+// learners had trained by then ("games"); the range the user chose stays
+// one of rounds. chartRounds are the rounds of the chart's points, in
+// order, and chartX what the chart shows of them: xBy, or the rounds
+// where a point lacks what xBy asks (a round of schema 1 has no end).
+let xBy = "round";
 let chartRounds = [];
-let chartClock = false;
+let chartX = "round";
 
 // listing is the view of the table: its order, its filters and its page
 // (/api/leaderboard's parameters); the defaults are the top 20 by Elo.
@@ -72,7 +74,7 @@ function readURL() {
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
   else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
   log = q.get("log") === "1";
-  clock = q.get("x") === "time";
+  xBy = ["time", "games"].includes(q.get("x")) ? q.get("x") : "round";
   followBest = q.get("best") !== "0";
   for (const id of (q.get("follow") || "").split(",")) {
     if (/^\d+$/.test(id)) follow(Number(id), null);
@@ -83,7 +85,7 @@ function writeURL() {
   const q = new URLSearchParams();
   if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
   if (log) q.set("log", "1");
-  if (clock) q.set("x", "time");
+  if (xBy !== "round") q.set("x", xBy);
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
@@ -95,7 +97,8 @@ function writeURL() {
     b.setAttribute("aria-pressed", on);
   }
   document.getElementById("log").setAttribute("aria-pressed", log);
-  document.getElementById("clock").setAttribute("aria-pressed", clock);
+  document.getElementById("clock").setAttribute("aria-pressed", xBy === "time");
+  document.getElementById("games").setAttribute("aria-pressed", xBy === "games");
 }
 
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
@@ -115,9 +118,9 @@ function applyRange() {
 }
 
 // xOf is where round r is on the chart's x axis: the round itself, or
-// by the clock the time the first round from r on finished.
+// the time the first round from r on finished, or its league's games.
 function xOf(r) {
-  if (!chartClock) return r;
+  if (chartX === "round") return r;
   const xs = charts.find((c) => c.chart).chart.data[0];
   const k = chartRounds.findIndex((x) => x >= r);
   return xs[k < 0 ? xs.length - 1 : k];
@@ -125,7 +128,7 @@ function xOf(r) {
 
 // roundAt is the round of the point nearest x on the chart's x axis.
 function roundAt(u, x) {
-  if (!chartClock) return Math.round(x);
+  if (chartX === "round") return Math.round(x);
   const xs = u.data[0];
   let k = 0;
   xs.forEach((v, i) => {
@@ -277,8 +280,39 @@ function roundTable(r) {
   document.querySelector("#best-changes tbody").replaceChildren(
     ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
   );
+  runFacts(r.run, when);
   const settings = Object.entries(r.settings).sort(([a], [b]) => a.localeCompare(b));
   document.getElementById("settings").replaceChildren(...(settings.length ? settings.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]) : [el("dd", { text: "none yet: a league run stores them as it starts" })]));
+}
+
+// runFacts shows the league's last run (/api/rounds' run), its times as
+// when writes them: when it started, when a run of --duration is to
+// start no more rounds, its limits, and when it ended, or that it runs
+// still (/api/health), or that it was stopped without a word (killed).
+function runFacts(run, when) {
+  const running = !!health?.running && run && !run.ended;
+  document.getElementById("run-title").textContent = running ? "This run" : "The last run";
+  if (!run) {
+    document.getElementById("run").replaceChildren(el("dd", { text: "none kept: a league run of this ttt keeps its own as it starts" }));
+    return;
+  }
+  const facts = [
+    ["started", when(run.started)],
+    ["planned end", run.deadline ? `${when(run.deadline)} (--duration ${flagDuration((Date.parse(run.deadline) - Date.parse(run.started)) / 1000)}: no round starts after it)` : "none: no --duration"],
+    ["rounds", run.rounds ? `${fmt.int(run.rounds)} at most (--rounds)` : "no limit"],
+    ["workers", fmt.int(run.workers)],
+    ["ended", run.ended ? when(run.ended) : running ? "not yet: it runs" : "not written: the run was killed"],
+  ];
+  document.getElementById("run").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v, "data-fact": k })]));
+}
+
+// flagDuration writes seconds as a --duration flag is written: 8h,
+// 1h30m, 45m, 20s.
+function flagDuration(s) {
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = Math.round(s % 60);
+  return [h ? `${h}h` : "", m ? `${m}m` : "", sec || (!h && !m) ? `${sec}s` : ""].join("");
 }
 
 // duration writes seconds as people read a round's length: 0.2 s, 58 s,
@@ -542,18 +576,24 @@ const searchDashes = [[8, 3], [2, 3], [8, 3, 2, 3], [4, 4]];
 
 function draw(progress, rated) {
   const pts = progress.points;
-  // The rounds, and where the chart puts them: at their numbers, or by
-  // the clock where every round's end is known.
+  // The rounds, and where the chart puts them: at their numbers, by the
+  // clock where every round's end is known, or by the league's games
+  // where every snapshot's are.
   const xs = pts.map((p) => p.round);
   chartRounds = xs;
-  chartClock = clock && pts.length > 0 && pts.every((p) => p.finished != null);
-  const at = chartClock ? pts.map((p) => p.finished) : xs;
+  const games = leagueGames(pts);
+  const known = { time: pts.every((p) => p.finished != null), games: games.every((g) => g > 0) };
+  chartX = pts.length > 0 && known[xBy] ? xBy : "round";
+  const at = chartX === "time" ? pts.map((p) => p.finished) : chartX === "games" ? games : xs;
   const xSeries = {
-    label: chartClock ? "time" : "round",
+    label: chartX,
     value: (u, v, si, i) => {
       const k = i ?? newestIndex(u);
       const r = chartRounds[Math.min(Math.max(0, k - (u.padded ? 1 : 0)), chartRounds.length - 1)];
-      return chartClock ? `${new Date(u.data[0][k] * 1000).toLocaleString()} (round ${fmt.int(r)})` : fmt.int(u.data[0][k]);
+      const x = u.data[0][k];
+      if (chartX === "time") return `${new Date(x * 1000).toLocaleString()} (round ${fmt.int(r)})`;
+      if (chartX === "games") return `${fmt.count(Math.round(x))} (round ${fmt.int(r)})`;
+      return fmt.int(x);
     },
   };
   // A league of several learners has a learning curve for each method,
@@ -670,7 +710,7 @@ function draw(progress, rated) {
   // have no value.
   const padded = xs.length === 1;
   if (padded) {
-    const half = chartClock ? 60 : 0.5;
+    const half = { time: 60, games: at[0] / 10, round: 0.5 }[chartX];
     for (const c of [elo, shares]) {
       if (!c) continue;
       c.data = c.data.map((ys, si) => (si === 0 ? [at[0] - half, at[0], at[0] + half] : c.series[si].flat ? [ys[0], ys[0], ys[0]] : [null, ys[0], null]));
@@ -717,7 +757,7 @@ class LiveChart {
   }
 
   show({ data, series, bands }, scales, yAxis, padded) {
-    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + (chartClock ? "|clock" : "");
+    const key = series.map((s) => s.label).join("|") + (log ? "|log" : "") + `|${chartX}`;
     if (this.chart && key === this.key) {
       this.chart.padded = padded;
       this.chart.setData(data);
@@ -741,8 +781,8 @@ class LiveChart {
         // an early snapshot's [-8044, 5465] would flatten the curve. The
         // band is clipped to the chart. A log scale of rounds fits the
         // rounds, not whole powers of ten, with labels on any range.
-        scales: { x: chartClock ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
-        xAxis: chartClock ? clockAxis : log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {},
+        scales: { x: chartX === "time" ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
+        xAxis: chartX === "time" ? clockAxis : { ...(chartX === "games" ? gamesAxis : {}), ...(log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {}) },
         yAxis,
         // The page keeps the range the user chose: a drag across the
         // chart sets it (setSelect), a double click forgets it; uPlot's
@@ -784,6 +824,28 @@ const clockAxis = {
     });
   },
 };
+
+// gamesAxis is the x axis by the league's training games, written short
+// (150k, 2.5M).
+const gamesAxis = {
+  label: "training games of the league",
+  incrs: [1, 2, 5].flatMap((m) => [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((p) => m * 10 ** p)).sort((a, b) => a - b),
+  values: (u, ticks) => ticks.map((v) => (v == null ? "" : fmt.count(v))),
+};
+
+// leagueGames is the games the league's learners had trained by each
+// point of pts, in order: each method's newest snapshot's games at or
+// before it, added up (a league of several learners trains each in its
+// turn).
+function leagueGames(pts) {
+  const newest = new Map();
+  let total = 0;
+  return pts.map((p) => {
+    total += p.train_games - (newest.get(p.method) ?? 0);
+    newest.set(p.method, p.train_games);
+    return total;
+  });
+}
 
 const sharesBox = document.getElementById("chart-shares");
 const eloChart = new LiveChart(chartBox, chartHeight);
@@ -890,15 +952,17 @@ for (const b of document.querySelectorAll("#range [data-range]")) {
     setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
-document.getElementById("clock").addEventListener("click", () => {
-  clock = !clock;
-  if (clock) log = false; // a log of the clock says nothing
-  writeURL();
-  refresh();
-});
+for (const [id, by] of [["clock", "time"], ["games", "games"]]) {
+  document.getElementById(id).addEventListener("click", () => {
+    xBy = xBy === by ? "round" : by;
+    if (xBy === "time") log = false; // a log of the clock says nothing
+    writeURL();
+    refresh();
+  });
+}
 document.getElementById("log").addEventListener("click", () => {
   log = !log;
-  if (log) clock = false;
+  if (log && xBy === "time") xBy = "round";
   writeURL();
   refresh();
 });
