@@ -11,7 +11,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/search"
-	"ttt/agents/train"
 	"ttt/store"
 )
 
@@ -205,7 +204,7 @@ func HeadToHead(v *store.View, a, b int64) (game.Record, bool, error) {
 // method (checkpoint-9-ntuple.bin).
 func FileName(a *store.Agent, m learn.Model, side *game.Side) string {
 	kind := a.Method
-	if a.Method == train.PolicyMethod.Name {
+	if method, err := agents.MethodOf(a.Method); err == nil && method.Headerless {
 		in := m.Plays().Inputs()
 		if side != nil {
 			in--

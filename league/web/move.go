@@ -2,15 +2,17 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/search"
 	"ttt/league"
 )
 
@@ -50,14 +52,34 @@ type moveAnswer struct {
 	Search *searchFigures `json:"search,omitempty"`
 }
 
-// searchFigures is what a search did for a move: alpha-beta the plies
-// it finished (its depth but where the time a move stopped it), MCTS
-// the simulations it ran; and the positions it judged.
+// searchFigures is what a search did for a move: how far it got, in
+// its unit (alpha-beta the plies it finished, its depth but where the
+// time a move stopped it; MCTS the simulations it ran), and the
+// positions it judged.
 type searchFigures struct {
-	Kind        string `json:"kind"` // alpha-beta or mcts
-	Plies       int    `json:"plies,omitempty"`
-	Simulations int    `json:"simulations,omitempty"`
-	Nodes       int    `json:"nodes"`
+	Kind    string // its title in lower case: alpha-beta, mcts
+	Unit    string // plies, simulations
+	Reached int
+	Nodes   int
+}
+
+// MarshalJSON writes f with how far the search got under its unit's
+// name, absent where it got nowhere: {"kind": "alpha-beta", "plies": 8,
+// "nodes": 4211}.
+func (f searchFigures) MarshalJSON() ([]byte, error) {
+	kind, err := json.Marshal(f.Kind)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"kind":`), kind...)
+	if f.Reached != 0 {
+		unit, err := json.Marshal(f.Unit)
+		if err != nil {
+			return nil, err
+		}
+		out = fmt.Appendf(append(append(out, ','), unit...), ":%d", f.Reached)
+	}
+	return fmt.Appendf(out, `,"nodes":%d}`, f.Nodes), nil
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -122,11 +144,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	out.Seconds = took.Seconds()
 	if t.Searcher != nil {
-		st := t.Searcher.Last()
-		out.Search = &searchFigures{Kind: "mcts", Simulations: st.Depth, Nodes: st.Nodes}
-		if t.Searcher.Spec().Kind == search.AlphaBeta {
-			out.Search = &searchFigures{Kind: "alpha-beta", Plies: st.Depth, Nodes: st.Nodes}
-		}
+		st, s := t.Searcher.Last(), t.Searcher.Spec().Search
+		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Unit: s.Unit, Reached: st.Depth, Nodes: st.Nodes}
 	}
 	m, views, legal := th.Move, th.Views, kit.Legal(p)
 	switch t.Shows {
