@@ -39,8 +39,8 @@ type Search struct {
 	// kind the move API reports.
 	Title string
 	// Unit is what its number counts, plural (plies, simulations), and
-	// Per what the number is per (deep, a move): "4 plies deep". The
-	// move API reports what a move reached under the unit's name.
+	// Per what follows in words (deep, a move): "4 plies deep". The move
+	// API reports what a move reached under the unit's name.
 	Unit, Per string
 	// Max is the largest number it takes; the smallest is 1. Example is
 	// one for help texts: ab4.
@@ -56,10 +56,11 @@ type Search struct {
 // searches are the searches ttt knows, in the order help lists them.
 var searches []*Search
 
-// Register makes s known by its name. It panics on a search that lacks
-// what every search declares, or whose name clashes with another's:
-// one name before another's number (ab, abc) would make a spec mean
-// two searches.
+// Register makes s known by its name, as its package loads (or in a
+// test that runs alone: the registry has no lock). It panics on a
+// search that lacks what every search declares, or whose name clashes
+// with another's: one name before another's number (ab, abc) would make
+// a spec mean two searches.
 func Register(s *Search) {
 	if s.Name == "" || strings.ContainsAny(s.Name, "0123456789@") || s.Title == "" || s.Unit == "" || s.Max < 1 || s.Example < 1 || s.Example > s.Max || s.New == nil {
 		panic(fmt.Sprintf("search: %q declares no name of letters, title, unit, Max, Example within it, or New", s.Name))
@@ -101,7 +102,7 @@ func init() {
 const MaxNodes = 1 << 20
 
 // Spec is a search and its bound, as written after @: ab4 is alpha-beta
-// to 4 plies. Parse reads it, once; the zero Spec is no search.
+// to 4 plies. Parse reads it from text, once.
 type Spec struct {
 	Search *Search
 	N      int

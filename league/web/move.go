@@ -55,31 +55,34 @@ type moveAnswer struct {
 // searchFigures is what a search did for a move: how far it got, in
 // its unit (alpha-beta the plies it finished, its depth but where the
 // time a move stopped it; MCTS the simulations it ran), and the
-// positions it judged.
+// positions it judged; with the words that say it, so that a page
+// says what any search did.
 type searchFigures struct {
 	Kind    string // its title in lower case: alpha-beta, mcts
+	Title   string // alpha-beta, MCTS
 	Unit    string // plies, simulations
+	Per     string // deep, a move
 	Reached int
 	Nodes   int
 }
 
 // MarshalJSON writes f with how far the search got under its unit's
-// name, absent where it got nowhere: {"kind": "alpha-beta", "plies": 8,
-// "nodes": 4211}.
+// name: {"kind": "alpha-beta", "title": "alpha-beta", "unit": "plies",
+// "per": "deep", "plies": 8, "nodes": 4211}.
 func (f searchFigures) MarshalJSON() ([]byte, error) {
-	kind, err := json.Marshal(f.Kind)
-	if err != nil {
-		return nil, err
-	}
-	out := append([]byte(`{"kind":`), kind...)
-	if f.Reached != 0 {
-		unit, err := json.Marshal(f.Unit)
+	out := []byte{'{'}
+	for _, kv := range [][2]string{{"kind", f.Kind}, {"title", f.Title}, {"unit", f.Unit}, {"per", f.Per}} {
+		v, err := json.Marshal(kv[1])
 		if err != nil {
 			return nil, err
 		}
-		out = fmt.Appendf(append(append(out, ','), unit...), ":%d", f.Reached)
+		out = append(fmt.Appendf(out, "%q:", kv[0]), append(v, ',')...)
 	}
-	return fmt.Appendf(out, `,"nodes":%d}`, f.Nodes), nil
+	unit, err := json.Marshal(f.Unit)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(append(out, unit...), `:%d,"nodes":%d}`, f.Reached, f.Nodes), nil
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -145,7 +148,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	out.Seconds = took.Seconds()
 	if t.Searcher != nil {
 		st, s := t.Searcher.Last(), t.Searcher.Spec().Search
-		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Unit: s.Unit, Reached: st.Depth, Nodes: st.Nodes}
+		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Title: s.Title, Unit: s.Unit, Per: s.Per, Reached: st.Depth, Nodes: st.Nodes}
 	}
 	m, views, legal := th.Move, th.Views, kit.Legal(p)
 	switch t.Shows {
