@@ -10,7 +10,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/nn"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -61,16 +60,7 @@ func (ln *learner) retire() { ln.retired, ln.learner, ln.frozen = true, nil, nil
 func (ln *learner) snapshot() (*store.Agent, learn.Model) {
 	model := ln.learner.Model()
 	return &store.Agent{Kind: store.Checkpoint, Method: ln.method.Name, TrainGames: ln.games,
-		Weights: model.Bytes(), Hidden: Hidden(model)}, model
-}
-
-// Hidden returns the hidden units of a network model, 0 for another
-// model: what a listing's HIDDEN column shows.
-func Hidden(m learn.Model) int {
-	if net, ok := m.(*nn.Net); ok {
-		return net.Hidden
-	}
-	return 0
+		Weights: model.Bytes(), Hidden: model.Layout().Hidden}, model
 }
 
 // stateMagic starts a stored learner state, versioned so that a future

@@ -23,15 +23,16 @@ const MaxOpening = 2
 type contestant struct {
 	player func(rng *rand.Rand) game.Player
 	random bool // its moves draw on the generator
-	// searched is a searched model's: a match plays it stopped by the
-	// match's context (in), since a search may take minutes a move.
-	searched *search.Model
+	// model is a model's, nil for a built-in player: a match plays a
+	// searched model stopped by the match's context (in), since a search
+	// may take minutes a move.
+	model learn.Model
 }
 
 // in returns c's player for a game of a match that ctx stops.
 func (c contestant) in(ctx context.Context, rng *rand.Rand) game.Player {
-	if c.searched != nil {
-		return search.Bound(ctx, c.searched, 0).Player()
+	if c.model != nil {
+		return search.Bound(ctx, c.model, 0).Player()
 	}
 	return c.player(rng)
 }
@@ -118,8 +119,7 @@ func (m *match) playGame(p game.Position, x, o game.Player, moves []int) (game.R
 // modelContestant plays a frozen model: a player of its own per game, for
 // its scratch space.
 func modelContestant(m learn.Model) contestant {
-	sm, _ := m.(*search.Model)
-	return contestant{player: func(*rand.Rand) game.Player { return m.Player() }, searched: sm}
+	return contestant{player: func(*rand.Rand) game.Player { return m.Player() }, model: m}
 }
 
 // Ladder plays m against each built-in player of kit named in names

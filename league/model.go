@@ -9,7 +9,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/search"
-	"ttt/agents/train"
 	"ttt/store"
 )
 
@@ -66,7 +65,7 @@ func decode(kit *agents.Kit, s store.Stored) (learn.Model, error) {
 // (checkpoint-9-ntuple.bin).
 func FileName(a *store.Agent, m learn.Model, side *game.Side) string {
 	kind := a.Method
-	if a.Method == train.PolicyMethod.Name {
+	if method, err := agents.MethodOf(a.Method); err == nil && method.Headerless {
 		in := m.Plays().Inputs()
 		if side != nil {
 			in--

@@ -154,7 +154,7 @@ func buildNight(path string, n int) error {
 		if err != nil {
 			return err
 		}
-		nets[i] = Measure(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: Hidden(trained)}, trained)
+		nets[i] = Measure(agents.TicTacToe, &store.Agent{Kind: store.Checkpoint, Method: tc.Method.Name, Weights: trained.Bytes(), Hidden: trained.Layout().Hidden}, trained)
 	}
 	lg, tr, err := open(ctx, db, cfg, nil)
 	if err != nil {

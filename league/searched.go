@@ -11,25 +11,36 @@ import (
 	"ttt/store"
 )
 
-// AddSearched stores base, a learned model, with the search s around it
-// as an agent of its own (kind searched, named BASE@SEARCH), with the
-// facts the league keeps of every agent: the next round rates it, a
-// newcomer that plays its pool. A searched agent is a player, not a new
-// scale: it is rated among the others by the games it plays.
-func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, base *store.Agent, s search.Spec) (*store.Agent, error) {
-	m, err := ModelOf(kit, base)
+// AddSearched stores a, a searched agent that Agent made (a learned
+// model with a search around it, named BASE@SEARCH), with the facts the
+// league keeps of every agent: the next round rates it, a newcomer that
+// plays its pool. A searched agent is a player, not a new scale: it is
+// rated among the others by the games it plays.
+func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, a *store.Agent) (*store.Agent, error) {
+	m, err := ModelOf(kit, a)
 	if err != nil {
 		return nil, err
 	}
-	a := &store.Agent{Kind: store.Searched, ParentID: base.ID, Search: s.String(),
-		Generation: base.Generation, TrainGames: base.TrainGames}
+	// The store keeps the parent's model, not a copy, and names the
+	// agent after it.
+	stored := &store.Agent{Kind: store.Searched, ParentID: a.ParentID, Search: a.Search,
+		Generation: a.Generation, TrainGames: a.TrainGames}
 	// Measured to the search's full depth, which nothing but ctx stops:
 	// what a stopped search measured is not kept.
-	Measure(kit, a, search.Bound(ctx, search.Wrap(m, s), 0))
+	Measure(kit, stored, search.Bound(ctx, m, 0))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return a, db.AddAgent(ctx, a)
+	return stored, db.AddAgent(ctx, stored)
+}
+
+// searched is base, a learned model, with the search s around it: an
+// agent the league has not stored (ID 0), which plays as the stored one
+// would.
+func searched(base *store.Agent, s search.Spec) *store.Agent {
+	return &store.Agent{Kind: store.Searched, Name: base.Name + "@" + s.String(), ParentID: base.ID,
+		Generation: base.Generation, TrainGames: base.TrainGames, Method: base.Method, Search: s.String(),
+		Weights: base.Weights}
 }
 
 // searchBest adds the league's best network with each of the run's
@@ -51,9 +62,10 @@ func (lg *league) searchBest(ctx context.Context) error {
 		return nil
 	}
 	for _, s := range lg.cfg.Search {
-		_, err := lg.db.Agent(ctx, best.Name+"@"+s.String())
+		a := searched(best, s)
+		_, err := lg.db.Agent(ctx, a.Name)
 		if errors.Is(err, store.ErrNotFound) {
-			_, err = AddSearched(ctx, lg.db, lg.kit, best, s)
+			_, err = AddSearched(ctx, lg.db, lg.kit, a)
 		}
 		if err != nil {
 			return err
@@ -87,12 +99,11 @@ func Agent(ctx context.Context, db *store.DB, ref string) (*store.Agent, error) 
 	case !base.Kind.Learned():
 		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base))
 	}
-	if a, err := db.Agent(ctx, base.Name+"@"+s.String()); !errors.Is(err, store.ErrNotFound) {
+	a, err = db.Agent(ctx, base.Name+"@"+s.String())
+	if !errors.Is(err, store.ErrNotFound) {
 		return a, err
 	}
-	return &store.Agent{Kind: store.Searched, Name: base.Name + "@" + s.String(), ParentID: base.ID,
-		Generation: base.Generation, TrainGames: base.TrainGames, Method: base.Method, Search: s.String(),
-		Weights: base.Weights}, nil
+	return searched(base, *s), nil
 }
 
 // what says what a, which learned no model, is.

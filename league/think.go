@@ -57,9 +57,7 @@ func NewThinker(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, 
 		t.think = func(_ context.Context, p game.Position, views []float64) (int, error) {
 			return m.Explain(p, views), nil
 		}
-		if sm, ok := m.(*search.Model); ok {
-			sm.Limit = limit
-			t.Searcher = sm.Searcher()
+		if t.Searcher = search.Searching(m, limit); t.Searcher != nil {
 			t.think = t.Searcher.Think // stopped by the caller's ctx
 		}
 	case !builtin:

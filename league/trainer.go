@@ -143,7 +143,7 @@ func (tr *trainer) after(i int) int {
 func (tr *trainer) hidden() int {
 	h := 0
 	for _, line := range tr.lines {
-		if n := Hidden(line.learner.Model()); n != 0 {
+		if n := line.learner.Model().Layout().Hidden; n != 0 {
 			h = n
 		}
 	}

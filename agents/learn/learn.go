@@ -65,6 +65,10 @@ type Method struct {
 	// MaxFile is the size of the largest file ReadFile reads for g: no
 	// file that ttt reads is larger than the largest of them.
 	MaxFile func(g game.Game) int64
+	// Headerless: its model's plain file is bare numbers, without ttt's
+	// header (ttt-rl's policy net), so only its size tells its inputs,
+	// and a file's name says them (checkpoint-7-19in.bin).
+	Headerless bool
 }
 
 // Learner is a method's model while it learns from the games it plays.
@@ -166,20 +170,36 @@ type Model interface {
 	// Validate reports a model that cannot play: weights that are not
 	// finite, or large enough to overflow a forward pass.
 	Validate() error
+	// Layout says what the model is made of, as listings and the API
+	// show it.
+	Layout() Layout
+	// FileFor is the model's plain file for one side: a file that plays
+	// side exactly as the model does, in a smaller or older layout
+	// (ttt-rl's 18-input net plays one side); nil for a model that has
+	// no file of one side.
+	FileFor(side game.Side) []byte
+	// Judge returns a function, with scratch space of its own (one per
+	// goroutine), that writes into values, by move, what each legal move
+	// of p is worth to the side to move: the expected score of the
+	// position the move leaves (1 a win, 1/2 a tie, 0 a loss), exact
+	// where the move ends the game. A search reads it at its leaves and
+	// orders its moves by it. It returns nil for a model that judges no
+	// positions (a policy network), which a search then judges by
+	// playing the model's own game out.
+	Judge() func(p game.Position, values []float32)
 }
 
-// Judge is a model that puts a value on positions, not only on its own
-// moves: a search reads it at its leaves and orders its moves by it.
-// Judge returns a function, with scratch space of its own (one per
-// goroutine), that writes into values, by move, what each legal move of
-// p is worth to the side to move: the expected score of the position the
-// move leaves (1 a win, 1/2 a tie, 0 a loss), exact where the move ends
-// the game. It returns nil for a model that judges no positions (a policy
-// network), which a search then judges by playing the model's own game
-// out.
-type Judge interface {
-	Model
-	Judge() func(p game.Position, values []float32)
+// Layout is what a model is made of: a network's inputs, hidden units
+// and outputs, a table's entries; 0 for what it has none of. Sided: it
+// has a file of each side (FileFor is not nil).
+type Layout struct {
+	Sided                   bool
+	Inputs, Hidden, Outputs int
+	// NoSideInput: a network whose side input weighs nothing, as a file
+	// without it reads (ttt-rl's 18 inputs). It plays one side, and the
+	// other as if it were that side.
+	NoSideInput bool
+	Entries     int
 }
 
 // Views are what a model makes of each move, as Explain gives them.
@@ -196,14 +216,6 @@ const (
 	// learner's rewards (the CodeProject article's win is 11).
 	Values
 )
-
-// Sided is a model that can be written out for one side only: a file
-// that plays that side exactly as the model does, in a smaller or older
-// layout (ttt-rl's 18-input net plays one side).
-type Sided interface {
-	Model
-	FileFor(side game.Side) []byte
-}
 
 // String returns the method's name.
 func (m *Method) String() string { return m.Name }

@@ -10,7 +10,7 @@ import (
 
 // A Net is a learn.Model: a policy net is ttt-rl's, a value net
 // TD-Gammon's.
-var _ learn.Sided = (*Net)(nil)
+var _ learn.Model = (*Net)(nil)
 
 // Plays implements learn.Model.
 func (n *Net) Plays() game.Game { return n.Game }
@@ -27,9 +27,7 @@ func (n *Net) Views() learn.Views {
 	return learn.Probabilities
 }
 
-var _ learn.Judge = (*Net)(nil)
-
-// Judge implements learn.Judge: a value net's Afterstates; nil for a
+// Judge implements learn.Model: a value net's Afterstates; nil for a
 // policy net, which puts no value on a position.
 func (n *Net) Judge() func(p game.Position, values []float32) {
 	if !n.IsValue() {
@@ -70,6 +68,19 @@ func (n *Net) Describe() string {
 // Size implements learn.Model: the count of weights and biases.
 func (n *Net) Size() int { return Params(n.Inputs, n.Hidden, n.Outputs) }
 
+// Layout implements learn.Model: its inputs, hidden units and outputs,
+// and whether its side input weighs nothing.
+func (n *Net) Layout() learn.Layout {
+	l := learn.Layout{Sided: true, Inputs: n.Inputs, Hidden: n.Hidden, Outputs: n.Outputs, NoSideInput: true}
+	for _, w := range n.WIH[(n.Inputs-1)*n.Hidden:] {
+		if w != 0 {
+			l.NoSideInput = false
+			break
+		}
+	}
+	return l
+}
+
 // ValueMagic starts a value net's file.
 const ValueMagic = "ttt-vnet"
 
@@ -85,7 +96,7 @@ func (n *Net) File() []byte {
 	return n.valueFile(nil, n.Bytes())
 }
 
-// FileFor implements learn.Sided: the network without the side input,
+// FileFor implements learn.Model: the network without the side input,
 // playing side exactly as n does. A policy net chooses its move in the
 // position where side is to move, so the side input is folded in as it
 // is then; a value net judges the positions after side's moves, where

@@ -28,7 +28,7 @@ const Magic = "ttt-ntup"
 // File implements learn.Model.
 func (n *Net) File() []byte { return n.file(nil) }
 
-// FileFor implements learn.Sided: the tables of the positions side
+// FileFor implements learn.Model: the tables of the positions side
 // leaves, which are all it reads when it plays side.
 func (n *Net) FileFor(side game.Side) []byte { return n.file(&side) }
 

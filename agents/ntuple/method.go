@@ -117,7 +117,7 @@ func newTD(net *Net, s learn.Settings, rng *rand.Rand) *TD {
 	return l
 }
 
-var _ learn.Sided = (*Net)(nil)
+var _ learn.Model = (*Net)(nil)
 
 // Plays implements learn.Model.
 func (n *Net) Plays() game.Game { return n.Game }
@@ -128,9 +128,11 @@ func (n *Net) Player() game.Player { return &Player{Net: n} }
 // Views implements learn.Model: expected scores.
 func (n *Net) Views() learn.Views { return learn.Scores }
 
-var _ learn.Judge = (*Net)(nil)
+// Layout implements learn.Model: a file of each side, and nothing
+// that listings show; Describe says its tuples.
+func (n *Net) Layout() learn.Layout { return learn.Layout{Sided: true} }
 
-// Judge implements learn.Judge: Afterstates, with a Pass of its own.
+// Judge implements learn.Model: Afterstates, with a Pass of its own.
 func (n *Net) Judge() func(p game.Position, values []float32) {
 	var pass Pass
 	return func(p game.Position, values []float32) { n.Afterstates(p, &pass, values) }

@@ -26,8 +26,25 @@ func exact(r game.Result, side game.Side, plies int) float64 {
 // finds a better move.
 func won(v float64) bool { return v > 1 }
 
-// alphaBeta returns the best move in p by negamax with alpha-beta
-// pruning to s.spec.N plies, deepening a ply at a time so that a limit
+// alphaBeta is the search abN: negamax with alpha-beta pruning to N
+// plies, with the model's values at the leaves.
+type alphaBeta struct {
+	*Searcher
+	depth int
+	plies []ply // a ply's scratch space a level, reused
+}
+
+// newAlphaBeta is alpha-beta's Search.New.
+func newAlphaBeta(s *Searcher, depth int) func(p game.Position, views []float64) (int, int) {
+	ab := &alphaBeta{Searcher: s, depth: depth}
+	for range depth + 1 {
+		ab.plies = append(ab.plies, ply{values: make([]float32, s.g.Moves()), order: make([]int, 0, s.g.Moves())})
+	}
+	return ab.move
+}
+
+// move returns the best move in p by negamax with alpha-beta
+// pruning to s.depth plies, deepening a ply at a time so that a limit
 // leaves the move of the deepest search finished. Every position's
 // moves are tried in the order the model likes them (its values, the
 // lowest move on a tie), the previous depth's best first at the root:
@@ -35,16 +52,16 @@ func won(v float64) bool { return v > 1 }
 // choice usually is. Where views is not nil, every root move is searched
 // with a full window, so that its value is exact rather than a bound:
 // the move chosen is the same either way, the first of the best in
-// that order.
-func (s *Searcher) alphaBeta(p game.Position, views []float64) int {
+// that order. It returns the move and the depth of the search that
+// chose it.
+func (s *alphaBeta) move(p game.Position, views []float64) (int, int) {
 	g := s.g
 	side := g.ToMove(p)
-	s.grow()
-	s.judged(p, s.plies[0].values)
+	s.Judge(p, s.plies[0].values)
 	order := s.order(p, s.plies[0].values, s.plies[0].order[:0])
 	root := make([]float64, g.Moves())
-	best := order[0]
-	for depth := 1; depth <= s.spec.N; depth++ {
+	best, reached := order[0], 0
+	for depth := 1; depth <= s.depth; depth++ {
 		alpha, found := math.Inf(-1), -1
 		for _, m := range order {
 			q := g.Play(p, m)
@@ -70,7 +87,7 @@ func (s *Searcher) alphaBeta(p game.Position, views []float64) int {
 		if s.stopped {
 			break
 		}
-		best, s.stats.Depth = found, depth
+		best, reached = found, depth
 		if views != nil {
 			for _, m := range order {
 				views[m] = min(max((root[m]+1)/2, 0), 1)
@@ -84,12 +101,12 @@ func (s *Searcher) alphaBeta(p game.Position, views []float64) int {
 		copy(order[1:i+1], order[:i])
 		order[0] = best
 	}
-	return best
+	return best, reached
 }
 
 // allLost reports whether every root move loses by force: deeper search
 // only makes the losses later, and the deepest finished picked the latest.
-func (s *Searcher) allLost(root []float64, order []int) bool {
+func (s *alphaBeta) allLost(root []float64, order []int) bool {
 	for _, m := range order {
 		if root[m] >= -1 {
 			return false
@@ -102,12 +119,12 @@ func (s *Searcher) allLost(root []float64, order []int) bool {
 // searched depth plies (at least one) below ply ply of the search, within
 // the window (alpha, beta): a value at or below alpha is an upper bound,
 // one at or above beta a lower bound.
-func (s *Searcher) negamax(p game.Position, ply, depth int, alpha, beta float64) float64 {
+func (s *alphaBeta) negamax(p game.Position, ply, depth int, alpha, beta float64) float64 {
 	g := s.g
 	side := g.ToMove(p)
 	at := &s.plies[ply]
-	s.judged(p, at.values)
-	if s.timeUp() {
+	s.Judge(p, at.values)
+	if s.TimeUp() {
 		return 0
 	}
 	best := math.Inf(-1)
@@ -147,30 +164,9 @@ type ply struct {
 	order  []int
 }
 
-// grow makes room for a search of s.spec.N plies, or for MCTS, which
-// judges one position at a time, one. MCTS's N counts simulations: a ply
-// each would be hundreds of MB at a million (BENCHMARKS.md, "Serve under
-// concurrent searches").
-func (s *Searcher) grow() {
-	plies := 1
-	if s.spec.Kind == AlphaBeta {
-		plies = s.spec.N + 1
-	}
-	for len(s.plies) < plies {
-		s.plies = append(s.plies, ply{values: make([]float32, s.g.Moves()), order: make([]int, 0, s.g.Moves())})
-	}
-}
-
-// judged writes the model's values of p's moves into values, and counts
-// the position judged.
-func (s *Searcher) judged(p game.Position, values []float32) {
-	s.judge(p, values)
-	s.stats.Nodes++
-}
-
 // order appends p's legal moves to dst, the highest of values first, the
 // lowest move first among equals.
-func (s *Searcher) order(p game.Position, values []float32, dst []int) []int {
+func (s *alphaBeta) order(p game.Position, values []float32, dst []int) []int {
 	for legal := s.g.Legal(p); legal != 0; legal &= legal - 1 {
 		m := bits.TrailingZeros64(legal)
 		i := len(dst)

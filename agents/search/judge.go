@@ -8,16 +8,14 @@ import (
 )
 
 // judgeOf returns how a search judges the moves of a position with m:
-// m's own values where it has them (learn.Judge), else the end of the
+// m's own values where it has them (learn.Model.Judge), else the end of the
 // game m plays against itself from each move on. A policy network has
 // no values, and its own game is the one judgement of a position that it
 // makes; it costs a game's length of moves a leaf, which tic-tac-toe's
 // nine squares make cheap.
 func judgeOf(m learn.Model) func(p game.Position, values []float32) {
-	if j, ok := m.(learn.Judge); ok {
-		if f := j.Judge(); f != nil {
-			return f
-		}
+	if f := m.Judge(); f != nil {
+		return f
 	}
 	g, player := m.Plays(), m.Player()
 	return func(p game.Position, values []float32) {

@@ -59,7 +59,21 @@ func (n *puctNode) q() float64 {
 	return n.total / n.visits
 }
 
-// mcts returns the move in p that s.spec.N simulations visit most (the
+// mcts is the search mctsN: N simulations a move.
+type mcts struct {
+	*Searcher
+	simulations int
+	tree        []puctNode    // reused from move to move
+	values      []float32 // the model's values of a position's moves
+}
+
+// newMCTS is MCTS's Search.New.
+func newMCTS(s *Searcher, simulations int) func(p game.Position, views []float64) (int, int) {
+	m := &mcts{Searcher: s, simulations: simulations, values: make([]float32, s.g.Moves())}
+	return m.move
+}
+
+// move returns the move in p that s.simulations simulations visit most (the
 // one with the higher mean score on a tie, then the lowest), among the
 // moves not proven lost; a move proven to win before any. The tree never
 // holds more than MaxNodes positions: the simulations stop before one
@@ -70,8 +84,8 @@ func (n *puctNode) q() float64 {
 // one whose every move is settled is worth the best of them, and the
 // proof climbs the tree. Without it, a move the model is sure of keeps
 // its visits after a simulation shows it loses at once, and a one-move
-// block goes unplayed.
-func (s *Searcher) mcts(p game.Position, views []float64) int {
+// block goes unplayed. It returns the move and the simulations run.
+func (s *mcts) move(p game.Position, views []float64) (int, int) {
 	s.tree = append(s.tree[:0], puctNode{pos: p, parent: -1, move: -1})
 	s.expand(0)
 	// The root's moves are looked at a ply further before any
@@ -85,7 +99,8 @@ func (s *Searcher) mcts(p game.Position, views []float64) int {
 		}
 	}
 	s.prove(0)
-	for s.stats.Depth < s.spec.N && !s.tree[0].over && !s.timeUp() && len(s.tree)+s.g.Moves() <= MaxNodes {
+	sims := 0
+	for sims < s.simulations && !s.tree[0].over && !s.TimeUp() && len(s.tree)+s.g.Moves() <= MaxNodes {
 		// Down the tree by PUCT to a position not yet expanded, or
 		// settled.
 		n := int32(0)
@@ -106,7 +121,7 @@ func (s *Searcher) mcts(p game.Position, views []float64) int {
 			v = 1 - v
 		}
 		s.tree[0].visits++
-		s.stats.Depth++
+		sims++
 	}
 	root := &s.tree[0]
 	best := int32(-1)
@@ -118,13 +133,13 @@ func (s *Searcher) mcts(p game.Position, views []float64) int {
 			best = c
 		}
 	}
-	return int(s.tree[best].move)
+	return int(s.tree[best].move), sims
 }
 
 // better reports whether the root's child c is a better move than b: a
 // proven win before anything, a proven loss after anything, else the
 // more visited, then the higher mean.
-func (s *Searcher) better(c, b int32) bool {
+func (s *mcts) better(c, b int32) bool {
 	rank := func(n *puctNode) int {
 		switch {
 		case n.over && n.value == 1:
@@ -150,7 +165,7 @@ func (s *Searcher) better(c, b int32) bool {
 // settle them: a position with a move that wins for the side to move is
 // lost for the side that moved there; one whose moves are all settled is
 // worth the best of them. A settled root ends the search.
-func (s *Searcher) prove(n int32) {
+func (s *mcts) prove(n int32) {
 	for ; n >= 0; n = s.tree[n].parent {
 		nd := &s.tree[n]
 		settled, best, win, lose := true, 0.0, int16(-1), int16(0)
@@ -180,12 +195,11 @@ func (s *Searcher) prove(n int32) {
 
 // expand adds n's children, judged by the model, and returns the value
 // of the best of them for the side to move in n.
-func (s *Searcher) expand(n int32) float64 {
+func (s *mcts) expand(n int32) float64 {
 	g := s.g
 	p := s.tree[n].pos
-	s.grow()
-	values := s.plies[0].values
-	s.judged(p, values)
+	values := s.values
+	s.Judge(p, values)
 	if n := len(s.tree) + g.Moves(); n > cap(s.tree) {
 		// Doubled as append would, but never past MaxNodes, which
 		// append's rounding up could pass.
@@ -217,7 +231,7 @@ func (s *Searcher) expand(n int32) float64 {
 // choose returns the child of n that PUCT chooses: the highest mean
 // score plus the prior's share of the exploration, the first on a tie,
 // among the moves not proven to lose (n, not settled, has one).
-func (s *Searcher) choose(n int32) int32 {
+func (s *mcts) choose(n int32) int32 {
 	nd := &s.tree[n]
 	root := math.Sqrt(nd.visits)
 	best, most := int32(-1), math.Inf(-1)

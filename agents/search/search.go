@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,22 +28,69 @@ import (
 	"ttt/agents/learn"
 )
 
-// Kind is a kind of search.
-type Kind string
+// Search is a kind of search that ttt can put around a model, and what
+// the rest of ttt asks of it: registered once (Register), it is parsed
+// from a spec, described in help and in the move API, and played.
+// Nothing outside this package asks which search it has in hand.
+type Search struct {
+	// Name is what a spec starts with, before its number: ab (ab4).
+	Name string
+	// Title is its name in words (alpha-beta, MCTS); in lower case, the
+	// kind the move API reports.
+	Title string
+	// Unit is what its number counts, plural (plies, simulations), and
+	// Per what follows in words (deep, a move): "4 plies deep". The move
+	// API reports what a move reached under the unit's name.
+	Unit, Per string
+	// Max is the largest number it takes; the smallest is 1. Example is
+	// one for help texts: ab4.
+	Max, Example int
+	// New returns the search of n around what s judges with: its move
+	// in a position, which is in play, with views (nil or one a move)
+	// written as Model.Explain does, and how far it got (its n but
+	// where s's limit stopped it). It may keep scratch space between
+	// moves: a Searcher is one goroutine's.
+	New func(s *Searcher, n int) func(p game.Position, views []float64) (move, reached int)
+}
 
-// The searches.
-const (
-	AlphaBeta Kind = "ab"   // alpha-beta to a depth in plies
-	MCTS      Kind = "mcts" // Monte Carlo tree search, simulations a move
-)
+// searches are the searches ttt knows, in the order help lists them.
+var searches []*Search
 
-// Bounds of a search's N: alpha-beta beyond 42 plies (a whole game of
-// Connect Four) looks at nothing more; a million simulations is minutes
-// a move.
+// Register makes s known by its name, as its package loads (or in a
+// test that runs alone: the registry has no lock). It panics on a
+// search that lacks what every search declares, or whose name clashes
+// with another's: one name before another's number (ab, abc) would make
+// a spec mean two searches.
+func Register(s *Search) {
+	if s.Name == "" || strings.ContainsAny(s.Name, "0123456789@") || s.Title == "" || s.Unit == "" || s.Max < 1 || s.Example < 1 || s.Example > s.Max || s.New == nil {
+		panic(fmt.Sprintf("search: %q declares no name of letters, title, unit, Max, Example within it, or New", s.Name))
+	}
+	for _, o := range searches {
+		if strings.HasPrefix(s.Name, o.Name) || strings.HasPrefix(o.Name, s.Name) {
+			panic(fmt.Sprintf("search: %s and %s: one name starts the other", s.Name, o.Name))
+		}
+	}
+	searches = append(searches, s)
+}
+
+// Unregister forgets the search called name: a test's own search,
+// registered for the test alone.
+func Unregister(name string) {
+	searches = slices.DeleteFunc(searches, func(s *Search) bool { return s.Name == name })
+}
+
+// Bounds of the built-in searches' N: alpha-beta beyond 42 plies (a
+// whole game of Connect Four) looks at nothing more; a million
+// simulations is minutes a move.
 const (
 	MaxDepth       = 42
 	MaxSimulations = 1_000_000
 )
+
+func init() {
+	Register(&Search{Name: "ab", Title: "alpha-beta", Unit: "plies", Per: "deep", Max: MaxDepth, Example: 4, New: newAlphaBeta})
+	Register(&Search{Name: "mcts", Title: "MCTS", Unit: "simulations", Per: "a move", Max: MaxSimulations, Example: 800, New: newMCTS})
+}
 
 // MaxNodes bounds the tree of an MCTS search: 2^20 positions of 64 bytes,
 // 64 MiB a search. A million simulations of Connect Four would pass it
@@ -55,37 +103,51 @@ const (
 // few kilobytes.
 const MaxNodes = 1 << 20
 
-// Spec is a search and its bound: depth in plies for alpha-beta,
-// simulations a move for MCTS.
+// Spec is a search and its bound, as written after @: ab4 is alpha-beta
+// to 4 plies. Parse reads it from text, once.
 type Spec struct {
-	Kind Kind
-	N    int
+	Search *Search
+	N      int
 }
 
 // String returns the spec as it is written after @: ab4, mcts800.
-func (s Spec) String() string { return string(s.Kind) + strconv.Itoa(s.N) }
+func (s Spec) String() string { return s.Search.Name + strconv.Itoa(s.N) }
 
 // ErrSpec is the error of a search that is none of those ttt knows.
 var ErrSpec = errors.New("unknown search")
 
-// Parse reads a search as written after @: abN (alpha-beta to N plies,
-// 1 to 42) or mctsN (MCTS with N simulations a move, 1 to 1,000,000).
+// Parse reads a search as written after @: a registered search's name
+// and its number, from 1 to its Max: abN (alpha-beta to N plies, 1 to
+// 42) or mctsN (MCTS with N simulations a move, 1 to 1,000,000).
 func Parse(s string) (Spec, error) {
-	for _, k := range []struct {
-		kind Kind
-		max  int
-	}{{MCTS, MaxSimulations}, {AlphaBeta, MaxDepth}} {
-		rest, ok := strings.CutPrefix(s, string(k.kind))
+	var known []string
+	for _, k := range searches {
+		known = append(known, fmt.Sprintf("%sN (%s, N %s: %s%d)", k.Name, k.Title, k.Unit, k.Name, k.Example))
+		rest, ok := strings.CutPrefix(s, k.Name)
 		if !ok {
 			continue
 		}
 		n, err := strconv.Atoi(rest)
-		if err != nil || n < 1 || n > k.max || rest != strconv.Itoa(n) {
-			return Spec{}, fmt.Errorf("%w %q: %s takes a number from 1 to %d (%s4)", ErrSpec, s, k.kind, k.max, k.kind)
+		if err != nil || n < 1 || n > k.Max || rest != strconv.Itoa(n) {
+			return Spec{}, fmt.Errorf("%w %q: %s takes a number from 1 to %d (%s%d)", ErrSpec, s, k.Name, k.Max, k.Name, k.Example)
 		}
-		return Spec{k.kind, n}, nil
+		return Spec{k, n}, nil
 	}
-	return Spec{}, fmt.Errorf("%w %q: ttt searches abN (alpha-beta, N plies: ab4) or mctsN (MCTS, N simulations: mcts800)", ErrSpec, s)
+	if len(known) > 1 {
+		known[len(known)-2] += " or " + known[len(known)-1]
+		known = known[:len(known)-1]
+	}
+	return Spec{}, fmt.Errorf("%w %q: ttt searches %s", ErrSpec, s, strings.Join(known, ", "))
+}
+
+// Help says what searches ttt knows, for help texts: "abN (alpha-beta,
+// N plies deep), mctsN (MCTS, N simulations a move)".
+func Help() string {
+	var out []string
+	for _, k := range searches {
+		out = append(out, fmt.Sprintf("%sN (%s, N %s %s)", k.Name, k.Title, k.Unit, k.Per))
+	}
+	return strings.Join(out, ", ")
 }
 
 // Split reads an agent's name with a search after it, REF@SEARCH: the
@@ -141,6 +203,19 @@ func Bound(ctx context.Context, m learn.Model, limit time.Duration) learn.Model 
 	return &b
 }
 
+// Searching returns the search of m, where m is a searched model, as a
+// player of its own that thinks limit a move at most (0: no limit);
+// nil for a model alone.
+func Searching(m learn.Model, limit time.Duration) *Searcher {
+	sm, ok := m.(*Model)
+	if !ok {
+		return nil
+	}
+	b := *sm
+	b.Limit = limit
+	return b.Searcher()
+}
+
 // Player implements learn.Model: the search, with a tree and scratch
 // space of its own.
 func (m *Model) Player() game.Player { return m.Searcher() }
@@ -148,7 +223,9 @@ func (m *Model) Player() game.Player { return m.Searcher() }
 // Searcher returns the search as a player of its own, which reports what
 // its last move cost (Last).
 func (m *Model) Searcher() *Searcher {
-	return &Searcher{spec: m.Spec, limit: m.Limit, ctx: m.Ctx, g: m.Plays(), judge: judgeOf(m.Model)}
+	s := &Searcher{spec: m.Spec, limit: m.Limit, ctx: m.Ctx, g: m.Plays(), judge: judgeOf(m.Model)}
+	s.search = m.Spec.Search.New(s, m.Spec.N)
+	return s
 }
 
 // Views implements learn.Model: what the search expects to score after
@@ -162,6 +239,14 @@ func (m *Model) Explain(p game.Position, views []float64) int {
 	return m.Searcher().Explain(p, views)
 }
 
+// Layout implements learn.Model: a search is no network nor table, and
+// its own layout is none; Describe says what it searches around.
+func (m *Model) Layout() learn.Layout { return learn.Layout{} }
+
+// FileFor implements learn.Model: none. The file of one side would play
+// as the model alone does, not as the search.
+func (m *Model) FileFor(game.Side) []byte { return nil }
+
 // Describe implements learn.Model.
 func (m *Model) Describe() string {
 	return m.Model.Describe() + ", searched " + m.Spec.Describe()
@@ -169,18 +254,16 @@ func (m *Model) Describe() string {
 
 // Describe says what s is in words: "by alpha-beta, 4 plies deep".
 func (s Spec) Describe() string {
-	if s.Kind == AlphaBeta {
-		return fmt.Sprintf("by alpha-beta, %d plies deep", s.N)
-	}
-	return fmt.Sprintf("by MCTS, %d simulations a move", s.N)
+	return fmt.Sprintf("by %s, %d %s %s", s.Search.Title, s.N, s.Search.Unit, s.Search.Per)
 }
 
 // Stats is what a searcher's move cost.
 type Stats struct {
 	Time  time.Duration
 	Nodes int // positions judged
-	// Depth is the deepest alpha-beta search finished (its spec's N but
-	// where a limit stopped it); MCTS's simulations run.
+	// Depth is how far the search got, in its Unit: the deepest
+	// alpha-beta search finished (its spec's N but where a limit stopped
+	// it); MCTS's simulations run.
 	Depth int
 }
 
@@ -192,12 +275,12 @@ type Searcher struct {
 	ctx   context.Context // nil: never stopped but by the limit
 	g     game.Game
 	judge func(p game.Position, values []float32)
+	// search is the spec's own: its Search's New.
+	search func(p game.Position, views []float64) (move, reached int)
 
 	deadline time.Time
 	stopped  bool
 	stats    Stats
-	plies    []ply      // alpha-beta's scratch space
-	tree     []puctNode // MCTS's, reused
 }
 
 // Spec is the search s makes.
@@ -227,21 +310,30 @@ func (s *Searcher) Explain(p game.Position, views []float64) int {
 	if s.limit > 0 {
 		s.deadline = start.Add(s.limit)
 	}
-	var m int
-	if s.spec.Kind == AlphaBeta {
-		m = s.alphaBeta(p, views)
-	} else {
-		m = s.mcts(p, views)
-	}
-	s.stats.Time = time.Since(start)
+	m, reached := s.search(p, views)
+	s.stats.Depth, s.stats.Time = reached, time.Since(start)
 	return m
 }
 
-// timeUp reports whether the limit has passed or the context is done,
-// looking every 16 positions judged: a position of a policy network,
+// Game is the game s plays.
+func (s *Searcher) Game() game.Game { return s.g }
+
+// Judge writes into values, by move, what each legal move of p (which is
+// in play) is worth to the side to move, as the model judges it: the
+// expected score of the position it leaves, exact where the move ends
+// the game. It counts p among the positions judged (Stats.Nodes).
+func (s *Searcher) Judge(p game.Position, values []float32) {
+	s.judge(p, values)
+	s.stats.Nodes++
+}
+
+// TimeUp reports whether the search must stop now, its limit passed or
+// its context done: it then returns the best it found so far.
+
+// It looks every 16 positions judged: a position of a policy network,
 // judged by playing its games out, costs up to a millisecond, and a
 // stop must come within a tenth of a second.
-func (s *Searcher) timeUp() bool {
+func (s *Searcher) TimeUp() bool {
 	if s.stopped || s.stats.Nodes&15 != 0 {
 		return s.stopped
 	}

@@ -161,8 +161,12 @@ func TestBlocks(t *testing.T) {
 // so any model, however poor, plays perfectly with ab9: the exhaustive
 // check finds no position where it throws the value away.
 func TestTicTacToeDeepEnoughIsPerfect(t *testing.T) {
+	ab9, err := search.Parse("ab9")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, m := range models(t, tictactoe.Game, 5) {
-		p := search.Wrap(m, search.Spec{Kind: search.AlphaBeta, N: 9}).Player()
+		p := search.Wrap(m, ab9).Player()
 		for _, side := range []game.Side{game.X, game.O} {
 			if r := verify.Check(p, side); !r.Perfect() {
 				t.Errorf("%s@ab9 as %s: %+v", name, side, r)

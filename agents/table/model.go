@@ -9,7 +9,7 @@ import (
 )
 
 // A Table is a learn.Model, a frozen table learner's.
-var _ learn.Sided = (*Table)(nil)
+var _ learn.Model = (*Table)(nil)
 
 // Plays implements learn.Model: tables hold tic-tac-toe only.
 func (t *Table) Plays() game.Game { return tictactoe.Game }
@@ -46,7 +46,14 @@ func (t *Table) Size() int { return t.n }
 // Validate implements learn.Model: Parse refuses what cannot play.
 func (t *Table) Validate() error { return nil }
 
-// FileFor implements learn.Sided: the values side puts on positions,
+// Layout implements learn.Model: the values it holds.
+func (t *Table) Layout() learn.Layout { return learn.Layout{Sided: true, Entries: t.n} }
+
+// Judge implements learn.Model: none, since its values are in its
+// learner's units of reward, not expected scores.
+func (t *Table) Judge() func(p game.Position, values []float32) { return nil }
+
+// FileFor implements learn.Model: the values side puts on positions,
 // which are all it reads when it plays side, as a table file (the same
 // format: it holds one side's values only, and plays the other side as
 // a table that has met none of its positions).

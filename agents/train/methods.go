@@ -29,7 +29,7 @@ var (
 	// PolicyMethod is ttt-rl's: a policy net, reinforced by the game's
 	// result against a random opponent.
 	PolicyMethod = &learn.Method{
-		Name: "policy", Model: "policy network", Own: []*learn.Setting{Hidden, Temperature},
+		Name: "policy", Model: "policy network", Own: []*learn.Setting{Hidden, Temperature}, Headerless: true,
 		Summary:  "ttt-rl's rule: a policy net, reinforced by the game's result",
 		Defaults: policyDefaults,
 		New: func(g game.Game, s learn.Settings, rng *rand.Rand) (learn.Learner, error) {

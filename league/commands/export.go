@@ -109,9 +109,9 @@ func modelFile(m learn.Model, side *game.Side) ([]byte, error) {
 	if side == nil {
 		return m.File(), nil
 	}
-	sided, ok := m.(learn.Sided)
-	if !ok {
+	data := m.FileFor(*side)
+	if data == nil {
 		return nil, fmt.Errorf("is a %s, which plays both sides from one file: it takes no --side", m.Describe())
 	}
-	return sided.FileFor(*side), nil
+	return data, nil
 }

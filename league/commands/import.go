@@ -73,7 +73,7 @@ func runImport(j *job, path, name string, inputs int) error {
 	// learned it (the CodeProject article's and Sutton and Barto's write
 	// the same table file): it is stored as the method its reading
 	// names, which plays it the same way.
-	a := &store.Agent{Kind: store.Imported, Name: name, Method: r.Method, Weights: r.Model.Bytes(), Hidden: league.Hidden(r.Model)}
+	a := &store.Agent{Kind: store.Imported, Name: name, Method: r.Method, Weights: r.Model.Bytes(), Hidden: r.Model.Layout().Hidden}
 	same, seen, err := db.SameAgent(j.ctx, a)
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
 			&cli.DurationFlag{Name: "heartbeat", Value: time.Minute, Usage: "where the output is no terminal (a log file, a pipe), a line at most this often while a round trains, with its games trained of how many, so that a long round is seen to go on (0: none)"},
 			workersFlag(),
-			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: abN is alpha-beta N plies deep, mctsN MCTS with N simulations a move; a setting of the run, given on every run that should"},
+			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: " + search.Help() + "; a setting of the run, given on every run that should"},
 		}, leagueFlags()...)),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {

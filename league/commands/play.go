@@ -245,11 +245,7 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, mo
 // searched says what a search's last move cost: "alpha-beta, 6 plies in
 // 12 ms", "MCTS, 800 simulations in 9 ms".
 func searched(spec search.Spec, st search.Stats) string {
-	t := st.Time.Round(time.Millisecond / 10)
-	if spec.Kind == search.AlphaBeta {
-		return fmt.Sprintf("by alpha-beta, %d plies in %v", st.Depth, t)
-	}
-	return fmt.Sprintf("by MCTS, %d simulations in %v", st.Depth, t)
+	return fmt.Sprintf("by %s, %d %s in %v", spec.Search.Title, st.Depth, spec.Search.Unit, st.Time.Round(time.Millisecond/10))
 }
 
 // percent formats a probability as ttt-rl does: 97.1%.

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ttt/agents"
-	"ttt/agents/search"
 	"ttt/league"
 	"ttt/store"
 )
@@ -66,7 +65,8 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 		return err
 	}
 	defer db.Close()
-	cfg, _, err := league.Resume(j.ctx, db, league.Default(agents.KitFor(db.Game())), func(string) bool { return false })
+	kit := agents.KitFor(db.Game())
+	cfg, _, err := league.Resume(j.ctx, db, league.Default(kit), func(string) bool { return false })
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 	ids := make([]int64, len(agents))
 	for i, a := range agents {
 		if a.ID == 0 { // a searched agent the league has not got: it joins
-			if a, err = j.addSearched(db, a); err != nil {
+			if a, err = league.AddSearched(j.ctx, db, kit, a); err != nil {
 				return err
 			}
 		}
@@ -213,18 +213,4 @@ func sortByRating(agents []*store.Agent) {
 	slices.SortStableFunc(agents, func(a, b *store.Agent) int {
 		return cmp.Or(cmp.Compare(elo(b), elo(a)), cmp.Compare(a.ID, b.ID))
 	})
-}
-
-// addSearched stores a, a searched agent that lookup made, in db's
-// league, and returns it as stored.
-func (j *job) addSearched(db *store.DB, a *store.Agent) (*store.Agent, error) {
-	base, err := db.Agent(j.ctx, strconv.FormatInt(a.ParentID, 10))
-	if err != nil {
-		return nil, err
-	}
-	s, err := search.Parse(a.Search)
-	if err != nil {
-		return nil, err
-	}
-	return league.AddSearched(j.ctx, db, agents.KitFor(db.Game()), base, s)
 }

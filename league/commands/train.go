@@ -210,7 +210,7 @@ func runTrain(j *job, o trainOptions) error {
 	what := strings.ToUpper(cfg.Method.Model[:1]) + cfg.Method.Model[1:]
 	if db != nil {
 		a := league.Measure(kit, &store.Agent{Kind: store.Baseline, TrainGames: int64(games),
-			Method: cfg.Method.Name, Weights: model.Bytes(), Hidden: league.Hidden(model)}, model)
+			Method: cfg.Method.Name, Weights: model.Bytes(), Hidden: model.Layout().Hidden}, model)
 		if err := db.AddAgent(j.ctx, a); err != nil {
 			return err
 		}

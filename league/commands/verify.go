@@ -16,7 +16,6 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
-	"ttt/agents/nn"
 	"ttt/agents/search"
 	"ttt/agents/verify"
 	"ttt/league"
@@ -153,7 +152,7 @@ func runVerify(j *job, o verifyOptions) error {
 	// plays its side as its checkpoint did and the other as if it were
 	// that side: checked as both, it passes if either side is unbeatable,
 	// and says which.
-	oneSide := r.Side == nil && o.side == nil && oneSideNet(r.Model)
+	oneSide := r.Side == nil && o.side == nil && r.Model.Layout().NoSideInput
 	if oneSide {
 		fmt.Fprintf(w, "a file of one side, which it does not say (%d inputs): each side is checked, and it passes as the side it holds\n", kit.Inputs()-1)
 	}
@@ -185,21 +184,6 @@ func runVerify(j *job, o verifyOptions) error {
 		return errBeatable
 	}
 	return nil
-}
-
-// oneSideNet reports whether m is a network without its side input, as
-// a headerless file of one side reads.
-func oneSideNet(m learn.Model) bool {
-	net, ok := m.(*nn.Net)
-	if !ok {
-		return false
-	}
-	for _, w := range net.WIH[(net.Inputs-1)*net.Hidden:] {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // modelToVerify reads the model arg names: the file at arg when there is
@@ -382,12 +366,12 @@ func (t *timed) Move(p game.Position) int {
 // searched model's moves, what its search costs on this machine: nothing
 // for a model alone, which takes microseconds.
 func (t *timed) report(w io.Writer, m learn.Model) error {
-	sm, ok := m.(*search.Model)
-	if !ok || len(t.times) == 0 {
+	s := search.Searching(m, 0)
+	if s == nil || len(t.times) == 0 {
 		return nil
 	}
 	slices.Sort(t.times)
 	q := func(f float64) time.Duration { return t.times[int(f*float64(len(t.times)-1))].Round(time.Microsecond) }
-	_, err := fmt.Fprintf(w, "time a move, searched %s: median %v, 90th percentile %v (%d moves, one core)\n", sm.Spec.Describe(), q(0.5), q(0.9), len(t.times))
+	_, err := fmt.Fprintf(w, "time a move, searched %s: median %v, 90th percentile %v (%d moves, one core)\n", s.Spec().Describe(), q(0.5), q(0.9), len(t.times))
 	return err
 }

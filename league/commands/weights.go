@@ -13,7 +13,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/nn"
 )
 
 // maxModelFile is the size of the largest plain file of any model of
@@ -59,8 +58,8 @@ func readModelFile(g game.Game, path string, inputs int) (learn.Reading, error) 
 	var want func(learn.Reading) bool
 	if inputs != 0 {
 		want = func(r learn.Reading) bool {
-			net, ok := r.Model.(*nn.Net)
-			return ok && net.Inputs == inputs || !ok && r.Side == nil && inputs == r.Model.Plays().Inputs()
+			net := r.Model.Layout().Inputs != 0 // a network's inputs tell its layouts apart
+			return net && r.Model.Layout().Inputs == inputs || !net && r.Side == nil && inputs == r.Model.Plays().Inputs()
 		}
 	}
 	r, err := agents.ReadFile(g, data, want)

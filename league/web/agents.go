@@ -11,8 +11,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/nn"
-	"ttt/agents/table"
 	"ttt/league"
 	"ttt/store"
 )
@@ -228,23 +226,21 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	if a.Method != "" {
 		out.Method = &a.Method
 	}
-	switch m := model.(type) {
-	case nil:
-		if out.Pruned && a.Hidden > 0 { // a network's size is kept beside its weights
-			out.Hidden = &a.Hidden
-		}
-	case *nn.Net:
-		out.Inputs, out.Hidden, out.Outputs = &m.Inputs, &m.Hidden, &m.Outputs
-	case *table.Table:
-		n := m.Len()
-		out.Table = &n
+	if model == nil && out.Pruned && a.Hidden > 0 { // a network's size is kept beside its weights
+		out.Hidden = &a.Hidden
 	}
 	if model != nil {
+		switch l := model.Layout(); {
+		case l.Inputs != 0:
+			out.Inputs, out.Hidden, out.Outputs = &l.Inputs, &l.Hidden, &l.Outputs
+		case l.Entries != 0:
+			out.Table = &l.Entries
+		}
 		what, size := model.Describe(), model.Size()
 		out.Model, out.Parameters = &what, &size
 		file := league.FileName(a, model, nil)
 		out.File = &file
-		_, out.Sided = model.(learn.Sided)
+		out.Sided = model.Layout().Sided
 	}
 	if st := a.Standing; st != nil {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}

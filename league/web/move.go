@@ -2,15 +2,17 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/learn"
-	"ttt/agents/search"
 	"ttt/league"
 )
 
@@ -50,14 +52,37 @@ type moveAnswer struct {
 	Search *searchFigures `json:"search,omitempty"`
 }
 
-// searchFigures is what a search did for a move: alpha-beta the plies
-// it finished (its depth but where the time a move stopped it), MCTS
-// the simulations it ran; and the positions it judged.
+// searchFigures is what a search did for a move: how far it got, in
+// its unit (alpha-beta the plies it finished, its depth but where the
+// time a move stopped it; MCTS the simulations it ran), and the
+// positions it judged; with the words that say it, so that a page
+// says what any search did.
 type searchFigures struct {
-	Kind        string `json:"kind"` // alpha-beta or mcts
-	Plies       int    `json:"plies,omitempty"`
-	Simulations int    `json:"simulations,omitempty"`
-	Nodes       int    `json:"nodes"`
+	Kind    string // its title in lower case: alpha-beta, mcts
+	Title   string // alpha-beta, MCTS
+	Unit    string // plies, simulations
+	Per     string // deep, a move
+	Reached int
+	Nodes   int
+}
+
+// MarshalJSON writes f with how far the search got under its unit's
+// name: {"kind": "alpha-beta", "title": "alpha-beta", "unit": "plies",
+// "per": "deep", "plies": 8, "nodes": 4211}.
+func (f searchFigures) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	for _, kv := range [][2]string{{"kind", f.Kind}, {"title", f.Title}, {"unit", f.Unit}, {"per", f.Per}} {
+		v, err := json.Marshal(kv[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(fmt.Appendf(out, "%q:", kv[0]), append(v, ',')...)
+	}
+	unit, err := json.Marshal(f.Unit)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(append(out, unit...), `:%d,"nodes":%d}`, f.Reached, f.Nodes), nil
 }
 
 // move answers GET /api/agents/{ref}/move?board=B (or ?moves=4,0,8), or
@@ -122,11 +147,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	out.Seconds = took.Seconds()
 	if t.Searcher != nil {
-		st := t.Searcher.Last()
-		out.Search = &searchFigures{Kind: "mcts", Simulations: st.Depth, Nodes: st.Nodes}
-		if t.Searcher.Spec().Kind == search.AlphaBeta {
-			out.Search = &searchFigures{Kind: "alpha-beta", Plies: st.Depth, Nodes: st.Nodes}
-		}
+		st, s := t.Searcher.Last(), t.Searcher.Spec().Search
+		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Title: s.Title, Unit: s.Unit, Per: s.Per, Reached: st.Depth, Nodes: st.Nodes}
 	}
 	m, views, legal := th.Move, th.Views, kit.Legal(p)
 	switch t.Shows {

@@ -7,7 +7,6 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/agents/learn"
 	"ttt/league"
 )
 
@@ -41,12 +40,11 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	data := model.File()
 	if side != nil {
-		sided, ok := model.(learn.Sided)
-		if !ok {
+		data = model.FileFor(*side)
+		if data == nil {
 			writeError(w, http.StatusBadRequest, "side: agent %d (%s) is a %s, which plays both sides from one file: it has no file of one side", a.ID, a.Name, model.Describe())
 			return
 		}
-		data = sided.FileFor(*side)
 	}
 	name := league.FileName(a, model, side)
 	h := w.Header()

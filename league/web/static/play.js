@@ -183,7 +183,7 @@ function think(ans, before) {
   lastMove = `${agent.name} played ${game.move} ${ans.move}. `;
   // How long the reply took, and what a search did for it.
   const s = ans.search;
-  const did = !s ? "" : s.kind === "alpha-beta" ? `, alpha-beta ${s.plies} plies deep, ${fmt.int(s.nodes)} positions judged` : `, MCTS ${fmt.int(s.simulations)} simulations, ${fmt.int(s.nodes)} positions judged`;
+  const did = !s ? "" : `, ${s.title} ${fmt.int(s[s.unit])} ${s.unit} ${s.per}, ${fmt.int(s.nodes)} positions judged`;
   const reply = document.getElementById("reply");
   reply.textContent = `replied in ${seconds(ans.seconds)}${did}`;
   reply.dataset.seconds = ans.seconds;
