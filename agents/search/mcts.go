@@ -63,8 +63,8 @@ func (n *puctNode) q() float64 {
 type mcts struct {
 	*Searcher
 	simulations int
-	tree        []puctNode    // reused from move to move
-	values      []float32 // the model's values of a position's moves
+	tree        []puctNode // reused from move to move
+	values      []float32  // the model's values of a position's moves
 }
 
 // newMCTS is MCTS's Search.New.
