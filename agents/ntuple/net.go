@@ -366,11 +366,6 @@ func (n *Net) learn(e []int32, target, lr float32) float32 {
 // float64. A net whose bound passes MaxSum could compute an infinite sum,
 // and from it NaN, in some position; one that passes can compute none.
 func (n *Net) Validate() error {
-	for i, v := range n.W {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("entry %d is %v", i, v)
-		}
-	}
 	for _, side := range []game.Side{game.X, game.O} {
 		w := n.table(side)
 		largest := make([]float64, len(n.Tuples)) // the largest magnitude in each tuple's table
@@ -379,9 +374,18 @@ func (n *Net) Validate() error {
 			if i+1 < len(n.offset) {
 				end = int(n.offset[i+1])
 			}
-			for _, v := range w[off:end] {
-				largest[i] = max(largest[i], math.Abs(float64(v)))
+			// On the bits of the magnitudes, which IEEE 754 orders as the
+			// magnitudes: a grown network has ten million entries, and
+			// every command that reads one from a league checks it.
+			var most uint32
+			for k, v := range w[off:end] {
+				b := math.Float32bits(v) &^ (1 << 31)
+				if b >= 0x7f800000 { // every bit of the exponent: infinite, or NaN
+					return fmt.Errorf("entry %d is %v", int(side)*n.perSide+int(off)+k, v)
+				}
+				most = max(most, b)
 			}
+			largest[i] = float64(math.Float32frombits(most))
 		}
 		bound := 0.0
 		for i := range n.inst {
