@@ -2,6 +2,7 @@ package ntuple_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -193,6 +194,27 @@ func FuzzReadFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A net with an entry that is no finite number (a learner that diverged)
+// fails Validate, which names the entry, wherever it is; one with the
+// largest finite entries a sum can take passes.
+func TestValidateFindsEveryNonFiniteEntry(t *testing.T) {
+	net, _ := trained(t, connect4.Game, 200)
+	for _, k := range []int{0, len(net.W) / 2, len(net.W) - 1} {
+		for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+			c := net.Clone()
+			c.W[k] = v
+			if err := c.Validate(); err == nil || err.Error() != fmt.Sprintf("entry %d is %v", k, v) {
+				t.Errorf("entry %d set to %v: Validate says %v", k, v, err)
+			}
+		}
+	}
+	c := net.Clone()
+	c.W[len(c.W)-1] = -1e20
+	if err := c.Validate(); err != nil {
+		t.Errorf("an entry of -1e20: %v", err)
+	}
 }
 
 // A file whose entries are finite but so large that a position's sum
