@@ -275,6 +275,25 @@ func lastRound(t *testing.T, p clitest.TTT) int64 {
 	return last
 }
 
+// committed is the last committed round of the league in p's
+// directory: 0 where there is no league or it has played no round.
+func committed(t *testing.T, p clitest.TTT) int64 {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(p.Dir, "league.db")); err != nil {
+		return 0
+	}
+	db, err := store.OpenRead(context.Background(), filepath.Join(p.Dir, "league.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	last, _, err := db.LastRound(context.Background())
+	if err != nil && !errors.Is(err, store.ErrNoRounds) {
+		t.Fatal(err)
+	}
+	return last
+}
+
 // checkIntact checks that the league.db a failed commit left is sound
 // and holds the rounds up to committed.
 func checkIntact(t *testing.T, p clitest.TTT, committed int64) {
