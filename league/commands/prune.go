@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,14 +103,28 @@ func runPrune(j *job, keepBest, every int) error {
 	if err := db.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(j.Stdout, "dropped the weights of %s (%.1f MB); %s: %.1f MB before, %.1f MB now",
-		plural(n, "checkpoint"), float64(bytes)/1e6, j.db, float64(before)/1e6, float64(fileSize(file))/1e6)
+	fmt.Fprintf(j.Stdout, "dropped the weights of %s (%s MB); %s: %s MB before, %s MB now",
+		plural(n, "checkpoint"), megabytes(bytes), j.db, megabytes(before), megabytes(fileSize(file)))
 	if info, err := os.Stat(file + "-wal"); err == nil && info.Size() > 0 {
 		// Another ttt read the league all along (see store.DB.Vacuum).
-		fmt.Fprintf(j.Stdout, ", %.1f MB of it in its -wal file until the other ttt reading the league (ttt serve, a long export) end: the space comes back then", float64(info.Size())/1e6)
+		fmt.Fprintf(j.Stdout, ", %s MB of it in its -wal file until the other ttt reading the league (ttt serve, a long export) end: the space comes back then", megabytes(info.Size()))
 	}
 	fmt.Fprintln(j.Stdout)
 	return nil
+}
+
+// megabytes writes a size in MB to three significant digits, whole MB
+// from 100 on: a small league's file that pruning shrank by a quarter
+// reads 0.336 and 0.258, where one decimal read 0.3 and 0.3.
+func megabytes(b int64) string {
+	x := float64(b) / 1e6
+	switch {
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x < 0.01: // no exponent for a few bytes
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
 // fileSize is the size of a league's file with its -wal file, 0 where
