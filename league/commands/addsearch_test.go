@@ -40,8 +40,9 @@ func greedy(moves *atomic.Int64) *search.Search {
 
 // TestAddingASearch does what docs/develop.md's "Adding a search" says:
 // a search registered here, and nowhere else, is an agent's search
-// wherever NAME@SPEC is written: a league's --search, ttt show, ttt play
-// and ttt verify. Unregistered, its name is no search again.
+// wherever a model is named with a search after an @ (best@greedy1): a
+// league's --search, ttt show, ttt play and ttt verify. Unregistered,
+// its name is no search again.
 func TestAddingASearch(t *testing.T) {
 	var moves atomic.Int64
 	search.Register(greedy(&moves))
