@@ -60,13 +60,7 @@ func testStopOnSignal(t *testing.T, p clitest.TTT) {
 	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			run := p.Start(t, clitest.LeagueRun(forever)...)
-			run.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
-			// Loading a league of a few agents takes milliseconds of CPU:
-			// after half a second of it, the run trains, however busy the
-			// machine. (A signal while it loads is testStopWhileLoading's.)
-			for cpuSeconds(t, run.Pid()) < 0.5 {
-				time.Sleep(10 * time.Millisecond)
-			}
+			awaitTraining(t, p, run)
 			sent := time.Now()
 			stdout, stderr, code := run.Stop(t, sig)
 			t.Logf("exit %d %v after %v", code, sig, time.Since(sent).Round(time.Millisecond))
@@ -97,7 +91,9 @@ func testOneLeagueAtATime(t *testing.T, p clitest.TTT) {
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
 	first := p.Start(t, clitest.LeagueRun(forever)...)
-	first.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
+	// Past the lock, the first run stores its start: the hash is taken
+	// once it trains and writes nothing until its round ends.
+	awaitTraining(t, p, first)
 
 	before := dbHash(t, p)
 	// Bounded, so that without the lock it would end, successfully.
@@ -312,6 +308,19 @@ func checkIntact(t *testing.T, p clitest.TTT, committed int64) {
 // dbHash hashes league.db and its -wal file: what a writer changes. The
 // -shm file is left out: it is the readers' shared index, which every
 // reader updates.
+// awaitTraining returns once run, a league run of forever's rounds, is
+// training. Loading a league of a few agents and storing the run's start
+// take milliseconds of CPU: after half a second of it, the run trains,
+// however busy the machine. (A signal while it loads is
+// testStopWhileLoading's.)
+func awaitTraining(t testing.TB, p clitest.TTT, run *clitest.Background) {
+	t.Helper()
+	run.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
+	for cpuSeconds(t, run.Pid()) < 0.5 {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func dbHash(t *testing.T, p clitest.TTT) string {
 	t.Helper()
 	h := sha256.New()

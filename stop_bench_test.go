@@ -25,9 +25,7 @@ func BenchmarkStop(b *testing.B) {
 	b.Run("league-run", func(b *testing.B) {
 		timeStops(b, func() *clitest.Background {
 			run := p.Start(b, clitest.LeagueRun(forever)...)
-			for cpuSeconds(b, run.Pid()) < 0.5 {
-				time.Sleep(10 * time.Millisecond)
-			}
+			awaitTraining(b, p, run)
 			return run
 		})
 	})
