@@ -151,10 +151,16 @@ func (n *Net) Explain(pos game.Position, views []float64) int {
 }
 
 // Bytes implements learn.Model: a league stores the compact form of the
-// file (encode), deflated, about a third the size of the file.
+// file (encode), about a third the size of the file, in a deflate
+// stream of stored blocks. Deflating it saved only a seventh (the
+// entries' float bits are noise to it), and inflating those Huffman
+// codes took most of the time of reading a grown network, which every
+// command that shows, plays or replays one does; stored blocks read at
+// the speed of a copy. Leagues of older ttt hold it compressed: the
+// same reader reads both.
 func (n *Net) Bytes() []byte {
 	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.DefaultCompression) // the level is valid
+	w, _ := flate.NewWriter(&buf, flate.NoCompression) // the level is valid
 	w.Write(n.encode(nil, true))
 	w.Close()
 	return buf.Bytes()
