@@ -40,11 +40,10 @@ const LadderHalf = 30.0
 // asked.
 const maxLadderGames = 5000
 
-// ladderBand is how far from a network's ladder rating a built-in player
-// may be and still be chosen for its extra games by cost: within it, a
-// game says nearly as much (a score of 24% to 76%, at least three
-// quarters of the most a game can say), so the cheapest is played.
-const ladderBand = 200.0
+// ladderStep is the most extra games (in whole matches, at least one) a
+// network plays before its rating is fitted again and its games shared
+// out again.
+const ladderStep = 64
 
 // LadderRating is a network's ladder rating, and the extra games it
 // played for it just now.
@@ -135,10 +134,10 @@ type ladderPlayer struct {
 // same players, whichever its league paired it with (a rating against
 // mcts-10 alone is not one against the whole ladder: Elo is not
 // transitive among them either). Then, while its ladder interval is
-// wider than ±LadderHalf, against the built-in players that draw on a
-// generator (a deterministic pair would only repeat its games): each
-// step plays, against the one whose games say most for their cost, as
-// many matches as the interval asks for, then fits again.
+// wider than ±LadderHalf, in steps of up to ladderStep games, matches
+// against the built-in players that draw on a generator (a deterministic
+// pair would only repeat its games), shared out among them as ladderShares
+// says.
 func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRating, error) {
 	begun := time.Now()
 	results, err := lp.db.LadderResults(ctx, []int64{id})
@@ -158,26 +157,27 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 		}
 		played = append(played, ms...)
 	}
+	var first []extraMatch
 	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
 		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
-			ms, err := lp.play(ctx, id, b, 0, 1, round)
-			if err != nil {
-				return LadderRating{}, err
-			}
-			add(ms)
+			first = append(first, extraMatch{b, 1})
 		}
 	}
+	ms, err := lp.play(ctx, id, first, round)
+	if err != nil {
+		return LadderRating{}, err
+	}
+	add(ms)
 	l.Rating, l.Rated = ladderFit(lp.kit, rs)
+	perMatch := 2 * len(lp.match.openings[lp.plies])
 	for l.Rated && l.Half() > LadderHalf && l.Extra < maxLadderGames {
-		b, p := lp.rung(l.Rating.Elo)
-		if b == 0 {
+		shares, info := lp.ladderShares(l.Rating.Elo)
+		if len(shares) == 0 {
 			break // no built-in player draws on a generator
 		}
-		name := lp.cons.builtins[b].Name
-		perMatch := 2 * len(lp.match.openings[lp.plies])
-		n := int(math.Ceil(elo.GamesFor(l.Half(), LadderHalf, p) / float64(perMatch)))
-		n = max(1, min(n, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
-		ms, err := lp.play(ctx, id, b, extraMatches(rs, name), n, round)
+		n := int(math.Ceil(elo.GamesFor(l.Half(), LadderHalf, info) / float64(perMatch)))
+		n = max(1, min(n, (ladderStep+perMatch-1)/perMatch, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
+		ms, err := lp.play(ctx, id, lp.deal(rs, shares, n, perMatch), round)
 		if err != nil {
 			return LadderRating{}, err
 		}
@@ -198,71 +198,116 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 	return l, nil
 }
 
-// rung returns the built-in player that draws on a generator whose games
-// against a network rated at say the most for their cost, and the
-// network's expected score against it: the cheapest within ladderBand
-// of it, or the nearest when none is. 0 when there is none.
-func (lp *ladderPlayer) rung(at float64) (int64, float64) {
-	var best int64
-	var bestP, bestCost float64
-	for _, id := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
+// ladderShares returns, for a network rated at, the share of its games
+// each built-in player that draws on a generator should have (by id),
+// and what a game of that mix says on average: p(1-p) at its expected
+// score p against each, the information a game adds to its rating. Each
+// one's share is that information, so the games go mostly to the players
+// near it, but never all to one.
+//
+// Its scores against two built-in players need not agree with their
+// values, since Elo is not transitive among them: one Connect Four
+// network scored as a 1,321 against mcts-1000 and as a 1,412 against
+// mcts-10000. Its rating then depends on whom its games were against.
+// Sent all to the one that said most for its cost, chosen on the few
+// games of its first matches, the same network was rated 94 Elo apart
+// in two leagues: a coin toss chose which of the two it met. Shares that
+// move smoothly with the rating give every league nearly the same mix,
+// and so nearly the same rating.
+func (lp *ladderPlayer) ladderShares(at float64) (map[int64]float64, float64) {
+	shares := map[int64]float64{}
+	total, info := 0.0, 0.0
+	for _, id := range slices.Sorted(maps.Keys(lp.cons.builtins)) { // in order: the sums are the same in every run
 		b := lp.cons.builtins[id]
 		if !b.Random {
 			continue
 		}
 		p := 1 / (1 + math.Pow(10, (b.Elo-at)/400))
-		cost := float64(max(1, b.Playouts))
-		within := math.Abs(b.Elo-at) <= ladderBand
-		switch bestWithin := best != 0 && math.Abs(lp.cons.builtins[best].Elo-at) <= ladderBand; {
-		case best == 0,
-			within && !bestWithin,
-			within && bestWithin && cost < bestCost,
-			!within && !bestWithin && p*(1-p) > bestP*(1-bestP):
-			best, bestP, bestCost = id, p, cost
-		}
+		shares[id] = p * (1 - p)
+		total += p * (1 - p)
+		info += p * (1 - p) * p * (1 - p)
 	}
-	return best, bestP
+	if total == 0 {
+		return nil, 0
+	}
+	for id := range shares {
+		shares[id] /= total
+	}
+	return shares, info / total
 }
 
-// play plays n extra matches of network id against built-in player b,
-// numbered from done+1 among the pair's extra matches (each its own
-// seed), on lp.workers goroutines.
-func (lp *ladderPlayer) play(ctx context.Context, id, b int64, done, n int, round int64) ([]store.Match, error) {
-	cons, err := lp.cons.get(ctx, []int64{id, b})
+// extraMatch is an extra match to play: against built-in player b, the
+// pair's extra match number n (its seed's).
+type extraMatch struct {
+	b int64
+	n int
+}
+
+// deal shares n matches of perMatch games out among the built-in players
+// of shares, each to the one furthest below its share of all the
+// network's games against them (rs, and the matches dealt before it), and
+// numbers each among its pair's extra matches.
+func (lp *ladderPlayer) deal(rs []store.LadderResult, shares map[int64]float64, n, perMatch int) []extraMatch {
+	games := map[int64]int{}
+	extra := map[int64]int{}
+	total := 0
+	for id := range shares {
+		for _, r := range rs {
+			if r.Builtin == lp.cons.builtins[id].Name {
+				games[id], extra[id] = r.Games(), r.Extra
+				total += r.Games()
+			}
+		}
+	}
+	ids := slices.Sorted(maps.Keys(shares))
+	var out []extraMatch
+	for range n {
+		total += perMatch
+		var pick int64
+		most := math.Inf(-1)
+		for _, id := range ids {
+			if d := shares[id]*float64(total) - float64(games[id]); d > most {
+				pick, most = id, d
+			}
+		}
+		games[pick] += perMatch
+		extra[pick]++
+		out = append(out, extraMatch{pick, extra[pick]})
+	}
+	return out
+}
+
+// play plays the extra matches of network id in pairs, on lp.workers
+// goroutines, each with a seed of its own.
+func (lp *ladderPlayer) play(ctx context.Context, id int64, pairs []extraMatch, round int64) ([]store.Match, error) {
+	ids := []int64{id}
+	for _, p := range pairs {
+		ids = append(ids, p.b)
+	}
+	cons, err := lp.cons.get(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]store.Match, n)
+	out := make([]store.Match, len(pairs))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(lp.workers)
-	for i := range out {
+	for i, p := range pairs {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			seed := mix(lp.seed, uint64(id), uint64(b), uint64(done+i+1))
+			seed := mix(lp.seed, uint64(id), uint64(p.b), uint64(p.n))
 			var games [][]int
-			sides := lp.match.play(ctx, cons[id], cons[b], lp.plies, seed, func(m []int, _ bool, _ game.Result) { games = append(games, m) })
+			sides := lp.match.play(ctx, cons[id], cons[p.b], lp.plies, seed, func(m []int, _ bool, _ game.Result) { games = append(games, m) })
 			if err := ctx.Err(); err != nil { // a match cut short is not kept
 				return err
 			}
-			out[i] = store.Match{Round: round, A: id, B: b, Plies: lp.plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]),
+			out[i] = store.Match{Round: round, A: id, B: p.b, Plies: lp.plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]),
 				Moves: store.EncodeGames(lp.match.game, lp.plies, games)}
 			return nil
 		})
 	}
 	return out, g.Wait()
-}
-
-// extraMatches is how many extra matches rs, a network's results, hold
-// against the built-in player called name.
-func extraMatches(rs []store.LadderResult, name string) int {
-	for _, r := range rs {
-		if r.Builtin == name {
-			return r.Extra
-		}
-	}
-	return 0
 }
 
 // addResult adds rec, a network's record against the built-in player

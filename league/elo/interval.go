@@ -89,17 +89,17 @@ func interval(elo, variance float64) (lo, hi float64) {
 	return elo - half, elo + half
 }
 
-// GamesFor returns how many more games, each at an expected score of p,
-// an agent whose games against anchors alone give it a 95% interval of
-// ±half Elo needs for the interval to shrink to ±target: a game adds
-// p(1-p) logits⁻² to the curvature, and the interval goes as one over its
-// square root. ±Inf (no interval yet) asks for the games of ±target
-// alone.
-func GamesFor(half, target, p float64) float64 {
+// GamesFor returns how many more games, each adding info logits⁻² to the
+// curvature (p(1-p) for a game at an expected score of p), an agent
+// whose games against anchors alone give it a 95% interval of ±half Elo
+// needs for the interval to shrink to ±target: the interval goes as one
+// over the curvature's square root. ±Inf (no interval yet) asks for the
+// games of ±target alone.
+func GamesFor(half, target, info float64) float64 {
 	need := func(h float64) float64 { return math.Pow(z95*eloPerLogit/h, 2) } // the curvature of ±h
 	have := 0.0
 	if !math.IsInf(half, 1) {
 		have = need(half)
 	}
-	return max(0, need(target)-have) / (p * (1 - p))
+	return max(0, need(target)-have) / info
 }
