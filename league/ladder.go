@@ -349,7 +349,7 @@ func (lg *league) ladderBest(ctx context.Context, report *Report) error {
 // returns the best and its ladder rating; no best where the league has
 // no network yet.
 func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, LadderRating, error) {
-	best, err := lg.db.Agent(ctx, store.Best)
+	best, err := Agent(ctx, lg.db, store.Best)
 	if errors.Is(err, store.ErrNoCheckpoints) {
 		return nil, LadderRating{}, nil
 	}

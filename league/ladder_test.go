@@ -62,7 +62,7 @@ func TestLadderRatingOfTheBest(t *testing.T) {
 	t.Parallel()
 	_, db := smallLeague(t, 4)
 	ctx := context.Background()
-	best, err := db.Agent(ctx, store.Best)
+	best, err := league.Agent(ctx, db, store.Best)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (lg *league) searchBest(ctx context.Context) error {
 	if len(lg.cfg.Search) == 0 {
 		return nil
 	}
-	best, err := lg.db.Agent(ctx, store.Best)
+	best, err := Agent(ctx, lg.db, store.Best)
 	switch {
 	case errors.Is(err, store.ErrNoCheckpoints):
 		return nil
@@ -79,11 +79,20 @@ func (lg *league) searchBest(ctx context.Context) error {
 var ErrNoModel = errors.New("a search goes around a learned model")
 
 // Agent returns the agent that ref names in db, as store.DB.Agent does,
-// and a model with a search after its name (best@ab4, 12@mcts800): the
+// best, the league's best by its rule, and a model with a search after
+// its name (best@ab4, 12@mcts800): the
 // searched agent the league stores under that name where it has one,
 // else one made for the caller, unstored (ID 0), which plays the same.
 // A search that is none of search.Parse's is search.ErrSpec.
 func Agent(ctx context.Context, db *store.DB, ref string) (*store.Agent, error) {
+	if ref == store.Best {
+		if err := db.View(ctx, func(v *store.View) (err error) {
+			ref, err = resolve(v, ref)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
 	a, err := db.Agent(ctx, ref)
 	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(ref, "@") {
 		return a, err

@@ -50,7 +50,9 @@ func (k Kind) Learned() bool { return k == Checkpoint || k == Baseline || k == I
 // learned kinds, and the searched agents, which play their parent's.
 func (k Kind) PlaysModel() bool { return k.Learned() || k == Searched }
 
-// Words that name an agent by role rather than by id or name (Agent).
+// Words that name an agent by role rather than by id or name: no agent
+// may take them as its name. The store resolves latest (Agent); the
+// league resolves best, by its rule (league.Agent).
 const (
 	Best   = "best"
 	Latest = "latest"

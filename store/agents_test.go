@@ -159,10 +159,8 @@ func TestAgentLookup(t *testing.T) {
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 
 	t.Run("ErrNoCheckpoints", func(t *testing.T) {
-		for _, ref := range []string{store.Best, store.Latest} {
-			if _, err := db.Agent(ctx, ref); !errors.Is(err, store.ErrNoCheckpoints) {
-				t.Errorf("%s in an empty league: got %v, want ErrNoCheckpoints", ref, err)
-			}
+		if _, err := db.Agent(ctx, store.Latest); !errors.Is(err, store.ErrNoCheckpoints) {
+			t.Errorf("latest in an empty league: got %v, want ErrNoCheckpoints", err)
 		}
 	})
 
@@ -191,10 +189,11 @@ func TestAgentLookup(t *testing.T) {
 	})
 }
 
-// Best is one rule: the rated network of the highest class, then the
-// highest lower end of its interval, then the newest; the latest network
-// while none is rated. Perfect and random are never best.
-func TestBestAndLatest(t *testing.T) {
+// Ranked reads the rated networks in the order the league's best rule
+// reads (league.Best): the highest class, then the highest lower end of
+// the interval, then the newest. Perfect and random, built-in players,
+// are not among them. Latest is the newest network.
+func TestRankedAndLatest(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 	var ids []int64
@@ -214,26 +213,34 @@ func TestBestAndLatest(t *testing.T) {
 		}
 		return a.ID
 	}
+	first := func() int64 {
+		t.Helper()
+		list, err := db.Ranked(ctx, 1)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("ranked: %v, %v", list, err)
+		}
+		return list[0].ID
+	}
 	if got, want := ref(store.Latest), ids[4]; got != want {
 		t.Errorf("latest = %d, want %d", got, want)
 	}
-	if got, want := ref(store.Best), ids[4]; got != want {
-		t.Errorf("best while unrated = %d, want the latest, %d", got, want)
+	if list, err := db.Ranked(ctx, 0); err != nil || len(list) != 0 {
+		t.Errorf("ranked while unrated = %v, %v; want none", list, err)
 	}
 	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
-	if got, want := ref(store.Best), ids[0]; got != want {
+	if got, want := first(), ids[0]; got != want {
 		t.Errorf("best among beatable nets = %d, want %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[0]: 50})
-	if got, want := ref(store.Best), ids[1]; got != want {
+	if got, want := first(), ids[1]; got != want {
 		t.Errorf("best on a tie = %d, want the newer, %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[2]: 10})
-	if got, want := ref(store.Best), ids[2]; got != want {
+	if got, want := first(), ids[2]; got != want {
 		t.Errorf("best with an unbeatable net = %d, want %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[3]: -20})
-	if got, want := ref(store.Best), ids[3]; got != want {
+	if got, want := first(), ids[3]; got != want {
 		t.Errorf("best with a perfect net = %d, want %d", got, want)
 	}
 	// A perfect net of a higher rating, on a few games: its interval is
@@ -249,11 +256,11 @@ func TestBestAndLatest(t *testing.T) {
 	if err := db.CommitRound(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := ref(store.Best), ids[3]; got != want {
+	if got, want := first(), ids[3]; got != want {
 		t.Errorf("best with a luckier perfect net on 12 games = %d, want %d, whose interval's lower end is higher", got, want)
 	}
 	addRound(t, db, map[int64]float64{lucky.ID: 300})
-	if got, want := ref(store.Best), lucky.ID; got != want {
+	if got, want := first(), lucky.ID; got != want {
 		t.Errorf("best once its interval narrowed = %d, want %d", got, want)
 	}
 }
@@ -346,7 +353,7 @@ func TestReaderWhileWriting(t *testing.T) {
 			if _, _, err := reader.Standings(ctx, 20); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
-			if _, err := reader.Agent(ctx, store.Best); err != nil {
+			if _, err := reader.Ranked(ctx, 1); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
 			if _, err := reader.History(ctx, 4); err != nil {

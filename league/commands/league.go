@@ -308,7 +308,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 	}
 	if stop.until != game.Beatable {
 		// A league already there plays no round to find it out.
-		best, err := db.Agent(j.ctx, store.Best)
+		best, err := league.Agent(j.ctx, db, store.Best)
 		if err == nil && best.Verify != nil && best.Class >= stop.until {
 			fmt.Fprintf(w, "stopped: the best, %s, is %s already (--until %s); no round was played\n", best.Name, best.Class, stop.until)
 			return nil
@@ -359,7 +359,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			if watch {
 				// The round is committed: its reading is not cancelled
 				// with the run.
-				best, bestErr = db.Agent(context.WithoutCancel(j.ctx), store.Best)
+				best, bestErr = league.Agent(context.WithoutCancel(j.ctx), db, store.Best)
 			}
 			if stop.quiet && (best == nil || best.ID != r.Snapshot.ID) {
 				return

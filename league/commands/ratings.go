@@ -85,7 +85,7 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 		for i := range list {
 			ranks = append(ranks, i+1)
 		}
-		if best, err = v.Agent(store.Best); errors.Is(err, store.ErrNoCheckpoints) {
+		if best, err = league.Find(v, store.Best); errors.Is(err, store.ErrNoCheckpoints) {
 			return nil
 		} else if err != nil || best.Standing == nil || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
 			return err

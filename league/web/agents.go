@@ -154,7 +154,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		// A pruned checkpoint is all that remains of it: its record,
 		// ratings and games, without its network.
-		if a, err = v.Agent(r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
+		if a, err = league.Find(v, r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
 			if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
 				a, err = nil, nil // a searched agent the league has not got: made after the view
 			}
@@ -274,7 +274,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request, o *opened) {
 		*opponentsPage
 	}
 	ok := s.view(w, r, o, func(v *store.View) error {
-		n, err := v.Name(r.PathValue("ref"))
+		n, err := league.FindName(v, r.PathValue("ref"))
 		if err != nil {
 			return err
 		}

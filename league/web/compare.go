@@ -110,7 +110,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		// the league has not got is made after the view: it has met
 		// nobody.
 		get := func(ref string) (*store.Agent, error) {
-			a, err := v.Agent(ref)
+			a, err := league.Find(v, ref)
 			switch {
 			case errors.Is(err, store.ErrNotFound) && strings.Contains(ref, "@"):
 				return nil, nil
