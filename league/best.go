@@ -72,13 +72,13 @@ func resolve(v *store.View, ref string) (string, error) {
 }
 
 // Find returns the agent that ref names in v, as store.View.Agent does,
-// and best, the league's best.
-func Find(v *store.View, ref string) (*store.Agent, error) {
+// and best, the league's best; a searched agent with its search parsed.
+func Find(v *store.View, ref string) (*Agent, error) {
 	ref, err := resolve(v, ref)
 	if err != nil {
 		return nil, err
 	}
-	return v.Agent(ref)
+	return stored(v.Agent(ref))
 }
 
 // FindName returns the name of the agent that ref names in v, as

@@ -22,7 +22,7 @@ func TestOneBestRule(t *testing.T) {
 	db := open(t, path)
 	cfg := small()
 	cfg.Rounds = 8
-	if a, err := league.Agent(ctx, db, store.Best); err == nil {
+	if a, err := league.Lookup(ctx, db, store.Best); err == nil {
 		t.Fatalf("best in a league without networks: %s, want %v", a.Name, store.ErrNoCheckpoints)
 	}
 	history := league.NewBestHistory()
@@ -40,7 +40,7 @@ func TestOneBestRule(t *testing.T) {
 		want := slices.MaxFunc(list, func(a, b *store.Agent) int {
 			return cmp.Or(cmp.Compare(a.Class, b.Class), cmp.Compare(a.Standing.Lo, b.Standing.Lo), cmp.Compare(a.ID, b.ID))
 		})
-		best, err := league.Agent(ctx, db, store.Best)
+		best, err := league.Lookup(ctx, db, store.Best)
 		if err != nil {
 			t.Fatal(err)
 		}

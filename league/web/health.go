@@ -112,13 +112,14 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 // network while none is rated, or a standing that a refit moved) is the
 // best since the newest round.
 func bestSince(v *store.View, o *opened, newest int64) (best *store.Agent, since int64, changed bool, err error) {
-	best, err = league.Find(v, store.Best)
+	found, err := league.Find(v, store.Best)
 	switch {
 	case errors.Is(err, store.ErrNoCheckpoints):
 		return nil, 0, false, nil
 	case err != nil && !errors.Is(err, store.ErrPruned):
 		return nil, 0, false, err
 	}
+	best = found.Agent
 	changes, err := o.bestHistory.update(v)
 	if err != nil {
 		return nil, 0, false, err
