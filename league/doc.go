@@ -17,8 +17,9 @@
 //
 // One word for each idea, here and in the commands' output:
 //
-//   - agent: a player the league stores and rates (store.Agent); its kind
-//     (store.Kind) says what it is: a built-in player, a learned model
+//   - agent: a player the league stores and rates (store.Agent; Agent as
+//     the league plays it); its kind (store.Kind) says what it is: a
+//     built-in player (of one of the kinds agents names), a learned model
 //     (checkpoint, baseline, imported), or a searched agent (a model with
 //     a search around it, best@ab8).
 //   - built-in player: one of the players every league of a game has from

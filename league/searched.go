@@ -78,27 +78,6 @@ func (lg *league) searchBest(ctx context.Context) error {
 // model: a built-in player, or an agent searched already.
 var ErrNoModel = errors.New("a search goes around a learned model")
 
-// Agent is an agent as the league plays it: the stored agent and, for a
-// searched agent, its search as the search registry's value, parsed once
-// where its name or its row was read, and handed on as it is to its
-// moves (ModelOf).
-type Agent struct {
-	*store.Agent
-	Spec *search.Spec // a searched agent's search; nil for the others
-}
-
-// AgentOf is a, as the store read it, with its search parsed.
-func AgentOf(a *store.Agent) (*Agent, error) {
-	if a == nil || a.Search == "" {
-		return &Agent{Agent: a}, nil
-	}
-	s, err := search.Parse(a.Search)
-	if err != nil {
-		return nil, fmt.Errorf("agent %d (%s): stored search: %w", a.ID, a.Name, err)
-	}
-	return &Agent{Agent: a, Spec: &s}, nil
-}
-
 // Lookup returns the agent that ref names in db, as store.DB.Agent does,
 // best, the league's best by its rule, and a model with a search after
 // its name (best@ab4, 12@mcts800): the searched agent the league stores
@@ -138,19 +117,6 @@ func Lookup(ctx context.Context, db *store.DB, ref string) (*Agent, error) {
 		return nil, err
 	}
 	return &Agent{Agent: a, Spec: s}, err
-}
-
-// stored is AgentOf(a) where the store read a, with err: nil, or
-// store.ErrPruned for a checkpoint that ttt prune thinned out.
-func stored(a *store.Agent, err error) (*Agent, error) {
-	if err != nil && !errors.Is(err, store.ErrPruned) {
-		return nil, err
-	}
-	l, perr := AgentOf(a)
-	if perr != nil {
-		return nil, perr
-	}
-	return l, err
 }
 
 // what says what a, which learned no model, is.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/table"
+	"ttt/agents/toy"
 	"ttt/store"
 )
 
@@ -104,7 +106,7 @@ func TestAddAgent(t *testing.T) {
 		{"ErrNameTaken", func(a *store.Agent) { a.Name = "perfect" }, store.ErrNameTaken},
 		{"UnknownParent", func(a *store.Agent) { a.ParentID = 99 }, nil},
 		{"NoFacts", func(a *store.Agent) { a.Verify = nil }, nil},
-		{"NotANetwork", func(a *store.Agent) { a.Kind = store.Random }, nil},
+		{"NotANetwork", func(a *store.Agent) { a.Kind = agents.Random }, nil},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +125,10 @@ func TestAddAgent(t *testing.T) {
 }
 
 // TestKinds holds the store's list of kinds to the schema's, which admits
-// an agent's kind, and finds a name of the league's own (kind-number)
-// refused for every kind of the list: a kind that a migration adds must
-// join the list, and with it the names CheckName keeps for the league.
+// an agent's kind, finds every game's built-in players' kinds in it, and
+// finds a name of the league's own (kind-number) refused for every kind
+// of the list: a kind that a migration adds must join the list, and with
+// it the names CheckName keeps for the league.
 func TestKinds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "league.db")
 	mustOpen(t, path)
@@ -143,6 +146,13 @@ func TestKinds(t *testing.T) {
 	}
 	if got, want := strings.Join(kinds, ", "), m[1]; got != want {
 		t.Errorf("the store's kinds are %s, the schema's %s", got, want)
+	}
+	for _, kit := range append(slices.Clone(agents.Games), toy.Kit) {
+		for _, b := range kit.Builtins {
+			if !slices.Contains(store.Kinds, store.Kind(b.Kind)) {
+				t.Errorf("%s's built-in player %s is of kind %q, which the schema does not admit", kit.Name(), b.Name, b.Kind)
+			}
+		}
 	}
 	for _, k := range store.Kinds {
 		if err := store.CheckName(string(k) + "-15"); !errors.Is(err, store.ErrBadName) {
@@ -170,7 +180,7 @@ func TestAgentLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind != store.Random || a.Weights != nil {
+		if a.Kind != agents.Random || a.Weights != nil {
 			t.Errorf("%s: %+v", ref, a)
 		}
 	}

@@ -454,7 +454,7 @@ func ladderText(r league.Report) string {
 	}
 	var parts []string
 	for _, s := range r.Builtins {
-		if s.Opponent != string(store.Random) {
+		if s.Opponent != agents.Random {
 			parts = append(parts, fmt.Sprintf("%s X %.0f%% O %.0f%%", s.Opponent, 100*s.First.Score(), 100*s.Second.Score()))
 		}
 	}

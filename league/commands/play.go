@@ -210,7 +210,7 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, mo
 	switch t.Shows {
 	case league.Probabilities:
 		about = "its move probabilities"
-		if a.Kind == store.Random {
+		if a.Kind == agents.Random {
 			about = "the chance of each " + kit.MoveName()
 		}
 	case league.Scores:

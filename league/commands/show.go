@@ -163,7 +163,7 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 			fmt.Fprintf(w, "random set:\toptimal moves %.1f%% (%d/%d positions reached by random moves)\n", 100*a.Random.Share(), a.Random.Optimal, a.Random.Positions)
 		}
 		fmt.Fprintf(w, "tactical set:\t%s\n", a.Shares)
-	case a.Verify == nil && a.Kind == store.Random:
+	case a.Verify == nil && a.Kind == agents.Random:
 		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
 	case a.Verify == nil:
 		fmt.Fprintf(w, "verify:\tnot measured (a built-in player that searches at every move)\n")
