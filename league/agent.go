@@ -19,7 +19,7 @@ type Agent struct {
 
 // AgentOf is a, as the store read it, with its search parsed.
 func AgentOf(a *store.Agent) (*Agent, error) {
-	if a == nil || a.Search == "" {
+	if a.Search == "" {
 		return &Agent{Agent: a}, nil
 	}
 	s, err := search.Parse(a.Search)

@@ -24,8 +24,10 @@ import (
 //
 // It is a rule of the standings as they are, with no memory: the
 // commands, the API and the pages all ask it, so that they name one
-// network whenever they look. The store keeps the order in an index
-// (store.View.Ranked), which this file holds to the rule (ahead).
+// network whenever they look, and a restarted server or an old file
+// names the same. The store keeps the order in an index
+// (store.View.Ranked); the replay of the history (BestHistory) orders by
+// ahead, and a test holds the two to each other.
 
 // rank is a network's place by the best rule.
 type rank struct {
