@@ -90,9 +90,22 @@ type LeagueDefaults struct {
 	SelfPlay, Exploit, Drill                           float64
 }
 
+// The kinds of built-in players, as a league stores them (Builtin.Kind):
+// random in every game's league, perfect in tic-tac-toe's, the tactician
+// and the solver in Connect Four's, and the MCTS ladder in both. A kind
+// added here is added to the store's schema too, whose list of kinds a
+// test holds these to.
+const (
+	Random    = "random"    // a uniformly random legal move: the scale's 0
+	Perfect   = "perfect"   // exact minimax: the ceiling
+	Tactician = "tactician" // wins at once, else blocks, else the centre
+	MCTS      = "mcts"      // Monte Carlo tree search with random playouts
+	Solver    = "solver"    // the exact solver, within a budget
+)
+
 // Builtin is a player that every league of a game has from its creation.
 type Builtin struct {
-	Kind string // the store's kind: random, perfect, tactician, mcts, solver
+	Kind string // one of the kinds above
 	Name string
 	// Elo is its rating on the game's scale, where every league of the
 	// game anchors it: random at 0, the others where a long match among
@@ -146,7 +159,7 @@ var TicTacToe = &Kit{
 	League:  LeagueDefaults{GamesPerRound: 20000, Openings: 2, Opponents: 32, LadderOpenings: 2, SelfPlay: 0.2, Exploit: 0.3, Drill: 0.2},
 	Builtins: []Builtin{
 		RandomBuiltin(tictactoe.Game),
-		{Kind: "perfect", Name: "perfect", Elo: 494, Fixed: true, Checked: true,
+		{Kind: Perfect, Name: "perfect", Elo: 494, Fixed: true, Checked: true,
 			New: func(*rand.Rand) game.Player { return tictactoe.Perfect() }},
 		MCTSBuiltin(tictactoe.Game, 10, 222),
 		MCTSBuiltin(tictactoe.Game, 100, 440),
@@ -187,7 +200,7 @@ var TicTacToe = &Kit{
 
 // RandomBuiltin is the uniformly random player of g, the scale's 0.
 func RandomBuiltin(g game.Game) Builtin {
-	return Builtin{Kind: "random", Name: "random", Fixed: true, Random: true,
+	return Builtin{Kind: Random, Name: "random", Fixed: true, Random: true,
 		New: func(rng *rand.Rand) game.Player { return game.Random{Game: g, Rand: rng} }}
 }
 

@@ -47,7 +47,7 @@ type uctNode struct {
 // MCTSBuiltin is the MCTS player of g (UCT) at playouts a move, named
 // mcts-PLAYOUTS, at elo on g's scale.
 func MCTSBuiltin(g game.Game, playouts int, elo float64) Builtin {
-	return Builtin{Kind: "mcts", Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true, Playouts: playouts,
+	return Builtin{Kind: MCTS, Name: fmt.Sprintf("mcts-%d", playouts), Elo: elo, Random: true, Playouts: playouts,
 		New: func(rng *rand.Rand) game.Player { return &UCT{Game: g, Playouts: playouts, Rand: rng} }}
 }
 

@@ -15,7 +15,7 @@ import (
 // agents of one league: how they fared against each other, what their
 // ratings say of that, and where their play differs.
 type Comparison struct {
-	A, B *store.Agent
+	A, B *Agent
 	// Met: A and B have played; Record is then A's games against B.
 	Met    bool
 	Record game.Record
@@ -48,7 +48,7 @@ type Difference struct {
 
 // Compare compares the ratings of agents a and b; record is a's games
 // against b, met whether they have played. Moves compares their moves.
-func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
+func Compare(a, b *Agent, record game.Record, met bool) *Comparison {
 	c := &Comparison{A: a, B: b, Met: met, Record: record}
 	if a.Standing != nil && b.Standing != nil {
 		c.Rated = true
@@ -66,8 +66,8 @@ func Compare(a, b *store.Agent, record game.Record, met bool) *Comparison {
 }
 
 // Moves compares the moves of c's agents, of a league of kit's game,
-// where both are deterministic. The agents are as store.DB.Agent reads
-// them, with their networks. It sets c.Compared and c.Differences. A
+// where both are deterministic. The agents are as Lookup reads them,
+// with their networks. It sets c.Compared and c.Differences. A
 // searched agent thinks limit a move at most (0: as deep as its search
 // goes). It stops with ctx's error, within a move.
 func (c *Comparison) Moves(ctx context.Context, kit *agents.Kit, limit time.Duration) error {

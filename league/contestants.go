@@ -59,7 +59,7 @@ func newContestants(ctx context.Context, db *store.DB, kit *agents.Kit) (*contes
 // the league has none.
 func (c *contestants) random() int64 {
 	for id, b := range c.builtins {
-		if b.Kind == string(store.Random) {
+		if b.Kind == agents.Random {
 			return id
 		}
 	}

@@ -17,8 +17,9 @@
 //
 // One word for each idea, here and in the commands' output:
 //
-//   - agent: a player the league stores and rates (store.Agent); its kind
-//     (store.Kind) says what it is: a built-in player, a learned model
+//   - agent: a player the league stores and rates (store.Agent; Agent as
+//     the league plays it); its kind (store.Kind) says what it is: a
+//     built-in player (of one of the kinds agents names), a learned model
 //     (checkpoint, baseline, imported), or a searched agent (a model with
 //     a search around it, best@ab8).
 //   - built-in player: one of the players every league of a game has from
@@ -45,7 +46,8 @@
 //   - ladder: the built-in players of fixed strength that take long to
 //     move (the MCTS players, the solver); rung: one of them.
 //   - best: the network of the highest class, then the highest lower end
-//     of its rating's 95% interval, then the newest.
+//     of its rating's 95% interval, then the newest (best.go): one rule,
+//     the league's, which the commands, the API and the pages all ask.
 //   - move table: a deterministic player's move in every position where
 //     a move is due (tic-tac-toe), which the league plays in its place;
 //     table of values: the model of the table learners. Neither is called

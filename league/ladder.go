@@ -394,7 +394,7 @@ func (lg *league) ladderBest(ctx context.Context, report *Report) error {
 // returns the best and its ladder rating; no best where the league has
 // no network yet.
 func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, LadderRating, error) {
-	best, err := lg.db.Agent(ctx, store.Best)
+	best, err := Lookup(ctx, lg.db, store.Best)
 	if errors.Is(err, store.ErrNoCheckpoints) {
 		return nil, LadderRating{}, nil
 	}
@@ -407,7 +407,7 @@ func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, La
 	if err != nil {
 		return nil, LadderRating{}, fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
 	}
-	return best, l, nil
+	return best.Agent, l, nil
 }
 
 // Float is how far a network's league Elo has drifted from its ladder

@@ -62,7 +62,7 @@ func TestLadderRatingOfTheBest(t *testing.T) {
 	t.Parallel()
 	_, db := smallLeague(t, 4)
 	ctx := context.Background()
-	best, err := db.Agent(ctx, store.Best)
+	best, err := league.Lookup(ctx, db, store.Best)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestSettleLadderOfAnImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	visitor := &store.Agent{Kind: store.Imported, Name: "visitor", Method: latest.Method, Weights: latest.Weights, Hidden: latest.Hidden}
-	m, err := league.ModelOf(agents.TicTacToe, visitor)
+	m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: visitor})
 	if err != nil {
 		t.Fatal(err)
 	}

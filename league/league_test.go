@@ -207,7 +207,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m, err := league.ModelOf(agents.ConnectFour, full); err != nil || !strings.Contains(m.Describe(), want[a.Generation]) {
+			if m, err := league.ModelOf(agents.ConnectFour, &league.Agent{Agent: full}); err != nil || !strings.Contains(m.Describe(), want[a.Generation]) {
 				t.Errorf("round %d's checkpoint: %v (%v), want %s", a.Generation, m, err, want[a.Generation])
 			}
 			delete(want, a.Generation)
@@ -257,7 +257,7 @@ func TestLearnersTakeTurns(t *testing.T) {
 		if a.Method != method || int64(a.Generation) != round {
 			t.Errorf("agent %d: method %q of round %d, want %q of round %d", id, a.Method, a.Generation, method, round)
 		}
-		m, err := league.ModelOf(agents.TicTacToe, a)
+		m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: a})
 		if want, _ := agents.MethodOf(method); err != nil || !strings.Contains(m.Describe(), want.Model) {
 			t.Errorf("agent %d (%s): its model %v (%v), want a %s", id, method, m, err, want.Model)
 		}

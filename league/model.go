@@ -20,7 +20,7 @@ import (
 // built-in player that draws nothing. It returns nil for random and the
 // MCTS players, which draw their moves. A searched agent's search stops
 // with ctx, and thinks limit a move at most (0: no limit).
-func Deterministic(ctx context.Context, kit *agents.Kit, a *store.Agent, limit time.Duration) (game.Player, error) {
+func Deterministic(ctx context.Context, kit *agents.Kit, a *Agent, limit time.Duration) (game.Player, error) {
 	if a.Weights != nil {
 		m, err := ModelOf(kit, a)
 		if err != nil {
@@ -35,17 +35,21 @@ func Deterministic(ctx context.Context, kit *agents.Kit, a *store.Agent, limit t
 }
 
 // ModelOf reads the model of a, an agent of kit's game read with its
-// weights, as its method stored it.
-func ModelOf(kit *agents.Kit, a *store.Agent) (learn.Model, error) {
-	m, err := decode(kit, store.Stored{Method: a.Method, Weights: a.Weights, Search: a.Search})
+// weights, as its method stored it, with a's search around it, if any.
+func ModelOf(kit *agents.Kit, a *Agent) (learn.Model, error) {
+	m, err := agents.Decode(kit.Game, a.Method, a.Weights)
 	if err != nil {
 		return nil, fmt.Errorf("agent %d (%s): stored weights: %w", a.ID, a.Name, err)
+	}
+	if a.Spec != nil {
+		m = search.Wrap(m, *a.Spec)
 	}
 	return m, nil
 }
 
 // decode reads a stored model of kit's game, with its search around it
-// where it is a searched agent's.
+// where it is a searched agent's: the members' models, which the league
+// reads by the thousand, as rows, not as Agents.
 func decode(kit *agents.Kit, s store.Stored) (learn.Model, error) {
 	m, err := agents.Decode(kit.Game, s.Method, s.Weights)
 	if err != nil || s.Search == "" {

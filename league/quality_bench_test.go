@@ -61,7 +61,7 @@ func BenchmarkRatingQuality(b *testing.B) {
 		b.ReportMetric(mean, "mean-abs-Elo")
 		b.ReportMetric(diffs[len(diffs)*95/100], "p95-abs-Elo")
 		b.ReportMetric(diffs[len(diffs)-1], "max-abs-Elo")
-		best, err := db.Agent(ctx, store.Best)
+		best, err := league.Lookup(ctx, db, store.Best)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,12 +11,12 @@ import (
 	"ttt/store"
 )
 
-// AddSearched stores a, a searched agent that Agent made (a learned
+// AddSearched stores a, a searched agent that Lookup made (a learned
 // model with a search around it, named BASE@SEARCH), with the facts the
 // league keeps of every agent: the next round rates it, a newcomer that
 // plays its pool. A searched agent is a player, not a new scale: it is
 // rated among the others by the games it plays.
-func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, a *store.Agent) (*store.Agent, error) {
+func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, a *Agent) (*Agent, error) {
 	m, err := ModelOf(kit, a)
 	if err != nil {
 		return nil, err
@@ -31,16 +31,16 @@ func AddSearched(ctx context.Context, db *store.DB, kit *agents.Kit, a *store.Ag
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return stored, db.AddAgent(ctx, stored)
+	return &Agent{Agent: stored, Spec: a.Spec}, db.AddAgent(ctx, stored)
 }
 
 // searched is base, a learned model, with the search s around it: an
 // agent the league has not stored (ID 0), which plays as the stored one
 // would.
-func searched(base *store.Agent, s search.Spec) *store.Agent {
-	return &store.Agent{Kind: store.Searched, Name: base.Name + "@" + s.String(), ParentID: base.ID,
+func searched(base *Agent, s search.Spec) *Agent {
+	return &Agent{Agent: &store.Agent{Kind: store.Searched, Name: base.Name + "@" + s.String(), ParentID: base.ID,
 		Generation: base.Generation, TrainGames: base.TrainGames, Method: base.Method, Search: s.String(),
-		Weights: base.Weights}
+		Weights: base.Weights}, Spec: &s}
 }
 
 // searchBest adds the league's best network with each of the run's
@@ -52,7 +52,7 @@ func (lg *league) searchBest(ctx context.Context) error {
 	if len(lg.cfg.Search) == 0 {
 		return nil
 	}
-	best, err := lg.db.Agent(ctx, store.Best)
+	best, err := Lookup(ctx, lg.db, store.Best)
 	switch {
 	case errors.Is(err, store.ErrNoCheckpoints):
 		return nil
@@ -78,32 +78,45 @@ func (lg *league) searchBest(ctx context.Context) error {
 // model: a built-in player, or an agent searched already.
 var ErrNoModel = errors.New("a search goes around a learned model")
 
-// Agent returns the agent that ref names in db, as store.DB.Agent does,
-// and a model with a search after its name (best@ab4, 12@mcts800): the
-// searched agent the league stores under that name where it has one,
-// else one made for the caller, unstored (ID 0), which plays the same.
-// A search that is none of search.Parse's is search.ErrSpec.
-func Agent(ctx context.Context, db *store.DB, ref string) (*store.Agent, error) {
+// Lookup returns the agent that ref names in db, as store.DB.Agent does,
+// best, the league's best by its rule, and a model with a search after
+// its name (best@ab4, 12@mcts800): the searched agent the league stores
+// under that name where it has one, else one made for the caller,
+// unstored (ID 0), which plays the same. A search that is none of
+// search.Parse's is search.ErrSpec. A pruned checkpoint comes without
+// its network, with store.ErrPruned.
+func Lookup(ctx context.Context, db *store.DB, ref string) (*Agent, error) {
+	if ref == store.Best {
+		if err := db.View(ctx, func(v *store.View) (err error) {
+			ref, err = resolve(v, ref)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
 	a, err := db.Agent(ctx, ref)
 	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(ref, "@") {
-		return a, err
+		return stored(a, err)
 	}
 	name, s, err := search.Split(ref)
 	if err != nil {
 		return nil, err
 	}
-	base, err := Agent(ctx, db, name)
+	base, err := Lookup(ctx, db, name)
 	switch {
 	case err != nil:
 		return nil, err
 	case !base.Kind.Learned():
-		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base))
+		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base.Agent))
 	}
 	a, err = db.Agent(ctx, base.Name+"@"+s.String())
-	if !errors.Is(err, store.ErrNotFound) {
-		return a, err
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return searched(base, *s), nil
+	case err != nil && !errors.Is(err, store.ErrPruned):
+		return nil, err
 	}
-	return searched(base, *s), nil
+	return &Agent{Agent: a, Spec: s}, err
 }
 
 // what says what a, which learned no model, is.

@@ -62,7 +62,7 @@ func NewThinker(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, 
 		}
 	case !builtin:
 		return nil, fmt.Errorf("agent %d (%s) is a %s, which %s has no player for", a.ID, a.Name, a.Kind, kit.Title())
-	case a.Kind == store.Random:
+	case a.Kind == agents.Random:
 		t.Shows = Probabilities
 		player := b.New(rng)
 		t.think = func(_ context.Context, p game.Position, views []float64) (int, error) {
@@ -72,7 +72,7 @@ func NewThinker(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, 
 			}
 			return player.Move(p), nil
 		}
-	case a.Kind == store.Perfect:
+	case a.Kind == agents.Perfect:
 		t.Shows = GameValues
 		player := b.New(rng)
 		t.think = func(ctx context.Context, p game.Position, views []float64) (int, error) {

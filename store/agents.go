@@ -15,31 +15,27 @@ import (
 	"ttt/agents/game"
 )
 
-// Kind is what an agent is.
+// Kind is what an agent is: one of the kinds below, which the store keeps
+// in their own ways (a model's weights, a searched agent's parent), or a
+// game's built-in player, whose kind the game names (agents.Builtin) and
+// the store keeps as it is given.
 type Kind string
 
-// The kinds of agents. Checkpoint, Baseline and Imported learned their
-// models (networks, tables of values, n-tuple networks), and Searched
-// plays another agent's model with a search; the others are the built-in
-// players of a game's leagues: random in every one, perfect in
-// tic-tac-toe's, the tactician, the MCTS ladder and the solver in Connect
-// Four's.
+// The kinds of agents that play a model. Checkpoint, Baseline and
+// Imported learned theirs (networks, tables of values, n-tuple
+// networks), and Searched plays another agent's model with a search.
 const (
-	Random     Kind = "random"     // a uniformly random legal move: the scale's 0
-	Perfect    Kind = "perfect"    // exact minimax: the ceiling
-	Tactician  Kind = "tactician"  // wins at once, else blocks, else the centre
-	MCTS       Kind = "mcts"       // Monte Carlo tree search with random playouts
-	Solver     Kind = "solver"     // the exact solver, within a budget
 	Checkpoint Kind = "checkpoint" // a frozen snapshot of the league's learner
 	Baseline   Kind = "baseline"   // a net from ttt train, ttt-rl's method
 	Imported   Kind = "imported"   // a net read from a plain weight file
 	Searched   Kind = "searched"   // another agent's model, played with a search
 )
 
-// kinds are the kinds above, every one: what a name of the league's own
-// (ownName) may begin with. A kind added above is added here too, and to
-// the schema, whose list of kinds a test holds this one to.
-var kinds = []Kind{Random, Perfect, Tactician, MCTS, Solver, Checkpoint, Baseline, Imported, Searched}
+// kinds are the kinds that the schema's agents table admits: the games'
+// built-in players' and the four above. A name of the league's own
+// (ownName) may begin with any of them. A test holds this list to the
+// schema's and to the games' built-in players.
+var kinds = []Kind{"random", "perfect", "tactician", "mcts", "solver", Checkpoint, Baseline, Imported, Searched}
 
 // Learned reports whether agents of kind k learned their model (a
 // network, a table of values, an n-tuple network): checkpoints,
@@ -50,7 +46,9 @@ func (k Kind) Learned() bool { return k == Checkpoint || k == Baseline || k == I
 // learned kinds, and the searched agents, which play their parent's.
 func (k Kind) PlaysModel() bool { return k.Learned() || k == Searched }
 
-// Words that name an agent by role rather than by id or name (Agent).
+// Words that name an agent by role rather than by id or name: no agent
+// may take them as its name. The store resolves latest (Agent); the
+// league resolves best, by its rule (league.Agent).
 const (
 	Best   = "best"
 	Latest = "latest"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/table"
+	"ttt/agents/toy"
 	"ttt/store"
 )
 
@@ -104,7 +106,7 @@ func TestAddAgent(t *testing.T) {
 		{"ErrNameTaken", func(a *store.Agent) { a.Name = "perfect" }, store.ErrNameTaken},
 		{"UnknownParent", func(a *store.Agent) { a.ParentID = 99 }, nil},
 		{"NoFacts", func(a *store.Agent) { a.Verify = nil }, nil},
-		{"NotANetwork", func(a *store.Agent) { a.Kind = store.Random }, nil},
+		{"NotANetwork", func(a *store.Agent) { a.Kind = agents.Random }, nil},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +125,10 @@ func TestAddAgent(t *testing.T) {
 }
 
 // TestKinds holds the store's list of kinds to the schema's, which admits
-// an agent's kind, and finds a name of the league's own (kind-number)
-// refused for every kind of the list: a kind that a migration adds must
-// join the list, and with it the names CheckName keeps for the league.
+// an agent's kind, finds every game's built-in players' kinds in it, and
+// finds a name of the league's own (kind-number) refused for every kind
+// of the list: a kind that a migration adds must join the list, and with
+// it the names CheckName keeps for the league.
 func TestKinds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "league.db")
 	mustOpen(t, path)
@@ -144,6 +147,13 @@ func TestKinds(t *testing.T) {
 	if got, want := strings.Join(kinds, ", "), m[1]; got != want {
 		t.Errorf("the store's kinds are %s, the schema's %s", got, want)
 	}
+	for _, kit := range append(slices.Clone(agents.Games), toy.Kit) {
+		for _, b := range kit.Builtins {
+			if !slices.Contains(store.Kinds, store.Kind(b.Kind)) {
+				t.Errorf("%s's built-in player %s is of kind %q, which the schema does not admit", kit.Name(), b.Name, b.Kind)
+			}
+		}
+	}
 	for _, k := range store.Kinds {
 		if err := store.CheckName(string(k) + "-15"); !errors.Is(err, store.ErrBadName) {
 			t.Errorf("CheckName(%q) = %v, want %v", string(k)+"-15", err, store.ErrBadName)
@@ -159,10 +169,8 @@ func TestAgentLookup(t *testing.T) {
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 
 	t.Run("ErrNoCheckpoints", func(t *testing.T) {
-		for _, ref := range []string{store.Best, store.Latest} {
-			if _, err := db.Agent(ctx, ref); !errors.Is(err, store.ErrNoCheckpoints) {
-				t.Errorf("%s in an empty league: got %v, want ErrNoCheckpoints", ref, err)
-			}
+		if _, err := db.Agent(ctx, store.Latest); !errors.Is(err, store.ErrNoCheckpoints) {
+			t.Errorf("latest in an empty league: got %v, want ErrNoCheckpoints", err)
 		}
 	})
 
@@ -172,7 +180,7 @@ func TestAgentLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind != store.Random || a.Weights != nil {
+		if a.Kind != agents.Random || a.Weights != nil {
 			t.Errorf("%s: %+v", ref, a)
 		}
 	}
@@ -191,10 +199,11 @@ func TestAgentLookup(t *testing.T) {
 	})
 }
 
-// Best is one rule: the rated network of the highest class, then the
-// highest lower end of its interval, then the newest; the latest network
-// while none is rated. Perfect and random are never best.
-func TestBestAndLatest(t *testing.T) {
+// Ranked reads the rated networks in the order the league's best rule
+// reads (league.Best): the highest class, then the highest lower end of
+// the interval, then the newest. Perfect and random, built-in players,
+// are not among them. Latest is the newest network.
+func TestRankedAndLatest(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
 	var ids []int64
@@ -214,26 +223,34 @@ func TestBestAndLatest(t *testing.T) {
 		}
 		return a.ID
 	}
+	first := func() int64 {
+		t.Helper()
+		list, err := db.Ranked(ctx, 1)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("ranked: %v, %v", list, err)
+		}
+		return list[0].ID
+	}
 	if got, want := ref(store.Latest), ids[4]; got != want {
 		t.Errorf("latest = %d, want %d", got, want)
 	}
-	if got, want := ref(store.Best), ids[4]; got != want {
-		t.Errorf("best while unrated = %d, want the latest, %d", got, want)
+	if list, err := db.Ranked(ctx, 0); err != nil || len(list) != 0 {
+		t.Errorf("ranked while unrated = %v, %v; want none", list, err)
 	}
 	addRound(t, db, map[int64]float64{1: 0, 2: 900, ids[0]: 100, ids[1]: 50})
-	if got, want := ref(store.Best), ids[0]; got != want {
+	if got, want := first(), ids[0]; got != want {
 		t.Errorf("best among beatable nets = %d, want %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[0]: 50})
-	if got, want := ref(store.Best), ids[1]; got != want {
+	if got, want := first(), ids[1]; got != want {
 		t.Errorf("best on a tie = %d, want the newer, %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[2]: 10})
-	if got, want := ref(store.Best), ids[2]; got != want {
+	if got, want := first(), ids[2]; got != want {
 		t.Errorf("best with an unbeatable net = %d, want %d", got, want)
 	}
 	addRound(t, db, map[int64]float64{ids[3]: -20})
-	if got, want := ref(store.Best), ids[3]; got != want {
+	if got, want := first(), ids[3]; got != want {
 		t.Errorf("best with a perfect net = %d, want %d", got, want)
 	}
 	// A perfect net of a higher rating, on a few games: its interval is
@@ -249,11 +266,11 @@ func TestBestAndLatest(t *testing.T) {
 	if err := db.CommitRound(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := ref(store.Best), ids[3]; got != want {
+	if got, want := first(), ids[3]; got != want {
 		t.Errorf("best with a luckier perfect net on 12 games = %d, want %d, whose interval's lower end is higher", got, want)
 	}
 	addRound(t, db, map[int64]float64{lucky.ID: 300})
-	if got, want := ref(store.Best), lucky.ID; got != want {
+	if got, want := first(), lucky.ID; got != want {
 		t.Errorf("best once its interval narrowed = %d, want %d", got, want)
 	}
 }
@@ -346,7 +363,7 @@ func TestReaderWhileWriting(t *testing.T) {
 			if _, _, err := reader.Standings(ctx, 20); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
-			if _, err := reader.Agent(ctx, store.Best); err != nil {
+			if _, err := reader.Ranked(ctx, 1); err != nil {
 				return fmt.Errorf("reader: %w", err)
 			}
 			if _, err := reader.History(ctx, 4); err != nil {

@@ -13,11 +13,9 @@ import (
 )
 
 // Agent returns the agent that ref names, with its network and standing:
-// an id, a name, best or latest. Best is the rated network first by the
-// best rule (bestOrder: class, share, the lower end of its interval, the
-// newest); the latest network while none is rated. Latest
-// is the newest network. It returns ErrNotFound for an unknown id or
-// name, ErrNoCheckpoints for best or latest in a league without networks,
+// an id, a name or latest, the newest network. (Best is the league's
+// rule: league.Agent names it.) It returns ErrNotFound for an unknown id
+// or name, ErrNoCheckpoints for latest in a league without networks,
 // and ErrChecksum for a network whose stored weights are damaged; for a
 // checkpoint that ttt prune thinned out, the agent without its Net and
 // ErrPruned.
@@ -62,20 +60,10 @@ func findAgent(ctx context.Context, tx *sql.Tx, g game.Game, ref string) (*Agent
 	return a, nil
 }
 
-// resolve turns an id, a name, best or latest into an id.
+// resolve turns an id, a name or latest into an id.
 func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
 	var id sql.Null[int64]
-	switch ref {
-	case Best:
-		err := tx.QueryRowContext(ctx, "SELECT agent_id FROM standings s WHERE class IS NOT NULL "+bestOrder+" LIMIT 1").Scan(&id)
-		if err == nil {
-			return id.V, nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return 0, err
-		}
-		return resolve(ctx, tx, Latest)
-	case Latest:
+	if ref == Latest {
 		if err := tx.QueryRowContext(ctx, "SELECT max(id) FROM agents WHERE weights IS NOT NULL").Scan(&id); err != nil {
 			return 0, err
 		}

@@ -223,30 +223,29 @@ func (v *View) Standings(limit int) (list []*Agent, rated int, err error) {
 	return list, rated, err
 }
 
-// Best returns up to limit rated networks in the order of the best rule
-// (ttt's best first), read from the standings_best index.
-func (db *DB) Best(ctx context.Context, limit int) (list []*Agent, err error) {
-	err = db.read(ctx, func(tx *sql.Tx) error {
-		list, err = standings(ctx, tx, "WHERE s.class IS NOT NULL "+bestOrder, limit)
+// Ranked returns up to limit rated agents whose standing has a class
+// (the networks), in the order of the standings_best index from its
+// end: the higher class, then the higher low end of the interval, then
+// the newer. It is the order the league's best rule reads (league.Best);
+// the index keeps it so that the first rows cost a few pages at any
+// size. (The share column, which schema 3 ordered by after the class, is
+// NULL since schema 8.)
+func (db *DB) Ranked(ctx context.Context, limit int) (list []*Agent, err error) {
+	err = db.View(ctx, func(v *View) (err error) {
+		list, err = v.Ranked(limit)
 		return err
 	})
 	return list, err
 }
 
-// bestOrder is the best rule as an ORDER BY of standings: perfect before
-// unbeatable before beatable (tic-tac-toe's exhaustive check), then the
-// higher lower end of the 95% interval, then the newer. The checks are
-// exact and the same at every round; the lower end, not the rating, so
-// that a model with a few lucky games and a wide interval does not lead
-// one whose games have pinned its rating down. (The share column, which
-// schema 3 ordered by after the class, is NULL since schema 8: a share
-// of 1,000 positions moves by chance more than the checkpoints of an
-// hour differ.)
-const bestOrder = "ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC"
+// Ranked is DB.Ranked, in the view.
+func (v *View) Ranked(limit int) ([]*Agent, error) {
+	return standings(v.ctx, v.tx, "WHERE s.class IS NOT NULL ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC", limit)
+}
 
-// standingClass is what a standing keeps of its agent for bestOrder: the
-// class of a model, and no share; none for a built-in player, which is
-// never best.
+// standingClass is what a standing keeps of its agent for Ranked: the
+// class of a model, and no share; none for a built-in player, which
+// Ranked leaves out.
 const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN class END, NULL`
 
 // standings reads up to limit (all with 0) rated agents in the order that

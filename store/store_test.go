@@ -170,7 +170,7 @@ func TestOpen(t *testing.T) {
 		if got, want := len(list), 2; got != want {
 			t.Fatalf("%d agents in a new league, want %d", got, want)
 		}
-		for i, kind := range []store.Kind{store.Random, store.Perfect} {
+		for i, kind := range []store.Kind{agents.Random, agents.Perfect} {
 			a := list[i]
 			if a.ID != int64(i+1) || a.Kind != kind || a.Name != string(kind) || a.Hidden != 0 || a.Standing != nil {
 				t.Errorf("agent %d: %+v", i+1, a)

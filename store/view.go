@@ -86,7 +86,7 @@ type AgentName struct {
 	Kind Kind
 }
 
-// Name resolves ref as Agent does (an id, a name, best or latest) and
+// Name resolves ref as Agent does (an id, a name or latest) and
 // reads only the agent's name and kind: a page that names an agent (its
 // parent, the best one) need not read its network. It returns
 // ErrNotFound and ErrNoCheckpoints as Agent does.

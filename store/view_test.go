@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
@@ -336,16 +337,15 @@ func TestView(t *testing.T) {
 		}
 		for ref, want := range map[string]store.AgentName{
 			"latest":       {ID: 4, Name: "checkpoint-4", Kind: store.Checkpoint},
-			"best":         {ID: 4, Name: "checkpoint-4", Kind: store.Checkpoint}, // none rated: the latest
-			"2":            {ID: 2, Name: "perfect", Kind: store.Perfect},
-			"random":       {ID: 1, Name: "random", Kind: store.Random},
+			"2":            {ID: 2, Name: "perfect", Kind: agents.Perfect},
+			"random":       {ID: 1, Name: "random", Kind: agents.Random},
 			"checkpoint-3": {ID: 3, Name: "checkpoint-3", Kind: store.Checkpoint},
 		} {
 			if got, err := v.Name(ref); err != nil || got != want {
 				t.Errorf("Name(%q): %+v %v, want %+v", ref, got, err, want)
 			}
 		}
-		for _, ref := range []string{"99", "nobody"} {
+		for _, ref := range []string{"99", "nobody", "best"} { // best is the league's to resolve
 			if got, err := v.Name(ref); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("Name(%q): %+v %v, want ErrNotFound", ref, got, err)
 			}

@@ -78,9 +78,9 @@ func runCompare(j *job, refA, refB string, limit time.Duration) error {
 	}
 	// A pruned checkpoint has no moves to compare, which random and the
 	// MCTS players' lack of fixed moves must not be taken for.
-	for _, x := range []*store.Agent{a, b} {
-		if pruned(x) {
-			return errPruned(x)
+	for _, x := range []*league.Agent{a, b} {
+		if pruned(x.Agent) {
+			return errPruned(x.Agent)
 		}
 	}
 	kit := agents.KitFor(db.Game())
@@ -114,7 +114,7 @@ func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladde
 		s := ag.Standing
 		return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, s.Elo, s.Lo, s.Hi)
 	}
-	fmt.Fprintf(w, "Elo:           %s, %s\n", rating(cmp.A), rating(cmp.B))
+	fmt.Fprintf(w, "Elo:           %s, %s\n", rating(cmp.A.Agent), rating(cmp.B.Agent))
 	onLadder := func(ag *store.Agent) string {
 		if l, ok := ladder[ag.ID]; ok && ag.Kind.PlaysModel() {
 			return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, l.Elo, l.Lo, l.Hi)
@@ -124,7 +124,7 @@ func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladde
 	if cmp.A.Kind.PlaysModel() || cmp.B.Kind.PlaysModel() {
 		// The ratings from the games against the built-in players alone,
 		// which compare across leagues.
-		fmt.Fprintf(w, "ladder Elo:    %s, %s\n", onLadder(cmp.A), onLadder(cmp.B))
+		fmt.Fprintf(w, "ladder Elo:    %s, %s\n", onLadder(cmp.A.Agent), onLadder(cmp.B.Agent))
 	}
 	if cmp.Rated {
 		fmt.Fprintf(w, "difference:    %+.1f (95%%: %+.1f to %+.1f), an expected score of %.3f for %s\n", cmp.Diff, cmp.Lo, cmp.Hi, cmp.Expected, a)

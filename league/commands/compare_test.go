@@ -53,11 +53,11 @@ func TestCompare(t *testing.T) {
 	}
 
 	// Every position where a move is due, and those where they differ.
-	ma, err := league.ModelOf(agents.TicTacToe, a)
+	ma, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: a})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mb, err := league.ModelOf(agents.TicTacToe, b)
+	mb, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,11 +129,11 @@ func (j *job) sameGame(db *store.DB) error {
 	return nil
 }
 
-// lookup returns the agent that ref names in db (league.Agent: a model
+// lookup returns the agent that ref names in db (league.Lookup: a model
 // with a search after its name too), and says where to look when there
 // is none.
-func (j *job) lookup(db *store.DB, ref string) (*store.Agent, error) {
-	a, err := league.Agent(j.ctx, db, ref)
+func (j *job) lookup(db *store.DB, ref string) (*league.Agent, error) {
+	a, err := league.Lookup(j.ctx, db, ref)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
@@ -157,7 +157,7 @@ func pruned(a *store.Agent) bool { return a.Kind.PlaysModel() && a.Weights == ni
 
 // storedModel returns the agent that ref (an id, a name, best or latest)
 // names and its model: an agent with a file to export and check.
-func (j *job) storedModel(ref string) (*store.Agent, learn.Model, error) {
+func (j *job) storedModel(ref string) (*league.Agent, learn.Model, error) {
 	db, err := j.openLeague(false)
 	if err != nil {
 		return nil, nil, err
@@ -167,8 +167,8 @@ func (j *job) storedModel(ref string) (*store.Agent, learn.Model, error) {
 	switch {
 	case err != nil:
 		return nil, nil, err
-	case pruned(a):
-		return nil, nil, errPruned(a)
+	case pruned(a.Agent):
+		return nil, nil, errPruned(a.Agent)
 	case a.Weights == nil:
 		return nil, nil, fmt.Errorf("agent %d (%s) is the built-in %s player: it learned no model", a.ID, a.Name, a.Kind)
 	}

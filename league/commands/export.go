@@ -86,7 +86,7 @@ func runExport(j *job, o exportOptions) error {
 		return nil
 	}
 	if out == "" {
-		out = league.FileName(a, m, o.side)
+		out = league.FileName(a.Agent, m, o.side)
 	}
 	file, err := j.createOutput(out)
 	if err != nil {

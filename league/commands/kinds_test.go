@@ -177,7 +177,11 @@ func storedAgent(t *testing.T, p clitest.TTT, kit *agents.Kit, id string) (*stor
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := league.ModelOf(kit, a)
+	la, err := league.AgentOf(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := league.ModelOf(kit, la)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -293,8 +293,8 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 	beat := heartbeat{every: stop.heartbeat}
 	played := 0
 	var (
-		first     int64        // this run's first round
-		best      *store.Agent // the best after the latest round, read where a condition or --quiet needs it
+		first     int64         // this run's first round
+		best      *league.Agent // the best after the latest round, read where a condition or --quiet needs it
 		bestErr   error
 		stoppedBy string // the condition that ended the run; "" for none
 	)
@@ -308,7 +308,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 	}
 	if stop.until != game.Beatable {
 		// A league already there plays no round to find it out.
-		best, err := db.Agent(j.ctx, store.Best)
+		best, err := league.Lookup(j.ctx, db, store.Best)
 		if err == nil && best.Verify != nil && best.Class >= stop.until {
 			fmt.Fprintf(w, "stopped: the best, %s, is %s already (--until %s); no round was played\n", best.Name, best.Class, stop.until)
 			return nil
@@ -332,7 +332,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 				what := fmt.Sprintf("round %d: training", round)
 				if stop.quiet && best != nil {
 					// The one line a quiet run rewrites on a terminal.
-					what = fmt.Sprintf("round %d: training; best %s (%s, Elo %s)", round, best.Name, best.Verdict(), eloText(best))
+					what = fmt.Sprintf("round %d: training; best %s (%s, Elo %s)", round, best.Name, best.Verdict(), eloText(best.Agent))
 				}
 				bar, barRound = j.progress(int64(total), what, "games"), round
 				beat.start(time.Now())
@@ -359,7 +359,7 @@ func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) er
 			if watch {
 				// The round is committed: its reading is not cancelled
 				// with the run.
-				best, bestErr = db.Agent(context.WithoutCancel(j.ctx), store.Best)
+				best, bestErr = league.Lookup(context.WithoutCancel(j.ctx), db, store.Best)
 			}
 			if stop.quiet && (best == nil || best.ID != r.Snapshot.ID) {
 				return
@@ -454,7 +454,7 @@ func ladderText(r league.Report) string {
 	}
 	var parts []string
 	for _, s := range r.Builtins {
-		if s.Opponent != string(store.Random) {
+		if s.Opponent != agents.Random {
 			parts = append(parts, fmt.Sprintf("%s X %.0f%% O %.0f%%", s.Opponent, 100*s.First.Score(), 100*s.Second.Score()))
 		}
 	}

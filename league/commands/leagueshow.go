@@ -88,7 +88,7 @@ func (j *job) leagueListing(db *store.DB) (listing, error) {
 		settings = settingFlags(cfg)
 	}
 	var best, latest, class, elo any
-	if a, err := db.Agent(j.ctx, store.Best); err == nil {
+	if a, err := league.Lookup(j.ctx, db, store.Best); err == nil {
 		best, class = a.Name, a.Verdict()
 		if a.Standing != nil {
 			elo = a.Standing.Elo

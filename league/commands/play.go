@@ -130,8 +130,8 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, learn.Model, erro
 	}
 	defer db.Close()
 	a, err := j.lookup(db, ref)
-	if err == nil && pruned(a) {
-		return nil, nil, nil, errPruned(a)
+	if err == nil && pruned(a.Agent) {
+		return nil, nil, nil, errPruned(a.Agent)
 	}
 	kit := agents.KitFor(db.Game())
 	if errors.Is(err, store.ErrNoCheckpoints) {
@@ -141,11 +141,14 @@ func (j *job) opponent(ref string) (*agents.Kit, *store.Agent, learn.Model, erro
 		}
 		return nil, nil, nil, fmt.Errorf("%w: play a built-in player (--checkpoint %s), or train one first", err, strings.Join(names, ", "))
 	}
-	if err != nil || a.Weights == nil {
-		return kit, a, nil, err
+	if err != nil {
+		return kit, nil, nil, err
+	}
+	if a.Weights == nil {
+		return kit, a.Agent, nil, nil
 	}
 	m, err := league.ModelOf(kit, a)
-	return kit, a, m, err
+	return kit, a.Agent, m, err
 }
 
 // fileRival is the agent in the file at path, of the game --game names
@@ -207,7 +210,7 @@ func newRival(kit *agents.Kit, a *store.Agent, m learn.Model, rng *rand.Rand, mo
 	switch t.Shows {
 	case league.Probabilities:
 		about = "its move probabilities"
-		if a.Kind == store.Random {
+		if a.Kind == agents.Random {
 			about = "the chance of each " + kit.MoveName()
 		}
 	case league.Scores:

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
@@ -183,7 +184,7 @@ func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
 		model  learn.Model
 		player game.Player
 	}{
-		{&store.Agent{Kind: store.Perfect, Name: "perfect"}, nil, tictactoe.Perfect()},
+		{&store.Agent{Kind: agents.Perfect, Name: "perfect"}, nil, tictactoe.Perfect()},
 		{&store.Agent{Kind: store.Imported, Name: "unbeatable", Method: "policy"}, net, tictactoe.NewTable(&nn.Player{Net: net})},
 	} {
 		for _, human := range []game.Side{game.X, game.O} {
@@ -220,7 +221,7 @@ func TestNoHumanLineBeatsUnbeatable(t *testing.T) {
 func FuzzPlayInput(f *testing.F) {
 	f.Add("4\n0\n8\nq\n", false)
 	f.Add("abc\n\n9\n-1\n4\n4\ny\n", true)
-	perfect := &store.Agent{Kind: store.Perfect, Name: "perfect"}
+	perfect := &store.Agent{Kind: agents.Perfect, Name: "perfect"}
 	boards := []tictactoe.Board{{}, tictactoe.Board{}.Play(4).Play(0)}
 	f.Fuzz(func(t *testing.T, input string, asO bool) {
 		human := game.X

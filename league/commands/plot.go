@@ -274,7 +274,7 @@ func (j *job) plotSeries(top int, by string) ([]eloSeries, *optimalCurve, int64,
 	}
 
 	// The best networks, from the round that first rated each.
-	best, err := db.Best(j.ctx, top)
+	best, err := league.Best(j.ctx, db, top)
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
@@ -413,9 +413,9 @@ func optimalSeries(ctx context.Context, db *store.DB, curves []eloSeries, x *plo
 
 // bestShares are the lines of the best's shares on both sets at each
 // round, to round last: the shares of the network that was the best at
-// its end (store.BestHistory), which change where the best changes.
+// its end (league.BestHistory), which change where the best changes.
 func bestShares(ctx context.Context, db *store.DB, x *plotX, last int64) ([]optimalLine, error) {
-	h := store.NewBestHistory()
+	h := league.NewBestHistory()
 	if err := db.View(ctx, h.Update); err != nil {
 		return nil, err
 	}

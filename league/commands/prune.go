@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -75,7 +76,7 @@ func runPrune(j *job, keepBest, every int) error {
 	if err := db.Lock(); err != nil {
 		return err
 	}
-	best, err := db.Best(j.ctx, keepBest)
+	best, err := league.Best(j.ctx, db, keepBest)
 	if err != nil {
 		return err
 	}

@@ -85,10 +85,14 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 		for i := range list {
 			ranks = append(ranks, i+1)
 		}
-		if best, err = v.Agent(store.Best); errors.Is(err, store.ErrNoCheckpoints) {
+		found, err := league.Find(v, store.Best)
+		if errors.Is(err, store.ErrNoCheckpoints) {
 			return nil
-		} else if err != nil || best.Standing == nil || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
+		} else if err != nil {
 			return err
+		}
+		if best = found.Agent; best.Standing == nil || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
+			return nil
 		}
 		rank, err := v.EloRank(best, !searched)
 		list, ranks = append(list, best), append(ranks, rank)

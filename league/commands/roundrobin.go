@@ -71,7 +71,7 @@ func runRoundRobin(j *job, refs []string, flags league.Config, format string) er
 		return err
 	}
 	cfg.Openings, cfg.Workers, cfg.Seed = flags.Openings, flags.Workers, flags.Seed
-	var agents []*store.Agent
+	var agents []*league.Agent
 	seen := map[string]bool{} // by name: every searched agent the league has not got has id 0
 	for _, ref := range refs {
 		a, err := j.lookup(db, ref)
@@ -135,7 +135,7 @@ func (j *job) crosstable(db *store.DB, ids []int64, round int64, format string) 
 		if err != nil {
 			return err
 		}
-		agents = append(agents, a)
+		agents = append(agents, a.Agent)
 	}
 	sortByRating(agents)
 	var pairs [][2]int64

@@ -64,7 +64,7 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 			return err
 		}
 		if a.VsRandom == nil && a.Shares == nil { // stored by an older ttt, or searched and not stored
-			league.Measure(kit, a, search.Bound(j.ctx, m, limit))
+			league.Measure(kit, a.Agent, search.Bound(j.ctx, m, limit))
 			if err := j.ctx.Err(); err != nil {
 				return err
 			}
@@ -72,9 +72,11 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 	}
 	var parent *store.Agent
 	if a.ParentID != 0 {
-		if parent, err = j.lookup(db, strconv.FormatInt(a.ParentID, 10)); err != nil {
+		p, err := j.lookup(db, strconv.FormatInt(a.ParentID, 10))
+		if err != nil {
 			return err
 		}
+		parent = p.Agent
 	}
 	ladder, err := league.DBLadderRatings(j.ctx, db, []int64{a.ID})
 	if err != nil {
@@ -82,7 +84,7 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 	}
 	l, rated := ladder[a.ID]
 	if format != "table" {
-		return agentListing(a, m, parent, l, rated).write(j.Stdout, format)
+		return agentListing(a.Agent, m, parent, l, rated).write(j.Stdout, format)
 	}
 	var sides []store.Opponent
 	if err := db.View(j.ctx, func(v *store.View) (err error) {
@@ -95,7 +97,7 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 	if rated && a.Kind.PlaysModel() {
 		ladderOf = &l
 	}
-	return describe(j.Stdout, a, m, parent, sides, ladderOf)
+	return describe(j.Stdout, a.Agent, m, parent, sides, ladderOf)
 }
 
 // describe writes what show knows of a, whose model is m (nil for none),
@@ -161,7 +163,7 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 			fmt.Fprintf(w, "random set:\toptimal moves %.1f%% (%d/%d positions reached by random moves)\n", 100*a.Random.Share(), a.Random.Optimal, a.Random.Positions)
 		}
 		fmt.Fprintf(w, "tactical set:\t%s\n", a.Shares)
-	case a.Verify == nil && a.Kind == store.Random:
+	case a.Verify == nil && a.Kind == agents.Random:
 		fmt.Fprintf(w, "verify:\tnone (a random player has no fixed line to check)\n")
 	case a.Verify == nil:
 		fmt.Fprintf(w, "verify:\tnot measured (a built-in player that searches at every move)\n")

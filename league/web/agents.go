@@ -144,7 +144,7 @@ type agentFacts struct {
 // name, best or latest, and its record against its first opponents.
 func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
-		a         *store.Agent
+		a         *league.Agent
 		best      *agentRef
 		latest    int64 // the newest network's id
 		parent    store.AgentName
@@ -154,7 +154,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		// A pruned checkpoint is all that remains of it: its record,
 		// ratings and games, without its network.
-		if a, err = v.Agent(r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
+		if a, err = league.Find(v, r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
 			if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
 				a, err = nil, nil // a searched agent the league has not got: made after the view
 			}
@@ -173,7 +173,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 				return err
 			}
 		}
-		if ladders, err = laddersOf(v, a); err != nil {
+		if ladders, err = laddersOf(v, a.Agent); err != nil {
 			return err
 		}
 		opponents, err = opponentsOf(v, a.ID, 0, defaultLimit)
@@ -207,14 +207,14 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 		switch {
 		case a.ID == 0: // a searched agent the league has not got: measured once, in the background
-			a.Facts, measured = s.facts(kit, a, model)
+			a.Facts, measured = s.facts(kit, a.Agent, model)
 		case a.VsRandom == nil && a.Shares == nil: // stored by an older ttt, as ttt show does
-			league.Measure(kit, a, model)
+			league.Measure(kit, a.Agent, model)
 		}
 	}
-	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Best: best != nil && best.ID == a.ID,
-		Latest: a.ID != 0 && a.ID == latest, Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a),
-		Shares: sharesOf(a), Floor: floorOf(kit), Opponents: opponents, Measuring: !measured}
+	out := agentFacts{Game: kit.Name(), agentRef: *refOf(a.Agent), Pruned: isPruned(a.Agent), Class: classOf(a.Agent), Best: best != nil && best.ID == a.ID,
+		Latest: a.ID != 0 && a.ID == latest, Generation: a.Generation, TrainGames: a.TrainGames, Verify: verifyOf(a.Agent),
+		Shares: sharesOf(a.Agent), Floor: floorOf(kit), Opponents: opponents, Measuring: !measured}
 	if a.ID != 0 {
 		created := a.CreatedAt.Format(time.RFC3339)
 		out.Created = &created
@@ -238,7 +238,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 		what, size := model.Describe(), model.Size()
 		out.Model, out.Parameters = &what, &size
-		file := league.FileName(a, model, nil)
+		file := league.FileName(a.Agent, model, nil)
 		out.File = &file
 		out.Sided = model.Layout().Sided
 	}
@@ -246,7 +246,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		out.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
 	}
 	out.Ladder = ladders[a.ID]
-	out.Float = floatOf(a, out.Ladder)
+	out.Float = floatOf(a.Agent, out.Ladder)
 	if len(a.VsRandom) == 2 {
 		o := func(v game.Expect) oddsFigures {
 			return oddsFigures{Win: v.Win, Draw: v.Draw, Loss: v.Loss, Score: v.Score()}
@@ -274,7 +274,7 @@ func (s *Server) opponents(w http.ResponseWriter, r *http.Request, o *opened) {
 		*opponentsPage
 	}
 	ok := s.view(w, r, o, func(v *store.View) error {
-		n, err := v.Name(r.PathValue("ref"))
+		n, err := league.FindName(v, r.PathValue("ref"))
 		if err != nil {
 			return err
 		}

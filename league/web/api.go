@@ -177,8 +177,8 @@ const moveTime = time.Second
 // storedAgent reads the agent that ref names in o, with its network, as
 // league.Agent does (a model with a search after its name too): a
 // pruned checkpoint comes with store.ErrPruned.
-func storedAgent(r *http.Request, o *opened, ref string) (*store.Agent, error) {
-	a, err := league.Agent(r.Context(), o.db, ref)
+func storedAgent(r *http.Request, o *opened, ref string) (*league.Agent, error) {
+	a, err := league.Lookup(r.Context(), o.db, ref)
 	if cur := o.current(); cur != nil {
 		return nil, cur
 	}

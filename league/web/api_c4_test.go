@@ -32,7 +32,7 @@ func TestConnectFourAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	best, err := db.Agent(t.Context(), "best")
+	best, err := league.Lookup(t.Context(), db, "best")
 	if err != nil {
 		t.Fatal(err)
 	}

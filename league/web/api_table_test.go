@@ -35,7 +35,7 @@ func TestTableAgentAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := league.ModelOf(agents.TicTacToe, a)
+	m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: a})
 	tab, ok := m.(*table.Table)
 	if err != nil || !ok || a.Method != "table" {
 		t.Fatalf("agent 6 is method %q, model %v: want round 1's table", a.Method, m)

@@ -117,7 +117,7 @@ func TestAPI(t *testing.T) {
 				"generation": cli["generation"], "train_games": cli["train_games"], "hidden": cli["hidden"], "parameters": cli["parameters"],
 				"created": cli["created"]}
 			same(t, ref, got, want)
-			a, err := db.Agent(t.Context(), ref)
+			a, err := league.Lookup(t.Context(), db, ref)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +158,7 @@ func TestAPI(t *testing.T) {
 			NextAfter *int64 `json:"next_after"`
 		}
 		for _, ref := range []string{"best", "perfect", "random", "6", "checkpoint-8", "latest", "baseline-12"} {
-			a, err := db.Agent(t.Context(), ref)
+			a, err := league.Lookup(t.Context(), db, ref)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -397,7 +397,7 @@ func TestAPI(t *testing.T) {
 	})
 
 	t.Run("move", func(t *testing.T) {
-		best, err := db.Agent(t.Context(), "best")
+		best, err := league.Lookup(t.Context(), db, "best")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -525,7 +525,7 @@ func TestAPI(t *testing.T) {
 			}
 		}
 		// The best's games: ttt games export's, but for the site.
-		best, err := db.Agent(t.Context(), "best")
+		best, err := league.Lookup(t.Context(), db, "best")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -576,7 +576,7 @@ func TestAPI(t *testing.T) {
 			Float *float64
 		}
 		getJSON(t, url+"api/health", &health)
-		if best, _ := db.Agent(t.Context(), "best"); health.Running || health.NewestRound != 6 || health.Best.ID != best.ID {
+		if best, _ := league.Lookup(t.Context(), db, "best"); health.Running || health.NewestRound != 6 || health.Best.ID != best.ID {
 			t.Errorf("the health of a league at rest: %+v", health)
 		}
 		// The best's ladder rating, within ±30 by its extra games, and

@@ -49,8 +49,7 @@ func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, fo
 	if got := eval[[]float64](t, ctx, chartRange); !slices.Equal(got, zoom) {
 		t.Errorf("after three rounds the chart shows rounds %v; the user chose %v", got, zoom)
 	}
-	// The best the pages show: the league's best, or one it leads by
-	// less than the noise (best.go).
+	// The league's best, which the tile, the ★ and the chart all name.
 	var health struct {
 		Best struct {
 			ID   int64
@@ -60,6 +59,8 @@ func liveChart(t *testing.T, ctx context.Context, url string, zoom []float64, fo
 	getJSON(t, url+"api/health", &health)
 	best := health.Best
 	waitFor(t, ctx, fmt.Sprintf(`%s.includes(%q) && document.querySelector('#leaderboard tbody tr[data-id="%d"] input.follow').checked`, legendLabels, best.Name, best.ID))
+	// The tile and the ★ name it, as the Best agent link does.
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#t-best a").textContent === %q && document.querySelector('#leaderboard tbody tr.best').dataset.id === "%d"`, best.Name, best.ID))
 	if best.Name != formerBest && slices.Contains(eval[[]string](t, ctx, legendLabels), formerBest) {
 		t.Errorf("the chart still follows %s, the best when the page opened; the best is %s", formerBest, best.Name)
 	}

@@ -95,7 +95,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		return
 	}
 	var (
-		a, b    *store.Agent
+		a, b    *league.Agent
 		played  game.Record
 		met     bool
 		newest  int64
@@ -109,8 +109,8 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		// moves cannot be compared (pruned says so). A searched agent
 		// the league has not got is made after the view: it has met
 		// nobody.
-		get := func(ref string) (*store.Agent, error) {
-			a, err := v.Agent(ref)
+		get := func(ref string) (*league.Agent, error) {
+			a, err := league.Find(v, ref)
 			switch {
 			case errors.Is(err, store.ErrNotFound) && strings.Contains(ref, "@"):
 				return nil, nil
@@ -125,7 +125,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		if b, err = get(r.PathValue("b")); err != nil || a == nil || b == nil {
 			return err
 		}
-		if ladders, err = laddersOf(v, a, b); err != nil {
+		if ladders, err = laddersOf(v, a.Agent, b.Agent); err != nil {
 			return err
 		}
 		played, met, err = league.HeadToHead(v, a.ID, b.ID)
@@ -135,7 +135,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		return
 	}
 	for _, side := range []struct {
-		agent **store.Agent
+		agent **league.Agent
 		ref   string
 	}{{&a, r.PathValue("a")}, {&b, r.PathValue("b")}} {
 		if *side.agent == nil {
@@ -161,7 +161,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 			// In tic-tac-toe, whether each one's own play reaches each
 			// position, as X or as O.
 			if kit.Positions == nil && len(c.Differences) > 0 {
-				for i, a := range []*store.Agent{a, b} {
+				for i, a := range []*league.Agent{a, b} {
 					p, err := league.Deterministic(ctx, kit, a, moveTime) // both are: they differ
 					if err != nil {
 						return err
@@ -172,7 +172,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 			return ctx.Err()
 		}
 		var err error
-		if searched(a) || searched(b) {
+		if searched(a.Agent) || searched(b.Agent) {
 			err = s.search(r, work)
 		} else {
 			err = work(r.Context())
@@ -194,7 +194,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		Expected    *float64     `json:"expected"`
 		Compared    *int         `json:"compared,omitempty"` // the positions compared; absent with positions=0
 		Differences []difference `json:"differences,omitempty"`
-	}{Game: kit.Name(), NewestRound: newest, A: comparedOf(a, ladders), B: comparedOf(b, ladders), Met: met}
+	}{Game: kit.Name(), NewestRound: newest, A: comparedOf(a.Agent, ladders), B: comparedOf(b.Agent, ladders), Met: met}
 	if met {
 		rec, score := recordOf(played), played.Score()
 		out.Record, out.Score = &rec, &score

@@ -91,7 +91,7 @@ func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request, o *opened)
 		list  []store.Opponent
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
-		if agent, err = v.Name(r.PathValue("ref")); err != nil {
+		if agent, err = league.FindName(v, r.PathValue("ref")); err != nil {
 			return err
 		}
 		list, err = v.Opponents(agent.ID, 0, math.MaxInt)
@@ -127,7 +127,7 @@ func (s *Server) opponentsCSV(w http.ResponseWriter, r *http.Request, o *opened)
 func (s *Server) gamesPGN(w http.ResponseWriter, r *http.Request, o *opened) {
 	var agent store.AgentName
 	if !s.view(w, r, o, func(v *store.View) (err error) {
-		agent, err = v.Name(r.PathValue("ref"))
+		agent, err = league.FindName(v, r.PathValue("ref"))
 		return err
 	}) {
 		return

@@ -190,11 +190,9 @@ func (s *Server) poll() {
 	}
 }
 
-// observe reads the league's state, last being the one seen before, and
-// at a new round notes the best the pages show (bestSeen), so that the
-// league's health can say when it changed. A database that fails to
-// answer leaves the state as it was; a league that cannot be opened
-// makes a state that says why.
+// observe reads the league's state, last being the one seen before. A
+// database that fails to answer leaves the state as it was; a league
+// that cannot be opened makes a state that says why.
 func (s *Server) observe(last leagueState) (leagueState, error) {
 	o, err := s.league.acquire()
 	if err != nil {
@@ -208,11 +206,6 @@ func (s *Server) observe(last leagueState) (leagueState, error) {
 			return err
 		}
 		now = leagueState{round: round, running: o.db.Writer() != 0, league: o.league}
-		if round != last.round || o.league != last.league {
-			// An agent that cannot be read (damaged) is the health's
-			// to say: the rounds still reach the pages.
-			o.best.note(v, round)
-		}
 		return nil
 	})
 	if err == nil {

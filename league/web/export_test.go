@@ -8,10 +8,6 @@ func SetMaxRoundRows(n int64) (restore func()) {
 	return func() { maxRoundRows = was }
 }
 
-// Leads is leads: whether the league's best a beats b, the best shown, by
-// more than noise.
-var Leads = leads
-
 // Polling reports whether the event streams' poller runs.
 func Polling(s *Server) bool {
 	s.rounds.mu.Lock()

@@ -27,10 +27,10 @@ func refOf(a *store.Agent) *agentRef { return &agentRef{ID: a.ID, Name: a.Name, 
 // table whose weights ttt prune dropped: the store read neither.
 func isPruned(a *store.Agent) bool { return a.Kind.Learned() && len(a.Weights) == 0 }
 
-// bestOf is the agent that best names in v (store.Agent), nil in a
+// bestOf is the league's best in v (league.BestName), nil in a
 // league without networks.
 func bestOf(v *store.View) (*agentRef, error) {
-	n, err := v.Name(store.Best)
+	n, err := league.BestName(v)
 	switch {
 	case errors.Is(err, store.ErrNoCheckpoints):
 		return nil, nil

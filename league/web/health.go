@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -15,13 +16,16 @@ const paceRounds = 100
 
 // health answers GET /api/health: the league at a glance. Whether a
 // league run is at work (it holds the database's lock), the newest round
-// and when it finished, the pace of the last rounds, the best the pages
-// show and since when (best.go), and the newest network.
+// and when it finished, the pace of the last rounds, the league's best
+// (league.Find: the one best names everywhere) and the round at whose
+// end it became the best, and the newest network.
 func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 	var (
 		newest  int64
 		times   []store.RoundTime
-		shown   *shownBest
+		best    *store.Agent
+		from    int64 // the round at whose end best became the best
+		changed bool  // the best was another network before since
 		latest  *store.Agent
 		writer  int
 		ladders map[int64]*interval
@@ -33,15 +37,15 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		if times, err = v.RoundTimes(paceRounds); err != nil {
 			return err
 		}
-		if shown, err = o.best.note(v, newest); err != nil {
+		if best, from, changed, err = bestSince(v, o, newest); err != nil {
 			return err
 		}
 		if latest, err = v.Agent(store.Latest); errors.Is(err, store.ErrNoCheckpoints) || errors.Is(err, store.ErrPruned) {
 			err = nil
 		}
 		writer = o.db.Writer() // of the file read: view checks it is still the one named
-		if err == nil && shown != nil {
-			ladders, err = laddersOf(v, shown.best, shown.leader, latest)
+		if err == nil && best != nil {
+			ladders, err = laddersOf(v, best, latest)
 		} else if err == nil {
 			ladders, err = laddersOf(v, latest)
 		}
@@ -51,8 +55,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	type since struct {
 		Round int64 `json:"round"`
-		// Changed: this server saw the best change at Round; false, it
-		// was the best already when the server first looked, at Round.
+		// Changed: the best changed at the end of Round; false, it has
+		// been the best since the first round that had one.
 		Changed bool `json:"changed"`
 	}
 	out := struct {
@@ -63,14 +67,9 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		LastRound   *time.Time `json:"last_round"`      // when the newest round finished
 		SecondsAgo  *float64   `json:"seconds_ago"`     // since then
 		PerHour     *float64   `json:"rounds_per_hour"` // at the pace of the last paceRounds rounds
-		Best        *compared  `json:"best"`            // the best the pages show (best.go)
+		Best        *compared  `json:"best"`            // the league's best
 		BestSince   *since     `json:"best_since"`
-		// Leader is the league's best by its rule where it is not the
-		// best shown, which it leads by less than Margin on the low end
-		// of its interval; absent otherwise.
-		Leader *compared `json:"leader,omitempty"`
-		Margin *float64  `json:"margin,omitempty"`
-		Latest *compared `json:"latest"` // the newest network
+		Latest      *compared  `json:"latest"` // the newest network
 		// Float is how far the league's Elo has drifted from the ladder
 		// at the best: its league Elo minus its ladder rating.
 		Float *float64 `json:"float"`
@@ -94,18 +93,40 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		rate := float64(n) / busy.Hours()
 		out.PerHour = &rate
 	}
-	if shown != nil {
-		best := comparedOf(shown.best, ladders)
-		out.Best, out.BestSince = &best, &since{Round: shown.since, Changed: shown.changed}
-		out.Float = floatOf(shown.best, best.Ladder)
-		if shown.leader != nil {
-			leader, m := comparedOf(shown.leader, ladders), margin(shown.leader.Standing, shown.best.Standing)
-			out.Leader, out.Margin = &leader, &m
-		}
+	if best != nil {
+		b := comparedOf(best, ladders)
+		out.Best, out.BestSince = &b, &since{Round: from, Changed: changed}
+		out.Float = floatOf(best, b.Ladder)
 	}
 	if latest != nil {
 		l := comparedOf(latest, ladders)
 		out.Latest = &l
 	}
 	writeJSON(w, r, out)
+}
+
+// bestSince reads the league's best in v, nil in a league without
+// networks, and the round at whose end it became the best, from the
+// rating history (league.BestHistory); changed: another network was the
+// best before. A best that the history does not name yet (the latest
+// network while none is rated, or a standing that a refit moved) is the
+// best since the newest round.
+func bestSince(v *store.View, o *opened, newest int64) (best *store.Agent, since int64, changed bool, err error) {
+	found, err := league.Find(v, store.Best)
+	switch {
+	case errors.Is(err, store.ErrNoCheckpoints):
+		return nil, 0, false, nil
+	case err != nil && !errors.Is(err, store.ErrPruned):
+		return nil, 0, false, err
+	}
+	best = found.Agent
+	changes, err := o.bestHistory.update(v)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	n := len(changes)
+	if n == 0 || changes[n-1].Agent != best.ID {
+		return best, newest, n > 0, nil
+	}
+	return best, changes[n-1].Round, n > 1, nil
 }

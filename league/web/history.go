@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, o *opened) {
 		if newest, err = v.NewestRound(); err != nil {
 			return err
 		}
-		agent, err = v.Name(r.PathValue("ref"))
+		agent, err = league.FindName(v, r.PathValue("ref"))
 		if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
 			return nil // a searched agent the league has not got: made below, no history
 		}

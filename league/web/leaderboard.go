@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ttt/agents/game"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -126,10 +127,11 @@ func bestAfter(v *store.View, l store.Listing, best *agentRef, list []*store.Age
 	if best == nil || l.Name != "" || l.Class != nil || l.MinGames > 0 || slices.ContainsFunc(list, func(a *store.Agent) bool { return a.ID == best.ID }) {
 		return nil, 0, nil
 	}
-	a, err := v.Agent(store.Best)
-	if err != nil || a.Standing == nil {
+	found, err := league.Find(v, store.Best)
+	if err != nil || found.Standing == nil {
 		return nil, 0, err
 	}
+	a := found.Agent
 	if cmp.Or(l.Sort, "elo") != "elo" || !l.Desc {
 		return a, 0, nil
 	}

@@ -80,7 +80,6 @@ type opened struct {
 	// when it was made (its first agent's creation), so that a page that
 	// comes back to a server restarted on another league starts anew.
 	league string
-	best   bestSeen // the best the pages show, and since when
 	// bestHistory is the league's best round by round, read from the
 	// rating history as the answers need it.
 	bestHistory bestHistory

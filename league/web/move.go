@@ -111,7 +111,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		s.fail(w, r, err)
 		return
 	}
-	out := moveAnswer{Agent: refOf(a), Board: board, ToMove: kit.ToMove(p).String()}
+	out := moveAnswer{Agent: refOf(a.Agent), Board: board, ToMove: kit.ToMove(p).String()}
 	var model learn.Model
 	if a.Weights != nil {
 		if model, err = league.ModelOf(kit, a); err != nil {
@@ -121,7 +121,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	// Random and MCTS: a move of their own at each request. A search
 	// thinks a second at most, as in ttt play.
-	t, err := league.NewThinker(kit, a, model, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), moveTime)
+	t, err := league.NewThinker(kit, a.Agent, model, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), moveTime)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -136,7 +136,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 		took = time.Since(start)
 		return err
 	}
-	if searched(a) {
+	if searched(a.Agent) {
 		err = s.search(r, think)
 	} else {
 		err = think(r.Context())

@@ -7,24 +7,25 @@ import (
 	"sync"
 	"time"
 
+	"ttt/league"
 	"ttt/store"
 )
 
 // bestHistory is the league's best round by round, as the server has
-// read it from the rating history (store.BestHistory): the first answer
+// read it from the rating history (league.BestHistory): the first answer
 // reads the whole history, each later one the rounds since.
 type bestHistory struct {
 	mu sync.Mutex
-	h  *store.BestHistory
+	h  *league.BestHistory
 }
 
 // update reads the rounds since the last it read, and returns the
 // changes of the best, oldest first.
-func (b *bestHistory) update(v *store.View) ([]store.BestChange, error) {
+func (b *bestHistory) update(v *store.View) ([]league.BestChange, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.h == nil {
-		b.h = store.NewBestHistory()
+		b.h = league.NewBestHistory()
 	}
 	if err := b.h.Update(v); err != nil {
 		b.h = nil // read again from the start, rather than half a round
@@ -107,7 +108,7 @@ func (s *Server) roundTable(w http.ResponseWriter, r *http.Request, o *opened) {
 		newest  int64
 		total   int // changes of the best
 		list    []store.RoundInfo
-		changes []store.BestChange
+		changes []league.BestChange
 		names   = map[int64]store.AgentName{}
 		stored  map[string]string
 		run     *store.Run

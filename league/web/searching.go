@@ -117,7 +117,7 @@ func (s *Server) search(r *http.Request, f func(ctx context.Context) error) erro
 // slot: a searched agent, an MCTS player, the solver, the perfect player.
 func searched(a *store.Agent) bool {
 	switch a.Kind {
-	case store.Searched, store.MCTS, store.Solver, store.Perfect:
+	case store.Searched, agents.MCTS, agents.Solver, agents.Perfect:
 		return true
 	}
 	return false

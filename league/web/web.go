@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"ttt/agents/search"
+	"ttt/league"
 	"ttt/store"
 )
 
@@ -211,7 +212,7 @@ func (s *Server) routes() {
 						if err != nil {
 							return err
 						}
-						if _, err := v.Name(name); err != nil {
+						if _, err := league.FindName(v, name); err != nil {
 							return err
 						}
 					}

@@ -46,7 +46,7 @@ func (s *Server) weights(w http.ResponseWriter, r *http.Request, o *opened) {
 			return
 		}
 	}
-	name := league.FileName(a, model, side)
+	name := league.FileName(a.Agent, model, side)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))

@@ -157,10 +157,8 @@ function follow(id, name) {
   followed.set(id, { name, color: colors[1 + (nextColor++ - 1) % (colors.length - 1)] });
 }
 
-// followTheBest makes the chart follow best, the best the pages show
-// (/api/health: the league's best, held while another leads it by less
-// than the noise of their ratings), in place of the best it followed,
-// in the best's colour.
+// followTheBest makes the chart follow best, the league's best
+// (/api/health), in place of the best it followed, in the best's colour.
 function followTheBest(best) {
   const id = best ? best.id : null;
   if (!followBest || id === bestID) return;
@@ -215,7 +213,7 @@ async function historyOf(id) {
   return h;
 }
 
-// health is the league's health as last read: the best the pages show.
+// health is the league's health as last read: the league's best among it.
 let health = null;
 
 const refresh = coalesce(async () => {
@@ -334,17 +332,10 @@ function showHealth(h) {
     el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
     el("span", { id: "h-ago" }),
   ];
-  if (h.leader) {
-    parts.push(
-      el("span", { id: "h-leader", title: "the best by the league's rule, which the pages follow once it leads by more than one standard error of the two ratings" },
-        el("a", { href: agentURL(h.leader.id), text: h.leader.name }),
-        ` leads by ${(h.leader.standing.lo - h.best.standing.lo).toFixed(1)} on the low end, within the noise (${h.margin.toFixed(1)})`),
-    );
-  }
   if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
   if (h.best) {
-    const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)} or before`;
-    parts.push(el("span", { id: "h-best", title: "ttt serve notes when the best changes while it runs; the league does not store it" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
+    const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)}, the first with a best`;
+    parts.push(el("span", { id: "h-best", title: "the league's best (★, Best agent, export, play), and the round at whose end it became the best, from the rating history" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
   }
   if (h.float != null) {
     // How far the league's line has drifted from the ladder, at the best.
@@ -403,17 +394,6 @@ function tiles(board, progress, h) {
   };
   agentTile("best", h.best);
   agentTile("latest", h.latest);
-  // Where the league's best (the Best agent link, the ★, what export and
-  // play take) is another network, the tile says why it names this one.
-  const why = document.getElementById("t-best-why");
-  why.hidden = !h.leader;
-  if (h.leader) {
-    why.replaceChildren(
-      "the league's best (★, Best agent, export, play) is ",
-      el("a", { href: agentURL(h.leader.id), text: h.leader.name }),
-      `, ahead by ${(h.leader.standing.lo - h.best.standing.lo).toFixed(1)} on the low end, within the noise (${h.margin.toFixed(1)}): the pages follow this one until it leads by more`,
-    );
-  }
 }
 
 // about fills the figures of "About these numbers" from the league shown:
