@@ -31,16 +31,27 @@ func (c Config) Stored() map[string]string {
 	for _, st := range Settings {
 		out[st.Name] = st.Get(&c)
 	}
+	for st, v := range c.own {
+		out[st.Name] = st.Text(v)
+	}
+	return out
+}
+
+// own yields the settings of the league's methods' own (learn.Method.Own)
+// that c holds, with their values; a name among the learners that is
+// no method (Validate refuses it) reads none.
+func (c Config) own(yield func(*learn.Setting, float64) bool) {
 	for _, name := range c.Learners {
-		if m, err := agents.MethodOf(name); err == nil {
-			for _, st := range m.Own {
-				if v, ok := c.Own[st.Name]; ok {
-					out[st.Name] = st.Text(v)
-				}
+		m, err := agents.MethodOf(name)
+		if err != nil {
+			continue
+		}
+		for _, st := range m.Own {
+			if v, ok := c.Own[st.Name]; ok && !yield(st, v) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // set sets the setting name (as Stored names it) to value, or says why
@@ -192,9 +203,14 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			}
 		}
 	}
-	for name, value := range d.Stored() {
-		if !given(name) {
-			c.set(name, value) // a default is valid
+	for _, st := range Settings {
+		if !given(st.Name) {
+			st.copy(&c, &d)
+		}
+	}
+	for st, v := range d.own {
+		if !given(st.Name) {
+			c.Settings = c.Settings.With(st.Name, v)
 		}
 	}
 	return c

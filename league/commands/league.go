@@ -78,17 +78,10 @@ func leagueRunCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			cfg := league.Config{
-				Rounds:   c.Int("rounds"),
-				Duration: c.Duration("duration"),
-				Workers:  c.Int("workers"),
-				Settings: learning(c),
-			}
-			for _, st := range league.Settings {
-				name := strings.TrimPrefix(flagOf(st.Name), "--")
-				if err := st.Set(&cfg, flagText(c, name)); err != nil {
-					return usage(c.Command, "--%s %s: %v", name, flagText(c, name), err)
-				}
+			cfg := league.Config{Rounds: c.Int("rounds"), Duration: c.Duration("duration"), Workers: c.Int("workers")}
+			learning(c, &cfg)
+			if err := putFlags(c, &cfg, false); err != nil {
+				return err
 			}
 			if c.String("search") != "" {
 				for _, text := range strings.Split(c.String("search"), ",") {
@@ -122,12 +115,14 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	}
 	cfg = cfg.ForGame(kit, given)
 	// Before the database is touched: every flag in range, and the shares
-	// adding up to 1 at most. Where a league may exist already, the
-	// shares and the learners not given may be its own, which Resume
-	// reads: they are checked again after, and so are the rates of
-	// methods, which must be among its learners.
+	// adding up to 1 at most. A new league runs with cfg as it is. One
+	// that exists may hold shares and learners of its own, not given,
+	// which resume reads: it checks them with the flags, and so the
+	// rates of methods, which must be among its learners.
+	_, statErr := os.Stat(j.path(j.db))
+	fresh := statErr != nil
 	check := cfg
-	if _, err := os.Stat(j.path(j.db)); err == nil {
+	if !fresh {
 		for name, share := range map[string]*float64{"self_play": &check.SelfPlay, "exploit": &check.Exploit,
 			"members": &check.Members, "drill": &check.Drill, "ladder": &check.Ladder} {
 			if !given(name) {
@@ -141,7 +136,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := check.ValidateFor(kit); err != nil {
 		return j.usage("%v", flagged(err, flagOf))
 	}
-	if _, err := os.Stat(j.path(j.db)); err != nil || given("learners") {
+	if fresh || given("learners") {
 		if err := j.unread(cfg.Learners, given); err != nil {
 			return err
 		}
@@ -157,7 +152,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
 		return j.stoppedEarly(err, db)
 	}
-	if cfg, err = j.resume(db, cfg, given); err != nil {
+	if cfg, err = j.resume(db, cfg, given, fresh); err != nil {
 		return j.stoppedEarly(err, db)
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
@@ -188,8 +183,9 @@ func (j *job) stoppedEarly(err error, db *store.DB) error {
 
 // resume returns the settings that the run goes on with (league.Resume),
 // refuses them when out of range (storedOrGiven), and says how the run
-// starts.
-func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string) bool) (league.Config, error) {
+// starts. fresh: cfg was checked whole, for a league that was not there,
+// and goes on as it is where the league stores no settings.
+func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string) bool, fresh bool) (league.Config, error) {
 	stored, err := db.Settings(j.ctx)
 	if err != nil {
 		return cfg, err
@@ -206,8 +202,10 @@ func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string)
 	}
 	// A setting is refused before anything is said of it: a run never
 	// says it goes on with a value it then refuses.
-	if err := j.storedOrGiven(cfg.ValidateFor(agents.KitFor(db.Game())), given); err != nil {
-		return cfg, err
+	if !fresh || len(stored) > 0 {
+		if err := j.storedOrGiven(cfg.ValidateFor(agents.KitFor(db.Game())), given); err != nil {
+			return cfg, err
+		}
 	}
 	if err := j.sayStart(db, len(stored) == 0, cfg); err != nil {
 		return cfg, err
