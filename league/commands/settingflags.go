@@ -58,27 +58,6 @@ func perGameText(values []string) string {
 	return strings.Join(out, ", ")
 }
 
-// unread refuses a setting that given reports as given but that none of
-// methods (the names of learners) reads, such as --hidden for a league
-// of n-tuple networks: the user meant it, and it would change nothing.
-func (j *job) unread(methods []string, given func(setting string) bool) error {
-	for _, st := range agents.Settings() {
-		if !given(st.Name) {
-			continue
-		}
-		read := false
-		for _, name := range methods {
-			if m, err := agents.MethodOf(name); err == nil && slices.Contains(m.Own, st) {
-				read = true
-			}
-		}
-		if !read {
-			return j.usage("%s: no learner of this league reads it (%s: %s do)", flagOf(st.Name), strings.Join(methods, ","), strings.Join(readers(st), ", "))
-		}
-	}
-	return nil
-}
-
 // leagueFlags are the flags of ttt league run that give the league's
 // settings (league.Settings), with the default game's defaults, and the
 // settings of the methods' own.

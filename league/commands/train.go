@@ -160,8 +160,8 @@ func runTrain(j *job, o trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := j.unread([]string{o.cfg.Method.Name}, o.given); err != nil {
-		return err
+	if err := agents.Unread([]string{o.cfg.Method.Name}, o.given); err != nil {
+		return j.usage("%v", flagged(err, flagOf))
 	}
 	cfg := o.settings(kit)
 	if err := cfg.Validate(); err != nil {
@@ -340,7 +340,7 @@ func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
 	}
 	for _, st := range agents.Settings() {
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
-		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(readers(st), ", "))
+		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(agents.Readers(st), ", "))
 		var defaults []string
 		for _, k := range agents.Games {
 			if m := defaultReader(k, st); m != nil {
@@ -357,17 +357,6 @@ func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
 		}
 	}
 	return flags
-}
-
-// readers are the names of the methods that read st.
-func readers(st *learn.Setting) []string {
-	var out []string
-	for _, m := range agents.Methods {
-		if slices.Contains(m.Own, st) {
-			out = append(out, m.Name)
-		}
-	}
-	return out
 }
 
 // defaultReader is the method whose defaults in kit's game a flag of st shows:
