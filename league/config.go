@@ -410,3 +410,38 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// ValidateFor is Validate, and reports a setting that kit's game cannot
+// give (exploiters and drills need a game whose every position is
+// solved; a method may not learn every game) or that a line's method
+// refuses.
+func (c Config) ValidateFor(kit *agents.Kit) error {
+	// A share the game cannot give is said first: with it, a sum of
+	// shares over 1 is no matter.
+	if !kit.Solved && (c.Exploit > 0 || c.Drill > 0) {
+		return learn.Invalid([]string{"exploit", "drill"}, func(n []string) string {
+			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
+		})
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	for _, name := range c.Learners {
+		m, _ := agents.MethodOf(name) // Validate knows them
+		if m.CanLearn != nil {
+			if err := m.CanLearn(kit.Game); err != nil {
+				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], name, err) })
+			}
+		}
+		s := c.settings(kit.Game, m)
+		if err := s.Validate(m.Own); err != nil {
+			return err
+		}
+		if m.Check != nil {
+			if err := m.Check(s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
