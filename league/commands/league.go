@@ -122,7 +122,7 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 			return err
 		}
 		defer db.Close()
-		kit = agents.KitFor(db.Game())
+		kit = agents.KitFor(db.Game()) // an older schema's, which leagueKit cannot read
 	}
 	start, err := league.Prepare(j.ctx, kit, db, cfg, given)
 	if err != nil {
