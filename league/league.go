@@ -22,7 +22,8 @@ import (
 // training after cfg.Duration, and every round that started is
 // committed. Cancelling abandons the round under way: nothing of it is
 // stored, and Run returns ctx's error. The caller holds db's league lock,
-// and has checked cfg for db's game (Config.ValidateFor).
+// and has resolved and checked cfg for db's league (Prepare, or
+// Config.ValidateFor).
 func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64, err error) {
 	lg, tr, err := open(ctx, db, cfg, hooks.Loading)
 	if err == nil {
