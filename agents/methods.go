@@ -171,3 +171,31 @@ func Settings() []*learn.Setting {
 	}
 	return out
 }
+
+// Readers are the names of the methods of Methods that read st.
+func Readers(st *learn.Setting) []string {
+	var out []string
+	for _, m := range Methods {
+		if slices.Contains(m.Own, st) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// Unread refuses a setting that given reports as given but that none of
+// methods (the names of learners) reads, such as hidden for a league of
+// n-tuple networks: the user meant it, and it would change nothing.
+func Unread(methods []string, given func(setting string) bool) error {
+	for _, st := range Settings() {
+		if given(st.Name) && !slices.ContainsFunc(methods, func(name string) bool {
+			m, err := MethodOf(name)
+			return err == nil && slices.Contains(m.Own, st)
+		}) {
+			return learn.Invalid([]string{st.Name}, func(n []string) string {
+				return fmt.Sprintf("%s: no learner of this league reads it (%s: %s do)", n[0], strings.Join(methods, ","), strings.Join(Readers(st), ", "))
+			})
+		}
+	}
+	return nil
+}

@@ -74,10 +74,12 @@ type Setting struct {
 	at func(c *Config) any
 }
 
-// text is a setting held in a form of its own, read and written as text.
+// text is a setting held in a form of its own, read and written as text,
+// and taken as it is from another Config (from).
 type text struct {
-	get func() string
-	set func(string) error
+	get  func() string
+	set  func(string) error
+	from func(src *Config)
 }
 
 // Settings are the league's settings, in the order of ttt league run's
@@ -88,14 +90,15 @@ var Settings = []Setting{
 	{Name: "learners", Alias: "learner", Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...`",
 		at: func(c *Config) any {
 			return text{get: func() string { return strings.Join(c.Learners, ",") },
-				set: func(s string) error { c.Learners = strings.Split(s, ","); return nil }}
+				set:  func(s string) error { c.Learners = strings.Split(s, ","); return nil },
+				from: func(src *Config) { c.Learners = src.Learners }}
 		}},
 	{Name: "lr", Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001",
 		at: func(c *Config) any {
 			return text{get: c.lrText, set: func(s string) (err error) {
 				c.LR, c.LRByMethod, err = ParseLR(s)
 				return err
-			}}
+			}, from: func(src *Config) { c.LR, c.LRByMethod = src.LR, src.LRByMethod }}
 		}},
 	{Name: "lr_decay", Usage: "training games over which the learning rate falls to 1/sqrt(2) of --lr, to 1/sqrt(3) over twice as many, and so on (0: it stays)",
 		at: func(c *Config) any { return &c.LRDecay }},
@@ -188,6 +191,37 @@ func (s Setting) Set(c *Config, value string) error {
 		return v.set(value)
 	}
 	return nil
+}
+
+// Put sets the setting of c to v, the value of its flag (see Value): an
+// int, uint64 or float64 as c holds it, or the text of a setting held
+// in a form of its own, which it reads as Set does.
+func (s Setting) Put(c *Config, v any) error {
+	switch p := s.at(c).(type) {
+	case *int:
+		*p = v.(int)
+	case *uint64:
+		*p = v.(uint64)
+	case *float64:
+		*p = v.(float64)
+	case text:
+		return p.set(v.(string))
+	}
+	return nil
+}
+
+// copy sets the setting of c to its value in src.
+func (s Setting) copy(c, src *Config) {
+	switch p := s.at(c).(type) {
+	case *int:
+		*p = *s.at(src).(*int)
+	case *uint64:
+		*p = *s.at(src).(*uint64)
+	case *float64:
+		*p = *s.at(src).(*float64)
+	case text:
+		p.from(src)
+	}
 }
 
 // out reports the setting's value in c outside its range, as the rule
@@ -372,6 +406,41 @@ func (c Config) Validate() error {
 			return learn.Invalid([]string{"lr", "learners"}, func(n []string) string {
 				return fmt.Sprintf("%s %s: %s is not among the %s (%s)", n[0], c.lrText(), m, n[1], strings.Join(c.Learners, ","))
 			})
+		}
+	}
+	return nil
+}
+
+// ValidateFor is Validate, and reports a setting that kit's game cannot
+// give (exploiters and drills need a game whose every position is
+// solved; a method may not learn every game) or that a line's method
+// refuses.
+func (c Config) ValidateFor(kit *agents.Kit) error {
+	// A share the game cannot give is said first: with it, a sum of
+	// shares over 1 is no matter.
+	if !kit.Solved && (c.Exploit > 0 || c.Drill > 0) {
+		return learn.Invalid([]string{"exploit", "drill"}, func(n []string) string {
+			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
+		})
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	for _, name := range c.Learners {
+		m, _ := agents.MethodOf(name) // Validate knows them
+		if m.CanLearn != nil {
+			if err := m.CanLearn(kit.Game); err != nil {
+				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], name, err) })
+			}
+		}
+		s := c.settings(kit.Game, m)
+		if err := s.Validate(m.Own); err != nil {
+			return err
+		}
+		if m.Check != nil {
+			if err := m.Check(s); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -21,14 +21,11 @@ import (
 // committed round with the learner exactly as it was. No round starts
 // training after cfg.Duration, and every round that started is
 // committed. Cancelling abandons the round under way: nothing of it is
-// stored, and Run returns ctx's error. The caller holds db's league lock.
+// stored, and Run returns ctx's error. The caller holds db's league lock,
+// and has resolved and checked cfg for db's league (Prepare, or
+// Config.ValidateFor).
 func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64, err error) {
-	err = cfg.Validate()
-	var lg *league
-	var tr *trainer
-	if err == nil {
-		lg, tr, err = open(ctx, db, cfg, hooks.Loading)
-	}
+	lg, tr, err := open(ctx, db, cfg, hooks.Loading)
 	if err == nil {
 		err = lg.keepSettings(ctx, tr.hidden())
 	}

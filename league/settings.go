@@ -31,16 +31,27 @@ func (c Config) Stored() map[string]string {
 	for _, st := range Settings {
 		out[st.Name] = st.Get(&c)
 	}
+	for st, v := range c.own {
+		out[st.Name] = st.Text(v)
+	}
+	return out
+}
+
+// own yields the settings of the league's methods' own (learn.Method.Own)
+// that c holds, with their values; a name among the learners that is
+// no method (Validate refuses it) reads none.
+func (c Config) own(yield func(*learn.Setting, float64) bool) {
 	for _, name := range c.Learners {
-		if m, err := agents.MethodOf(name); err == nil {
-			for _, st := range m.Own {
-				if v, ok := c.Own[st.Name]; ok {
-					out[st.Name] = st.Text(v)
-				}
+		m, err := agents.MethodOf(name)
+		if err != nil {
+			continue
+		}
+		for _, st := range m.Own {
+			if v, ok := c.Own[st.Name]; ok && !yield(st, v) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // set sets the setting name (as Stored names it) to value, or says why
@@ -71,32 +82,97 @@ func Resume(ctx context.Context, db *store.DB, cfg Config, given func(name strin
 	if err != nil {
 		return cfg, nil, err
 	}
+	cfg, changes, err := cfg.resume(stored, given)
+	if err != nil {
+		return cfg, nil, err
+	}
+	return cfg, changes, refused(changes)
+}
+
+// resume returns c with the league's stored settings in place of those
+// that given does not report as given, and the given ones that differ
+// from the league's, in the order of their names.
+func (c Config) resume(stored map[string]string, given func(name string) bool) (Config, []Change, error) {
 	if _, ok := stored["learners"]; len(stored) > 0 && !ok {
 		stored["learners"] = train.PolicyMethod.Name // the only learner of leagues older than the setting
 	}
-	now := cfg.Stored()
+	now := c.Stored()
 	var changes []Change
 	for _, name := range slices.Sorted(maps.Keys(now)) {
 		was, ok := stored[name]
 		switch {
 		case !ok || was == now[name]:
-		case !given(name):
-			if err := cfg.set(name, was); err != nil {
-				return cfg, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
-			}
-		case agents.Setting(name) != nil && agents.Setting(name).Made != "":
-			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: "+agents.Setting(name).Made+", and a resumed league goes on with it (another database starts another league)", n[0], now[name], was)
-			})
-		case name == "learners":
-			return cfg, nil, learn.Invalid([]string{name}, func(n []string) string {
-				return fmt.Sprintf("%s %s: this league's learners are %s, and a resumed league goes on with them (another database starts another league)", n[0], now[name], was)
-			})
-		default:
+		case given(name):
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
+		default:
+			if err := c.set(name, was); err != nil {
+				return c, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
+			}
 		}
 	}
-	return cfg, changes, nil
+	return c, changes, nil
+}
+
+// refused is the first of changes that a resumed league cannot make: its
+// learners, and what they were made with (a network's size), go on as
+// they are.
+func refused(changes []Change) error {
+	for _, ch := range changes {
+		if st := agents.Setting(ch.Name); st != nil && st.Made != "" {
+			return learn.Invalid([]string{ch.Name}, func(n []string) string {
+				return fmt.Sprintf("%s %s: "+st.Made+", and a resumed league goes on with it (another database starts another league)", n[0], ch.Now, ch.Was)
+			})
+		}
+		if ch.Name == "learners" {
+			return learn.Invalid([]string{ch.Name}, func(n []string) string {
+				return fmt.Sprintf("%s %s: this league's learners are %s, and a resumed league goes on with them (another database starts another league)", n[0], ch.Now, ch.Was)
+			})
+		}
+	}
+	return nil
+}
+
+// Start is how a run of a league starts: the settings it goes on with,
+// and what it says of them first.
+type Start struct {
+	Config  Config
+	New     bool     // no run stored the league's settings or a round yet
+	After   int64    // the league's last committed round
+	Changes []Change // the given settings that differ from the league's
+}
+
+// Prepare resolves the settings of a run on db's league, kit's game, in
+// one pass: kit's defaults where given does not report a setting as given
+// (ForGame), then the league's stored settings where it has them
+// (Resume), then the check (ValidateFor), then the refusals of a given
+// setting that the league cannot change or that no learner reads
+// (agents.Unread). A flag out of range is so said before it is compared
+// with the league. db is nil for a league not made yet. A setting at
+// fault is a learn.SettingError, by its stored name.
+func Prepare(ctx context.Context, kit *agents.Kit, db *store.DB, cfg Config, given func(name string) bool) (Start, error) {
+	cfg = cfg.ForGame(kit, given)
+	s := Start{New: true}
+	if db != nil {
+		stored, err := db.Settings(ctx)
+		if err != nil {
+			return s, err
+		}
+		if s.After, err = db.NewestRound(ctx); err != nil {
+			return s, err
+		}
+		s.New = len(stored) == 0 && s.After == 0
+		if cfg, s.Changes, err = cfg.resume(stored, given); err != nil {
+			return s, err
+		}
+	}
+	if err := cfg.ValidateFor(kit); err != nil {
+		return s, err
+	}
+	if err := refused(s.Changes); err != nil {
+		return s, err
+	}
+	s.Config = cfg
+	return s, agents.Unread(cfg.Learners, given)
 }
 
 // keepSettings stores the settings a league starts with, if it has none
@@ -123,39 +199,6 @@ func (lg *league) run(start time.Time) store.Run {
 		r.Deadline = start.Add(lg.cfg.Duration)
 	}
 	return r
-}
-
-// ValidateFor is Validate, and reports a setting that kit's game cannot
-// give (exploiters and drills need a game whose every position is
-// solved; a method may not learn every game) or that a line's method
-// refuses.
-func (c Config) ValidateFor(kit *agents.Kit) error {
-	if err := c.Validate(); err != nil {
-		return err
-	}
-	if !kit.Solved && (c.Exploit > 0 || c.Drill > 0) {
-		return learn.Invalid([]string{"exploit", "drill"}, func(n []string) string {
-			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
-		})
-	}
-	for _, name := range c.Learners {
-		m, _ := agents.MethodOf(name) // Validate knows them
-		if m.CanLearn != nil {
-			if err := m.CanLearn(kit.Game); err != nil {
-				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], name, err) })
-			}
-		}
-		s := c.settings(kit.Game, m)
-		if err := s.Validate(m.Own); err != nil {
-			return err
-		}
-		if m.Check != nil {
-			if err := m.Check(s); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // ForGame returns c with kit's defaults in place of the settings that
@@ -192,9 +235,14 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			}
 		}
 	}
-	for name, value := range d.Stored() {
-		if !given(name) {
-			c.set(name, value) // a default is valid
+	for _, st := range Settings {
+		if !given(st.Name) {
+			st.copy(&c, &d)
+		}
+	}
+	for st, v := range d.own {
+		if !given(st.Name) {
+			c.Settings = c.Settings.With(st.Name, v)
 		}
 	}
 	return c

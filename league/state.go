@@ -69,16 +69,14 @@ type league struct {
 
 // open loads the league in db: its members, their ratings and the result
 // graph of every match, and its trainer, with the learners as the last
-// league round left them. Workers 0 in cfg means one per core.
+// league round left them. cfg is valid for the league's game
+// (Config.ValidateFor); Workers 0 in it means one per core.
 func open(ctx context.Context, db *store.DB, cfg Config, loading func(done, total int)) (*league, *trainer, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	kit, err := agents.KitOf(db.Game().Name())
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := cfg.ValidateFor(kit); err != nil {
 		return nil, nil, err
 	}
 	lg := &league{db: db, kit: kit, match: newMatch(kit.Game), cfg: cfg, ranking: btree.NewG(32, rankedLess), latest: map[string]int64{}}

@@ -78,17 +78,10 @@ func leagueRunCommand() *cli.Command {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			cfg := league.Config{
-				Rounds:   c.Int("rounds"),
-				Duration: c.Duration("duration"),
-				Workers:  c.Int("workers"),
-				Settings: learning(c),
-			}
-			for _, st := range league.Settings {
-				name := strings.TrimPrefix(flagOf(st.Name), "--")
-				if err := st.Set(&cfg, flagText(c, name)); err != nil {
-					return usage(c.Command, "--%s %s: %v", name, flagText(c, name), err)
-				}
+			cfg := league.Config{Rounds: c.Int("rounds"), Duration: c.Duration("duration"), Workers: c.Int("workers")}
+			learning(c, &cfg)
+			if err := putFlags(c, &cfg, false); err != nil {
+				return err
 			}
 			if c.String("search") != "" {
 				for _, text := range strings.Split(c.String("search"), ",") {
@@ -111,7 +104,8 @@ func leagueRunCommand() *cli.Command {
 // runLeagueRun opens (or makes) the job's league and plays its rounds
 // with cfg, where given reports the settings the command line gave (by
 // name, as league.Config.Settings names them): the others a league that
-// exists keeps as it was started.
+// exists keeps as it was started. The settings are resolved and checked
+// once (league.Prepare).
 func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, stop stopConditions) error {
 	kit, err := j.leagueKit()
 	if err != nil {
@@ -120,48 +114,47 @@ func runLeagueRun(j *job, cfg league.Config, given func(setting string) bool, st
 	if err := j.checkUntil(stop.until, kit); err != nil {
 		return err
 	}
-	cfg = cfg.ForGame(kit, given)
-	// Before the database is touched: every flag in range, and the shares
-	// adding up to 1 at most. Where a league may exist already, the
-	// shares and the learners not given may be its own, which Resume
-	// reads: they are checked again after, and so are the rates of
-	// methods, which must be among its learners.
-	check := cfg
-	if _, err := os.Stat(j.path(j.db)); err == nil {
-		for name, share := range map[string]*float64{"self_play": &check.SelfPlay, "exploit": &check.Exploit,
-			"members": &check.Members, "drill": &check.Drill, "ladder": &check.Ladder} {
-			if !given(name) {
-				*share = 0
-			}
-		}
-		if !given("learners") {
-			check.LRByMethod = nil
-		}
-	}
-	if err := check.ValidateFor(kit); err != nil {
-		return j.usage("%v", flagged(err, flagOf))
-	}
-	if _, err := os.Stat(j.path(j.db)); err != nil || given("learners") {
-		if err := j.unread(cfg.Learners, given); err != nil {
+	// A league is read before its settings are resolved, where there is
+	// one: a missing or empty file is made into one only once they pass.
+	var db *store.DB
+	if fi, err := os.Stat(j.path(j.db)); err == nil && fi.Size() > 0 {
+		if db, err = j.openToRun(); err != nil {
 			return err
 		}
+		defer db.Close()
+		kit = agents.KitFor(db.Game()) // an older schema's, which leagueKit cannot read
 	}
-	db, err := j.openLeague(true)
+	start, err := league.Prepare(j.ctx, kit, db, cfg, given)
 	if err != nil {
-		return j.stoppedEarly(err, nil)
+		return j.stoppedEarly(j.storedOrGiven(err, given, db != nil), db)
 	}
-	defer db.Close()
-	if err := db.Lock(); err != nil {
-		return err
-	}
-	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
-		return j.stoppedEarly(err, db)
-	}
-	if cfg, err = j.resume(db, cfg, given); err != nil {
-		return j.stoppedEarly(err, db)
+	if db == nil {
+		if db, err = j.openToRun(); err != nil {
+			return err
+		}
+		defer db.Close()
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(league.GCPercent))
-	return j.runLeague(db, cfg, stop)
+	return j.runLeague(db, start, stop)
+}
+
+// openToRun opens (or makes) the job's league to run it: it takes the
+// league's lock and moves its ratings to its game's scale.
+func (j *job) openToRun() (*store.DB, error) {
+	db, err := j.openLeague(true)
+	if err != nil {
+		return nil, j.stoppedEarly(err, nil)
+	}
+	if err := db.Lock(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := j.toScale(db, j.Stderr, "ttt: "); err != nil {
+		err = j.stoppedEarly(err, db)
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // stoppedEarly is err, a run's failure before its first round, unless
@@ -186,71 +179,36 @@ func (j *job) stoppedEarly(err error, db *store.DB) error {
 	return errInterrupted
 }
 
-// resume returns the settings that the run goes on with (league.Resume),
-// refuses them when out of range (storedOrGiven), and says how the run
-// starts.
-func (j *job) resume(db *store.DB, cfg league.Config, given func(setting string) bool) (league.Config, error) {
-	stored, err := db.Settings(j.ctx)
-	if err != nil {
-		return cfg, err
-	}
-	cfg, changes, err := league.Resume(j.ctx, db, cfg, given)
-	if _, ok := errors.AsType[*learn.SettingError](err); ok {
-		return cfg, j.usage("%v", flagged(err, flagOf))
-	}
-	if err == nil {
-		err = j.unread(cfg.Learners, given)
-	}
-	if err != nil {
-		return cfg, err
-	}
-	// A setting is refused before anything is said of it: a run never
-	// says it goes on with a value it then refuses.
-	if err := j.storedOrGiven(cfg.ValidateFor(agents.KitFor(db.Game())), given); err != nil {
-		return cfg, err
-	}
-	if err := j.sayStart(db, len(stored) == 0, cfg); err != nil {
-		return cfg, err
-	}
-	for _, ch := range changes {
-		fmt.Fprintf(j.Stdout, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
-	}
-	return cfg, nil
-}
-
 // storedOrGiven is err, a setting out of range or one that cannot go
 // with another: a usage error, said with flags, when the command line
-// gave one of the settings at fault (given), which flags can mend;
-// otherwise the fault is the file's, edited or damaged (store.ErrCorrupt),
-// said with the settings' stored names, and no flag the user never typed
-// is named.
-func (j *job) storedOrGiven(err error, given func(setting string) bool) error {
+// gave one of the settings at fault (given), which flags can mend, or
+// when no league is stored (stored false); otherwise the fault is the
+// file's, edited or damaged (store.ErrCorrupt), said with the settings'
+// stored names, and no flag the user never typed is named.
+func (j *job) storedOrGiven(err error, given func(setting string) bool, stored bool) error {
 	se, ok := errors.AsType[*learn.SettingError](err)
 	switch {
 	case !ok:
 		return err
-	case slices.ContainsFunc(se.Settings, given):
+	case !stored || slices.ContainsFunc(se.Settings, given):
 		return j.usage("%v", flagged(err, flagOf))
 	}
 	return &renamed{err: fmt.Errorf("%w: %w", store.ErrCorrupt, err), msg: "the league's stored settings: " + err.Error()}
 }
 
 // sayStart writes a run's first line: whether it starts a league or
-// resumes one (at which round), where, and with which settings. A league
-// is new until a run stored its settings or a round (a league of an
-// older ttt has rounds and no settings).
-func (j *job) sayStart(db *store.DB, noSettings bool, cfg league.Config) error {
-	title := db.Game().Title()
-	last, err := db.NewestRound(j.ctx)
-	if err != nil {
-		return err
+// resumes one (at which round), where, and with which settings; then
+// each given setting that differs from the league's.
+func (j *job) sayStart(db *store.DB, start league.Start) {
+	title, with := db.Game().Title(), settingFlags(start.Config)
+	if start.New {
+		fmt.Fprintf(j.Stdout, "new %s league in %s, with %s\n", title, j.db, with)
+	} else {
+		fmt.Fprintf(j.Stdout, "resuming the %s league in %s after round %d, with %s\n", title, j.db, start.After, with)
 	}
-	if noSettings && last == 0 {
-		fmt.Fprintf(j.Stdout, "new %s league in %s, with %s\n", title, j.db, settingFlags(cfg))
-		return nil
+	for _, ch := range start.Changes {
+		fmt.Fprintf(j.Stdout, "%s %s: the league was started with %s; it goes on with %[2]s\n", flagOf(ch.Name), ch.Now, ch.Was)
 	}
-	fmt.Fprintf(j.Stdout, "resuming the %s league in %s after round %d, with %s\n", title, j.db, last, settingFlags(cfg))
-	return nil
 }
 
 // stopConditions are the run's conditions to stop on besides --rounds
@@ -281,8 +239,9 @@ func stopFlags(c *cli.Context) (stopConditions, error) {
 // runLeague plays the league's rounds, a line for each (with --quiet,
 // for each round whose snapshot becomes the best), and a line at the end
 // that says why the run stopped and what the league holds.
-func (j *job) runLeague(db *store.DB, cfg league.Config, stop stopConditions) error {
-	w := j.Stdout
+func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) error {
+	j.sayStart(db, start)
+	cfg, w := start.Config, j.Stdout
 	// The next round may train while a round is evaluated: Training is
 	// then called beside Round, and mu keeps the bar and the best whole.
 	var mu sync.Mutex

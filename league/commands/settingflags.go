@@ -2,10 +2,8 @@ package commands
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -60,27 +58,6 @@ func perGameText(values []string) string {
 	return strings.Join(out, ", ")
 }
 
-// unread refuses a setting that given reports as given but that none of
-// methods (the names of learners) reads, such as --hidden for a league
-// of n-tuple networks: the user meant it, and it would change nothing.
-func (j *job) unread(methods []string, given func(setting string) bool) error {
-	for _, st := range agents.Settings() {
-		if !given(st.Name) {
-			continue
-		}
-		read := false
-		for _, name := range methods {
-			if m, err := agents.MethodOf(name); err == nil && slices.Contains(m.Own, st) {
-				read = true
-			}
-		}
-		if !read {
-			return j.usage("%s: no learner of this league reads it (%s: %s do)", flagOf(st.Name), strings.Join(methods, ","), strings.Join(readers(st), ", "))
-		}
-	}
-	return nil
-}
-
 // leagueFlags are the flags of ttt league run that give the league's
 // settings (league.Settings), with the default game's defaults, and the
 // settings of the methods' own.
@@ -118,20 +95,20 @@ func settingFlag(st league.Setting, d league.Config) cli.Flag {
 	return &cli.StringFlag{Name: name, Aliases: aliases, Value: st.Get(&d), Usage: usage}
 }
 
-// flagText is the value of c's flag called name, as the league stores
-// the setting it gives.
-func flagText(c *cli.Context, name string) string {
-	switch v := c.Value(name).(type) {
-	case int:
-		return strconv.Itoa(v)
-	case uint64:
-		return strconv.FormatUint(v, 10)
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case string:
-		return v
+// putFlags reads into cfg the flags of the league's settings, those of
+// the learners (Setting.Learner) or the others, as the flags' types hold
+// them; a setting held as text is read as the league reads it.
+func putFlags(c *cli.Context, cfg *league.Config, learner bool) error {
+	for _, st := range league.Settings {
+		if st.Learner != learner {
+			continue
+		}
+		name := strings.TrimPrefix(flagOf(st.Name), "--")
+		if err := st.Put(cfg, c.Value(name)); err != nil {
+			return usage(c.Command, "--%s %s: %v", name, c.String(name), err)
+		}
 	}
-	return fmt.Sprint(c.Value(name))
+	return nil
 }
 
 // flagOf is the flag of ttt league run (or ttt train) that gives a

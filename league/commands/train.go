@@ -100,7 +100,9 @@ func trainFlags(c *cli.Context) (trainOptions, error) {
 	case err != nil:
 		return o, usage(c.Command, "--method must be one of %s (got %q)", strings.Join(agents.MethodNames(), ", "), c.String("learner"))
 	}
-	o.cfg = train.Plan{Method: m, Games: c.Int("games"), Seed: c.Uint64("seed"), CheckEvery: c.Int("check-every"), Settings: learning(c)}
+	var flags league.Config
+	learning(c, &flags)
+	o.cfg = train.Plan{Method: m, Games: c.Int("games"), Seed: flags.Seed, CheckEvery: c.Int("check-every"), Settings: flags.Settings}
 	o.cfg.LR = c.Float64("lr")
 	if o.cfg.Until, err = untilFlag(c); err != nil {
 		return o, err
@@ -158,8 +160,8 @@ func runTrain(j *job, o trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := j.unread([]string{o.cfg.Method.Name}, o.given); err != nil {
-		return err
+	if err := agents.Unread([]string{o.cfg.Method.Name}, o.given); err != nil {
+		return j.usage("%v", flagged(err, flagOf))
 	}
 	cfg := o.settings(kit)
 	if err := cfg.Validate(); err != nil {
@@ -338,7 +340,7 @@ func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
 	}
 	for _, st := range agents.Settings() {
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
-		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(readers(st), ", "))
+		usage := fmt.Sprintf("%s (%s)", st.Usage, strings.Join(agents.Readers(st), ", "))
 		var defaults []string
 		for _, k := range agents.Games {
 			if m := defaultReader(k, st); m != nil {
@@ -355,17 +357,6 @@ func learningFlags(d learn.Settings, decayDefault string) []cli.Flag {
 		}
 	}
 	return flags
-}
-
-// readers are the names of the methods that read st.
-func readers(st *learn.Setting) []string {
-	var out []string
-	for _, m := range agents.Methods {
-		if slices.Contains(m.Own, st) {
-			out = append(out, m.Name)
-		}
-	}
-	return out
 }
 
 // defaultReader is the method whose defaults in kit's game a flag of st shows:
@@ -409,29 +400,23 @@ func workersFlag() cli.Flag {
 	}
 }
 
-// learning reads the flags of learningFlags; the learning rate is each
-// command's own flag.
-func learning(c *cli.Context) learn.Settings {
-	var cfg league.Config
-	for _, st := range league.Settings {
-		if st.Learner {
-			st.Set(&cfg, flagText(c, strings.TrimPrefix(flagOf(st.Name), "--"))) // the flag's type made it valid
-		}
-	}
-	s := cfg.Settings
-	s.Own = map[string]float64{}
+// learning reads the flags of learningFlags into cfg: the seed, the
+// exploration, and the settings of the methods' own that the command
+// line gives. The learning rate is each command's own flag.
+func learning(c *cli.Context, cfg *league.Config) {
+	putFlags(c, cfg, true) // numbers, which their flags' types made valid
+	cfg.Own = map[string]float64{}
 	for _, st := range agents.Settings() {
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
 		if !c.IsSet(name) {
 			continue // ForGame or the method's defaults give it
 		}
 		if st.Whole {
-			s.Own[st.Name] = float64(c.Int(name))
+			cfg.Own[st.Name] = float64(c.Int(name))
 		} else {
-			s.Own[st.Name] = c.Float64(name)
+			cfg.Own[st.Name] = c.Float64(name)
 		}
 	}
-	return s
 }
 
 // window formats a trainer's window of games as ttt-rl's trainer does.
