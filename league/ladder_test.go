@@ -142,3 +142,68 @@ func TestSettleLadderOfAnImport(t *testing.T) {
 		t.Error("a built-in player was given a ladder rating")
 	}
 }
+
+// An import whose first matches leave its interval wide plays its extra
+// games against every built-in player that draws on a generator, each
+// getting a share of them by what a game against it says about a network
+// of its rating, p(1-p) at its expected score p: not all against one,
+// whose value its scores need not agree with.
+func TestLadderSharesItsExtraGames(t *testing.T) {
+	t.Parallel()
+	_, db := smallLeague(t, 2)
+	ctx := context.Background()
+	latest, err := db.Agent(ctx, store.Latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visitor := &store.Agent{Kind: store.Imported, Name: "visitor", Method: latest.Method, Weights: latest.Weights, Hidden: latest.Hidden}
+	m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: visitor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	league.Measure(agents.TicTacToe, visitor, m)
+	if err := db.AddAgent(ctx, visitor); err != nil {
+		t.Fatal(err)
+	}
+	// Matches over the openings of one move, 18 games: the first match
+	// against each built-in player leaves the interval near ±70.
+	cfg := small()
+	cfg.Openings = 1
+	l, err := league.SettleLadder(ctx, db, strconv.FormatInt(visitor.ID, 10), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := db.Builtins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := map[string]int{}
+	if err := db.LadderMatches(ctx, store.MatchFilter{Agent: visitor.ID}, func(m store.Match) error {
+		games[names[m.B]] += m.Games()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{}
+	total, sum := 0, 0.0
+	for _, name := range names {
+		b, _ := agents.TicTacToe.Builtin(name)
+		if !b.Random {
+			continue
+		}
+		p := 1 / (1 + math.Pow(10, (b.Elo-l.Rating.Elo)/400))
+		want[name] = p * (1 - p)
+		sum += p * (1 - p)
+		total += games[name]
+	}
+	if total <= 18*len(want) {
+		t.Fatalf("%d games against the built-in players that draw on a generator: no more than their first matches (%+v)", total, l)
+	}
+	for name, w := range want {
+		share := float64(games[name]) / float64(total)
+		if math.Abs(share-w/sum) > 0.1 {
+			t.Errorf("%s: %d of the %d games against the built-in players that draw on a generator (%.2f), want about %.2f at the rating %.1f",
+				name, games[name], total, share, w/sum, l.Rating.Elo)
+		}
+	}
+}
