@@ -104,10 +104,10 @@ func TestLadderRatingOfTheBest(t *testing.T) {
 	}
 }
 
-// An imported network gets its ladder rating at once, as a best does,
-// before the league has rated it; asked again, it plays no more.
-func TestSettleLadderOfAnImport(t *testing.T) {
-	t.Parallel()
+// leagueWithVisitor returns a small league of two rounds and its latest
+// network imported into it again as "visitor", not yet rated.
+func leagueWithVisitor(t *testing.T) (*store.DB, *store.Agent) {
+	t.Helper()
 	_, db := smallLeague(t, 2)
 	ctx := context.Background()
 	latest, err := db.Agent(ctx, store.Latest)
@@ -123,6 +123,15 @@ func TestSettleLadderOfAnImport(t *testing.T) {
 	if err := db.AddAgent(ctx, visitor); err != nil {
 		t.Fatal(err)
 	}
+	return db, visitor
+}
+
+// An imported network gets its ladder rating at once, as a best does,
+// before the league has rated it; asked again, it plays no more.
+func TestSettleLadderOfAnImport(t *testing.T) {
+	t.Parallel()
+	db, visitor := leagueWithVisitor(t)
+	ctx := context.Background()
 	ref := strconv.FormatInt(visitor.ID, 10)
 	l, err := league.SettleLadder(ctx, db, ref, small())
 	if err != nil {
@@ -150,21 +159,8 @@ func TestSettleLadderOfAnImport(t *testing.T) {
 // whose value its scores need not agree with.
 func TestLadderSharesItsExtraGames(t *testing.T) {
 	t.Parallel()
-	_, db := smallLeague(t, 2)
+	db, visitor := leagueWithVisitor(t)
 	ctx := context.Background()
-	latest, err := db.Agent(ctx, store.Latest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	visitor := &store.Agent{Kind: store.Imported, Name: "visitor", Method: latest.Method, Weights: latest.Weights, Hidden: latest.Hidden}
-	m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: visitor})
-	if err != nil {
-		t.Fatal(err)
-	}
-	league.Measure(agents.TicTacToe, visitor, m)
-	if err := db.AddAgent(ctx, visitor); err != nil {
-		t.Fatal(err)
-	}
 	// Matches over the openings of one move, 18 games: the first match
 	// against each built-in player leaves the interval near ±70.
 	cfg := small()
