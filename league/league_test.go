@@ -65,13 +65,8 @@ func openGame(t *testing.T, path string, kit *agents.Kit) *store.DB {
 
 // run plays rounds on the database at path and returns what it holds.
 func run(t *testing.T, path string, cfg league.Config) stored {
-	return runGame(t, path, agents.TicTacToe, cfg)
-}
-
-// runGame is run, on a league of kit's game.
-func runGame(t *testing.T, path string, kit *agents.Kit, cfg league.Config) stored {
 	t.Helper()
-	db := openGame(t, path, kit)
+	db := open(t, path)
 	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
 		t.Fatal(err)
 	}
@@ -142,24 +137,6 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 			t.Error("1 and 2 workers gave different matches, ratings, networks or tables")
 		}
 	})
-	t.Run("ConnectFour", func(t *testing.T) {
-		cfg := league.Default(agents.ConnectFour)
-		// Rounds of several batches of the actors, learned from while the
-		// next is played, and a last batch cut short.
-		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 2500, 8, 4
-		// The net grows at the third round.
-		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", 5000)
-		cfg.Workers = 1
-		one := runGame(t, filepath.Join(dir, "c4one.db"), agents.ConnectFour, cfg)
-		cfg.Workers = 3
-		three := runGame(t, filepath.Join(dir, "c4three.db"), agents.ConnectFour, cfg)
-		if !reflect.DeepEqual(one, three) {
-			t.Error("1 and 3 workers gave different matches, ratings or networks")
-		}
-		if len(one.matches) == 0 {
-			t.Error("no matches")
-		}
-	})
 	for _, r := range one.history[1] {
 		if r.Elo != 0 || r.Lo != 0 || r.Hi != 0 {
 			t.Errorf("random rated %+v in round %d, want 0", r, r.Round)
@@ -179,43 +156,6 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	if !reflect.DeepEqual(whole, split) {
 		t.Error("7 + 7 rounds differ from 14 rounds")
 	}
-	t.Run("ConnectFour", func(t *testing.T) {
-		cfg := league.Default(agents.ConnectFour)
-		cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 8, 4
-		// The net grows at the third round, the first of the resumed run:
-		// by the same tuples as in the run that never stopped.
-		cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", 600)
-		whole := runGame(t, filepath.Join(dir, "c4whole.db"), agents.ConnectFour, cfg)
-		cfg.Rounds = 2
-		runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)
-		split := runGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour, cfg)
-		if !reflect.DeepEqual(whole, split) {
-			t.Error("2 + 2 rounds differ from 4 rounds")
-		}
-		// 12 walks and 36 lines of 6 cells, then the lines again, of 8.
-		db := openGame(t, filepath.Join(dir, "c4split.db"), agents.ConnectFour)
-		want := map[int]string{1: "48 tuples", 2: "48 tuples", 3: "84 tuples", 4: "84 tuples"}
-		list, err := db.Agents(context.Background(), 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range list {
-			if a.Kind != store.Checkpoint {
-				continue
-			}
-			full, err := db.Agent(context.Background(), a.Name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m, err := league.ModelOf(agents.ConnectFour, &league.Agent{Agent: full}); err != nil || !strings.Contains(m.Describe(), want[a.Generation]) {
-				t.Errorf("round %d's checkpoint: %v (%v), want %s", a.Generation, m, err, want[a.Generation])
-			}
-			delete(want, a.Generation)
-		}
-		if len(want) > 0 {
-			t.Errorf("no checkpoints of rounds %v", want)
-		}
-	})
 	// Stopped in the middle of the lines' turn, a league of several
 	// learners goes on with the line whose turn it was, each line as it
 	// was.

@@ -77,20 +77,30 @@ func TestDivergedLineRetires(t *testing.T) {
 	}
 }
 
-// A round that trains while the round before it is evaluated makes the
-// league that playing the rounds one after the other makes: the same
-// snapshots, matches and ratings.
-func TestOverlappedRoundsAreTheSame(t *testing.T) {
+// A Connect Four league is the same league however it is played: its
+// rounds one after the other on one worker, or on three workers with
+// each round training while the round before it is evaluated, stopped
+// after two rounds and resumed. The same snapshots, matches, ratings and
+// rating histories. One test for the three, and two leagues for it,
+// because such a league spends most of its time in the games against the
+// solver and the MCTS players, which would be the same in each.
+func TestConnectFourLeagueHoweverPlayed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cfg := Default(agents.ConnectFour)
-	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 300, 6, 4
-	cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
+	// Rounds of several batches of the actors, each learned from while
+	// the next is played, and a last batch cut short.
+	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 2500, 8, 4
+	// The net grows at the third round, the first of the resumed run: by
+	// the same tuples as in the run that never stopped.
+	cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", 5000)
 	if !(&trainer{cfg: cfg}).independent() {
 		t.Fatal("a Connect Four league's rounds do not overlap")
 	}
-	leagueOf := func(name string, play func(*store.DB)) (weights [][]byte, matches []store.Match, fits map[int64]float64) {
-		db, err := store.Open(ctx, filepath.Join(t.TempDir(), name), func() store.Setup { return Setup(agents.ConnectFour) })
+	dir := t.TempDir()
+	described := map[int]string{} // each round's snapshot's model, as the overlapped league has it last
+	leagueOf := func(name string, play func(*store.DB)) (weights map[string][]byte, history map[string][]store.HistoryRow, matches []store.Match, fits map[int64]float64) {
+		db, err := store.Open(ctx, filepath.Join(dir, name), func() store.Setup { return Setup(agents.ConnectFour) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,28 +110,35 @@ func TestOverlappedRoundsAreTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		weights, history = map[string][]byte{}, map[string][]store.HistoryRow{}
 		for _, a := range list {
 			full, err := db.Agent(ctx, a.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			weights = append(weights, full.Weights)
+			weights[a.Name] = full.Weights
+			if full.Kind == store.Checkpoint {
+				m, err := ModelOf(agents.ConnectFour, &Agent{Agent: full})
+				if err != nil {
+					t.Fatal(err)
+				}
+				described[full.Generation] = m.Describe()
+			}
+			if history[a.Name], err = db.History(ctx, a.ID); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := db.Matches(ctx, store.MatchFilter{}, func(m store.Match) error { matches = append(matches, m); return nil }); err != nil {
 			t.Fatal(err)
 		}
-		fits, _, err = db.Fits(ctx)
-		if err != nil {
+		if fits, _, err = db.Fits(ctx); err != nil {
 			t.Fatal(err)
 		}
-		return weights, matches, fits
+		return weights, history, matches, fits
 	}
-	ow, om, of := leagueOf("overlapped.db", func(db *store.DB) {
-		if _, err := Run(ctx, db, cfg, Hooks{}); err != nil {
-			t.Fatal(err)
-		}
-	})
-	sw, sm, sf := leagueOf("sequential.db", func(db *store.DB) {
+	sw, sh, sm, sf := leagueOf("sequential.db", func(db *store.DB) {
+		cfg := cfg
+		cfg.Workers = 1
 		lg, tr, err := open(ctx, db, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -133,8 +150,27 @@ func TestOverlappedRoundsAreTheSame(t *testing.T) {
 			}
 		}
 	})
-	if len(ow) != len(sw) || !reflect.DeepEqual(ow, sw) || !reflect.DeepEqual(om, sm) || !reflect.DeepEqual(of, sf) {
-		t.Errorf("overlapped rounds: %d agents, %d matches; one after the other: %d agents, %d matches, or other weights or ratings", len(ow), len(om), len(sw), len(sm))
+	ow, oh, om, of := leagueOf("overlapped.db", func(db *store.DB) {
+		cfg := cfg
+		cfg.Workers, cfg.Rounds = 3, 2
+		for range 2 {
+			if _, err := Run(ctx, db, cfg, Hooks{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if len(sm) == 0 || len(sw) != 4+len(agents.ConnectFour.Builtins) {
+		t.Errorf("%d matches, %d agents: want matches, and the built-in players and 4 snapshots", len(sm), len(sw))
+	}
+	if !reflect.DeepEqual(ow, sw) || !reflect.DeepEqual(oh, sh) || !reflect.DeepEqual(om, sm) || !reflect.DeepEqual(of, sf) {
+		t.Errorf("overlapped on 3 workers, 2 + 2 rounds: %d agents, %d matches; one after the other on 1 worker: %d agents, %d matches, or other weights, ratings or histories",
+			len(ow), len(om), len(sw), len(sm))
+	}
+	// 12 walks and 36 lines of 6 cells, then the lines again, of 8.
+	for round, tuples := range map[int]string{1: "48 tuples", 2: "48 tuples", 3: "84 tuples", 4: "84 tuples"} {
+		if !strings.Contains(described[round], tuples) {
+			t.Errorf("round %d's snapshot: %q, want %s", round, described[round], tuples)
+		}
 	}
 }
 
