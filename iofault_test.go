@@ -341,7 +341,7 @@ func faultCases() []faultCase {
 	return []faultCase{
 		leagueRun("LeagueRun", clitest.Quick...),
 		leagueRun("LeagueRunLearners", append(slices.Clone(clitest.Quick), "--learners", "policy,table")...),
-		leagueRun("LeagueRunConnectFour", "--game", "connect4", "--games-per-round", "200", "--line-tuples", "0", "--tuples", "6", "--tuple-length", "4", "--grow-at", "200", "--grow-length", "5", "--seed", "5"),
+		leagueRun("LeagueRunConnectFour", "--game", "connect4", "--games-per-round", "200", "--openings", "1", "--ladder-interval", "200", "--line-tuples", "0", "--tuples", "6", "--tuple-length", "4", "--grow-at", "200", "--grow-length", "5", "--seed", "5"),
 		{
 			// A new league, made in a file of its own (NAME.PID.new), which
 			// takes its name once whole: a creation that fails leaves

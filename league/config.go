@@ -34,6 +34,12 @@ type Config struct {
 	// a player of its own (best@ab4), beside the network alone: a
 	// setting of the run, like Workers, which the league does not keep.
 	Search []search.Spec
+	// LadderInterval is the widest a new best's ladder interval may be,
+	// either side of its rating, before it stops playing extra games
+	// against the built-in players (0: LadderHalf). The games it takes
+	// grow as the square of the narrowing, so a wider one makes a quick
+	// league's rounds much shorter: another setting of the run.
+	LadderInterval float64
 	// Learners are the methods that learn in the league (agents.Methods),
 	// each on a line of its own: the lines train in turn, a round each,
 	// and every snapshot joins the one rating list.
@@ -349,6 +355,15 @@ func Default(kit *agents.Kit) Config {
 	}
 }
 
+// ladderHalf is the widest the run lets a new best's ladder interval be,
+// either side.
+func (c Config) ladderHalf() float64 {
+	if c.LadderInterval > 0 {
+		return c.LadderInterval
+	}
+	return LadderHalf
+}
+
 // MaxGamesPerRound bounds a round's training games: a billion take hours.
 // A league's stored setting beyond it (an edited file) would start a
 // round that never ends.
@@ -363,6 +378,8 @@ func (c Config) Validate() error {
 		return learn.OutOfRange("duration", "must not be negative", c.Duration)
 	case c.Workers < 0:
 		return learn.OutOfRange("workers", "must not be negative", fmt.Sprintf("%d; 0 is one per core", c.Workers))
+	case c.LadderInterval < 0 || math.IsNaN(c.LadderInterval):
+		return learn.OutOfRange("ladder-interval", "must not be negative", c.LadderInterval)
 	}
 	for _, st := range Settings {
 		if rule, got := st.out(&c); rule != "" {

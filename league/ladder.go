@@ -29,8 +29,9 @@ import (
 // engines rate against anchored engines.
 
 // LadderHalf is the widest the best's ladder interval may be, either side
-// of its rating: a network that becomes the best plays extra games
-// against the ladder until it is this narrow.
+// of its rating, unless a run says otherwise (Config.LadderInterval): a
+// network that becomes the best plays extra games against the ladder
+// until it is this narrow.
 const LadderHalf = 30.0
 
 // maxLadderGames bounds the extra games a network plays in one go for its
@@ -119,6 +120,7 @@ func ladderFit(kit *agents.Kit, rs []store.LadderResult) (elo.Rating, bool) {
 
 // ladderPlayer plays a network's extra games against the ladder.
 type ladderPlayer struct {
+	half    float64 // the widest the interval may be, either side
 	db      *store.DB
 	kit     *agents.Kit
 	cons    *contestants
@@ -134,7 +136,7 @@ type ladderPlayer struct {
 // same players, whichever its league paired it with (a rating against
 // mcts-10 alone is not one against the whole ladder: Elo is not
 // transitive among them either). Then, while its ladder interval is
-// wider than ±LadderHalf, in steps of up to ladderStep games, matches
+// wider than ±lp.half, in steps of up to ladderStep games, matches
 // against the built-in players that draw on a generator (a deterministic
 // pair would only repeat its games), shared out among them as ladderShares
 // says.
@@ -170,12 +172,12 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 	add(ms)
 	l.Rating, l.Rated = ladderFit(lp.kit, rs)
 	perMatch := 2 * len(lp.match.openings[lp.plies])
-	for l.Rated && l.Half() > LadderHalf && l.Extra < maxLadderGames {
+	for l.Rated && l.Half() > lp.half && l.Extra < maxLadderGames {
 		shares, info := lp.ladderShares(l.Rating.Elo)
 		if len(shares) == 0 {
 			break // no built-in player draws on a generator
 		}
-		n := int(math.Ceil(elo.GamesFor(l.Half(), LadderHalf, info) / float64(perMatch)))
+		n := int(math.Ceil(elo.GamesFor(l.Half(), lp.half, info) / float64(perMatch)))
 		n = max(1, min(n, (ladderStep+perMatch-1)/perMatch, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
 		ms, err := lp.play(ctx, id, lp.deal(rs, shares, n, perMatch), round)
 		if err != nil {
@@ -353,14 +355,14 @@ func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (La
 	// Seeded apart from a league's extra games, which a league run may
 	// play for the same network meanwhile (ttt import takes no lock): two
 	// such matches never repeat each other's games.
-	lp := &ladderPlayer{db: db, kit: kit, cons: cons, match: newMatch(kit.Game), seed: mix(cfg.Seed, settleSalt), workers: cfg.Workers,
+	lp := &ladderPlayer{half: cfg.ladderHalf(), db: db, kit: kit, cons: cons, match: newMatch(kit.Game), seed: mix(cfg.Seed, settleSalt), workers: cfg.Workers,
 		plies: min(cfg.Openings, kit.League.LadderOpenings)}
 	return lp.settle(ctx, a.ID, round)
 }
 
 // ladderRound is a league round's part in the ladder, after its commit:
-// the best, if it is a network whose ladder interval is wider than
-// ±LadderHalf, plays its extra games; the report gets the snapshot's
+// the best, if it is a network whose ladder interval is wider than the
+// run allows, plays its extra games; the report gets the snapshot's
 // ladder rating and the best's. A run stopped meanwhile leaves the extra
 // games to the next round: the round is in already.
 func (lg *league) ladderRound(ctx context.Context, report *Report) error {
@@ -390,7 +392,7 @@ func (lg *league) ladderBest(ctx context.Context, report *Report) error {
 }
 
 // settleBest plays the best's extra games against the ladder, if its
-// ladder interval is wider than ±LadderHalf, as games of round, and
+// ladder interval is wider than the run allows, as games of round, and
 // returns the best and its ladder rating; no best where the league has
 // no network yet.
 func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, LadderRating, error) {
@@ -401,7 +403,7 @@ func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, La
 	if err != nil {
 		return nil, LadderRating{}, err
 	}
-	lp := &ladderPlayer{db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
+	lp := &ladderPlayer{half: lg.cfg.ladderHalf(), db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
 		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
 	l, err := lp.settle(ctx, best.ID, round)
 	if err != nil {

@@ -203,3 +203,30 @@ func TestLadderSharesItsExtraGames(t *testing.T) {
 		}
 	}
 }
+
+// A run's --ladder-interval is how narrow the extra games make a
+// network's ladder interval: at ±60 they stop short of ±30, and a run at
+// the default plays on from there to ±30.
+func TestLadderInterval(t *testing.T) {
+	t.Parallel()
+	db, visitor := leagueWithVisitor(t)
+	ctx := context.Background()
+	cfg := small()
+	cfg.Openings = 1
+	cfg.LadderInterval = 60
+	wide, err := league.SettleLadder(ctx, db, strconv.FormatInt(visitor.ID, 10), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !wide.Rated || wide.Half() > 60 || wide.Half() <= league.LadderHalf || wide.Extra == 0 {
+		t.Fatalf("at --ladder-interval 60: %+v (±%.1f), want extra games that stop within ±60, short of ±%v", wide, wide.Half(), league.LadderHalf)
+	}
+	cfg.LadderInterval = 0
+	narrow, err := league.SettleLadder(ctx, db, strconv.FormatInt(visitor.ID, 10), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if narrow.Half() > league.LadderHalf || narrow.Extra == 0 {
+		t.Errorf("then at the default: %+v (±%.1f), want more extra games, to within ±%v", narrow, narrow.Half(), league.LadderHalf)
+	}
+}

@@ -91,6 +91,11 @@ func TestConnectFourLeagueHoweverPlayed(t *testing.T) {
 	// Rounds of several batches of the actors, each learned from while
 	// the next is played, and a last batch cut short.
 	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 2500, 8, 4
+	// One opening of one move in each colour: the games against the
+	// solver and the MCTS players, most of such a league's time, are 14 a
+	// player, not 98.
+	cfg.Openings = 1
+	cfg.LadderInterval = 100
 	// The net grows at the third round, the first of the resumed run: by
 	// the same tuples as in the run that never stopped.
 	cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", 5000)

@@ -34,7 +34,7 @@ func TestEveryKindOfAgent(t *testing.T) {
 		flags   []string
 	}{
 		{agents.TicTacToe, []string{"table", "policy", "tdlambda", "selfplay-table", "ntuple"}, []string{"--games-per-round", "2000", "--hidden", "16"}},
-		{agents.ConnectFour, []string{"policy", "tdlambda", "ntuple"}, []string{"--games-per-round", "300", "--hidden", "16", "--tuples", "6", "--tuple-length", "4", "--opponents", "6"}},
+		{agents.ConnectFour, []string{"policy", "tdlambda", "ntuple"}, []string{"--games-per-round", "300", "--hidden", "16", "--tuples", "6", "--tuple-length", "4", "--opponents", "6", "--openings", "1", "--ladder-interval", "200"}},
 	} {
 		t.Run(c.kit.Name(), func(t *testing.T) {
 			t.Parallel()

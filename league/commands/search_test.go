@@ -16,7 +16,7 @@ func TestSearchedAgents(t *testing.T) {
 	var ratings [2]string
 	for i, workers := range []string{"1", "2"} {
 		p := clitest.New(t)
-		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "20000",
+		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "20000", "--openings", "1", "--ladder-interval", "200",
 			"--search", "ab2,mcts50", "--workers", workers)
 		// Round 1 has no best yet; rounds 2 and 3 add the best searched
 		// twice each, or once more where the best did not change.
