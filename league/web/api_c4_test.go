@@ -19,7 +19,7 @@ import (
 )
 
 // c4Flags make a small Connect Four league of a few rounds.
-var c4Flags = []string{"--game", "connect4", "--learners", "tdlambda", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3"}
+var c4Flags = []string{"--game", "connect4", "--learners", "tdlambda", "--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--ladder-interval", "200", "--seed", "3"}
 
 // The API on a Connect Four league: the move endpoint plays its agents
 // on moves given as columns 1-7, the agents and the leaderboard carry the

@@ -24,7 +24,7 @@ import (
 // games are played on the page, at a desk and on a phone.
 func connectFour(t *testing.T, ctx context.Context, shots string) {
 	t.Helper()
-	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--tuples", "8", "--tuple-length", "6", "--opponents", "4", "--openings", "1", "--seed", "3")
+	_, path := newLeague(t, 4, "--game", "connect4", "--games-per-round", "300", "--tuples", "8", "--tuple-length", "6", "--opponents", "4", "--openings", "1", "--ladder-interval", "200", "--seed", "3")
 	_, url := serve(t, path)
 	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before this server stops
 

@@ -31,7 +31,7 @@ var morningGames = []struct {
 	flags []string
 }{
 	{"tic-tac-toe", []string{"--games-per-round", "2000", "--seed", "5"}},
-	{"Connect Four", []string{"--game", "connect4", "--games-per-round", "300", "--tuples", "8", "--tuple-length", "6", "--opponents", "4", "--openings", "1", "--seed", "3"}},
+	{"Connect Four", []string{"--game", "connect4", "--games-per-round", "300", "--tuples", "8", "--tuple-length", "6", "--opponents", "4", "--openings", "1", "--ladder-interval", "200", "--seed", "3"}},
 }
 
 // morning runs the morning's checks on leagues of each game, and on the

@@ -48,7 +48,7 @@ func otherLeague(t testing.TB) string {
 	otherFile.mu.Lock()
 	defer otherFile.mu.Unlock()
 	if otherFile.data == nil {
-		_, path := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--seed", "3")
+		_, path := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--ladder-interval", "200", "--seed", "3")
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
