@@ -73,13 +73,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.DurationFlag{Name: "heartbeat", Value: time.Minute, Usage: "where the output is no terminal (a log file, a pipe), a line at most this often while a round trains, with its games trained of how many, so that a long round is seen to go on (0: none)"},
 			workersFlag(),
 			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: " + search.Help() + "; a setting of the run, given on every run that should"},
-			&cli.Float64Flag{Name: "ladder-interval", Value: league.LadderHalf, Usage: "the widest a new best's ladder interval may be, either side of its rating, in `ELO`: it plays extra games against the built-in players until it is this narrow, games that grow as the square of the narrowing (60 takes about a quarter of 30's); a setting of the run",
-				Action: func(c *cli.Context, v float64) error {
-					if !(v > 0) {
-						return usage(c.Command, "--ladder-interval must be more than 0 Elo (got %v)", v)
-					}
-					return nil
-				}},
+			ladderIntervalFlag(),
 		}, leagueFlags()...)),
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
@@ -472,4 +466,21 @@ func factsText(f game.Facts) string {
 			random, 100*s.All.Share(), 100*s.Early.Share(), 100*s.Middle.Share(), 100*s.Late.Share())
 	}
 	return fmt.Sprintf("vs random X %.1f%% O %.1f%%  %s", 100*f.VsRandom[0].Score(), 100*f.VsRandom[1].Score(), f.Class)
+}
+
+// ladderIntervalFlag is --ladder-interval: a finite number of Elo, more
+// than 0.
+func ladderIntervalFlag() cli.Flag {
+	f := floatFlag("ladder-interval", league.LadderHalf, "the widest a new best's ladder interval may be, either side of its rating, in `ELO`: it plays extra games against the built-in players until it is this narrow, games that grow as the square of the narrowing (60 takes about a quarter of 30's); a setting of the run").(*cli.Float64Flag)
+	finite := f.Action
+	f.Action = func(c *cli.Context, v float64) error {
+		if err := finite(c, v); err != nil {
+			return err
+		}
+		if v <= 0 {
+			return usage(c.Command, "--ladder-interval must be more than 0 Elo (got %v)", v)
+		}
+		return nil
+	}
+	return f
 }
