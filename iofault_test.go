@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"ttt/league/commands/clitest"
@@ -61,14 +62,34 @@ func TestIOFaults(t *testing.T) {
 		t.Skip("strace is not installed: apt-get install strace")
 	}
 	full := os.Getenv("TTT_IOFAULT_FULL") != ""
-	var figures []string
-	met := map[string]int{} // injection points by system call, over the cases
+	var (
+		mu      sync.Mutex
+		figures []string
+		met     = map[string]int{} // injection points by system call, over the cases
+		ran     int
+	)
 	cases := faultCases()
-	ran := 0
+	// The cases run side by side, and what they found is told once they
+	// have all ended (a test's cleanup waits for its parallel subtests).
+	t.Cleanup(func() {
+		sort.Strings(figures)
+		t.Logf("I/O faults (full sweep: %v):\n%s", full, strings.Join(figures, "\n"))
+		// A fault that no command meets tries nothing, and would pass
+		// unseen: SQLite might open its files with open rather than openat,
+		// or no command rename a league file with rename.
+		for _, f := range faults {
+			if ran == len(cases) && met[f.call] == 0 {
+				t.Errorf("no command made a %s call on a league's files: its fault tried nothing", f.call)
+			}
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ran++
+			t.Parallel()
 			byCall := c.sweep(t, strace, full)
+			mu.Lock()
+			defer mu.Unlock()
+			ran++
 			var all tally
 			var calls []string
 			for _, f := range faults {
@@ -81,16 +102,6 @@ func TestIOFaults(t *testing.T) {
 			figures = append(figures, fmt.Sprintf("%s: %d injection points tried, %d survived (%d ended with an error line, the others finished): %s",
 				c.name, all.tried, all.survived, all.failed, strings.Join(calls, ", ")))
 		})
-	}
-	sort.Strings(figures)
-	t.Logf("I/O faults (full sweep: %v):\n%s", full, strings.Join(figures, "\n"))
-	// A fault that no command meets tries nothing, and would pass
-	// unseen: SQLite might open its files with open rather than openat,
-	// or no command rename a league file with rename.
-	for _, f := range faults {
-		if ran == len(cases) && met[f.call] == 0 {
-			t.Errorf("no command made a %s call on a league's files: its fault tried nothing", f.call)
-		}
 	}
 }
 
@@ -338,10 +349,17 @@ func faultCases() []faultCase {
 			result: standing,
 		}
 	}
+	// A Connect Four league opens, truncates and renames its files as a
+	// tic-tac-toe league does, by the same code, which the cases of
+	// tic-tac-toe try; its own are its writes, syncs and reads of larger
+	// networks and of games against its ladder. Each of its runs plays
+	// the solver and the MCTS players, so it tries those alone.
+	connectFour := leagueRun("LeagueRunConnectFour", "--game", "connect4", "--games-per-round", "200", "--openings", "1", "--ladder-interval", "200", "--line-tuples", "0", "--tuples", "6", "--tuple-length", "4", "--grow-at", "200", "--grow-length", "5", "--seed", "5")
+	connectFour.calls = []string{"pwrite64", "fsync", "pread64"}
 	return []faultCase{
 		leagueRun("LeagueRun", clitest.Quick...),
 		leagueRun("LeagueRunLearners", append(slices.Clone(clitest.Quick), "--learners", "policy,table")...),
-		leagueRun("LeagueRunConnectFour", "--game", "connect4", "--games-per-round", "200", "--openings", "1", "--ladder-interval", "200", "--line-tuples", "0", "--tuples", "6", "--tuple-length", "4", "--grow-at", "200", "--grow-length", "5", "--seed", "5"),
+		connectFour,
 		{
 			// A new league, made in a file of its own (NAME.PID.new), which
 			// takes its name once whole: a creation that fails leaves
