@@ -71,6 +71,15 @@ type Method struct {
 	Headerless bool
 }
 
+// Names are the names of methods, in their order.
+func Names(methods []*Method) []string {
+	var out []string
+	for _, m := range methods {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
 // Learner is a method's model while it learns from the games it plays.
 // It is not safe for concurrent use.
 type Learner interface {
