@@ -275,12 +275,11 @@ func (c Config) settings(g game.Game, m *learn.Method) learn.Settings {
 	if m.Tune != nil {
 		s = m.Tune(s, func(name string) bool { return name == "lr" && own })
 	}
+	// c's values over the method's defaults, in the map Defaults makes
+	// anew, which becomes the line's own.
 	d := m.Defaults(g)
-	for _, st := range m.Own {
-		if _, ok := s.Own[st.Name]; !ok {
-			s = s.With(st.Name, d.Own[st.Name])
-		}
-	}
+	maps.Copy(d.Own, s.Own)
+	s.Own = d.Own
 	return s
 }
 
@@ -436,23 +435,16 @@ func (c Config) ValidateFor(kit *agents.Kit) error {
 			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
 		})
 	}
+	lines := make([]learn.Settings, len(c.Learners)) // how each line would learn
+	for i, m := range c.Learners {
+		lines[i] = c.settings(kit.Game, m)
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	for _, m := range c.Learners {
-		if m.CanLearn != nil {
-			if err := m.CanLearn(kit.Game); err != nil {
-				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], m.Name, err) })
-			}
-		}
-		s := c.settings(kit.Game, m)
-		if err := s.Validate(m.Own); err != nil {
+	for i, m := range c.Learners {
+		if err := m.Accepts(kit.Game, lines[i], "learners"); err != nil {
 			return err
-		}
-		if m.Check != nil {
-			if err := m.Check(s); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

@@ -216,7 +216,7 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			o := m.Defaults(kit.Game)
 			for _, st := range m.Own {
 				if _, ok := d.Own[st.Name]; !ok {
-					d.Settings = d.Settings.With(st.Name, o.Own[st.Name])
+					d.Own[st.Name] = o.Own[st.Name] // d.Own is new: Defaults made it
 				}
 			}
 			if lr := o.LR; lr != d.LR && !given("lr") {
@@ -232,11 +232,13 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			st.copy(&c, &d)
 		}
 	}
+	own := maps.Collect(maps.All(c.Own)) // a map of c's own: the caller's stays as it was
 	for st, v := range d.own {
 		if !given(st.Name) {
-			c.Settings = c.Settings.With(st.Name, v)
+			own[st.Name] = v
 		}
 	}
+	c.Own = own
 	return c
 }
 
