@@ -24,13 +24,7 @@ var Methods = []*learn.Method{
 }
 
 // MethodNames are the names of Methods, in their order.
-func MethodNames() []string {
-	var names []string
-	for _, m := range Methods {
-		names = append(names, m.Name)
-	}
-	return names
-}
+func MethodNames() []string { return learn.Names(Methods) }
 
 // ErrUnknownMethod is the error of a name that is no method of Methods.
 var ErrUnknownMethod = errors.New("unknown method")
@@ -184,16 +178,13 @@ func Readers(st *learn.Setting) []string {
 }
 
 // Unread refuses a setting that given reports as given but that none of
-// methods (the names of learners) reads, such as hidden for a league of
-// n-tuple networks: the user meant it, and it would change nothing.
-func Unread(methods []string, given func(setting string) bool) error {
+// methods reads, such as hidden for a league of n-tuple networks: the
+// user meant it, and it would change nothing.
+func Unread(methods []*learn.Method, given func(setting string) bool) error {
 	for _, st := range Settings() {
-		if given(st.Name) && !slices.ContainsFunc(methods, func(name string) bool {
-			m, err := MethodOf(name)
-			return err == nil && slices.Contains(m.Own, st)
-		}) {
+		if given(st.Name) && !slices.ContainsFunc(methods, func(m *learn.Method) bool { return slices.Contains(m.Own, st) }) {
 			return learn.Invalid([]string{st.Name}, func(n []string) string {
-				return fmt.Sprintf("%s: no learner of this league reads it (%s: %s do)", n[0], strings.Join(methods, ","), strings.Join(Readers(st), ", "))
+				return fmt.Sprintf("%s: no learner of this league reads it (%s: %s do)", n[0], strings.Join(learn.Names(methods), ","), strings.Join(Readers(st), ", "))
 			})
 		}
 	}

@@ -42,8 +42,9 @@ type Config struct {
 	LadderInterval float64
 	// Learners are the methods that learn in the league (agents.Methods),
 	// each on a line of its own: the lines train in turn, a round each,
-	// and every snapshot joins the one rating list.
-	Learners []string
+	// and every snapshot joins the one rating list. The setting's text
+	// names them, and is read into the methods once.
+	Learners []*learn.Method
 	// Settings are how every line learns (see settings); its epsilon
 	// schedule runs over a line's whole life, not per round.
 	learn.Settings
@@ -95,8 +96,11 @@ var Settings = []Setting{
 		at: func(c *Config) any { return &c.GamesPerRound }},
 	{Name: "learners", Alias: "learner", Usage: "the methods that learn in the league, each on a line of its own, taking turns a round each, `METHOD,...`",
 		at: func(c *Config) any {
-			return text{get: func() string { return strings.Join(c.Learners, ",") },
-				set:  func(s string) error { c.Learners = strings.Split(s, ","); return nil },
+			return text{get: func() string { return strings.Join(learn.Names(c.Learners), ",") },
+				set: func(s string) (err error) {
+					c.Learners, err = methodsOf(s)
+					return err
+				},
 				from: func(src *Config) { c.Learners = src.Learners }}
 		}},
 	{Name: "lr", Usage: "learning rate of every line, and METHOD=RATE for a line of its own: `RATE[,METHOD=RATE...]`, e.g. 0.01,policy=0.001",
@@ -277,12 +281,11 @@ func (c Config) settings(g game.Game, m *learn.Method) learn.Settings {
 	if m.Tune != nil {
 		s = m.Tune(s, func(name string) bool { return name == "lr" && own })
 	}
+	// c's values over the method's defaults, in the map Defaults makes
+	// anew, which becomes the line's own.
 	d := m.Defaults(g)
-	for _, st := range m.Own {
-		if _, ok := s.Own[st.Name]; !ok {
-			s = s.With(st.Name, d.Own[st.Name])
-		}
-	}
+	maps.Copy(d.Own, s.Own)
+	s.Own = d.Own
 	return s
 }
 
@@ -321,6 +324,30 @@ func ParseLR(s string) (lr float64, byMethod map[string]float64, err error) {
 	return lr, byMethod, nil
 }
 
+// methodsOf reads the setting learners, the names of methods
+// (agents.Methods) with commas between them. It refuses a name that is
+// no method, and one named twice: a league has one line of each.
+func methodsOf(text string) ([]*learn.Method, error) {
+	var methods []*learn.Method
+	for _, name := range strings.Split(text, ",") {
+		m, err := agents.MethodOf(name)
+		switch {
+		case name == "mcts":
+			return nil, learn.Invalid([]string{"learners"}, func(n []string) string {
+				return n[0] + " mcts: " + learn.NoLearningMCTS
+			})
+		case err != nil:
+			return nil, learn.OutOfRange("learners", "must be methods among "+strings.Join(agents.MethodNames(), ", "), fmt.Sprintf("%q", name))
+		case slices.Contains(methods, m):
+			return nil, learn.Invalid([]string{"learners"}, func(n []string) string {
+				return fmt.Sprintf("%s %s: %s is named twice (a league has one line of each method)", n[0], text, name)
+			})
+		}
+		methods = append(methods, m)
+	}
+	return methods, nil
+}
+
 // lrText writes the learning rates as ParseLR reads them, the methods'
 // in the order of their names.
 func (c Config) lrText() string {
@@ -350,7 +377,7 @@ func Default(kit *agents.Kit) Config {
 		SelfPlay:      d.SelfPlay,
 		Exploit:       d.Exploit,
 		Drill:         d.Drill,
-		Learners:      []string{kit.Learner.Name},
+		Learners:      []*learn.Method{kit.Learner},
 		Settings:      kit.Learner.Defaults(kit.Game),
 	}
 }
@@ -400,28 +427,13 @@ func (c Config) Validate() error {
 	case len(c.Learners) == 0:
 		return learn.OutOfRange("learners", "must name at least one method", `""`)
 	}
-	for i, name := range c.Learners {
-		_, err := agents.MethodOf(name)
-		switch {
-		case name == "mcts":
-			return learn.Invalid([]string{"learners"}, func(n []string) string {
-				return n[0] + " mcts: " + learn.NoLearningMCTS
-			})
-		case slices.Contains(c.Learners[:i], name):
-			return learn.Invalid([]string{"learners"}, func(n []string) string {
-				return fmt.Sprintf("%s %s: %s is named twice (a league has one line of each method)", n[0], strings.Join(c.Learners, ","), name)
-			})
-		case err != nil:
-			return learn.OutOfRange("learners", "must be methods among "+strings.Join(agents.MethodNames(), ", "), fmt.Sprintf("%q", name))
-		}
-	}
 	if err := c.Settings.Validate(nil); err != nil {
 		return err
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.LRByMethod)) {
-		if !slices.Contains(c.Learners, m) {
+		if !slices.Contains(learn.Names(c.Learners), m) {
 			return learn.Invalid([]string{"lr", "learners"}, func(n []string) string {
-				return fmt.Sprintf("%s %s: %s is not among the %s (%s)", n[0], c.lrText(), m, n[1], strings.Join(c.Learners, ","))
+				return fmt.Sprintf("%s %s: %s is not among the %s (%s)", n[0], c.lrText(), m, n[1], strings.Join(learn.Names(c.Learners), ","))
 			})
 		}
 	}
@@ -440,24 +452,16 @@ func (c Config) ValidateFor(kit *agents.Kit) error {
 			return fmt.Sprintf("%s and %s need a game whose every position is solved, and %s is not (set them to 0)", n[0], n[1], kit.Title())
 		})
 	}
+	lines := make([]learn.Settings, len(c.Learners)) // how each line would learn
+	for i, m := range c.Learners {
+		lines[i] = c.settings(kit.Game, m)
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	for _, name := range c.Learners {
-		m, _ := agents.MethodOf(name) // Validate knows them
-		if m.CanLearn != nil {
-			if err := m.CanLearn(kit.Game); err != nil {
-				return learn.Invalid([]string{"learners"}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], name, err) })
-			}
-		}
-		s := c.settings(kit.Game, m)
-		if err := s.Validate(m.Own); err != nil {
+	for i, m := range c.Learners {
+		if err := m.Accepts(kit.Game, lines[i], "learners"); err != nil {
 			return err
-		}
-		if m.Check != nil {
-			if err := m.Check(s); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

@@ -18,7 +18,10 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 	"ttt/agents/nn"
+	"ttt/agents/ntuple"
+	"ttt/agents/train"
 	"ttt/league"
 	"ttt/store"
 )
@@ -127,7 +130,7 @@ func TestSameResultsForAnyWorkers(t *testing.T) {
 	}
 	t.Run("ThreeLearners", func(t *testing.T) {
 		cfg := small()
-		cfg.Learners = []string{"policy", "table", "tdlambda"}
+		cfg.Learners = []*learn.Method{train.PolicyMethod, train.TableMethod, train.TDLambdaMethod}
 		cfg.Rounds = 9
 		cfg.Workers = 1
 		one := run(t, filepath.Join(dir, "three1.db"), cfg)
@@ -161,7 +164,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 	// was.
 	t.Run("FourLearners", func(t *testing.T) {
 		cfg := small()
-		cfg.Learners = agents.MethodNames()
+		cfg.Learners = agents.Methods
 		cfg.Rounds = 10
 		whole := run(t, filepath.Join(dir, "fourwhole.db"), cfg)
 		cfg.Rounds = 5
@@ -180,7 +183,7 @@ func TestResumeGoesOnAsIfNeverStopped(t *testing.T) {
 func TestLearnersTakeTurns(t *testing.T) {
 	t.Parallel()
 	cfg := small()
-	cfg.Learners = []string{"table", "policy", "selfplay-table", "tdlambda", "ntuple"}
+	cfg.Learners = []*learn.Method{train.TableMethod, train.PolicyMethod, train.SelfPlayTableMethod, train.TDLambdaMethod, ntuple.Method}
 	cfg.Rounds = 8
 	db := open(t, filepath.Join(t.TempDir(), "league.db"))
 	if _, err := league.Run(context.Background(), db, cfg, league.Hooks{}); err != nil {
@@ -193,12 +196,13 @@ func TestLearnersTakeTurns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		method := cfg.Learners[(round-1)%int64(len(cfg.Learners))]
+		want := cfg.Learners[(round-1)%int64(len(cfg.Learners))]
+		method := want.Name
 		if a.Method != method || int64(a.Generation) != round {
 			t.Errorf("agent %d: method %q of round %d, want %q of round %d", id, a.Method, a.Generation, method, round)
 		}
 		m, err := league.ModelOf(agents.TicTacToe, &league.Agent{Agent: a})
-		if want, _ := agents.MethodOf(method); err != nil || !strings.Contains(m.Describe(), want.Model) {
+		if err != nil || !strings.Contains(m.Describe(), want.Model) {
 			t.Errorf("agent %d (%s): its model %v (%v), want a %s", id, method, m, err, want.Model)
 		}
 		if a.ParentID != parent[method] {
@@ -421,7 +425,7 @@ func TestLearningRateOfALine(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := small()
-	cfg.Learners = []string{"policy", "tdlambda"}
+	cfg.Learners = []*learn.Method{train.PolicyMethod, train.TDLambdaMethod}
 	cfg.Rounds = 2
 	shared := run(t, filepath.Join(dir, "shared.db"), cfg)
 	cfg.LRByMethod = map[string]float64{"tdlambda": cfg.LR / 10}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ttt/agents"
+	"ttt/agents/learn"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -22,7 +23,7 @@ func TestDivergedLineRetires(t *testing.T) {
 	cfg := Default(agents.TicTacToe)
 	cfg.GamesPerRound, cfg.Opponents, cfg.Workers = 200, 6, 1
 	cfg.Settings = cfg.With("hidden", 8)
-	cfg.Learners = []string{train.PolicyMethod.Name, train.TDLambdaMethod.Name}
+	cfg.Learners = []*learn.Method{train.PolicyMethod, train.TDLambdaMethod}
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "league.db"), func() store.Setup { return Setup(agents.TicTacToe) })
 	if err != nil {
 		t.Fatal(err)

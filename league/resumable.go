@@ -36,10 +36,10 @@ func resumable(ctx context.Context, db *store.DB) error {
 		return err
 	}
 	cfg, _, err := Resume(ctx, db, Default(kit), func(string) bool { return false })
-	if err != nil {
-		return err
+	if err == nil {
+		err = cfg.ValidateFor(kit)
 	}
-	if err := cfg.ValidateFor(kit); err != nil {
+	if err != nil {
 		if _, ok := errors.AsType[*learn.SettingError](err); ok {
 			return fmt.Errorf("its stored settings: %w", err)
 		}

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -38,14 +39,9 @@ func (c Config) Stored() map[string]string {
 }
 
 // own yields the settings of the league's methods' own (learn.Method.Own)
-// that c holds, with their values; a name among the learners that is
-// no method (Validate refuses it) reads none.
+// that c holds, with their values.
 func (c Config) own(yield func(*learn.Setting, float64) bool) {
-	for _, name := range c.Learners {
-		m, err := agents.MethodOf(name)
-		if err != nil {
-			continue
-		}
+	for _, m := range c.Learners {
 		for _, st := range m.Own {
 			if v, ok := c.Own[st.Name]; ok && !yield(st, v) {
 				return
@@ -105,7 +101,11 @@ func (c Config) resume(stored map[string]string, given func(name string) bool) (
 		case given(name):
 			changes = append(changes, Change{Name: name, Was: was, Now: now[name]})
 		default:
-			if err := c.set(name, was); err != nil {
+			err := c.set(name, was)
+			if _, ok := errors.AsType[*learn.SettingError](err); ok {
+				return c, nil, err // a name that reads, against the setting's rule: learners that are no methods
+			}
+			if err != nil {
 				return c, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
 			}
 		}
@@ -209,29 +209,21 @@ func (lg *league) run(start time.Time) store.Run {
 // its own method's rate, unless the learning rate is given.
 func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 	d := Default(kit)
-	if given("learners") {
+	if given("learners") && len(c.Learners) > 0 {
 		d.Learners = c.Learners
-		var methods []*learn.Method
-		for _, name := range c.Learners {
-			if m, err := agents.MethodOf(name); err == nil {
-				methods = append(methods, m)
+		d.Settings = c.Learners[0].Defaults(kit.Game)
+		for _, m := range c.Learners[1:] {
+			o := m.Defaults(kit.Game)
+			for _, st := range m.Own {
+				if _, ok := d.Own[st.Name]; !ok {
+					d.Own[st.Name] = o.Own[st.Name] // d.Own is new: Defaults made it
+				}
 			}
-		}
-		if len(methods) > 0 {
-			d.Settings = methods[0].Defaults(kit.Game)
-			for _, m := range methods[1:] {
-				o := m.Defaults(kit.Game)
-				for _, st := range m.Own {
-					if _, ok := d.Own[st.Name]; !ok {
-						d.Settings = d.Settings.With(st.Name, o.Own[st.Name])
-					}
+			if lr := o.LR; lr != d.LR && !given("lr") {
+				if d.LRByMethod == nil {
+					d.LRByMethod = map[string]float64{}
 				}
-				if lr := o.LR; lr != d.LR && !given("lr") {
-					if d.LRByMethod == nil {
-						d.LRByMethod = map[string]float64{}
-					}
-					d.LRByMethod[m.Name] = lr
-				}
+				d.LRByMethod[m.Name] = lr
 			}
 		}
 	}
@@ -240,11 +232,13 @@ func (c Config) ForGame(kit *agents.Kit, given func(name string) bool) Config {
 			st.copy(&c, &d)
 		}
 	}
+	own := maps.Collect(maps.All(c.Own)) // a map of c's own: the caller's stays as it was
 	for st, v := range d.own {
 		if !given(st.Name) {
-			c.Settings = c.Settings.With(st.Name, v)
+			own[st.Name] = v
 		}
 	}
+	c.Own = own
 	return c
 }
 

@@ -33,11 +33,7 @@ func newTrainer(kit *agents.Kit, cfg Config, round int64, state []byte, fresh bo
 	settings := func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }
 	switch {
 	case state == nil && fresh:
-		for i, name := range cfg.Learners {
-			m, err := agents.MethodOf(name)
-			if err != nil {
-				return nil, err
-			}
+		for i, m := range cfg.Learners {
 			line, err := newLearner(kit.Game, m, settings(m), cfg.Seed, i)
 			if err != nil {
 				return nil, err
@@ -52,12 +48,12 @@ func newTrainer(kit *agents.Kit, cfg Config, round int64, state []byte, fresh bo
 	if tr.lines, tr.next, err = unmarshalLearners(kit.Game, state, settings); err != nil {
 		return nil, fmt.Errorf("round %d: %w", round, err)
 	}
-	var methods []string
+	var methods []*learn.Method
 	for _, line := range tr.lines {
-		methods = append(methods, line.method.Name)
+		methods = append(methods, line.method)
 	}
 	if !slices.Equal(methods, cfg.Learners) {
-		return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(methods, ","), strings.Join(cfg.Learners, ","))
+		return nil, fmt.Errorf("round %d: the stored learners are %s, the league's settings say %s", round, strings.Join(learn.Names(methods), ","), strings.Join(learn.Names(cfg.Learners), ","))
 	}
 	return tr, nil
 }

@@ -40,9 +40,10 @@ type Method struct {
 	// findings about the method, so they live with it: tic-tac-toe's
 	// where its document learned that game, and otherwise those measured
 	// in Connect Four, which a game ttt has not measured the method in
-	// starts from. Check
-	// reports what the method refuses beyond the ranges of its settings
-	// (Settings.Validate checks those); nil refuses nothing more.
+	// starts from. Each call makes them anew, Own too: the caller may
+	// change them. Check reports what the method refuses beyond the
+	// ranges of its settings (Accepts checks those too); nil refuses
+	// nothing more.
 	Defaults func(g game.Game) Settings
 	Check    func(s Settings) error
 	// Tune returns s with the settings the method's document fixes in
@@ -69,6 +70,15 @@ type Method struct {
 	// header (ttt-rl's policy net), so only its size tells its inputs,
 	// and a file's name says them (checkpoint-7-19in.bin).
 	Headerless bool
+}
+
+// Names are the names of methods, in their order.
+func Names(methods []*Method) []string {
+	var out []string
+	for _, m := range methods {
+		out = append(out, m.Name)
+	}
+	return out
 }
 
 // Learner is a method's model while it learns from the games it plays.

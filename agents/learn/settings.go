@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"ttt/agents/game"
 )
 
 // Settings are how a learner learns: its method, the learning rate (a
@@ -102,6 +104,24 @@ func (s Settings) Validate(own []*Setting) error {
 		if !st.In(v) || st.Whole && v != math.Trunc(v) {
 			return OutOfRange(st.Name, "must be "+st.Range, st.Text(v))
 		}
+	}
+	return nil
+}
+
+// Accepts reports why m cannot learn g as s says: a game it cannot
+// learn, said of the setting that names m; a setting of its own out of
+// range; or what Check refuses.
+func (m *Method) Accepts(g game.Game, s Settings, setting string) error {
+	if m.CanLearn != nil {
+		if err := m.CanLearn(g); err != nil {
+			return Invalid([]string{setting}, func(n []string) string { return fmt.Sprintf("%s %s: %v", n[0], m.Name, err) })
+		}
+	}
+	if err := s.Validate(m.Own); err != nil {
+		return err
+	}
+	if m.Check != nil {
+		return m.Check(s)
 	}
 	return nil
 }

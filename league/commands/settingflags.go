@@ -104,7 +104,11 @@ func putFlags(c *cli.Context, cfg *league.Config, learner bool) error {
 			continue
 		}
 		name := strings.TrimPrefix(flagOf(st.Name), "--")
-		if err := st.Put(cfg, c.Value(name)); err != nil {
+		err := st.Put(cfg, c.Value(name))
+		if _, ok := errors.AsType[*learn.SettingError](err); ok {
+			return usage(c.Command, "%v", flagged(err, flagOf)) // it names the flag itself
+		}
+		if err != nil {
 			return usage(c.Command, "--%s %s: %v", name, c.String(name), err)
 		}
 	}

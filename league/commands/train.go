@@ -160,7 +160,7 @@ func runTrain(j *job, o trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := agents.Unread([]string{o.cfg.Method.Name}, o.given); err != nil {
+	if err := agents.Unread([]*learn.Method{o.cfg.Method}, o.given); err != nil {
 		return j.usage("%v", flagged(err, flagOf))
 	}
 	cfg := o.settings(kit)
