@@ -92,9 +92,8 @@ func (c Config) resume(stored map[string]string, given func(name string) bool) (
 	if _, ok := stored["learners"]; len(stored) > 0 && !ok {
 		stored["learners"] = train.PolicyMethod.Name // the only learner of leagues older than the setting
 	}
-	now := c.Stored()
 	var changes []Change
-	for _, name := range slices.Sorted(maps.Keys(now)) {
+	take := func(name string, now map[string]string) error {
 		was, ok := stored[name]
 		switch {
 		case !ok || was == now[name]:
@@ -103,11 +102,33 @@ func (c Config) resume(stored map[string]string, given func(name string) bool) (
 		default:
 			err := c.set(name, was)
 			if _, ok := errors.AsType[*learn.SettingError](err); ok {
-				return c, nil, err // a name that reads, against the setting's rule: learners that are no methods
+				return err // a name that reads, against the setting's rule: learners that are no methods
 			}
 			if err != nil {
-				return c, nil, fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
+				return fmt.Errorf("%w: the league's stored setting %s is %q, %v", store.ErrCorrupt, name, was, err)
 			}
+		}
+		return nil
+	}
+	// The learners first: which settings a league has beside its own
+	// depends on its methods (a tdlambda line's lambda), so the others are
+	// read for the learners it goes on with, not for the defaults'.
+	if err := take("learners", c.Stored()); err != nil {
+		return c, nil, err
+	}
+	now := c.Stored()
+	names := maps.Clone(now)
+	for _, m := range c.Learners {
+		for _, st := range m.Own {
+			names[st.Name] = "" // stored, though no flag gave it
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		if name == "learners" {
+			continue
+		}
+		if err := take(name, now); err != nil {
+			return c, nil, err
 		}
 	}
 	return c, changes, nil
