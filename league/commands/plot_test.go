@@ -288,11 +288,30 @@ func TestRatingsPlotOneRound(t *testing.T) {
 		}
 	}
 	for _, x := range []string{"round", "time", "games"} {
-		p.OK(t, "ratings", "plot", "--x", x, "-o", "one.svg")
+		if out := p.OK(t, "ratings", "plot", "--x", x, "-o", "one.svg"); !strings.HasPrefix(out, "the learning curve of 1 round and ") {
+			t.Errorf("--x %s says %q", x, out)
+		}
 		data := p.File(t, "one.svg")
 		doc, err := parseSVG(data)
 		if err != nil {
 			t.Fatalf("one.svg: %v", err)
+		}
+		// The panels' ticks, in runs of numbers: each panel's x axis, then
+		// its y axis. The round is at the same x in every panel, which
+		// spans the same range: its x ticks are the same.
+		var runs [][]string
+		number := false
+		for _, text := range doc.texts {
+			_, err := strconv.ParseFloat(text, 64)
+			if err == nil && !number {
+				runs = append(runs, nil)
+			}
+			if number = err == nil; number {
+				runs[len(runs)-1] = append(runs[len(runs)-1], text)
+			}
+		}
+		if len(runs) != 6 || !slices.Equal(runs[0], runs[2]) || !slices.Equal(runs[0], runs[4]) {
+			t.Errorf("--x %s: the panels' ticks are %q; want the same x ticks in the three panels", x, runs)
 		}
 		if !slices.Contains(doc.texts, "the best at each round, random-ply set") || !slices.Contains(doc.texts, "the best at each round, tactical set") {
 			t.Errorf("--x %s: no line of the best's shares among %q", x, doc.texts)
