@@ -121,7 +121,7 @@ func runPlot(j *job, out, format string, top int, by string) error {
 		}
 	}
 	by = map[string]string{xRound: "", xTime: " by time", xGames: " by games"}[by]
-	fmt.Fprintf(j.Stdout, "the learning curve of %d rounds and %d agents drawn%s in %s%s\n", rounds, agents, by, out, replaced)
+	fmt.Fprintf(j.Stdout, "the learning curve of %s and %s drawn%s in %s%s\n", plural(int(rounds), "round"), plural(agents, "agent"), by, out, replaced)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -288,11 +289,30 @@ func TestRatingsPlotOneRound(t *testing.T) {
 		}
 	}
 	for _, x := range []string{"round", "time", "games"} {
-		p.OK(t, "ratings", "plot", "--x", x, "-o", "one.svg")
+		if out := p.OK(t, "ratings", "plot", "--x", x, "-o", "one.svg"); !strings.HasPrefix(out, "the learning curve of 1 round and ") {
+			t.Errorf("--x %s says %q", x, out)
+		}
 		data := p.File(t, "one.svg")
 		doc, err := parseSVG(data)
 		if err != nil {
 			t.Fatalf("one.svg: %v", err)
+		}
+		// The panels' ticks, in runs of numbers: each panel's x axis, then
+		// its y axis. The round is at the same x in every panel, which
+		// spans the same range: its x ticks are the same.
+		var runs [][]string
+		number := false
+		for _, text := range doc.texts {
+			_, err := strconv.ParseFloat(text, 64)
+			if err == nil && !number {
+				runs = append(runs, nil)
+			}
+			if number = err == nil; number {
+				runs[len(runs)-1] = append(runs[len(runs)-1], text)
+			}
+		}
+		if len(runs) != 6 || !slices.Equal(runs[0], runs[2]) || !slices.Equal(runs[0], runs[4]) {
+			t.Errorf("--x %s: the panels' ticks are %q; want the same x ticks in the three panels", x, runs)
 		}
 		if !slices.Contains(doc.texts, "the best at each round, random-ply set") || !slices.Contains(doc.texts, "the best at each round, tactical set") {
 			t.Errorf("--x %s: no line of the best's shares among %q", x, doc.texts)
@@ -326,5 +346,63 @@ func TestRatingsPlotOneRound(t *testing.T) {
 		if glyphs := bytes.Count(data, []byte("A2.5,2.5 ")) / 2; glyphs < 5 {
 			t.Errorf("--x %s: %d glyphs drawn: a one-round curve shows nothing", x, glyphs)
 		}
+	}
+}
+
+// TestRatingsPlotSearches: the best rated with each search of league run
+// --search is a line of its own, in dashes of its own, carried to the
+// newest round as the league's curve is.
+func TestRatingsPlotSearches(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	p.OK(t, "league", "run", "--rounds", "3", "--games-per-round", "1000", "--search", "ab2,mcts20")
+	p.OK(t, "ratings", "plot", "-o", "searched.svg")
+	data := p.File(t, "searched.svg")
+	doc, err := parseSVG(data)
+	if err != nil {
+		t.Fatalf("searched.svg: %v", err)
+	}
+	for _, label := range []string{"the best @ab2, rated now", "the best @mcts20, rated now"} {
+		if !slices.Contains(doc.texts, label) {
+			t.Errorf("no legend entry %q among %q", label, doc.texts)
+		}
+	}
+	// Each line's rightmost x, by its stroke and dashes. The legend's
+	// thumbnails are right of the panel, whose right edge is where the
+	// references across it end.
+	type line struct {
+		key        string
+		start, end float64
+	}
+	var lines []line
+	right := math.Inf(1)
+	for _, m := range regexp.MustCompile(`<path d="M([\d.]+),[\d.]+((?:L[\d.]+,[\d.]+)+)" style="[^"]*stroke:(#[0-9A-F]{6});stroke-width:1.5(;stroke-dasharray:[\d.,]+)?"`).FindAllSubmatch(data, -1) {
+		points := strings.Split(string(m[2]), "L")
+		l := line{key: string(m[3]) + string(m[4])}
+		l.start, _ = strconv.ParseFloat(string(m[1]), 64)
+		l.end, _ = strconv.ParseFloat(strings.Split(points[len(points)-1], ",")[0], 64)
+		lines = append(lines, l)
+		if string(m[3]) == hexColor(commands.ReferenceColor) {
+			right = min(right, l.end)
+		}
+	}
+	ends := map[string]float64{}
+	for _, l := range lines {
+		if l.start < right {
+			ends[l.key] = max(ends[l.key], l.end)
+		}
+	}
+	curve := ends[hexColor(commands.CurveColor)]
+	dashes := map[string]bool{}
+	for key, x := range ends {
+		if color, dash, ok := strings.Cut(key, ";stroke-dasharray:"); ok && color != hexColor(commands.ReferenceColor) {
+			dashes[dash] = true
+			if x != curve {
+				t.Errorf("the line %s ends at x %v, the league's curve at %v", key, x, curve)
+			}
+		}
+	}
+	if len(dashes) != 2 || curve == 0 {
+		t.Errorf("the searches' lines have dashes %v, the curve ends at %v; want two searches in dashes of their own: %v", slices.Sorted(maps.Keys(dashes)), curve, ends)
 	}
 }

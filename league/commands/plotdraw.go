@@ -151,7 +151,8 @@ func newPanel(title string) (*plot.Plot, plot.Legend) {
 // of the span above and below, so that no line runs along the frame, and
 // a fiftieth at the right, at least half (the x axis's half), so that the
 // glyphs at the newest ratings are whole. A flat line gets a span of two
-// Elo, a single round half either side of it.
+// Elo, a single round half either side of it, however wide its band, so
+// that the panels of one round span the same x.
 func fitAxes(p *plot.Plot, lines []plot.Plotter, half float64) {
 	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
@@ -165,9 +166,11 @@ func fitAxes(p *plot.Plot, lines []plot.Plotter, half float64) {
 		y0, y1 = mid-1, mid+1
 	}
 	if x1-x0 < 2*half {
-		x0 -= half
+		mid := (x0 + x1) / 2
+		p.X.Min, p.X.Max = mid-half, mid+half
+	} else {
+		p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, half)
 	}
-	p.X.Min, p.X.Max = x0, x1+max((x1-x0)/50, half)
 	p.Y.Min, p.Y.Max = y0-(y1-y0)/20, y1+(y1-y0)/20
 }
 

@@ -89,6 +89,9 @@ func oneRound(t *testing.T, ctx context.Context, name string, flags []string) {
 	defer chromedp.Run(ctx, chromedp.Navigate("about:blank")) // before the server stops
 	do(t, ctx, chromedp.Navigate(url))
 	waitFor(t, ctx, `window.tttChart && document.querySelector("#chart").dataset.points === "1" && document.querySelectorAll("#rounds tbody tr").length === 1`)
+	if said := eval[[]string](t, ctx, `[document.getElementById("t-rounds-sub").textContent, document.getElementById("best-count").textContent]`); said[0] != "1 snapshot on the chart" || !strings.HasPrefix(said[1], "1 change, ") {
+		t.Errorf("%s: of one round the rounds' tile says %q, the changes of the best %q", name, said[0], said[1])
+	}
 	axes := eval[struct {
 		X, Y    []float64
 		Anchors [][]*float64
@@ -129,7 +132,10 @@ func oneRound(t *testing.T, ctx context.Context, name string, flags []string) {
 		t.Fatalf("%s: the API names no file of the best, %s", name, best.Name)
 	}
 	do(t, ctx, chromedp.Navigate(url+"agents/best"))
-	waitFor(t, ctx, `document.getElementById("weights") !== null`)
+	waitFor(t, ctx, `document.getElementById("weights") !== null && window.tttChart?.data[0].length > 0`)
+	if x := eval[[]float64](t, ctx, `[tttChart.scales.x.min, tttChart.scales.x.max]`); !slices.Equal(x, []float64{0.5, 1.5}) {
+		t.Errorf("%s: the best's rating history of one round spans rounds %v; want 0.5-1.5", name, x)
+	}
 	got := download(t, ctx, "#weights", *best.File)
 	p.OK(t, "export", "--db", "league.db", "--checkpoint", strconv.FormatInt(best.ID, 10), "-o", "best.bin")
 	if !bytes.Equal(got, p.File(t, "best.bin")) {
@@ -154,6 +160,8 @@ func oneRound(t *testing.T, ctx context.Context, name string, flags []string) {
 		}
 		if !want.MatchString(reply) {
 			t.Errorf("%s: the play page of %s says %q; want %s", name, ref, reply, want)
+		} else if took, _ := strconv.ParseFloat(strings.Fields(reply)[2], 64); took <= 0 {
+			t.Errorf("%s: the play page of %s says %q: no reply takes no time", name, ref, reply)
 		}
 	}
 	// The thoughts read out with their moves, and the keyboard: the skip
@@ -229,13 +237,15 @@ func searchedLeague(t *testing.T, ctx context.Context, name string, flags []stri
 	}
 }
 
-// fitsCard checks that the leaderboard is no wider than its card at the
-// desk's width.
+// fitsCard checks that the leaderboard and the table of rounds are no
+// wider than their cards at the desk's width.
 func fitsCard(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	widths := eval[[]float64](t, ctx, `[document.getElementById("leaderboard").scrollWidth, document.getElementById("leaderboard").parentElement.clientWidth, innerWidth]`)
-	if widths[0] > widths[1] {
-		t.Errorf("%s: at %.0f px the leaderboard is %.0f px wide, its card %.0f", name, widths[2], widths[0], widths[1])
+	for _, id := range []string{"leaderboard", "rounds"} {
+		widths := eval[[]float64](t, ctx, fmt.Sprintf(`[document.getElementById(%q).scrollWidth, document.getElementById(%[1]q).parentElement.clientWidth, innerWidth]`, id))
+		if widths[0] > widths[1] {
+			t.Errorf("%s: at %.0f px the table #%s is %.0f px wide, its card %.0f", name, widths[2], id, widths[0], widths[1])
+		}
 	}
 }
 

@@ -302,6 +302,7 @@ function draw(history) {
     ],
     bands: [{ series: [3, 2], fill: "rgba(0, 114, 178, 0.12)" }],
   }, data);
+  window.tttChart = chart; // for the browser test
 }
 
 document.getElementById("more").addEventListener("click", more);

@@ -412,7 +412,10 @@ export function newChart(box, height, opts, data) {
   const chart = new uPlot(
     {
       ...chartSize(box, height),
-      scales: { x: { time: false } },
+      // A round alone spans half a round either side of it, as on the
+      // leaderboard's chart, not rounds 0 to 2, which are none of it
+      // (uPlot widens a single x to them before it asks the range).
+      scales: { x: { time: false, range: (u, min, max) => (u.data?.[0].length && u.data[0][0] === u.data[0].at(-1) ? [u.data[0][0] - 0.5, u.data[0][0] + 0.5] : [min, max]) } },
       axes: [{ ...roundAxis, ...xAxis }, { ...eloAxis, ...yAxis }, ...axes],
       cursor: { drag: { x: true, y: false } },
       ...rest,

@@ -273,7 +273,7 @@ function roundTable(r) {
     ),
   );
   document.getElementById("best-count").textContent = r.changes
-    ? `${fmt.int(r.changes)} changes${r.changes > shownChanges ? `, the newest ${shownChanges}` : ""}, read back from the rating history: a restart keeps them`
+    ? `${fmt.int(r.changes)} change${r.changes === 1 ? "" : "s"}${r.changes > shownChanges ? `, the newest ${shownChanges}` : ""}, read back from the rating history: a restart keeps them`
     : "no best yet";
   document.querySelector("#best-changes tbody").replaceChildren(
     ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
@@ -375,7 +375,7 @@ function tiles(board, progress, h) {
   const after = thinnedTo === null ? 0 : progress.points.filter((p) => p.round > thinnedTo).length;
   document.getElementById("t-rounds-sub").textContent = progress.thinned
     ? `the chart shows ${fmt.int(progress.points.length)} of them: ${fmt.int(progress.points.length - after)} evenly spread to round ${fmt.int(thinnedTo)}` + (after ? `, then each round's` : "")
-    : `${fmt.int(progress.points.length)} snapshots on the chart`;
+    : `${fmt.int(progress.points.length)} snapshot${progress.points.length === 1 ? "" : "s"} on the chart`;
   document.getElementById("t-rated").textContent = fmt.int(board.rated);
   const agentTile = (id, a) => {
     const value = document.getElementById(`t-${id}`);

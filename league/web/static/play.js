@@ -219,9 +219,11 @@ function think(ans, before) {
   document.getElementById("thoughts").replaceChildren(...cells);
 }
 
-// seconds writes a time a move as people read it: 0.4 ms, 12 ms, 1.02 s.
+// seconds writes a time a move as people read it: 0.04 ms, 0.4 ms, 12
+// ms, 1.02 s. Under a millisecond two significant digits: a network's
+// reply of 40 µs is no "0.0 ms".
 function seconds(s) {
-  return s < 0.001 ? `${(s * 1000).toFixed(1)} ms` : s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`;
+  return s < 0.001 ? `${Number((s * 1000).toPrecision(2))} ms` : s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`;
 }
 
 // arrows moves the focus among the board's free squares or columns with
