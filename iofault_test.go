@@ -45,8 +45,9 @@ import (
 // Every K is tried for the first few calls, where opening and creating
 // happen, and then K grows by half each time (1..5, 7, 10, 15, 22, ...),
 // which reaches the last calls of a command in a few steps.
-// TTT_IOFAULT_FULL=1 tries every K (for a release). The figures go to the test's log, for README's
-// reliability table: go test -run TestIOFaults -v .
+// TTT_IOFAULT_FULL=1 tries every K (for a release). The figures go to
+// the test's log, for the reliability table of docs/reliability.md:
+// go test -run TestIOFaults -v .
 //
 // strace is Debian's package; the test skips without it, unless
 // TTT_IOFAULT_TEST=required (.ci/run), and needs ptrace, which a
