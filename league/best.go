@@ -28,6 +28,11 @@ import (
 // (store.View.Ranked); the replay of the history (BestHistory) orders by
 // ahead, and a test holds the two to each other.
 
+// ranks reports whether the best rule ranks agents of kind k: the
+// learned models. A built-in player is never best, nor a searched agent,
+// which is a network that a search plays.
+func ranks(k store.Kind) bool { return k.Learned() }
+
 // rank is a network's place by the best rule.
 type rank struct {
 	class game.Class
