@@ -3,7 +3,6 @@ package league
 import (
 	"cmp"
 	"context"
-	"strconv"
 
 	"github.com/google/btree"
 
@@ -28,6 +27,11 @@ import (
 // names the same. The store keeps the order in an index
 // (store.View.Ranked); the replay of the history (BestHistory) orders by
 // ahead, and a test holds the two to each other.
+
+// ranks reports whether the best rule ranks agents of kind k: the
+// learned models. A built-in player is never best, nor a searched agent,
+// which is a network that a search plays.
+func ranks(k store.Kind) bool { return k.Learned() }
 
 // rank is a network's place by the best rule.
 type rank struct {
@@ -61,36 +65,6 @@ func BestName(v *store.View) (store.AgentName, error) {
 		return v.Name(store.Latest)
 	}
 	return store.AgentName{ID: list[0].ID, Name: list[0].Name, Kind: list[0].Kind}, nil
-}
-
-// resolve turns best into the id of the league's best in v; any other
-// ref is the store's to resolve.
-func resolve(v *store.View, ref string) (string, error) {
-	if ref != store.Best {
-		return ref, nil
-	}
-	n, err := BestName(v)
-	return strconv.FormatInt(n.ID, 10), err
-}
-
-// Find returns the agent that ref names in v, as store.View.Agent does,
-// and best, the league's best; a searched agent with its search parsed.
-func Find(v *store.View, ref string) (*Agent, error) {
-	ref, err := resolve(v, ref)
-	if err != nil {
-		return nil, err
-	}
-	return stored(v.Agent(ref))
-}
-
-// FindName returns the name of the agent that ref names in v, as
-// store.View.Name does, and best, the league's best.
-func FindName(v *store.View, ref string) (store.AgentName, error) {
-	ref, err := resolve(v, ref)
-	if err != nil {
-		return store.AgentName{}, err
-	}
-	return v.Name(ref)
 }
 
 // BestChange is a round at whose end the league's best was another

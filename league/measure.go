@@ -27,7 +27,9 @@ func measure(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Player, conte
 		p, _ = kit.Compiled(a.Compiled) // a net's table is a table
 		con = fixed(p)
 	}
-	a.Facts = kit.Check(p)
+	// Every model keeps the class of its check: tic-tac-toe's exhaustive
+	// one, or Connect Four's beatable.
+	a.Facts, a.Classed = kit.Check(p), true
 	return p, con
 }
 

@@ -80,7 +80,7 @@ func (lg *league) rate(matches []store.Match) (fit, error) {
 		if row {
 			f.history = append(f.history, now)
 		}
-		u := store.Update{Agent: id, Played: played[id]}
+		u := store.Update{Agent: id, Played: played[id], Ranked: id == 0 || ranks(lg.member(id).kind)} // 0 is the snapshot
 		if _, behind := slices.BinarySearch(lg.behind, id); !row && (behind || math.Abs(now.Elo-lg.member(id).elo) > store.StandingStep) {
 			u.Elo = &now.Elo
 		}

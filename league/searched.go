@@ -3,8 +3,6 @@ package league
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"ttt/agents"
 	"ttt/agents/search"
@@ -72,57 +70,4 @@ func (lg *league) searchBest(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// ErrNoModel is the error of a search around an agent that learned no
-// model: a built-in player, or an agent searched already.
-var ErrNoModel = errors.New("a search goes around a learned model")
-
-// Lookup returns the agent that ref names in db, as store.DB.Agent does,
-// best, the league's best by its rule, and a model with a search after
-// its name (best@ab4, 12@mcts800): the searched agent the league stores
-// under that name where it has one, else one made for the caller,
-// unstored (ID 0), which plays the same. A search that is none of
-// search.Parse's is search.ErrSpec. A pruned checkpoint comes without
-// its network, with store.ErrPruned.
-func Lookup(ctx context.Context, db *store.DB, ref string) (*Agent, error) {
-	if ref == store.Best {
-		if err := db.View(ctx, func(v *store.View) (err error) {
-			ref, err = resolve(v, ref)
-			return err
-		}); err != nil {
-			return nil, err
-		}
-	}
-	a, err := db.Agent(ctx, ref)
-	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(ref, "@") {
-		return stored(a, err)
-	}
-	name, s, err := search.Split(ref)
-	if err != nil {
-		return nil, err
-	}
-	base, err := Lookup(ctx, db, name)
-	switch {
-	case err != nil:
-		return nil, err
-	case !base.Kind.Learned():
-		return nil, fmt.Errorf("%s: %w, and %s is %s", ref, ErrNoModel, base.Name, what(base.Agent))
-	}
-	a, err = db.Agent(ctx, base.Name+"@"+s.String())
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return searched(base, *s), nil
-	case err != nil && !errors.Is(err, store.ErrPruned):
-		return nil, err
-	}
-	return &Agent{Agent: a, Spec: s}, err
-}
-
-// what says what a, which learned no model, is.
-func what(a *store.Agent) string {
-	if a.Kind == store.Searched {
-		return "searched already"
-	}
-	return "a built-in player"
 }

@@ -271,7 +271,11 @@ func Setup(kit *agents.Kit) store.Setup {
 	for _, b := range kit.Builtins {
 		a := &store.Agent{Kind: store.Kind(b.Kind), Name: b.Name}
 		if b.Checked {
+			// A built-in player keeps the class of an exhaustive check
+			// (tic-tac-toe's), which says how it plays; Connect Four's
+			// says nothing of a player that is not a model.
 			a.Facts = kit.Check(b.New(nil))
+			a.Classed = a.Verify != nil
 		}
 		s.Builtins = append(s.Builtins, a)
 	}

@@ -100,6 +100,9 @@ type Agent struct {
 	// The facts the league reads about a player, computed before it is
 	// stored: frozen agents never change.
 	game.Facts
+	// Classed keeps Facts.Class with the agent; without it the agent
+	// has no class. The league says which agents have one.
+	Classed bool
 
 	// Standing is its rating and record now; nil while it is unrated.
 	Standing *Standing
@@ -271,7 +274,7 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 			figures[5*i+k] = sql.Null[int64]{V: int64(v), Valid: true}
 		}
 	}
-	if a.Verify != nil {
+	if a.Classed {
 		class = sql.Null[int64]{V: int64(a.Class), Valid: true}
 	}
 	var odds [6]sql.Null[float64] // win, draw and loss for X, then O
@@ -286,9 +289,6 @@ func addAgent(ctx context.Context, tx *sql.Tx, a *Agent) error {
 		random[0], random[1] = sql.Null[int64]{V: int64(r.Optimal), Valid: true}, sql.Null[int64]{V: int64(r.Positions), Valid: true}
 	}
 	if s := a.Shares; s != nil {
-		if a.Kind.PlaysModel() {
-			class = sql.Null[int64]{V: int64(game.Beatable), Valid: true}
-		}
 		for i, sc := range []game.Score{s.All, s.Early, s.Middle, s.Late} {
 			shares[2*i] = sql.Null[int64]{V: int64(sc.Optimal), Valid: true}
 			shares[2*i+1] = sql.Null[int64]{V: int64(sc.Positions), Valid: true}

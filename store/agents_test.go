@@ -24,14 +24,15 @@ import (
 )
 
 // addRound commits a round in which each agent of elo gets that rating
-// and played a game, as the league does.
+// and played a game, as the league does, which ranks the networks (ids
+// from 3), not random and perfect.
 func addRound(tb testing.TB, db *store.DB, elo map[int64]float64) *store.Round {
 	tb.Helper()
 	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now()}
 	for id := int64(1); id <= 1000; id++ {
 		if e, ok := elo[id]; ok {
 			r.History = append(r.History, store.HistoryRow{Agent: id, Elo: e, Lo: e - 50, Hi: e + 50, Games: 10})
-			r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 1}})
+			r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 1}, Ranked: id > 2})
 		}
 	}
 	if err := db.CommitRound(context.Background(), r); err != nil {
@@ -262,7 +263,7 @@ func TestRankedAndLatest(t *testing.T) {
 	}
 	r := &store.Round{Kind: store.LeagueRound, Started: time.Now(), Finished: time.Now(),
 		History: []store.HistoryRow{{Agent: lucky.ID, Elo: 300, Lo: -200, Hi: 800, Games: 12}},
-		Updates: []store.Update{{Agent: lucky.ID, Played: game.Record{Wins: 12}}}}
+		Updates: []store.Update{{Agent: lucky.ID, Played: game.Record{Wins: 12}, Ranked: true}}}
 	if err := db.CommitRound(ctx, r); err != nil {
 		t.Fatal(err)
 	}

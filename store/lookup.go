@@ -191,7 +191,7 @@ func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
 	if a.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
 		return nil, fmt.Errorf("agent %d: created_at: %w", a.ID, err)
 	}
-	a.Class = game.Class(class.V)
+	a.Class, a.Classed = game.Class(class.V), class.Valid
 	if figures[0].Valid {
 		for i, side := range []game.Side{game.X, game.O} {
 			f := figures[5*i : 5*i+5]

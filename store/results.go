@@ -243,11 +243,6 @@ func (v *View) Ranked(limit int) ([]*Agent, error) {
 	return standings(v.ctx, v.tx, "WHERE s.class IS NOT NULL ORDER BY s.class DESC, s.share DESC, s.lo DESC, s.agent_id DESC", limit)
 }
 
-// standingClass is what a standing keeps of its agent for Ranked: the
-// class of a model, and no share; none for a built-in player, which
-// Ranked leaves out.
-const standingClass = `CASE WHEN kind IN ('checkpoint', 'baseline', 'imported') THEN class END, NULL`
-
 // standings reads up to limit (all with 0) rated agents in the order that
 // tail (a WHERE and an ORDER BY of standings s and agents a, with args)
 // gives.

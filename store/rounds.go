@@ -76,6 +76,11 @@ type Update struct {
 	Agent  int64
 	Played game.Record
 	Elo    *float64 // the fit's Elo now; nil takes the round's history row, if any
+	// Ranked puts the agent among Ranked's: its first standing keeps
+	// the agent's class, by which Ranked orders. The league says which
+	// agents its best rule ranks; a standing without a class is left
+	// out.
+	Ranked bool
 }
 
 // RoundStats are the facts of a round's line in the log.
@@ -257,7 +262,7 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		stmts[k] = st
 	}
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO standings (agent_id, round_id, elo, lo, hi, wins, draws, losses, class, share)
-		SELECT id, ?, ?, ?, ?, ?, ?, ?, `+standingClass+`
+		SELECT id, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN class END, NULL
 		FROM agents WHERE id = ?`)
 	if err != nil {
 		return err
@@ -286,7 +291,7 @@ func updateStandings(ctx context.Context, tx *sql.Tx, round int64, updates []Upd
 		if h == nil {
 			return fmt.Errorf("standing of %d: a first standing needs a history row", agent)
 		}
-		if _, err := insert.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, agent); err != nil {
+		if _, err := insert.ExecContext(ctx, round, h.Elo, h.Lo, h.Hi, u.Played.Wins, u.Played.Draws, u.Played.Losses, u.Ranked, agent); err != nil {
 			return fmt.Errorf("standing of %d: %w", agent, err)
 		}
 	}

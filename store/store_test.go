@@ -116,7 +116,7 @@ func network(kind store.Kind, net *nn.Net, seed uint64) *store.Agent {
 		method = "tdlambda"
 	}
 	return &store.Agent{Kind: kind, Method: method, Weights: net.Bytes(), Hidden: net.Hidden,
-		Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})), Compiled: bytes.Repeat([]byte{byte(seed)}, 4520)}
+		Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})), Classed: true, Compiled: bytes.Repeat([]byte{byte(seed)}, 4520)}
 }
 
 // addNets stores n baseline networks and returns their ids.

@@ -119,7 +119,7 @@ func commitCurve(t *testing.T, db *store.DB, n int64, net func(round int64) *nn.
 			elo := 10 * float64(round)
 			r.Snapshot = network(store.Checkpoint, net(round), uint64(round))
 			r.History = []store.HistoryRow{{Agent: 0, Elo: elo, Lo: elo - 5, Hi: elo + 5, Games: 144}}
-			r.Updates = []store.Update{{Agent: 0, Played: game.Record{Wins: 144}}}
+			r.Updates = []store.Update{{Agent: 0, Played: game.Record{Wins: 144}, Ranked: true}}
 		}
 		if err := db.CommitRound(ctx, r); err != nil {
 			t.Fatal(err)

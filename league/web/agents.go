@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"ttt/agents"
@@ -155,9 +154,6 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		// A pruned checkpoint is all that remains of it: its record,
 		// ratings and games, without its network.
 		if a, err = league.Find(v, r.PathValue("ref")); err != nil && !errors.Is(err, store.ErrPruned) {
-			if errors.Is(err, store.ErrNotFound) && strings.Contains(r.PathValue("ref"), "@") {
-				a, err = nil, nil // a searched agent the league has not got: made after the view
-			}
 			return err
 		}
 		if best, err = bestOf(v); err != nil {
@@ -181,20 +177,6 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 	})
 	if !ok {
 		return
-	}
-	if a == nil {
-		var err error
-		if a, err = storedAgent(r, o, r.PathValue("ref")); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if !s.view(w, r, o, func(v *store.View) (err error) {
-			parent, err = v.Name(strconv.FormatInt(a.ParentID, 10))
-			return err
-		}) {
-			return
-		}
-		opponents = &opponentsPage{Rows: []opponentRow{}} // it has played nobody
 	}
 	kit := agents.KitFor(o.db.Game())
 	var model learn.Model

@@ -175,7 +175,7 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request, o *opened, fn func
 const moveTime = time.Second
 
 // storedAgent reads the agent that ref names in o, with its network, as
-// league.Agent does (a model with a search after its name too): a
+// league.Lookup does (a model with a search after its name too): a
 // pruned checkpoint comes with store.ErrPruned.
 func storedAgent(r *http.Request, o *opened, ref string) (*league.Agent, error) {
 	a, err := league.Lookup(r.Context(), o.db, ref)

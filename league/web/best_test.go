@@ -34,7 +34,7 @@ func TestTileAndLinkNameOneBest(t *testing.T) {
 	for seed := range uint64(2) {
 		net := nn.New(tictactoe.Game, 5, rand.New(rand.NewPCG(seed, 0)))
 		a := &store.Agent{Kind: store.Baseline, Method: "policy", Weights: net.Bytes(), Hidden: net.Hidden,
-			Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net}))}
+			Facts: agents.TicTacToe.Check(tictactoe.NewTable(&nn.Player{Net: net})), Classed: true}
 		a.Class = game.Beatable // one class: the low ends decide
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
@@ -47,7 +47,7 @@ func TestTileAndLinkNameOneBest(t *testing.T) {
 		for _, id := range ids {
 			if l, ok := lo[id]; ok {
 				r.History = append(r.History, store.HistoryRow{Agent: id, Elo: l + 40, Lo: l, Hi: l + 80, Games: 100})
-				r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 50, Losses: 50}})
+				r.Updates = append(r.Updates, store.Update{Agent: id, Played: game.Record{Wins: 50, Losses: 50}, Ranked: true})
 			}
 		}
 		if err := db.CommitRound(ctx, r); err != nil {

@@ -107,14 +107,10 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		}
 		// A pruned checkpoint keeps its record and rating; only its
 		// moves cannot be compared (pruned says so). A searched agent
-		// the league has not got is made after the view: it has met
-		// nobody.
+		// the league has not got (ID 0) has met nobody.
 		get := func(ref string) (*league.Agent, error) {
 			a, err := league.Find(v, ref)
-			switch {
-			case errors.Is(err, store.ErrNotFound) && strings.Contains(ref, "@"):
-				return nil, nil
-			case err != nil && !errors.Is(err, store.ErrPruned):
+			if err != nil && !errors.Is(err, store.ErrPruned) {
 				return nil, err
 			}
 			return a, nil
@@ -122,7 +118,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		if a, err = get(r.PathValue("a")); err != nil {
 			return err
 		}
-		if b, err = get(r.PathValue("b")); err != nil || a == nil || b == nil {
+		if b, err = get(r.PathValue("b")); err != nil || a.ID == 0 || b.ID == 0 {
 			return err
 		}
 		if ladders, err = laddersOf(v, a.Agent, b.Agent); err != nil {
@@ -133,18 +129,6 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 	})
 	if !ok {
 		return
-	}
-	for _, side := range []struct {
-		agent **league.Agent
-		ref   string
-	}{{&a, r.PathValue("a")}, {&b, r.PathValue("b")}} {
-		if *side.agent == nil {
-			var err error
-			if *side.agent, err = storedAgent(r, o, side.ref); err != nil {
-				s.fail(w, r, err)
-				return
-			}
-		}
 	}
 	if a.Name == b.Name {
 		writeError(w, http.StatusBadRequest, "%s and %s are one agent, %s (%d): compare two", r.PathValue("a"), r.PathValue("b"), a.Name, a.ID)
