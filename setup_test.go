@@ -27,7 +27,7 @@ func TestSetUpSaysWhatTheTestsNeed(t *testing.T) {
 		"go run . league run", "go test -race -timeout 30m ./...",
 		"`-race requires cgo`", "apt-get install gcc", "`go test -timeout 30m ./...`",
 		"**Chromium**", "**strace**", "skip, each with a line saying what\n  to install",
-		"silent for minutes the first time", "2 minutes 40 seconds", "about 11 minutes", "`go build -v`",
+		"silent for minutes the first time", "2 minutes 40 seconds", "about half an hour", "`go build -v`",
 	} {
 		if !strings.Contains(setUp, want) {
 			t.Errorf("README's set-up, its section of the two commands, does not say %q", want)
