@@ -110,7 +110,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			return lg.lastRound, err
 		}
 		if tr != nil { // the learner is as this snapshot, still
-			t.line.frozen = player
+			tr.keep(t.line, player)
 		}
 		if hooks.Stop != nil && hooks.Stop(r) {
 			break
@@ -124,7 +124,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 // deterministic player its check played.
 func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start time.Time) (Report, game.Player, error) {
 	number, snapshot := lg.lastRound+1, t.snapshot
-	snapshot.ParentID = lg.latest[t.line.method.Name]
+	snapshot.ParentID = lg.latest[t.method]
 
 	// STEP 3: the facts the league keeps of every agent: the checks of
 	// its game (tic-tac-toe's exhaustive check and exact odds against

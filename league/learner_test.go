@@ -198,7 +198,7 @@ func oneRoundHooks(ctx context.Context, lg *league, tr *trainer, hooks Hooks) (R
 	}
 	r, player, err := lg.finish(ctx, &t, hooks, time.Now())
 	if err == nil && !tr.independent() {
-		t.line.frozen = player
+		tr.keep(t.line, player)
 	}
 	return r, err
 }

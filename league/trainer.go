@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ttt/agents"
+	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/store"
 )
@@ -72,10 +73,13 @@ func (tr *trainer) independent() bool {
 
 // trained is a round's first part: the line it trained, the snapshot
 // and its model, and the learners' state to commit with it, the next
-// line to train named in it.
+// line to train named in it. It holds copies and names, nothing of the
+// trainer's: the evaluation that takes it cannot reach a learner, which
+// may be training the next round on another goroutine.
 type trained struct {
-	number   int64 // the round's
-	line     *learner
+	number   int64  // the round's
+	line     int    // the line that trained, by Config.Learners
+	method   string // its method's name
 	snapshot *store.Agent
 	model    learn.Model
 	state    []byte
@@ -97,7 +101,7 @@ type trained struct {
 // a night's comparison goes on with the methods that still learn.
 func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progress func(int64, int, int)) trained {
 	t := trained{number: number, begun: time.Now()}
-	for t.line == nil {
+	for t.snapshot == nil {
 		line := tr.lines[tr.next]
 		if t.err = tr.train(ctx, number, line, opp, progress); t.err != nil {
 			return t
@@ -106,7 +110,7 @@ func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progr
 		err := model.Validate()
 		switch {
 		case err == nil:
-			t.line, t.snapshot, t.model = line, snapshot, model
+			t.line, t.method, t.snapshot, t.model = tr.next, line.method.Name, snapshot, model
 		case tr.after(tr.next) == tr.next:
 			t.err = learn.Invalid([]string{"lr"}, func(n []string) string {
 				return fmt.Sprintf("round %d: the %s learner has diverged (try a lower %s): %v", number, line.method.Name, n[0], err)
@@ -122,6 +126,10 @@ func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progr
 	t.took = time.Since(t.begun)
 	return t
 }
+
+// keep gives line i, unchanged since its snapshot, that snapshot as the
+// player it starts its next round with (the check compiled it already).
+func (tr *trainer) keep(i int, frozen game.Player) { tr.lines[i].frozen = frozen }
 
 // after returns the line that trains after line i: the next that is not
 // retired, i itself if no other is left.
