@@ -76,20 +76,30 @@ func randomSetShare(p game.Player) float64 {
 // league, with the settings Connect Four's default changed one at a time:
 // b.N games of self-play on one core, then the shares of the two position
 // sets it keeps (the random-ply set, the tactical set). Run it with the
-// games as -benchtime, e.g. -benchtime 8000000x (minutes a run).
+// games as -benchtime, e.g. -benchtime 8000000x (minutes a run). The
+// cases with "again" grow the net a second time, at 10 M games, which no
+// league does: whether a larger net lifts the plateau of the grown one.
 func BenchmarkLearning(b *testing.B) {
 	g := connect4.Game
+	// The second growth: the lines of 8 again (other cells around each
+	// line than the first growth's), or the papers' 70 random walks of 8.
+	lines := func() ([][]int, error) { return ntuple.Lines(g.Board(), 8, rand.New(rand.NewPCG(7, 7))), nil }
+	walks := func() ([][]int, error) { return ntuple.RandomWalks(g.Board(), 70, 8, rand.New(rand.NewPCG(7, 7))) }
 	for _, c := range []struct {
 		name  string
 		decay int
 		own   map[string]float64 // the defaults changed
+		again func() ([][]int, error)
 	}{
-		{"lines6", 0, nil},
-		{"lines6/decay5M", 5_000_000, nil},
-		{"lines8/decay5M", 5_000_000, map[string]float64{ntuple.TupleLength.Name: 8}},
-		{"lines6/decay5M/lookahead2", 5_000_000, map[string]float64{ntuple.Lookahead.Name: 2}},
-		{"lines6/decay5M/grow8at4M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 4_000_000}},
-		{"lines6/decay5M/grow8at10M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 10_000_000}},
+		{"lines6", 0, nil, nil},
+		{"lines6/decay5M", 5_000_000, nil, nil},
+		{"lines8/decay5M", 5_000_000, map[string]float64{ntuple.TupleLength.Name: 8}, nil},
+		{"lines6/decay5M/lookahead2", 5_000_000, map[string]float64{ntuple.Lookahead.Name: 2}, nil},
+		{"lines6/decay5M/grow8at4M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 4_000_000}, nil},
+		{"lines6/decay5M/grow8at10M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 10_000_000}, nil},
+		{"lines6/decay5M/grow8at5M/random30", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000, ntuple.RandomPlies.Name: 30}, nil},
+		{"lines6/decay5M/grow8at5M/again/lines8", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000}, lines},
+		{"lines6/decay5M/grow8at5M/again/walks70", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000}, walks},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s := ntuple.Method.Defaults(g)
@@ -105,6 +115,15 @@ func BenchmarkLearning(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if i%100_000 == 0 { // as a league schedules it, a round at a time
 					if err := l.Schedule(s, int64(i)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if c.again != nil && i == 10_000_000 {
+					more, err := c.again()
+					if err == nil {
+						err = ntuple.GrowAgain(l.(*ntuple.TD), more)
+					}
+					if err != nil {
 						b.Fatal(err)
 					}
 				}
