@@ -58,20 +58,20 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			return lg.lastRound, err
 		}
 	}
-	var ahead chan trained // the next round, training while this one is evaluated
+	var next chan trainedAhead // the next round, training while this one is evaluated
 	defer func() {
-		if ahead != nil {
-			<-ahead // no goroutine outlives the run
+		if next != nil {
+			<-next // no goroutine outlives the run
 		}
 	}()
-	for n := 0; ahead != nil || more(n); n++ {
+	for n := 0; next != nil || more(n); n++ {
 		// STEP 1: train the line whose turn it is against what the league
 		// offers it, or take the round that trained while the last one
 		// was evaluated, and the trainer with it.
 		var t trained
-		if ahead != nil {
-			t = <-ahead
-			tr, ahead = t.trainer, nil
+		if next != nil {
+			a := <-next
+			t, tr, next = a.round, a.trainer, nil
 		} else {
 			opp, err := lg.opponents(ctx, tr.turn())
 			if err != nil {
@@ -93,13 +93,11 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			if err != nil {
 				return lg.lastRound, err
 			}
-			ahead = make(chan trained, 1)
+			next = make(chan trainedAhead, 1)
 			number := t.number + 1
-			go func(tr *trainer) {
-				next := tr.round(ctx, number, opp, hooks.Training)
-				next.trainer = tr
-				ahead <- next
-			}(tr)
+			go func(tr *trainer, out chan<- trainedAhead) {
+				out <- trainedAhead{tr.round(ctx, number, opp, hooks.Training), tr}
+			}(tr, next)
 			tr = nil
 		}
 

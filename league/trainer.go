@@ -87,7 +87,13 @@ type trained struct {
 	begun    time.Time
 	took     time.Duration
 	err      error
-	trainer  *trainer // the trainer, back from the goroutine that trained ahead
+}
+
+// trainedAhead is a round trained on a goroutine of its own while the round
+// before it was evaluated, and the trainer, which comes back with it.
+type trainedAhead struct {
+	round   trained
+	trainer *trainer
 }
 
 // round trains the line whose turn it is against opp, freezes a snapshot
