@@ -22,12 +22,12 @@ import (
 // league does: they are the tries BENCHMARKS.md reports.
 //
 //   - td: as a league goes on, the rate falling with the games;
-//   - td/lr0.05: a small constant rate, so that what the rate's noise
+//   - lr0.05: a small constant rate, so that what the rate's noise
 //     costs shows;
-//   - td/lines4: the net grown by the 36 lines of four alone (256
+//   - lines4: the net grown by the 36 lines of four alone (256
 //     entries a table), which every position with the same stones on a
 //     line shares, whatever is around it;
-//   - td/ema: the falling rate, and the share of the tables' average
+//   - ema: the falling rate, and the share of the tables' average
 //     over the last few hundred thousand games (every 20,000 games,
 //     5% of the way to the live tables);
 //   - search3, search5: the one-step target of each afterstate is what
@@ -60,9 +60,9 @@ func BenchmarkPlateau(b *testing.B) {
 		depth int     // of the search that sets the targets (0: the 1-ply values)
 	}{
 		{name: "td", rate: falling},
-		{name: "td/lr0.05", rate: constant(0.05)},
-		{name: "td/lines4", rate: falling, grow: 4},
-		{name: "td/ema", rate: falling, ema: 0.05},
+		{name: "lr0.05", rate: constant(0.05)},
+		{name: "lines4", rate: falling, grow: 4},
+		{name: "ema", rate: falling, ema: 0.05},
 		{name: "search3", rate: constant(0.19), depth: 3},
 		{name: "search5", rate: constant(0.19), depth: 5},
 	} {
