@@ -151,6 +151,11 @@ func newTargetSearch(n *Net, depth int) *targetSearch {
 // value is what p, in play, is worth to its side to move, searched depth
 // plies deep by alpha-beta within (alpha, beta), the net's values of the
 // afterstates at the last ply, a win the rules settle first.
+//
+// Package search's alpha-beta plays a move; a target needs the value,
+// on the net's own scale of 0 to 1, which that search gives only with a
+// full window at the root and iterative deepening, several times the
+// cost. So the few lines of negamax are here.
 func (s *targetSearch) value(p game.Position, depth int, alpha, beta float32) float32 {
 	g := s.n.Game
 	values := s.values[depth]
