@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"ttt/agents/conv"
 	"ttt/agents/game"
 	"ttt/agents/learn"
 	"ttt/agents/ntuple"
@@ -21,6 +22,7 @@ var Methods = []*learn.Method{
 	train.TableMethod,
 	train.SelfPlayTableMethod,
 	ntuple.Method,
+	conv.Method,
 }
 
 // MethodNames are the names of Methods, in their order.

@@ -164,7 +164,7 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	// takes them up.
 	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
-		Stats: store.RoundStats{TrainGames: lg.cfg.GamesPerRound * (1 + len(t.diverged)), TrainTime: t.took, EvalGames: evalGames(matches),
+		Stats: store.RoundStats{TrainGames: t.games, TrainTime: t.took, EvalGames: evalGames(matches),
 			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
 	r.Finished = time.Now()
 	r.Stats.CPU, r.Stats.Cores = lg.busy.since(r.Finished)

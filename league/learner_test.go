@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"ttt/agents"
+	"ttt/agents/conv"
 	"ttt/agents/learn"
+	"ttt/agents/ntuple"
 	"ttt/agents/train"
 	"ttt/store"
 )
@@ -201,4 +203,88 @@ func oneRoundHooks(ctx context.Context, lg *league, tr *trainer, hooks Hooks) (R
 		tr.keep(t.line, player)
 	}
 	return r, err
+}
+
+// A taught line (expert iteration) is the same however its league is
+// played: on one worker round after round, or on three with rounds
+// trained ahead and the run stopped and resumed halfway. Its teacher is
+// the n-tuple line's network while its own does not beat it, and its
+// rounds are its method's length, not the league's.
+func TestTaughtLineHoweverPlayed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := Default(agents.ConnectFour)
+	cfg.Learners = []*learn.Method{ntuple.Method, conv.Method}
+	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds, cfg.Openings, cfg.LadderInterval = 3000, 6, 4, 1, 200
+	cfg.Settings = cfg.With("tuples", 8).With("line_tuples", 0).With("tuple_length", 4).With("grow_at", 0).
+		With("conv_games", 30).With("conv_layers", 1).With("channels", 4).With("conv_hidden", 8).With("teacher_depth", 2).With("buffer", 300)
+	dir := t.TempDir()
+	leagueOf := func(name string, play func(*store.DB)) (weights map[string][]byte, games map[int64]int) {
+		db, err := store.Open(ctx, filepath.Join(dir, name), func() store.Setup { return Setup(agents.ConnectFour) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		play(db)
+		list, err := db.Agents(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights = map[string][]byte{}
+		for _, a := range list {
+			full, err := db.Agent(ctx, a.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weights[a.Name] = full.Weights
+		}
+		rounds, err := db.Rounds(ctx, 1, int64(cfg.Rounds))
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = map[int64]int{}
+		for _, r := range rounds {
+			games[r.ID] = r.Stats.TrainGames
+		}
+		return weights, games
+	}
+	var taught []learn.Model // the teacher of each of the conv line's rounds, one worker
+	sw, sg := leagueOf("sequential.db", func(db *store.DB) {
+		cfg := cfg
+		cfg.Workers = 1
+		lg, tr, err := open(ctx, db, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lg.checkpoints.Wait()
+		for range cfg.Rounds {
+			if tr.turn() == conv.Method.Name {
+				taught = append(taught, tr.teacher(tr.lines[1]))
+			}
+			if _, err := oneRound(ctx, lg, tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	ow, og := leagueOf("overlapped.db", func(db *store.DB) {
+		cfg := cfg
+		cfg.Workers, cfg.Rounds = 3, 2
+		for range 2 {
+			if _, err := Run(ctx, db, cfg, Hooks{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if !reflect.DeepEqual(ow, sw) {
+		t.Errorf("overlapped on 3 workers, 2 + 2 rounds: %d agents; one after the other on 1 worker: %d agents, or other weights", len(ow), len(sw))
+	}
+	if want := map[int64]int{1: 3000, 2: 30, 3: 3000, 4: 30}; !reflect.DeepEqual(sg, want) || !reflect.DeepEqual(og, want) {
+		t.Errorf("training games by round: %v one after the other, %v overlapped; want %v", sg, og, want)
+	}
+	if len(taught) != 2 || taught[0] == nil {
+		t.Fatalf("the conv line's teachers: %v, want the n-tuple network first", taught)
+	}
+	if _, ok := taught[0].(*ntuple.Net); !ok {
+		t.Errorf("the conv line's first teacher is %s, want the n-tuple network", taught[0].Describe())
+	}
 }

@@ -54,9 +54,13 @@ func (tr *trainer) train(ctx context.Context, round int64, line *learner, opp op
 	// The learning rate of the whole round is the one of its first game.
 	c, kit := tr.cfg, tr.kit
 	learning := c.settings(kit.Game, line.method)
+	c.GamesPerRound = tr.games(line)
 	l := line.learner
 	if err := l.Schedule(learning, line.games); err != nil {
 		return fmt.Errorf("the %s learner after %d games: %w", line.method.Name, line.games, err)
+	}
+	if taught, ok := l.(learn.Taught); ok {
+		taught.Teach(tr.teacher(line))
 	}
 	// players returns the opponents of a game, by the index pick draws:
 	// itself (nil), random, the nets, then the sparring players, each
@@ -90,7 +94,7 @@ func (tr *trainer) train(ctx context.Context, round int64, line *learner, opp op
 		return 1
 	}
 	if p, ok := learn.AsParallel(l); ok && c.Exploit+c.Drill == 0 {
-		return tr.trainParallel(ctx, round, line, p, pick, players, progress)
+		return tr.trainParallel(ctx, round, c.GamesPerRound, line, p, pick, players, progress)
 	}
 
 	rng := line.rng
@@ -229,7 +233,7 @@ type deal struct {
 // order. Each game draws its opponent, side and exploration from the
 // line's generator and its random moves from a seed of its own, so the
 // round learns the same whatever the number of workers.
-func (tr *trainer) trainParallel(ctx context.Context, round int64, line *learner, p learn.Parallel,
+func (tr *trainer) trainParallel(ctx context.Context, round int64, games int, line *learner, p learn.Parallel,
 	pick func(*rand.Rand) int, opponents func(*rand.Rand) []game.Player, progress func(int64, int, int)) error {
 	learning := tr.cfg.settings(tr.kit.Game, line.method)
 	type worker struct {
@@ -245,7 +249,7 @@ func (tr *trainer) trainParallel(ctx context.Context, round int64, line *learner
 		rng := rand.New(w.pcg)
 		w.actor, w.opps = p.Actor(rng), opponents(rng)
 	}
-	size := min(batchGames, tr.cfg.GamesPerRound)
+	size := min(batchGames, games)
 	var deals [2][]deal
 	var episodes [2][]learn.Episode
 	for k := range episodes {
@@ -258,7 +262,7 @@ func (tr *trainer) trainParallel(ctx context.Context, round int64, line *learner
 	dealt := 0
 	dealBatch := func(k int) {
 		deals[k] = deals[k][:0]
-		for ; dealt < tr.cfg.GamesPerRound && len(deals[k]) < size; dealt++ {
+		for ; dealt < games && len(deals[k]) < size; dealt++ {
 			d := deal{side: game.Side(line.games % 2), epsilon: learning.Epsilon.At(int(line.games)), opp: pick(line.rng),
 				seed: [2]uint64{line.rng.Uint64(), line.rng.Uint64()}}
 			deals[k] = append(deals[k], d)
@@ -300,7 +304,7 @@ func (tr *trainer) trainParallel(ctx context.Context, round int64, line *learner
 			return err
 		}
 		if progress != nil {
-			progress(round, done, tr.cfg.GamesPerRound)
+			progress(round, done, games)
 		}
 	}
 	return nil

@@ -83,6 +83,7 @@ type trained struct {
 	snapshot *store.Agent
 	model    learn.Model
 	state    []byte
+	games    int      // the training games it played, a retired line's among them
 	diverged []string // the lines retired on the way
 	begun    time.Time
 	took     time.Duration
@@ -112,6 +113,7 @@ func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progr
 		if t.err = tr.train(ctx, number, line, opp, progress); t.err != nil {
 			return t
 		}
+		t.games += tr.games(line)
 		snapshot, model := line.snapshot()
 		err := model.Validate()
 		switch {
@@ -131,6 +133,61 @@ func (tr *trainer) round(ctx context.Context, number int64, opp opponents, progr
 	t.state, t.err = marshalLearners(tr.lines, tr.next)
 	t.took = time.Since(t.begun)
 	return t
+}
+
+// games is the training games of a round of line: its method's own
+// count where it has one, else the league's.
+func (tr *trainer) games(line *learner) int {
+	if line.method.Games != nil {
+		if n := line.method.Games(tr.cfg.settings(tr.kit.Game, line.method)); n > 0 {
+			return n
+		}
+	}
+	return tr.cfg.GamesPerRound
+}
+
+// teacher returns the model whose search teaches a taught line (nil:
+// its own): the latest model of the first other line that judges
+// positions, while the line's own network does not beat that model
+// head to head, network against network over the league's openings in
+// both colours. The choice reads only the lines, so that it is the same
+// whenever the round trains (ahead of the last round's evaluation or
+// after it) and whatever the number of workers.
+func (tr *trainer) teacher(line *learner) learn.Model {
+	var other learn.Model
+	for _, l := range tr.lines {
+		if l == line || l.retired || l.games == 0 {
+			continue
+		}
+		if m := l.learner.Model(); m.Judge() != nil {
+			other = m
+			break
+		}
+	}
+	if other == nil || line.games == 0 {
+		return other
+	}
+	own := line.learner.Model()
+	g := tr.kit.Game
+	var score float64
+	openings := game.Openings(g, tr.cfg.Openings)
+	for _, o := range openings {
+		start, _ := game.Replay(g, o)
+		for _, side := range []game.Side{game.X, game.O} {
+			players := [2]game.Player{other.Player(), other.Player()}
+			players[side] = own.Player()
+			switch r := game.Play(g, start, players[game.X], players[game.O]); r {
+			case game.Win(side):
+				score++
+			case game.Tie:
+				score += 0.5
+			}
+		}
+	}
+	if score > float64(len(openings)) { // more than half the points
+		return nil
+	}
+	return other
 }
 
 // keep gives line i, unchanged since its snapshot, that snapshot as the

@@ -66,6 +66,11 @@ type Method struct {
 	// MaxFile is the size of the largest file ReadFile reads for g: no
 	// file that ttt reads is larger than the largest of them.
 	MaxFile func(g game.Game) int64
+	// Games returns the training games of a round of the method's line
+	// as s says, where its games cost far more than other methods' (a
+	// search a position), or 0 for the league's games per round; nil is
+	// always 0.
+	Games func(s Settings) int
 	// Headerless: its model's plain file is bare numbers, without ttt's
 	// header (ttt-rl's policy net), so only its size tells its inputs,
 	// and a file's name says them (checkpoint-7-19in.bin).
@@ -127,6 +132,14 @@ type Parallel interface {
 	// Learn learns from an episode an actor played. No actor may be
 	// playing into it.
 	Learn(e Episode)
+}
+
+// Taught is a learner that learns the values a teacher's search finds
+// (expert iteration): before each of its rounds, its league gives it the
+// model to search, or nil for its own.
+type Taught interface {
+	Learner
+	Teach(m Model)
 }
 
 // Actor plays games for a Parallel learner without learning from them.

@@ -78,6 +78,12 @@ func (st *Setting) Parse(text string) (float64, error) {
 var Lambda = &Setting{Name: "lambda", Usage: "λ of TD(λ): 0 learns from the next position only, 1 from the result only",
 	In: func(v float64) bool { return v >= 0 && v <= 1 }, Range: "within 0..1"}
 
+// RandomPlies is the most random moves a self-play training game starts
+// with, a number drawn uniformly up to it: positions that greedy
+// self-play would never show the learner.
+var RandomPlies = &Setting{Name: "random_plies", Usage: "the most random moves a self-play training game starts with", Whole: true,
+	In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
+
 // NoLearningMCTS says why MCTS is no method of learning, to a user who
 // names it as one.
 const NoLearningMCTS = "MCTS does not learn; every league has MCTS players at several strengths among its built-in players (mcts-10, mcts-100 and mcts-1000 in tic-tac-toe, mcts-100 to mcts-10000 in Connect Four)"

@@ -54,7 +54,7 @@ func BenchmarkHogwild(b *testing.B) {
 	var wg sync.WaitGroup
 	b.ResetTimer()
 	for w := range 2 {
-		td := ntuple.NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(ntuple.RandomPlies.Name), 1, rand.New(rand.NewPCG(3, uint64(w))))
+		td := ntuple.NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(learn.RandomPlies.Name), 1, rand.New(rand.NewPCG(3, uint64(w))))
 		wg.Go(func() {
 			for i := w; i < b.N; i += 2 {
 				td.Play(game.Side(i%2), nil, s.Epsilon.Start)
@@ -97,7 +97,7 @@ func BenchmarkLearning(b *testing.B) {
 		{"lines6/decay5M/lookahead2", 5_000_000, map[string]float64{ntuple.Lookahead.Name: 2}, nil},
 		{"lines6/decay5M/grow8at4M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 4_000_000}, nil},
 		{"lines6/decay5M/grow8at10M", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 10_000_000}, nil},
-		{"lines6/decay5M/grow8at5M/random30", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000, ntuple.RandomPlies.Name: 30}, nil},
+		{"lines6/decay5M/grow8at5M/random30", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000, learn.RandomPlies.Name: 30}, nil},
 		{"lines6/decay5M/grow8at5M/again/lines8", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000}, lines},
 		{"lines6/decay5M/grow8at5M/again/walks70", 5_000_000, map[string]float64{ntuple.GrowAt.Name: 5_000_000}, walks},
 	} {

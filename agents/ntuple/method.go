@@ -17,7 +17,7 @@ import (
 // Method is the n-tuple network learning by TD(λ) in self-play, as
 // learn registers it.
 var Method = &learn.Method{
-	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, GrowAt, GrowLength, RandomPlies, Lookahead, learn.Lambda},
+	Name: "ntuple", Model: "n-tuple network", SelfPlay: true, Own: []*learn.Setting{LineTuples, Tuples, TupleLength, GrowAt, GrowLength, learn.RandomPlies, Lookahead, learn.Lambda},
 	Summary:  "an n-tuple network (small tables over patterns of cells, Thill, Koch and Konen's Connect Four agent), learning by TD(λ)",
 	Defaults: defaults,
 	Check: func(s learn.Settings) error {
@@ -77,8 +77,6 @@ var (
 	GrowLength = &learn.Setting{Name: "grow_length", Usage: "cells of the tuples an n-tuple network grows by (see --grow-at)", Whole: true,
 		In: func(v float64) bool { return v >= 2 && v <= MaxLen }, Range: fmt.Sprintf("within 2..%d", MaxLen),
 		Made: "this league's n-tuple network grows by tuples of %s cells"}
-	RandomPlies = &learn.Setting{Name: "random_plies", Usage: "the most random moves a self-play game of the n-tuple learner starts with", Whole: true,
-		In: func(v float64) bool { return v >= 0 && v <= 40 }, Range: "within 0..40"}
 	Lookahead = &learn.Setting{Name: "lookahead", Usage: "plies the n-tuple learner looks ahead in its games, to choose its moves and set its targets: 1, each move's position; 2, the best reply to each move too", Whole: true,
 		In: func(v float64) bool { return v == 1 || v == 2 }, Range: "1 or 2"}
 )
@@ -99,11 +97,11 @@ func defaults(g game.Game) learn.Settings {
 		LR:      0.5,
 		LRDecay: 5_000_000,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
-		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, GrowAt.Name: 5_000_000, GrowLength.Name: 8, RandomPlies.Name: 16, Lookahead.Name: 1,
+		Own: map[string]float64{LineTuples.Name: 1, Tuples.Name: 0, TupleLength.Name: 6, GrowAt.Name: 5_000_000, GrowLength.Name: 8, learn.RandomPlies.Name: 16, Lookahead.Name: 1,
 			learn.Lambda.Name: 0.5},
 	}
 	if g == tictactoe.Game {
-		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[RandomPlies.Name], s.Own[GrowAt.Name] = 0, 8, 6, 0, 0
+		s.Own[LineTuples.Name], s.Own[Tuples.Name], s.Own[TupleLength.Name], s.Own[learn.RandomPlies.Name], s.Own[GrowAt.Name] = 0, 8, 6, 0, 0
 		s.Epsilon = learn.Schedule{Start: 0.1, End: 0, Games: 20000}
 		s.LRDecay = 0
 	}
@@ -112,7 +110,7 @@ func defaults(g game.Game) learn.Settings {
 
 // newTD returns the TD(λ) learner of net as s says.
 func newTD(net *Net, s learn.Settings, rng *rand.Rand) *TD {
-	l := NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(RandomPlies.Name), s.Int(Lookahead.Name), rng)
+	l := NewTD(net, float32(s.LR), float32(s.Float(learn.Lambda.Name)), s.Int(learn.RandomPlies.Name), s.Int(Lookahead.Name), rng)
 	l.GrowAt, l.GrowLength = int64(s.Int(GrowAt.Name)), s.Int(GrowLength.Name)
 	return l
 }

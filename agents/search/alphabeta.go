@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"ttt/agents/game"
+	"ttt/agents/learn"
 )
 
 // Alpha-beta searches in values for the side to move, from -1 to 1: a
@@ -187,4 +188,22 @@ func indexOf(order []int, m int) int {
 		}
 	}
 	return -1
+}
+
+// Label returns what a position is worth to its side to move as
+// alpha-beta depth plies deep around m finds it, as an expected score
+// (1 a win, 1/2 a tie, 0 a loss): a win or loss the rules settle within
+// the search is 1 or 0, an estimate the model's at the leaves, backed up.
+// It is what a network learns from a stronger player's search (package
+// conv). The function keeps scratch space: one goroutine's.
+func Label(m learn.Model, depth int) func(p game.Position) float32 {
+	s := &Searcher{g: m.Plays(), judge: judgeOf(m)}
+	ab := &alphaBeta{Searcher: s, depth: depth}
+	for range depth + 1 {
+		ab.plies = append(ab.plies, ply{values: make([]float32, s.g.Moves()), order: make([]int, 0, s.g.Moves())})
+	}
+	return func(p game.Position) float32 {
+		v := ab.negamax(p, 0, depth, math.Inf(-1), math.Inf(1))
+		return float32(min(max((v+1)/2, 0), 1))
+	}
 }
