@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 )
@@ -79,4 +82,78 @@ func BenchmarkTrain(b *testing.B) {
 	per := b.Elapsed().Seconds() / float64(b.N*256)
 	b.ReportMetric(1/per, "samples/s")
 	b.ReportMetric(3*flops(n)/per/1e9, "GFLOPS")
+}
+
+// ownGemm is the kernel one would write by hand, for BenchmarkGemm's
+// comparison: c += a·b, four rows of a at a time, so that each row of b
+// read serves four rows of c.
+func ownGemm(a, b, c []float32, m, k, n int) {
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		c0, c1, c2, c3 := c[i*n:(i+1)*n], c[(i+1)*n:(i+2)*n], c[(i+2)*n:(i+3)*n], c[(i+3)*n:(i+4)*n]
+		for p := range k {
+			a0, a1, a2, a3 := a[i*k+p], a[(i+1)*k+p], a[(i+2)*k+p], a[(i+3)*k+p]
+			for j, bv := range b[p*n : p*n+n] {
+				c0[j] += a0 * bv
+				c1[j] += a1 * bv
+				c2[j] += a2 * bv
+				c3[j] += a3 * bv
+			}
+		}
+	}
+	for ; i < m; i++ {
+		for p := range k {
+			for j, bv := range b[p*n : p*n+n] {
+				c[i*n+j] += a[i*k+p] * bv
+			}
+		}
+	}
+}
+
+// BenchmarkGemm is the default network's middle convolution as one
+// matrix product, for a position's moves (7 positions) and a training
+// batch (256): gonum's float32 and float64 products against ownGemm.
+func BenchmarkGemm(b *testing.B) {
+	k, n := 9*DefaultShape.Channels, DefaultShape.Channels
+	for _, batch := range []int{7, 256} {
+		m := batch * 42
+		rng := rand.New(rand.NewPCG(1, 1))
+		fill := func(size int) []float32 {
+			s := make([]float32, size)
+			for i := range s {
+				s[i] = rng.Float32()
+			}
+			return s
+		}
+		a, w, c := fill(m*k), fill(k*n), fill(m*n)
+		report := func(b *testing.B) {
+			b.ReportMetric(float64(2*m*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		}
+		b.Run(fmt.Sprintf("gonum32/%d", batch), func(b *testing.B) {
+			for b.Loop() {
+				gemm(false, false, m, n, k, a, w, c)
+			}
+			report(b)
+		})
+		b.Run(fmt.Sprintf("gonum64/%d", batch), func(b *testing.B) {
+			a64, w64, c64 := make([]float64, len(a)), make([]float64, len(w)), make([]float64, len(c))
+			for i, v := range a {
+				a64[i] = float64(v)
+			}
+			for i, v := range w {
+				w64[i] = float64(v)
+			}
+			for b.Loop() {
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: k, Stride: k, Data: a64},
+					blas64.General{Rows: k, Cols: n, Stride: n, Data: w64}, 1, blas64.General{Rows: m, Cols: n, Stride: n, Data: c64})
+			}
+			report(b)
+		})
+		b.Run(fmt.Sprintf("own/%d", batch), func(b *testing.B) {
+			for b.Loop() {
+				ownGemm(a, w, c, m, k, n)
+			}
+			report(b)
+		})
+	}
 }

@@ -47,9 +47,9 @@ type Expert struct {
 	Reuse    int // steps on each batch's worth of new positions
 	Rand     *rand.Rand
 
-	buf     []sample // the replay buffer, a ring
-	at      int      // where the next position goes
-	fresh   int      // positions in since the last step
+	buf     []Labelled // the replay buffer, a ring
+	at      int        // where the next position goes
+	fresh   int        // positions in since the last step
 	teacher learn.Model
 	frozen  *Net // the network the actors play, as of the last Sync
 	own     *actor
@@ -59,12 +59,12 @@ type Expert struct {
 	batch   batch
 }
 
-// sample is a labelled position: its worth to the side that has just
-// moved there, as the teacher's search found it.
-type sample struct {
-	pos   game.Position
-	mover game.Side
-	label float32
+// Labelled is a position after a move by Mover, and its worth to Mover,
+// as the teacher's search found it.
+type Labelled struct {
+	Position game.Position
+	Mover    game.Side
+	Label    float32
 }
 
 // batch is a minibatch's scratch.
@@ -78,7 +78,7 @@ type batch struct {
 
 // Episode is a game an actor played, with its labelled positions.
 type Episode struct {
-	samples []sample
+	Samples []Labelled
 	result  game.Result
 }
 
@@ -89,7 +89,7 @@ func (e *Episode) Result() game.Result { return e.result }
 // plies, learning at rate lr, keeping buffer positions.
 func NewExpert(net *Net, depth, openings, buffer int, lr float32, rng *rand.Rand) *Expert {
 	l := &Expert{Net: net, Opt: NewAdam(len(net.W), lr, weightDecay), Depth: depth, Openings: openings, Batch: batchSize, Reuse: reuse, Rand: rng,
-		buf: make([]sample, 0, buffer), grad: alloc(net.Game, net.Shape)}
+		buf: make([]Labelled, 0, buffer), grad: alloc(net.Game, net.Shape)}
 	return l
 }
 
@@ -183,7 +183,7 @@ func (l *Expert) NewEpisode() learn.Episode { return new(Episode) }
 
 // Learn implements learn.Parallel: STEPS 2 and 3.
 func (l *Expert) Learn(e learn.Episode) {
-	for _, s := range e.(*Episode).samples {
+	for _, s := range e.(*Episode).Samples {
 		if len(l.buf) < cap(l.buf) {
 			l.buf = append(l.buf, s)
 		} else {
@@ -205,7 +205,7 @@ func (l *Expert) step() {
 	b.pos, b.movers, b.syms, b.labels = b.pos[:0], b.movers[:0], b.syms[:0], b.labels[:0]
 	for range l.Batch {
 		s := l.buf[l.Rand.IntN(len(l.buf))]
-		b.pos, b.movers, b.labels = append(b.pos, s.pos), append(b.movers, s.mover), append(b.labels, s.label)
+		b.pos, b.movers, b.labels = append(b.pos, s.Position), append(b.movers, s.Mover), append(b.labels, s.Label)
 		b.syms = append(b.syms, uint8(l.Rand.IntN(syms)))
 	}
 	if len(b.dOut) != l.Batch {
@@ -240,9 +240,9 @@ func (a *actor) Play(e learn.Episode, side game.Side, opp game.Player, epsilon f
 // every position in play that a move leaves, p among them.
 func (a *actor) play(e *Episode, p game.Position, random int, side game.Side, opp game.Player, epsilon float64) game.Result {
 	g := a.net.Game
-	e.samples = e.samples[:0]
+	e.Samples = e.Samples[:0]
 	if g.Plies(p) > 0 && g.Result(p) == game.Ongoing {
-		e.samples = append(e.samples, sample{p, g.ToMove(p).Other(), 1 - a.label(p)})
+		e.Samples = append(e.Samples, Labelled{p, g.ToMove(p).Other(), 1 - a.label(p)})
 	}
 	for k := 0; g.Result(p) == game.Ongoing; k++ {
 		var m int
@@ -259,7 +259,7 @@ func (a *actor) play(e *Episode, p game.Position, random int, side game.Side, op
 		mover := g.ToMove(p)
 		p = g.Play(p, m)
 		if g.Result(p) == game.Ongoing {
-			e.samples = append(e.samples, sample{p, mover, 1 - a.label(p)})
+			e.Samples = append(e.Samples, Labelled{p, mover, 1 - a.label(p)})
 		}
 	}
 	e.result = g.Result(p)
@@ -282,10 +282,10 @@ func (l *Expert) MarshalBinary() ([]byte, error) {
 	out = binary.LittleEndian.AppendUint32(out, uint32(l.at))
 	out = binary.LittleEndian.AppendUint32(out, uint32(l.fresh))
 	for _, s := range l.buf {
-		out = binary.LittleEndian.AppendUint64(out, s.pos.A)
-		out = binary.LittleEndian.AppendUint64(out, s.pos.B)
-		out = append(out, byte(s.mover))
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(s.label))
+		out = binary.LittleEndian.AppendUint64(out, s.Position.A)
+		out = binary.LittleEndian.AppendUint64(out, s.Position.B)
+		out = append(out, byte(s.Mover))
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(s.Label))
 	}
 	return out, nil
 }
@@ -322,10 +322,10 @@ func unmarshal(g game.Game, data []byte, depth, openings int, lr float32, rng *r
 	if n > capacity || capacity > maxBuffer || l.at >= max(capacity, 1) || len(rest) != 21*n {
 		return nil, bad
 	}
-	l.buf = make([]sample, n, capacity)
+	l.buf = make([]Labelled, n, capacity)
 	for i := range l.buf {
 		r := rest[21*i:]
-		l.buf[i] = sample{game.Position{A: binary.LittleEndian.Uint64(r), B: binary.LittleEndian.Uint64(r[8:])}, game.Side(r[16] & 1), math.Float32frombits(binary.LittleEndian.Uint32(r[17:]))}
+		l.buf[i] = Labelled{game.Position{A: binary.LittleEndian.Uint64(r), B: binary.LittleEndian.Uint64(r[8:])}, game.Side(r[16] & 1), math.Float32frombits(binary.LittleEndian.Uint32(r[17:]))}
 	}
 	return l, nil
 }
