@@ -116,7 +116,11 @@ func (n *Net) Describe() string {
 	if s.Layers == 0 {
 		return fmt.Sprintf("value network of %d cell channels and %d hidden units, %d weights", s.HeadChannels, s.Hidden, len(n.W))
 	}
-	return fmt.Sprintf("convolutional value network of %d layers of %d filters, %d weights", s.Layers, s.Channels, len(n.W))
+	layers := "layers"
+	if s.Layers == 1 {
+		layers = "layer"
+	}
+	return fmt.Sprintf("convolutional value network of %d %s of %d filters, %d weights", s.Layers, layers, s.Channels, len(n.W))
 }
 
 // Size implements learn.Model: its weights.
