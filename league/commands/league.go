@@ -70,7 +70,7 @@ func leagueRunCommand() *cli.Command {
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
 			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, and their best's ladder games, with the first and last lines"},
-			&cli.DurationFlag{Name: "heartbeat", Value: time.Minute, Usage: "where the output is no terminal (a log file, a pipe), a line once the run has said nothing for this long: what it is doing (training, evaluating, the best's ladder games) and how far each has come, so that a long round is seen to go on (0: none)"},
+			&cli.DurationFlag{Name: "heartbeat", Value: 30 * time.Second, Usage: "where the output is no terminal (a log file, a pipe), a line once the run has said nothing for this long: what it is doing (training, evaluating, the best's ladder games) and how far each has come, so that a long round is seen to go on (0: none)"},
 			workersFlag(),
 			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: " + search.Help() + "; a setting of the run, given on every run that should"},
 			ladderIntervalFlag(),
