@@ -39,7 +39,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			lg := &league{cfg: cfg, match: newMatch(kit.Game)}
 			games := 0
 			for b.Loop() {
-				results, err := lg.play(context.Background(), 1, list, 0)
+				results, err := lg.play(context.Background(), 1, list, 0, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

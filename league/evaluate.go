@@ -3,6 +3,7 @@ package league
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -22,11 +23,13 @@ type pairing struct {
 // evaluate plays each entrant's pool in round: the fixed part for every
 // entrant, then the members nearest to each entrant's rating as those
 // first games suggest it. It returns the matches as the database keeps
-// them.
-func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant) ([]store.Match, error) {
+// them. tell, if not nil, hears after each match how many are played,
+// and of how many: until the second part is dealt, the most it can be.
+func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant, tell func(round int64, done, total int)) ([]store.Match, error) {
 	// STEP 1: the fixed part of every pool.
 	pools := make([][]int64, len(entrants))
 	var first []pairing
+	most := 0 // the matches of both parts, at most
 	for i, e := range entrants {
 		pools[i] = lg.fixedPool(e, round)
 		ps, err := lg.pairings(ctx, e, pools[i])
@@ -34,8 +37,28 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 			return nil, err
 		}
 		first = append(first, ps...)
+		// The second part: two rungs for an entrant without a parent,
+		// then rated networks, up to the pool's size.
+		rest := lg.ranking.Len()
+		if e.parent == 0 {
+			rest += 2
+		}
+		most += len(ps) + max(0, min(lg.cfg.Opponents-len(pools[i]), rest))
 	}
-	matches, err := lg.play(ctx, round, first, 0)
+	var mu sync.Mutex // keeps done, and the order of what tell hears
+	done := 0
+	played := func(total int) func() {
+		if tell == nil {
+			return nil
+		}
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			tell(round, done, total)
+		}
+	}
+	matches, err := lg.play(ctx, round, first, 0, played(most))
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +100,7 @@ func (lg *league) evaluate(ctx context.Context, round int64, entrants []entrant)
 		}
 		second = append(second, ps...)
 	}
-	more, err := lg.play(ctx, round, second, len(first))
+	more, err := lg.play(ctx, round, second, len(first), played(len(first)+len(second)))
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +130,9 @@ func (lg *league) pairings(ctx context.Context, e entrant, pool []int64) ([]pair
 // to the end. Each match's random games are seeded from the league seed,
 // the round and the match's place among the round's matches (offset is
 // the place of the first), so results do not depend on the number of
-// workers or on scheduling.
-func (lg *league) play(ctx context.Context, round int64, list []pairing, offset int) ([]store.Match, error) {
+// workers or on scheduling. played, if not nil, is called after each
+// match.
+func (lg *league) play(ctx context.Context, round int64, list []pairing, offset int, played func()) ([]store.Match, error) {
 	results := make([]store.Match, len(list))
 	var next atomic.Int64 // the next pairing to take
 	g, ctx := errgroup.WithContext(ctx)
@@ -143,6 +167,9 @@ func (lg *league) play(ctx context.Context, round int64, list []pairing, offset 
 					m.First = &sides[game.X] // a result against a fixed player, by side
 				}
 				results[i] = m
+				if played != nil {
+					played()
+				}
 			}
 			return nil
 		})

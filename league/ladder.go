@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -128,6 +129,9 @@ type ladderPlayer struct {
 	plies   int
 	seed    uint64
 	workers int
+	// tell, if not nil, hears after each match the games played so far
+	// and about how many there will be.
+	tell func(done, about int)
 }
 
 // settle plays extra matches of network id against the ladder and
@@ -159,27 +163,32 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 		}
 		played = append(played, ms...)
 	}
+	perMatch := 2 * len(lp.match.openings[lp.plies])
+	about := 0 // the games the progress told of expects in all
 	var first []extraMatch
 	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
 		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
 			first = append(first, extraMatch{b, 1})
 		}
 	}
-	ms, err := lp.play(ctx, id, first, round)
+	about = len(first) * perMatch
+	ms, err := lp.play(ctx, id, first, round, l.Extra, about)
 	if err != nil {
 		return LadderRating{}, err
 	}
 	add(ms)
 	l.Rating, l.Rated = ladderFit(lp.kit, rs)
-	perMatch := 2 * len(lp.match.openings[lp.plies])
 	for l.Rated && l.Half() > lp.half && l.Extra < maxLadderGames {
 		shares, info := lp.ladderShares(l.Rating.Elo)
 		if len(shares) == 0 {
 			break // no built-in player draws on a generator
 		}
-		n := int(math.Ceil(elo.GamesFor(l.Half(), lp.half, info) / float64(perMatch)))
-		n = max(1, min(n, (ladderStep+perMatch-1)/perMatch, (maxLadderGames-l.Extra+perMatch-1)/perMatch))
-		ms, err := lp.play(ctx, id, lp.deal(rs, shares, n, perMatch), round)
+		// The matches the interval asks for, within the bound; this
+		// step plays up to ladderStep games of them.
+		left := min(int(math.Ceil(elo.GamesFor(l.Half(), lp.half, info)/float64(perMatch))), (maxLadderGames-l.Extra+perMatch-1)/perMatch)
+		n := max(1, min(left, (ladderStep+perMatch-1)/perMatch))
+		about = l.Extra + max(left, n)*perMatch
+		ms, err := lp.play(ctx, id, lp.deal(rs, shares, n, perMatch), round, l.Extra, about)
 		if err != nil {
 			return LadderRating{}, err
 		}
@@ -280,8 +289,9 @@ func (lp *ladderPlayer) deal(rs []store.LadderResult, shares map[int64]float64, 
 }
 
 // play plays the extra matches of network id in pairs, on lp.workers
-// goroutines, each with a seed of its own.
-func (lp *ladderPlayer) play(ctx context.Context, id int64, pairs []extraMatch, round int64) ([]store.Match, error) {
+// goroutines, each with a seed of its own. After each match it tells
+// lp.tell the games played, done before these, and about in all.
+func (lp *ladderPlayer) play(ctx context.Context, id int64, pairs []extraMatch, round int64, done, about int) ([]store.Match, error) {
 	ids := []int64{id}
 	for _, p := range pairs {
 		ids = append(ids, p.b)
@@ -291,6 +301,7 @@ func (lp *ladderPlayer) play(ctx context.Context, id int64, pairs []extraMatch, 
 		return nil, err
 	}
 	out := make([]store.Match, len(pairs))
+	var mu sync.Mutex // keeps done, and the order of what tell hears
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(lp.workers)
 	for i, p := range pairs {
@@ -306,6 +317,12 @@ func (lp *ladderPlayer) play(ctx context.Context, id int64, pairs []extraMatch, 
 			}
 			out[i] = store.Match{Round: round, A: id, B: p.b, Plies: lp.plies, Seed: seed, Record: sides[game.X].Plus(sides[game.O]),
 				Moves: store.EncodeGames(lp.match.game, lp.plies, games)}
+			if lp.tell != nil {
+				mu.Lock()
+				done += out[i].Games()
+				lp.tell(done, max(about, done))
+				mu.Unlock()
+			}
 			return nil
 		})
 	}
@@ -362,54 +379,40 @@ func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (La
 
 // ladderRound is a league round's part in the ladder, after its commit:
 // the best, if it is a network whose ladder interval is wider than the
-// run allows, plays its extra games; the report gets the snapshot's
-// ladder rating and the best's. A run stopped meanwhile leaves the extra
-// games to the next round: the round is in already.
-func (lg *league) ladderRound(ctx context.Context, report *Report) error {
-	err := lg.ladderBest(ctx, report)
+// run allows, plays its extra games (settleBest). A run stopped meanwhile
+// leaves them to the next round: the round is in already.
+func (lg *league) ladderRound(ctx context.Context, round int64, hooks Hooks) error {
+	err := lg.settleBest(ctx, round, hooks)
 	if ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
 
-// ladderBest is ladderRound's work.
-func (lg *league) ladderBest(ctx context.Context, report *Report) error {
-	best, l, err := lg.settleBest(ctx, report.Round)
-	if best == nil || err != nil {
-		return err
-	}
-	report.Best, report.BestLadder, report.Ladder = best, l, l
-	if best.ID != report.Snapshot.ID {
-		ratings, err := DBLadderRatings(ctx, lg.db, []int64{report.Snapshot.ID})
-		if err != nil {
-			return err
-		}
-		r, ok := ratings[report.Snapshot.ID]
-		report.Ladder = LadderRating{Agent: report.Snapshot.ID, Rating: r, Rated: ok}
-	}
-	return nil
-}
-
-// settleBest plays the best's extra games against the ladder, if its
-// ladder interval is wider than the run allows, as games of round, and
-// returns the best and its ladder rating; no best where the league has
-// no network yet.
-func (lg *league) settleBest(ctx context.Context, round int64) (*store.Agent, LadderRating, error) {
+// settleBest plays the best's extra games against the ladder, if its ladder
+// interval is wider than the run allows, as games of round, and tells
+// hooks of them as they go and when they end.
+func (lg *league) settleBest(ctx context.Context, round int64, hooks Hooks) error {
 	best, err := Lookup(ctx, lg.db, store.Best)
 	if errors.Is(err, store.ErrNoCheckpoints) {
-		return nil, LadderRating{}, nil
+		return nil // no network yet
 	}
 	if err != nil {
-		return nil, LadderRating{}, err
+		return err
 	}
 	lp := &ladderPlayer{half: lg.cfg.ladderHalf(), db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
 		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
+	if hooks.Laddering != nil {
+		lp.tell = func(done, about int) { hooks.Laddering(round, best.Name, done, about) }
+	}
 	l, err := lp.settle(ctx, best.ID, round)
 	if err != nil {
-		return nil, LadderRating{}, fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
+		return fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
 	}
-	return best.Agent, l, nil
+	if l.Extra > 0 && hooks.Ladder != nil {
+		hooks.Ladder(Laddered{Round: round, Best: best.Agent, Ladder: l})
+	}
+	return nil
 }
 
 // Float is how far a network's league Elo has drifted from its ladder

@@ -54,7 +54,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	// against the ladder (STEP 8) plays them first, as that round would
 	// have: the league is then the one a run without the stop makes.
 	if lg.lastRound > 0 {
-		if _, _, err := lg.settleBest(ctx, lg.lastRound); err != nil {
+		if err := lg.settleBest(ctx, lg.lastRound, hooks); err != nil {
 			return lg.lastRound, err
 		}
 	}
@@ -101,8 +101,8 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			tr = nil
 		}
 
-		// STEPS 3 to 7: measure, evaluate, rate and commit the round, and
-		// report it.
+		// STEPS 3 to 8: measure, evaluate, rate and commit the round,
+		// report it, and play the best's extra games.
 		r, player, err := lg.finish(ctx, &t, hooks, start)
 		if err != nil {
 			return lg.lastRound, err
@@ -118,8 +118,9 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 }
 
 // finish plays the rest of round t, trained: measure, evaluate, rate,
-// commit. It reports the round, and returns the snapshot as the
-// deterministic player its check played.
+// commit, then the best's extra games. It reports the round as it is
+// committed, and returns the snapshot as the deterministic player its
+// check played.
 func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start time.Time) (Report, game.Player, error) {
 	number, snapshot := lg.lastRound+1, t.snapshot
 	snapshot.ParentID = lg.latest[t.method]
@@ -146,7 +147,7 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 		return Report{}, nil, err
 	}
 	entrants := append([]entrant{{id: 0, contestant: con, parent: snapshot.ParentID}}, newcomers...)
-	matches, err := lg.evaluate(ctx, number, entrants)
+	matches, err := lg.evaluate(ctx, number, entrants, hooks.Evaluating)
 	if err != nil {
 		return Report{}, nil, err
 	}
@@ -179,19 +180,20 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	}
 	lg.checkpoint()
 
-	// STEP 7: the round's line.
+	// STEP 7: the round's line, as soon as it is in.
 	report, err := lg.report(context.WithoutCancel(ctx), r, t, fit.settled, newcomers, evalTime, start)
 	if err != nil {
 		return Report{}, nil, err
 	}
-
-	// STEP 8: the best, if its ladder rating is not yet within its
-	// bound, plays its extra games against the ladder.
-	if err := lg.ladderRound(ctx, &report); err != nil {
-		return Report{}, nil, err
-	}
 	if hooks.Round != nil {
 		hooks.Round(report)
+	}
+
+	// STEP 8: the best, if its ladder rating is not yet within its
+	// bound, plays its extra games against the ladder, which say so
+	// when they end.
+	if err := lg.ladderRound(ctx, number, hooks); err != nil {
+		return Report{}, nil, err
 	}
 	return report, player, nil
 }

@@ -169,7 +169,7 @@ func buildNight(path string, n int) error {
 		p, _ := agents.TicTacToe.Compiled(snapshot.Compiled)
 		con := fixed(p)
 		entrants := []entrant{{id: 0, contestant: con, parent: parent}}
-		matches, err := lg.evaluate(ctx, round, entrants)
+		matches, err := lg.evaluate(ctx, round, entrants, nil)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strconv"
@@ -33,8 +34,10 @@ type Report struct {
 	// round, each with its rating after it.
 	Searched []Rated
 	// Ladder is the snapshot's ladder rating; Best the league's best
-	// after the round and BestLadder its ladder rating, with the extra
-	// games it played this round. Best is nil in a run stopped before.
+	// after the round and BestLadder its ladder rating, as the round
+	// committed them: the best's extra games, played after the commit,
+	// are a Laddered of their own. Best is nil before the league has a
+	// network.
 	Ladder     LadderRating
 	Best       *store.Agent
 	BestLadder LadderRating
@@ -56,13 +59,36 @@ type Sides struct {
 	First, Second game.Record
 }
 
-// Hooks are how Run tells its caller what happens; any may be nil.
+// Laddered is the extra games the best played against the ladder after
+// a round was committed, and the ladder rating they gave it.
+type Laddered struct {
+	Round  int64
+	Best   *store.Agent
+	Ladder LadderRating
+}
+
+// Hooks are how Run tells its caller what happens; any may be nil. The
+// next round may train while one is evaluated and its best plays the
+// ladder: Training is then called beside the others, from another
+// goroutine.
 type Hooks struct {
 	Loading  func(done, total int)              // while a league's results load
 	Training func(round int64, done, total int) // every 1,000 training games
-	Round    func(Report)                       // after each committed round
-	// Stop, after Round, ends the run when it returns true: a stop
-	// condition of the caller's, such as a perfect best.
+	// Evaluating is called as round's pools are played, after each
+	// match: the matches played, and of how many. Until the first part
+	// of the pools is played, total is the most the round deals.
+	Evaluating func(round int64, done, total int)
+	Round      func(Report) // as each round is committed
+	// Laddering is called as the best plays its extra games against the
+	// ladder after round, after each match: the games played, and about
+	// how many in all, as the interval so far says.
+	Laddering func(round int64, best string, done, about int)
+	// Ladder is called when the best's extra games after a round end,
+	// if it played any.
+	Ladder func(Laddered)
+	// Stop, after Round and the best's extra games, ends the run when it
+	// returns true: a stop condition of the caller's, such as a perfect
+	// best.
 	Stop func(Report) bool
 }
 
@@ -115,5 +141,21 @@ func (lg *league) report(ctx context.Context, r *store.Round, t *trained, fit el
 		rating, _ := lg.ratings.Rating(e.id)
 		report.Searched = append(report.Searched, Rated{Agent: a, Rating: rating})
 	}
+	best, err := Lookup(ctx, lg.db, store.Best)
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		return report, nil
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	ladders, err := DBLadderRatings(ctx, lg.db, []int64{snapshot.ID, best.ID})
+	if err != nil {
+		return Report{}, err
+	}
+	ladder := func(id int64) LadderRating {
+		r, ok := ladders[id]
+		return LadderRating{Agent: id, Rating: r, Rated: ok}
+	}
+	report.Ladder, report.Best, report.BestLadder = ladder(snapshot.ID), best.Agent, ladder(best.ID)
 	return report, nil
 }

@@ -49,7 +49,7 @@ func RoundRobin(ctx context.Context, db *store.DB, ids []int64, cfg Config) (int
 		return 0, nil
 	}
 	number := lg.lastRound + 1
-	matches, err := lg.play(ctx, number, list, 0)
+	matches, err := lg.play(ctx, number, list, 0, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -82,6 +82,24 @@ func resolve(ctx context.Context, tx *sql.Tx, ref string) (int64, error) {
 	return id.V, err
 }
 
+// Names returns the name of every agent, in id order: what a name that
+// names none is held against, to suggest the one meant.
+func (db *DB) Names(ctx context.Context) (list []string, err error) {
+	err = db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT name FROM agents ORDER BY id")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var name string
+		return scanEach(ctx, rows, []any{&name}, func() error {
+			list = append(list, name)
+			return nil
+		})
+	})
+	return list, err
+}
+
 // Agents returns up to limit agents with ids above after, in id order,
 // without their networks; every such agent when limit is 0.
 func (db *DB) Agents(ctx context.Context, after int64, limit int) (list []*Agent, err error) {

@@ -136,13 +136,32 @@ func (j *job) lookup(db *store.DB, ref string) (*league.Agent, error) {
 	a, err := league.Lookup(j.ctx, db, ref)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, fmt.Errorf("%w (see ttt checkpoints)", err)
+		return nil, j.notFound(db, ref, err)
 	case errors.Is(err, store.ErrPruned):
 		return a, nil // its record is whole; commands that need its net say so
 	case errors.Is(err, search.ErrSpec), errors.Is(err, league.ErrNoModel):
 		return nil, j.usage("%v", err)
 	}
 	return a, err
+}
+
+// notFound is err, ref naming no agent in db, with the name of the
+// agent nearest to it where one is near enough (a search after its
+// name kept as typed), or where to look for the names.
+func (j *job) notFound(db *store.DB, ref string, err error) error {
+	base, search, searched := strings.Cut(ref, "@")
+	names, nerr := db.Names(j.ctx)
+	if nerr != nil {
+		return fmt.Errorf("%w (see ttt checkpoints)", err)
+	}
+	s := nearest(base, append(names, store.Best, store.Latest))
+	switch {
+	case s == "":
+		return fmt.Errorf("%w (see ttt checkpoints)", err)
+	case searched:
+		s += "@" + search
+	}
+	return fmt.Errorf("%w; did you mean %s?", err, s)
 }
 
 // errPruned is the error of a command that needs the network or the

@@ -69,8 +69,8 @@ func leagueRunCommand() *cli.Command {
 			&cli.DurationFlag{Name: "duration", Usage: "start no round after this long, e.g. 8h (0: no limit)"},
 			&cli.StringFlag{Name: "until", Usage: "tic-tac-toe: stop once the best is `perfect|unbeatable`"},
 			&cli.IntFlag{Name: "patience", Usage: "stop when no snapshot of this run has become the best for this many rounds (0: never)", DefaultText: "never"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, with the first and last lines"},
-			&cli.DurationFlag{Name: "heartbeat", Value: time.Minute, Usage: "where the output is no terminal (a log file, a pipe), a line at most this often while a round trains, with its games trained of how many, so that a long round is seen to go on (0: none)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the rounds whose snapshot becomes the best, and their best's ladder games, with the first and last lines"},
+			&cli.DurationFlag{Name: "heartbeat", Value: 30 * time.Second, Usage: "where the output is no terminal (a log file, a pipe), a line once the run has said nothing for this long: what it is doing (training, evaluating, the best's ladder games) and how far each has come, so that a long round is seen to go on (0: none)"},
 			workersFlag(),
 			&cli.StringFlag{Name: "search", Usage: "rate the league's best with each `SEARCH` around it too (several: ab8,mcts800), as a player of its own beside the network alone: " + search.Help() + "; a setting of the run, given on every run that should"},
 			ladderIntervalFlag(),
@@ -244,14 +244,51 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 	j.sayStart(db, start)
 	cfg, w := start.Config, j.Stdout
 	// The next round may train while a round is evaluated: Training is
-	// then called beside Round, and mu keeps the bar and the best whole.
+	// then called beside the other hooks, and mu keeps the bar, the
+	// heartbeat and the best whole.
 	var mu sync.Mutex
 	var bar progress
 	var barRound int64 // the round the bar shows
-	// Without a terminal, no bar: a line now and then says that a long
-	// round goes on.
+	// Without a terminal, no bar: once the run has been silent for
+	// --heartbeat, a line says what it is doing, at its next event or,
+	// between events far apart (a Connect Four match against a strong
+	// player), when the watch looks.
 	beat := heartbeat{every: stop.heartbeat}
+	beat.start(time.Now())
+	var now doing
+	say := func(format string, args ...any) {
+		bar.println(w, format, args...)
+		beat.start(time.Now())
+	}
+	pulse := func() { // with mu held
+		if bar.bar == nil && beat.due(time.Now()) {
+			if line := now.String(); line != "" {
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+	if stop.heartbeat > 0 && !j.bars() {
+		quit, watched := make(chan struct{}), make(chan struct{})
+		defer func() { close(quit); <-watched }()
+		go func() {
+			defer close(watched)
+			for {
+				mu.Lock()
+				pause := beat.wait(time.Now())
+				mu.Unlock()
+				select {
+				case <-quit:
+					return
+				case <-time.After(pause):
+				}
+				mu.Lock()
+				pulse()
+				mu.Unlock()
+			}
+		}()
+	}
 	played := 0
+	quietShown := int64(0) // with --quiet, the last round whose line was printed
 	var (
 		first     int64         // this run's first round
 		best      *league.Agent // the best after the latest round, read where a condition or --quiet needs it
@@ -298,9 +335,32 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 				beat.start(time.Now())
 			}
 			bar.set(int64(done))
-			if bar.bar == nil && beat.due(time.Now()) {
-				fmt.Fprintf(w, "round %d: training, %d of %d games\n", round, done, total)
+			now.training.round, now.training.done, now.training.total = round, done, total
+			pulse()
+		},
+		Evaluating: func(round int64, done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if now.training.round == round { // trained
+				now.training.round = 0
 			}
+			now.evaluating.round, now.evaluating.done, now.evaluating.total = round, done, total
+			pulse()
+		},
+		Laddering: func(round int64, best string, done, about int) {
+			mu.Lock()
+			defer mu.Unlock()
+			now.laddering.round, now.laddering.done, now.laddering.total, now.best = round, done, about, best
+			pulse()
+		},
+		Ladder: func(l league.Laddered) {
+			mu.Lock()
+			defer mu.Unlock()
+			now.laddering.round = 0
+			if stop.quiet && quietShown != l.Round {
+				return
+			}
+			say("round %d  %s", l.Round, ladderGames(l))
 		},
 		Round: func(r league.Report) {
 			mu.Lock()
@@ -309,8 +369,12 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 				bar.finish()
 				bar = progress{}
 			}
+			if now.training.round == r.Round { // a round without pools to play
+				now.training.round = 0
+			}
+			now.evaluating.round = 0
 			for _, d := range r.Diverged {
-				bar.println(w, "round %d: %s", r.Round, d)
+				say("round %d: %s", r.Round, d)
 			}
 			played++
 			if first == 0 {
@@ -324,6 +388,7 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			if stop.quiet && (best == nil || best.ID != r.Snapshot.ID) {
 				return
 			}
+			quietShown = r.Round
 			fit := ""
 			if r.Fit.Pending > 0 {
 				fit = fmt.Sprintf("  (rating fit: %d agents left for the next round)", r.Fit.Pending)
@@ -332,11 +397,11 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			if r.Cores > 0 {
 				cores = fmt.Sprintf("  cores %.1f", r.Cores)
 			}
-			bar.println(w, "round %d  %s  Elo %.0f [%.0f, %.0f]%s  %s%s  train %s games/s  eval %s games/s%s  elapsed %s%s%s",
+			say("round %d  %s  Elo %.0f [%.0f, %.0f]%s  %s%s  train %s games/s  eval %s games/s%s  elapsed %s%s%s",
 				r.Round, snapshot(r), r.Rating.Elo, r.Rating.Lo, r.Rating.Hi, ladderElo(r.Ladder), factsText(r.Snapshot.Facts), ladderText(r),
 				rate(r.TrainGames, r.TrainTime), rate(r.EvalGames, r.EvalTime), cores, r.Elapsed.Round(100*time.Millisecond), fit, floatText(r))
 			for _, s := range r.Searched {
-				bar.println(w, "round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
+				say("round %d  %s joins: the best, searched  Elo %.0f [%.0f, %.0f]  %s",
 					r.Round, s.Agent.Name, s.Rating.Elo, s.Rating.Lo, s.Rating.Hi, factsText(s.Agent.Facts))
 			}
 		},
@@ -357,6 +422,9 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			return true
 		},
 	})
+	mu.Lock()
+	now = doing{} // nothing more for the watch to say
+	mu.Unlock()
 	bar.finish()
 	if err == nil && bestErr != nil {
 		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", j.db, last, bestErr, plural(int(last), "committed round"))
@@ -433,19 +501,25 @@ func ladderElo(l league.LadderRating) string {
 	return fmt.Sprintf("  ladder %.0f [%.0f, %.0f]", l.Rating.Elo, l.Rating.Lo, l.Rating.Hi)
 }
 
-// floatText is what a round's line says of the ladder after its other
-// figures: the extra games the best played against the ladder this
-// round, and how far the league's Elo floats from its ladder rating at
-// the best: "  best checkpoint-12: 432 ladder games in 1.2s, most v
-// mcts-100, ladder 480 [451, 509];  float +14.2".
+// floatText is what a round's line says of how far the league's Elo
+// floats from its ladder rating at the best, as the round committed
+// them: "  float +14.2".
 func floatText(r league.Report) string {
 	if r.Best == nil || !r.BestLadder.Rated || r.Best.Standing == nil {
 		return ""
 	}
-	out := "  float " + signed(league.Float(r.Best, r.BestLadder.Rating))
-	if l := r.BestLadder; l.Extra > 0 {
-		out = fmt.Sprintf("  best %s: %d ladder games in %s, most v %s, ladder %.0f [%.0f, %.0f];%s",
-			r.Best.Name, l.Extra, l.Took.Round(100*time.Millisecond), l.Opponent, l.Rating.Elo, l.Rating.Lo, l.Rating.Hi, out)
+	return "  float " + signed(league.Float(r.Best, r.BestLadder.Rating))
+}
+
+// ladderGames is the line of the best's extra games against the ladder
+// after a round, once they end, after the round's number: "best
+// checkpoint-12: 432 ladder games in 1.2s, most v mcts-100, ladder 480
+// [451, 509]  float +14.2".
+func ladderGames(l league.Laddered) string {
+	out := fmt.Sprintf("best %s: %d ladder games in %s, most v %s, ladder %.0f [%.0f, %.0f]",
+		l.Best.Name, l.Ladder.Extra, l.Ladder.Took.Round(100*time.Millisecond), l.Ladder.Opponent, l.Ladder.Rating.Elo, l.Ladder.Rating.Lo, l.Ladder.Rating.Hi)
+	if l.Best.Standing != nil {
+		out += "  float " + signed(league.Float(l.Best, l.Ladder.Rating))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -22,10 +23,14 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
+// bars reports whether the job's work shows progress bars: whether its
+// stdout and stderr are both a terminal.
+func (j *job) bars() bool { return isTerminal(j.Stdout) && isTerminal(j.Stderr) }
+
 // progress starts a bar for total units (games, matches) of the job's
 // work, described by what.
 func (j *job) progress(total int64, what, unit string) progress {
-	if !isTerminal(j.Stdout) || !isTerminal(j.Stderr) {
+	if !j.bars() {
 		return progress{}
 	}
 	bar := progressbar.NewOptions64(total,
@@ -67,13 +72,14 @@ func (p progress) finish() {
 }
 
 // heartbeat paces the lines that stand for a progress bar where there is
-// no terminal: one every so often, none at all for every 0.
+// no terminal: a line is due once the run has been silent for every,
+// none at all for every 0.
 type heartbeat struct {
 	every time.Duration
 	next  time.Time
 }
 
-// start starts the wait for the first line at now.
+// start starts the wait for the next line at now: a line was printed.
 func (h *heartbeat) start(now time.Time) { h.next = now.Add(h.every) }
 
 // due reports whether a line is due at now, and if so waits for the next.
@@ -83,4 +89,46 @@ func (h *heartbeat) due(now time.Time) bool {
 	}
 	h.next = now.Add(h.every)
 	return true
+}
+
+// watchPause is the least a heartbeat's watch sleeps between two looks:
+// a line more often than this helps no reader, and a --heartbeat of a
+// nanosecond (the tests') would otherwise keep a core busy printing.
+const watchPause = 100 * time.Millisecond
+
+// wait is how long the watch of a run that is silent between its events
+// sleeps, at now, before it looks whether a line is due.
+func (h *heartbeat) wait(now time.Time) time.Duration {
+	return max(h.next.Sub(now), watchPause)
+}
+
+// doing is what a league run is doing now, for its heartbeat: the
+// round evaluated, the best's extra games against the ladder after the
+// round before, and the round training, each with how far it has come
+// (round 0: none such).
+type doing struct {
+	evaluating, laddering, training struct {
+		round       int64
+		done, total int
+	}
+	best string // whose ladder games
+}
+
+// String is the heartbeat's line: each thing under way, the older round
+// first; "" for nothing.
+func (d doing) String() string {
+	var parts []string
+	if e := d.evaluating; e.round > 0 {
+		parts = append(parts, fmt.Sprintf("round %d: evaluating, %d of %d matches", e.round, e.done, e.total))
+	}
+	if l := d.laddering; l.round > 0 {
+		parts = append(parts, fmt.Sprintf("round %d: ladder games of the best, %s, %d of about %d", l.round, d.best, l.done, l.total))
+	}
+	switch t := d.training; {
+	case t.round > 0 && t.done == t.total: // waiting for the round before, or being measured
+		parts = append(parts, fmt.Sprintf("round %d: trained, %d games", t.round, t.done))
+	case t.round > 0:
+		parts = append(parts, fmt.Sprintf("round %d: training, %d of %d games", t.round, t.done, t.total))
+	}
+	return strings.Join(parts, "; ")
 }

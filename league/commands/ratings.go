@@ -430,7 +430,7 @@ func sampledLeaderboard(list []*store.Agent, ranks []int, isBest func(*store.Age
 		return l
 	}
 	l := listing{columns: slices.Insert([]string{"rank", "id", "agent", "round", "method", "kind", "best", "elo", "lo", "hi", "games", "wins", "draws", "losses",
-		"random_pct", "optimal_pct", "early_pct", "middle_pct", "late_pct"}, afterHi, ladderColumns...)}
+		"random_pct", "tactical_pct", "early_pct", "middle_pct", "late_pct"}, afterHi, ladderColumns...)}
 	pct := func(s game.Score) any { return exact(s.Percent()) }
 	for i, a := range list {
 		l.rows = append(l.rows, append(besideElo(standingFields(ranks[i], a, isBest(a)), a, kit, ladder), shares(a, pct)...))

@@ -249,7 +249,7 @@ func TestConnectFourAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != len(ids)+1 || !slices.Equal(rows[0], []string{"round", "agent", "method", "elo", "lo", "hi", "random_pct", "optimal_pct"}) {
+		if len(rows) != len(ids)+1 || !slices.Equal(rows[0], []string{"round", "agent", "method", "elo", "lo", "hi", "random_pct", "tactical_pct"}) {
 			t.Fatalf("the learning curve's CSV: %q", rows)
 		}
 		for _, row := range rows[1:] {

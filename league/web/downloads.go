@@ -63,7 +63,7 @@ func (s *Server) curveCSV(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	head := []string{"round", "agent", "method", "elo", "lo", "hi"}
 	if kit.Positions != nil {
-		head = append(head, "random_pct", "optimal_pct")
+		head = append(head, "random_pct", "tactical_pct")
 	}
 	rows := [][]string{head}
 	for _, c := range curve {
