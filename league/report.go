@@ -64,6 +64,10 @@ type Hooks struct {
 	// Stop, after Round, ends the run when it returns true: a stop
 	// condition of the caller's, such as a perfect best.
 	Stop func(Report) bool
+	// Abandoned, as a run ends, names the round that was training ahead
+	// and will not be committed: the run ended by Stop, an error or
+	// cancellation before it was played.
+	Abandoned func(round int64)
 }
 
 // busy measures how many cores the league keeps busy, from one commit to
