@@ -104,7 +104,10 @@ type DB struct {
 	lock    *os.File    // the file Lock locked (or tried to)
 	locked  bool        // Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
-	game    game.Game   // the league's
+	// upgradedFrom is the schema version that Open upgraded from; 0 for
+	// none.
+	upgradedFrom int
+	game         game.Game // the league's
 }
 
 // Game returns the game the league plays.
