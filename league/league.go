@@ -50,7 +50,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 		}
 	}()
 	defer lg.checkpoints.Wait()
-	lg.busy = busy{cpu: processCPU(), at: start}
+	lg.busy = busy{cpu: ProcessCPU(), at: start}
 	more := func(n int) bool {
 		return (cfg.Rounds == 0 || n < cfg.Rounds) && (cfg.Duration == 0 || time.Since(start) < cfg.Duration)
 	}

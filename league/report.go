@@ -82,7 +82,7 @@ type busy struct {
 // cores it kept busy, and marks now; zeros where the processor time
 // cannot be read.
 func (b *busy) since(now time.Time) (cpu time.Duration, cores float64) {
-	c := processCPU()
+	c := ProcessCPU()
 	cpu, wall := c-b.cpu, now.Sub(b.at)
 	*b = busy{cpu: c, at: now}
 	if c == 0 || wall <= 0 {
