@@ -164,6 +164,11 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 	if broken > 0 {
 		return fmt.Errorf("the migration would leave %d rows referring to rows that are gone", broken)
 	}
+	if len(files) >= journalSchema {
+		if err := markJournal(ctx, tx); err != nil {
+			return err
+		}
+	}
 	// And an upgraded league is what its new version says, or it stays
 	// as it was.
 	if version > 0 {

@@ -161,6 +161,9 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 		// on no longer undoes it, and opening it takes milliseconds.
 		fresh, ctx = nil, context.WithoutCancel(ctx)
 	}
+	if err := ownJournal(ctx, abs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	// As a reader does (see OpenRead), it makes the -wal and -shm files
 	// stay only once the file has proved to be a league of this ttt.
 	_, walErr := os.Stat(abs + "-wal")
@@ -216,6 +219,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 		if fresh.existed {
 			err = fmt.Errorf("%w: the file is empty", ErrNoLeague)
 		}
+	}
+	if err == nil {
+		err = ownJournal(ctx, abs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -22,6 +22,7 @@ var upgrades = map[int]func(context.Context, *sql.Tx) error{
 	2:  upgrade2,
 	13: upgrade13,
 	14: upgrade14,
+	17: upgrade17,
 }
 
 // repairs are what a league stamped with a schema version may lack of it,
