@@ -180,7 +180,7 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 		if err != nil {
 			return err
 		}
-		if diff := shapeDifferences(want, got); len(diff) > 0 {
+		if diff := shapeDifferences(want, got, true); len(diff) > 0 {
 			return fmt.Errorf("%w: upgraded to schema %d, %s; the file is left as it was", ErrCorrupt, len(files), strings.Join(diff, "; "))
 		}
 	}

@@ -531,7 +531,7 @@ func TestUpgradeRefusesAFileNotItsSchema(t *testing.T) {
 	raw.Close()
 	before := readFile(t, path)
 	_, err := openWrite(ctx, path)
-	if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "it says it is schema 15, but the table rounds is (") {
+	if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "it says it is schema 15, but the table rounds lacks cores REAL") {
 		t.Errorf("a schema 15 without rounds.cores: %v", err)
 	}
 	if !bytes.Equal(readFile(t, path), before) {
