@@ -1,11 +1,15 @@
 package store
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 )
@@ -55,38 +59,98 @@ func ownJournal(ctx context.Context, abs string) error {
 	if info, err := os.Stat(abs + "-wal"); err != nil || info.Size() <= walHeader {
 		return nil
 	}
-	own, err := journalIdentity(ctx, abs, "immutable=1")
+	own, page, err := journalIdentity(ctx, abs, "immutable=1")
 	if err != nil || own == "" {
 		return nil
 	}
-	seen, err := journalIdentity(ctx, abs, "mode=ro&_pragma=busy_timeout(10000)")
-	if err == nil && seen == own {
-		return nil
+	// The -wal's commits must each have written the journal's page, where
+	// the file keeps it: a -wal of another league that did not write the
+	// page here (its journal elsewhere in its own file) would otherwise
+	// read this file's identity through it, from the file.
+	commits, wrote, err := walWrites(abs+"-wal", page)
+	if err != nil || commits == 0 {
+		return err
 	}
-	why := fmt.Sprintf("the league read through it is another (%s, where this file is %s)", seen, own)
-	if err != nil {
-		why = fmt.Sprintf("the file does not read with it (%v)", translate(err))
+	var why string
+	if wrote < commits {
+		why = fmt.Sprintf("%d of its %d commits did not write the page of this league's journal (page %d)", commits-wrote, commits, page)
+	} else {
+		seen, _, err := journalIdentity(ctx, abs, "mode=ro&_pragma=busy_timeout(10000)")
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("the file does not read with it (%v)", translate(err))
+		case seen != own:
+			why = fmt.Sprintf("the league read through it is another (%s, where this file is %s)", seen, own)
+		default:
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: the -wal file beside it is not its journal: %s; it is another database's, copied or left there: move it away (the file is left as it was)", ErrCorrupt, why)
 }
 
-// journalIdentity reads the league's identity in the file at abs through
-// a connection of its own with the DSN parameters query; "" where the
-// file has none.
-func journalIdentity(ctx context.Context, abs, query string) (string, error) {
+// journalIdentity reads the league's identity in the file at abs, and
+// the page that holds it, through a connection of its own with the DSN
+// parameters query; "" where the file has none.
+func journalIdentity(ctx context.Context, abs, query string) (id string, page int64, err error) {
 	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: abs, RawQuery: query}).String())
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer db.Close()
-	var has int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'journal'").Scan(&has); err != nil || has == 0 {
-		return "", err
-	}
-	var id string
-	err = db.QueryRowContext(ctx, "SELECT identity FROM journal").Scan(&id)
+	err = db.QueryRowContext(ctx, "SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'journal'").Scan(&page)
 	if err == sql.ErrNoRows {
-		return "", nil
+		return "", 0, nil
 	}
-	return id, err
+	if err == nil {
+		err = db.QueryRowContext(ctx, "SELECT identity FROM journal").Scan(&id)
+	}
+	if err == sql.ErrNoRows {
+		return "", 0, nil
+	}
+	return id, page, err
+}
+
+// walWrites reads the -wal file at path as SQLite does, frame by frame
+// (the frames of its header's salts; those after a reset of the log are
+// of an earlier one and are not read), and returns the number of its
+// commits and of those that wrote page. A frame's header is its page's
+// number, the file's size in pages after it where it ends a commit (0
+// otherwise), the two salts and two checksums, big-endian; its page
+// follows (https://sqlite.org/fileformat.html#walformat).
+func walWrites(path string, page int64) (commits, wrote int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	var header [walHeader]byte
+	if _, err := io.ReadFull(r, header[:]); err != nil {
+		return 0, 0, nil // no header: SQLite reads nothing from it either
+	}
+	size := int(binary.BigEndian.Uint32(header[8:]))
+	if size < 512 || size > 65536 || size&(size-1) != 0 {
+		return 0, 0, nil
+	}
+	salts := header[16:24]
+	frame := make([]byte, 24+size)
+	written := false
+	for {
+		if _, err := io.ReadFull(r, frame); err != nil {
+			return commits, wrote, nil // the log ends
+		}
+		if !bytes.Equal(frame[8:16], salts) {
+			return commits, wrote, nil
+		}
+		if int64(binary.BigEndian.Uint32(frame)) == page {
+			written = true
+		}
+		if binary.BigEndian.Uint32(frame[4:]) != 0 {
+			commits++
+			if written {
+				wrote++
+			}
+			written = false
+		}
+	}
 }
