@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strings"
@@ -24,11 +23,14 @@ import (
 // whose values the solver did not finish in time, taken as given. It
 // stops with ctx's error.
 func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(done int)) (set []game.Solved, unchecked int, err error) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
 		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = strings.TrimSpace(line[:i])
+			line = line[:i]
+		}
+		if line = strings.TrimSpace(line); len(line) > maxPositionLine {
+			return nil, 0, fmt.Errorf("line %d: %d characters before any comment, where a position takes at most %d", n, len(line), maxPositionLine)
 		}
 		if line == "" {
 			continue
@@ -84,14 +86,18 @@ func ParsePositions(ctx context.Context, kit *Kit, text string, labelled func(do
 			labelled(len(set))
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, 0, err
-	}
 	if len(set) == 0 {
 		return nil, 0, fmt.Errorf("no positions")
 	}
 	return set, unchecked, nil
 }
+
+// maxPositionLine is the longest position ParsePositions reads, a line
+// without its comment: its moves with a space and a comma between each
+// (a Connect Four game has 42) and its values, with room to spare. A
+// longer one is no position, and is refused with its line's number
+// before its moves are read.
+const maxPositionLine = 4096
 
 // LabelCheck is how long the solver checks a line's values: tic-tac-toe's
 // are looked up, and Connect Four's solve within it from about 18

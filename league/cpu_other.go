@@ -4,6 +4,6 @@ package league
 
 import "time"
 
-// processCPU returns 0: the processor time of a process is read on Unix
+// ProcessCPU returns 0: the processor time of a process is read on Unix
 // systems only.
-func processCPU() time.Duration { return 0 }
+func ProcessCPU() time.Duration { return 0 }

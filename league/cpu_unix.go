@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// processCPU returns the processor time the process has used so far,
+// ProcessCPU returns the processor time the process has used so far,
 // user and system, on every core together; 0 where it cannot tell.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

@@ -19,11 +19,15 @@ import (
 // passed or ctx is cancelled, and returns the number of the last round
 // the database holds. A league already in db goes on from its last
 // committed round with the learner exactly as it was. No round starts
-// training after cfg.Duration, and every round that started is
-// committed. Cancelling abandons the round under way: nothing of it is
-// stored, and Run returns ctx's error. The caller holds db's league lock,
-// and has resolved and checked cfg for db's league (Prepare, or
-// Config.ValidateFor).
+// training after cfg.Duration, and every round that started within
+// cfg.Rounds and cfg.Duration is committed. A run that ends otherwise,
+// by hooks.Stop or an error, abandons the round that trains ahead of the
+// last one (hooks.Abandoned says which): its training is cancelled, not
+// waited for, and the next run trains that round again from the last
+// committed one, as a run without the stop would have. Cancelling
+// abandons the round under way: nothing of it is stored, and Run returns
+// ctx's error. The caller holds db's league lock, and has resolved and
+// checked cfg for db's league (Prepare, or Config.ValidateFor).
 func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64, err error) {
 	lg, tr, err := open(ctx, db, cfg, hooks.Loading)
 	if err == nil {
@@ -46,7 +50,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 		}
 	}()
 	defer lg.checkpoints.Wait()
-	lg.busy = busy{cpu: processCPU(), at: start}
+	lg.busy = busy{cpu: ProcessCPU(), at: start}
 	more := func(n int) bool {
 		return (cfg.Rounds == 0 || n < cfg.Rounds) && (cfg.Duration == 0 || time.Since(start) < cfg.Duration)
 	}
@@ -58,10 +62,19 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			return lg.lastRound, err
 		}
 	}
-	var next chan trainedAhead // the next round, training while this one is evaluated
+	// The next round, training while this one is evaluated, under a
+	// context of its own: a run that ends before it is taken up stops it
+	// rather than waiting for a round it would throw away (a Connect Four
+	// round is millions of games).
+	var next chan trainedAhead
+	ahead, stopAhead := context.WithCancel(ctx)
 	defer func() {
+		stopAhead()
 		if next != nil {
-			<-next // no goroutine outlives the run
+			a := <-next // no goroutine outlives the run
+			if hooks.Abandoned != nil {
+				hooks.Abandoned(a.round.number)
+			}
 		}
 	}()
 	for n := 0; next != nil || more(n); n++ {
@@ -96,7 +109,7 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 			next = make(chan trainedAhead, 1)
 			number := t.number + 1
 			go func(tr *trainer, out chan<- trainedAhead) {
-				out <- trainedAhead{tr.round(ctx, number, opp, hooks.Training), tr}
+				out <- trainedAhead{tr.round(ahead, number, opp, hooks.Training), tr}
 			}(tr, next)
 			tr = nil
 		}

@@ -390,6 +390,52 @@ func TestCancelAbandonsTheRound(t *testing.T) {
 	}
 }
 
+// A run that a stop condition ends (Hooks.Stop, as --patience does)
+// cancels the round that trains ahead of the last one rather than waiting
+// for it, and names it; the rounds committed are all kept. Round 2's
+// training waits for the stop before it trains past its first thousand
+// games, so that it is under way when the run ends: it must never report
+// all its games.
+func TestStopAbandonsTheRoundAhead(t *testing.T) {
+	t.Parallel()
+	db := openGame(t, filepath.Join(t.TempDir(), "l.db"), agents.ConnectFour)
+	cfg := league.Default(agents.ConnectFour)
+	cfg.GamesPerRound, cfg.Opponents, cfg.Openings, cfg.LadderInterval = 20_000, 6, 1, 200
+	cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
+	stopped := make(chan struct{})
+	var mu sync.Mutex
+	var done2, abandoned int64
+	last, err := league.Run(context.Background(), db, cfg, league.Hooks{
+		Training: func(round int64, done, total int) {
+			if round != 2 {
+				return
+			}
+			if done == 1000 {
+				<-stopped
+			}
+			mu.Lock()
+			done2 = int64(done)
+			mu.Unlock()
+		},
+		Stop: func(r league.Report) bool {
+			close(stopped)
+			return true
+		},
+		Abandoned: func(round int64) { abandoned = round },
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || last != 1 || abandoned != 2 {
+		t.Fatalf("stopped after round 1: last %d, abandoned %d, %v; want 1, 2", last, abandoned, err)
+	}
+	if done2 == int64(cfg.GamesPerRound) {
+		t.Errorf("round 2, abandoned, trained all its %d games", done2)
+	}
+	if n, _, err := db.LastRound(context.Background()); err != nil || n != 1 {
+		t.Errorf("the last round stored: %d (%v), want 1", n, err)
+	}
+}
+
 // --duration starts no round after it has passed, and keeps every round
 // that started: in Connect Four the next round trains while the last is
 // evaluated, and a round trained so far ahead is committed, never

@@ -90,6 +90,10 @@ type Hooks struct {
 	// returns true: a stop condition of the caller's, such as a perfect
 	// best.
 	Stop func(Report) bool
+	// Abandoned, as a run ends, names the round that was training ahead
+	// and will not be committed: the run ended by Stop, an error or
+	// cancellation before it was played.
+	Abandoned func(round int64)
 }
 
 // busy measures how many cores the league keeps busy, from one commit to
@@ -104,7 +108,7 @@ type busy struct {
 // cores it kept busy, and marks now; zeros where the processor time
 // cannot be read.
 func (b *busy) since(now time.Time) (cpu time.Duration, cores float64) {
-	c := processCPU()
+	c := ProcessCPU()
 	cpu, wall := c-b.cpu, now.Sub(b.at)
 	*b = busy{cpu: c, at: now}
 	if c == 0 || wall <= 0 {

@@ -32,6 +32,7 @@ var shipped = map[string]string{
 	"0014_round_cpu.sql":    "0b27d3d44b22f829f9f6c27b7f210f36ad05366158508fd2f7938dba5bbedb8e",
 	"0015_never_grow.sql":   "beaa6f12e385a71081e78957e0133cc6dd66bf82bee22c22c9dec03cb24826aa",
 	"0016_runs.sql":         "2aa957ed169756efe9a2f81b3946095e3b71399ba82cf8c85069bcc5594fbade",
+	"0017_journal.sql":      "09c334e6124c46dcb4ed729b71d1d23f10530d0aa827063be3bb54be9eee9460",
 }
 
 // Every shipped migration is there and as it shipped, byte for byte; a

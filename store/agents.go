@@ -155,6 +155,9 @@ func (db *DB) AddAgent(ctx context.Context, a *Agent) error {
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
+	if err := markJournal(ctx, tx); err != nil {
+		return db.secondLook(ctx, translate(err), false)
+	}
 	if err := addAgent(ctx, tx, a); err != nil {
 		return db.secondLook(ctx, translate(err), false)
 	}

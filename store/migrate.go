@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"ttt/migrations"
 )
@@ -90,7 +91,8 @@ func migrationFiles() ([]string, error) {
 
 // migrate brings the database up to the last schema in files: each
 // migration it lacks in order, each followed by its Go step (upgrades),
-// and for a new database the built-in agents, all in one transaction with
+// and for a new database the built-in agents (none where setup is nil:
+// a schema alone, to compare a file with), all in one transaction with
 // the version it records, so that a database is always wholly at one
 // version. Another ttt may open the same database at the same moment: the
 // write lock serialises the two, and the one that comes second finds the
@@ -121,6 +123,14 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return err
 	}
+	// A league is what its version says before a migration is applied
+	// to it, or is repaired to be: a migration edited after it shipped
+	// left files stamped with its number but not its tables.
+	if version > 0 {
+		if err := repairClaimed(ctx, tx, files[:version]); err != nil {
+			return err
+		}
+	}
 	for v := version + 1; v <= len(files); v++ {
 		script, err := fs.ReadFile(migrations.FS, files[v-1])
 		if err != nil {
@@ -138,10 +148,11 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 	// A new league's game and built-in players belong to it from its
 	// creation; an older league's agents take the names this ttt allows.
 	var renamed []Renamed
-	if version == 0 {
-		err = setUp(ctx, tx, setup())
-	} else {
+	switch {
+	case version > 0:
 		renamed, err = renameRefused(ctx, tx)
+	case setup != nil:
+		err = setUp(ctx, tx, setup())
 	}
 	if err != nil {
 		return err
@@ -153,6 +164,26 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 	if broken > 0 {
 		return fmt.Errorf("the migration would leave %d rows referring to rows that are gone", broken)
 	}
+	if len(files) >= journalSchema {
+		if err := markJournal(ctx, tx); err != nil {
+			return err
+		}
+	}
+	// And an upgraded league is what its new version says, or it stays
+	// as it was.
+	if version > 0 {
+		want, _, err := shapeAt(ctx, files)
+		if err != nil {
+			return fmt.Errorf("schema %d: %w", len(files), err)
+		}
+		got, err := shapes(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if diff := shapeDifferences(want, got, true); len(diff) > 0 {
+			return fmt.Errorf("%w: upgraded to schema %d, %s; the file is left as it was", ErrCorrupt, len(files), strings.Join(diff, "; "))
+		}
+	}
 	// PRAGMA takes no parameters; the version is an int.
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(files))); err != nil {
 		return err
@@ -161,5 +192,6 @@ func (db *DB) migrate(ctx context.Context, files []string, setup func() Setup) e
 		return err
 	}
 	db.renamed = renamed
+	db.upgradedFrom = version
 	return nil
 }

@@ -30,6 +30,9 @@ func (db *DB) Prune(ctx context.Context, keep []int64, every int) (pruned int, b
 		return 0, 0, db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
+	if err := markJournal(ctx, tx); err != nil {
+		return 0, 0, db.secondLook(ctx, translate(err), false)
+	}
 	// A searched agent plays its parent's model: the parent keeps it.
 	where := "kind = 'checkpoint' AND moves IS NOT NULL AND length(weights) > 0 AND id NOT IN (SELECT parent_id FROM agents WHERE kind = 'searched')"
 	args := make([]any, 0, len(keep)+1)

@@ -465,6 +465,9 @@ func (db *DB) SetSettings(ctx context.Context, settings map[string]string) error
 		return db.secondLook(ctx, translate(err), false)
 	}
 	defer tx.Rollback()
+	if err := markJournal(ctx, tx); err != nil {
+		return db.secondLook(ctx, translate(err), false)
+	}
 	for name, value := range settings {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING", name, value); err != nil {
 			return db.secondLook(ctx, translate(err), false)

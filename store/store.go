@@ -104,7 +104,10 @@ type DB struct {
 	lock    *os.File    // the file Lock locked (or tried to)
 	locked  bool        // Lock took the lock
 	renamed []Renamed   // by the upgrade that Open made
-	game    game.Game   // the league's
+	// upgradedFrom is the schema version that Open upgraded from; 0 for
+	// none.
+	upgradedFrom int
+	game         game.Game // the league's
 }
 
 // Game returns the game the league plays.
@@ -157,6 +160,9 @@ func Open(ctx context.Context, path string, setup func() Setup) (*DB, error) {
 		// A league now, whoever made it, and whole: a Ctrl-C from here
 		// on no longer undoes it, and opening it takes milliseconds.
 		fresh, ctx = nil, context.WithoutCancel(ctx)
+	}
+	if err := ownJournal(ctx, abs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	// As a reader does (see OpenRead), it makes the -wal and -shm files
 	// stay only once the file has proved to be a league of this ttt.
@@ -213,6 +219,9 @@ func OpenRead(ctx context.Context, path string) (*DB, error) {
 		if fresh.existed {
 			err = fmt.Errorf("%w: the file is empty", ErrNoLeague)
 		}
+	}
+	if err == nil {
+		err = ownJournal(ctx, abs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -590,3 +590,63 @@ func TestUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// A -wal file beside a league that is another league's (copied there,
+// both of the same page size) is refused by readers and writers alike,
+// before SQLite reads the file with it, with the file left as it was:
+// read, it would show the other league's pages as this one's, and its
+// last connection would fold them into the file. The league's own -wal,
+// left by a writer that did not close, is read as ever.
+func TestForeignJournal(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	mustOpen(t, a).Close()
+	other := mustOpen(t, b)
+	if err := other.SetSettings(ctx, map[string]string{"lr": "0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	wal := readFile(t, b+"-wal") // b's commit, not yet folded into b
+	if len(wal) <= 32 {
+		t.Fatalf("b's -wal holds %d bytes: no commit", len(wal))
+	}
+	other.Close()
+
+	before := readFile(t, a)
+	writeFile(t, a+"-wal", wal)
+	os.Remove(a + "-shm")
+	for name, open := range map[string]func() (*store.DB, error){
+		"OpenRead": func() (*store.DB, error) { return store.OpenRead(ctx, a) },
+		"Open":     func() (*store.DB, error) { return openWrite(ctx, a) },
+	} {
+		db, err := open()
+		if err == nil {
+			db.Close()
+		}
+		if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "the -wal file beside it is not its journal") {
+			t.Errorf("%s with b's -wal: %v", name, err)
+		}
+		if !bytes.Equal(readFile(t, a), before) {
+			t.Fatalf("%s changed the file", name)
+		}
+	}
+
+	// Its own -wal: a's commit, as a writer killed before it closed would
+	// leave it.
+	os.Remove(a + "-wal")
+	own := mustOpen(t, a)
+	if err := own.SetSettings(ctx, map[string]string{"lr": "0.2"}); err != nil {
+		t.Fatal(err)
+	}
+	wal = readFile(t, a+"-wal")
+	own.Close()
+	writeFile(t, a+"-wal", wal)
+	db, err := store.OpenRead(ctx, a)
+	if err != nil {
+		t.Fatalf("a with its own -wal: %v", err)
+	}
+	defer db.Close()
+	if settings, err := db.Settings(ctx); err != nil || settings["lr"] != "0.2" {
+		t.Errorf("a's settings read with its own -wal: %v (%v)", settings, err)
+	}
+}

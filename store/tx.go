@@ -25,6 +25,9 @@ func (db *DB) leagueWrite(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := db.sameFile(); err != nil {
 		return err
 	}
+	if err := markJournal(ctx, tx); err != nil {
+		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
+	}
 	if err := fn(tx); err != nil {
 		return db.secondLook(ctx, translate(stopped(ctx, err)), false)
 	}

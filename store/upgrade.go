@@ -20,18 +20,148 @@ import (
 // same transaction.
 var upgrades = map[int]func(context.Context, *sql.Tx) error{
 	2:  upgrade2,
-	12: upgrade12,
 	13: upgrade13,
+	14: upgrade14,
+	17: upgrade17,
 }
 
-// upgrade12 is migration 0012: a league whose rounds lack a_first and
-// a_last (made by the release that shipped 0002 before it was edited)
-// has the table rebuilt by the statement of 0002 that makes it, so that
-// its schema is the migrations' to the letter, and the two columns
-// computed from the matches: a round's matches are those stored with its
-// id, and the range is their smallest and largest a, as the league
-// writes it. Any other league is left as it is, without a pass over its
-// matches.
+// repairs are what a league stamped with a schema version may lack of it,
+// or hold beyond it, because a migration was edited after a ttt had made
+// files with it (git log --follow migrations/ shows which), each for the
+// versions such a file may say it is: an older ttt upgraded it as it was.
+// Each looks for its own case, and leaves any other file as it is.
+// repairClaimed runs them, by the version the file says it is, before
+// the migrations that follow it.
+var repairs = []struct {
+	first, last int
+	repair      func(context.Context, *sql.Tx) error
+}{
+	{1, 1, learnerOfSchema1},
+	{2, 11, upgrade12},
+	{12, 13, roundCPUOfSchema12},
+}
+
+// repairClaimed checks that the league in tx is schema len(files), as it
+// says, by its tables, columns and indexes rather than its version
+// number, and repairs what an edited migration left out before the next
+// migration is applied to it: a table or an index that the migration
+// makes now is made as it makes it now (a league made while 0013 made
+// no ladder_extra gets it, empty, as the league had no extra games then),
+// and the repairs of its version move what its columns hold. A file that
+// still lacks anything of what it says is refused, unchanged: the
+// migrations after it were written for that schema. What it holds beyond
+// it (a column of its own, columns in another order) may be what a later
+// migration's rebuild of the table leaves behind; the exact check after
+// the migrations (migrate) refuses it if it stays.
+func repairClaimed(ctx context.Context, tx *sql.Tx, files []string) error {
+	version := len(files)
+	want, made, err := shapeAt(ctx, files)
+	if err != nil {
+		return fmt.Errorf("schema %d: %w", version, err)
+	}
+	got, err := shapes(ctx, tx)
+	if err != nil {
+		return err
+	}
+	// The tables first: an index needs its table.
+	for _, kind := range []string{"table", "index"} {
+		for _, name := range slices.Sorted(maps.Keys(want)) {
+			if want[name].kind == kind && got[name].kind == "" {
+				if _, err := tx.ExecContext(ctx, made[name]); err != nil {
+					return fmt.Errorf("schema %d: making its %s %s: %w", version, kind, name, err)
+				}
+			}
+		}
+	}
+	for _, r := range repairs {
+		if r.first <= version && version <= r.last {
+			if err := r.repair(ctx, tx); err != nil {
+				return fmt.Errorf("schema %d: %w", version, err)
+			}
+		}
+	}
+	if got, err = shapes(ctx, tx); err != nil {
+		return err
+	}
+	if diff := shapeDifferences(want, got, false); len(diff) > 0 {
+		return fmt.Errorf("%w: it says it is schema %d, but %s; the file is left as it was", ErrCorrupt, version, strings.Join(diff, "; "))
+	}
+	return nil
+}
+
+// learnerOfSchema1 repairs a league of the first releases of schema 1,
+// which kept the learner's state in a column of rounds, the last round's
+// alone, where schema 1 as it shipped keeps it in a table of its own
+// (learner, which repairClaimed has made): the state moves there, and the
+// column goes.
+func learnerOfSchema1(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('rounds') WHERE name = 'learner'").Scan(&has); err != nil || has == 0 {
+		return err
+	}
+	for _, statement := range []string{
+		"INSERT INTO learner (round_id, state) SELECT id, learner FROM rounds WHERE learner IS NOT NULL ORDER BY id DESC LIMIT 1",
+		"ALTER TABLE rounds DROP COLUMN learner",
+	} {
+		if _, err := tx.ExecContext(ctx, statement); err != nil {
+			return fmt.Errorf("the learner's state of schema 1: %w", err)
+		}
+	}
+	return nil
+}
+
+// roundCPUOfSchema12 repairs a league of the ttt that numbered the
+// migration of the rounds' processor time 12 before it became 14: its
+// rounds hold, at schema 12, the two columns that migration 14 adds,
+// which it would add again and fail. Their figures are set aside in a
+// table of the transaction's connection alone, the columns dropped, and
+// upgrade14 gives them back.
+func roundCPUOfSchema12(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('rounds') WHERE name IN ('cpu_seconds', 'cores')").Scan(&has); err != nil || has != 2 {
+		return err
+	}
+	for _, statement := range []string{
+		"CREATE TEMP TABLE round_cpu_12 AS SELECT id, cpu_seconds, cores FROM rounds",
+		"ALTER TABLE rounds DROP COLUMN cpu_seconds",
+		"ALTER TABLE rounds DROP COLUMN cores",
+	} {
+		if _, err := tx.ExecContext(ctx, statement); err != nil {
+			return fmt.Errorf("the rounds' processor time of schema 12: %w", err)
+		}
+	}
+	return nil
+}
+
+// upgrade14 completes migration 0014: the rounds' processor time that
+// roundCPUOfSchema12 set aside, where it did, goes back into its columns.
+func upgrade14(ctx context.Context, tx *sql.Tx) error {
+	var aside int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_temp_schema WHERE name = 'round_cpu_12'").Scan(&aside); err != nil || aside == 0 {
+		return err
+	}
+	for _, statement := range []string{
+		`UPDATE rounds SET (cpu_seconds, cores) = (SELECT c.cpu_seconds, c.cores FROM round_cpu_12 c WHERE c.id = rounds.id)
+			WHERE id IN (SELECT id FROM round_cpu_12)`,
+		"DROP TABLE temp.round_cpu_12",
+	} {
+		if _, err := tx.ExecContext(ctx, statement); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upgrade12 was migration 0012's Go step, and is now a repair of the
+// schemas before it (repairs), run before the next migration: a league
+// whose rounds lack a_first and a_last (made by the release that shipped
+// 0002 before it was edited, and upgraded as it was by the ttt of any
+// schema up to 11) has the table rebuilt by the statement
+// of 0002 that makes it, so that its schema is the migrations' to the
+// letter, and the two columns computed from the matches: a round's
+// matches are those stored with its id, and the range is their smallest
+// and largest a, as the league writes it. Any other league is left as it
+// is, without a pass over its matches.
 func upgrade12(ctx context.Context, tx *sql.Tx) error {
 	var has int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('rounds') WHERE name IN ('a_first', 'a_last')").Scan(&has); err != nil {
@@ -190,6 +320,11 @@ type Renamed struct {
 // Renamed returns the agents that the upgrade Open made renamed, none
 // when it made no upgrade.
 func (db *DB) Renamed() []Renamed { return db.renamed }
+
+// UpgradedFrom returns the schema version that Open upgraded the league
+// from, 0 when it made no upgrade (a league already up to date, or a new
+// one).
+func (db *DB) UpgradedFrom() int { return db.upgradedFrom }
 
 // renameRefused gives every agent whose name CheckName refuses the name
 // the league would have given it, kind-id. Schema 1 let ttt import take

@@ -1,16 +1,20 @@
 package store_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ttt/agents/game"
@@ -255,21 +259,26 @@ func TestUpgradeRenamesRefusedNames(t *testing.T) {
 	}
 }
 
+// schemaFile returns a league of schema version, made from schema 1's
+// (testdata/schema1.db) by the migrations up to it, and open with SQLite
+// alone to write into it what that schema held.
+func schemaFile(t *testing.T, version int) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "league.db")
+	writeFile(t, path, readFile(t, filepath.Join("testdata", "schema1.db")))
+	if err := store.MigrateTo(context.Background(), path, version); err != nil {
+		t.Fatal(err)
+	}
+	return path, rawDB(t, path)
+}
+
 // Schema 6 stores a league's settings under keys of their own: a league
 // of schema 5, whose settings are named as the flags are spelt, is
 // upgraded with every value kept under its new key.
 func TestUpgradeSettingKeys(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "league.db")
-	mustOpen(t, path).Close()
-	raw := rawDB(t, path)
-	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1');
-		DROP TABLE ladder_games;
-		DROP TABLE ladder_extra;
-		ALTER TABLE rounds DROP COLUMN cpu_seconds;
-		ALTER TABLE rounds DROP COLUMN cores;
-		DROP TABLE runs;
-		PRAGMA user_version = 5`); err != nil {
+	path, raw := schemaFile(t, 5)
+	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('games-per-round', '500'), ('self-play', '0.2'), ('lr', '0.1')`); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
@@ -293,13 +302,14 @@ func TestUpgradeSettingKeys(t *testing.T) {
 // net by its shape.
 func TestUpgradeLearners(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "league.db")
-	db := mustOpen(t, path)
+	// The networks as this ttt stores them, in a league of their own,
+	// whose rows then go into a league of schema 6 as it stored them.
+	db := mustOpen(t, filepath.Join(t.TempDir(), "nets.db"))
 	value := func(seed uint64) *nn.Net {
 		return nn.NewValue(tictactoe.Game, 7, rand.New(rand.NewPCG(seed, 0)))
 	}
-	want := map[int64]string{}
-	for _, tc := range []struct {
+	methods := map[string]string{}
+	for i, tc := range []struct {
 		kind   store.Kind
 		net    *nn.Net
 		method string
@@ -310,24 +320,33 @@ func TestUpgradeLearners(t *testing.T) {
 		{store.Imported, testNet(7, 4), "policy"},
 	} {
 		a := network(tc.kind, tc.net, 1)
+		a.Name = fmt.Sprintf("net-%d", i)
 		if err := db.AddAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}
-		want[a.ID] = tc.method
+		methods[a.Name] = tc.method
 	}
-	db.Close()
-	raw := rawDB(t, path)
-	// Schema 7's methods, all wrong: the upgrade must not read them; and
-	// no table of a later schema.
-	if _, err := raw.Exec(`INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda');
-		UPDATE agents SET method = 'selfplay-table' WHERE method IS NOT NULL;
-		DROP TABLE ladder_games;
-		DROP TABLE ladder_extra;
-		ALTER TABLE rounds DROP COLUMN cpu_seconds;
-		ALTER TABLE rounds DROP COLUMN cores;
-		DROP TABLE runs;
-		PRAGMA user_version = 6`); err != nil {
+	nets := store.SQLOf(db)
+	path, raw := schemaFile(t, 6)
+	if _, err := raw.Exec("INSERT INTO settings (name, value) VALUES ('learner', 'tdlambda')"); err != nil {
 		t.Fatal(err)
+	}
+	want := map[int64]string{}
+	for name, method := range methods {
+		var kind string
+		var hidden int
+		var weights []byte
+		var crc int64
+		if err := nets.QueryRow("SELECT kind, hidden, weights, weights_crc FROM agents WHERE name = ?", name).Scan(&kind, &hidden, &weights, &crc); err != nil {
+			t.Fatal(err)
+		}
+		res, err := raw.Exec("INSERT INTO agents (kind, name, hidden, weights, weights_crc, created_at) VALUES (?, ?, ?, ?, ?, '2026-11-27T06:00:00Z')",
+			kind, name, hidden, weights, crc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := res.LastInsertId()
+		want[id] = method
 	}
 	raw.Close()
 	db, err := openWrite(ctx, path)
@@ -428,5 +447,94 @@ func TestUpgradeLadderGames(t *testing.T) {
 	}
 	if n := pragma[int](t, store.SQLOf(db), "user_version"); n != knownVersion(t) {
 		t.Errorf("schema %d after the upgrade, want %d", n, knownVersion(t))
+	}
+}
+
+// madeBy returns the leagues of testdata/made, by the commit whose ttt
+// made each, unpacked into files of a temporary directory: a league of
+// two rounds of tic-tac-toe made by the ttt of every commit that added or
+// changed a migration (testdata/made/README.md).
+func madeBy(t *testing.T) map[string]string {
+	t.Helper()
+	packed, err := filepath.Glob(filepath.Join("testdata", "made", "*.db.gz"))
+	if err != nil || len(packed) == 0 {
+		t.Fatalf("no leagues in testdata/made (%v)", err)
+	}
+	dir := t.TempDir()
+	leagues := map[string]string{}
+	for _, p := range packed {
+		commit := strings.TrimSuffix(filepath.Base(p), ".db.gz")
+		r, err := gzip.NewReader(bytes.NewReader(readFile(t, p)))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		data, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		leagues[commit] = filepath.Join(dir, commit+".db")
+		writeFile(t, leagues[commit], data)
+	}
+	return leagues
+}
+
+// Every league that a ttt of any commit that added or changed a
+// migration made is upgraded in place: its schema becomes the one the
+// migrations make of a new league whatever that commit's migration of
+// the same number made (a table it lacked, such as 438818e's
+// ladder_extra, made; the columns of a migration numbered otherwise then,
+// such as 45df3ec's processor time at 12, kept), check finds nothing,
+// and every agent, match and round is kept.
+func TestUpgradeEveryRelease(t *testing.T) {
+	ctx := context.Background()
+	for commit, path := range madeBy(t) {
+		t.Run(commit, func(t *testing.T) {
+			raw := rawDB(t, path)
+			counts := func() [3]int {
+				var n [3]int
+				if err := raw.QueryRow("SELECT (SELECT count(*) FROM agents), (SELECT count(*) FROM matches), (SELECT count(*) FROM rounds)").Scan(&n[0], &n[1], &n[2]); err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			before, version := counts(), pragma[int](t, raw, "user_version")
+			db, err := openWrite(ctx, path)
+			if err != nil {
+				t.Fatalf("schema %d: %v", version, err)
+			}
+			defer db.Close()
+			if got := pragma[int](t, raw, "user_version"); got != knownVersion(t) {
+				t.Errorf("schema %d after the upgrade, want %d", got, knownVersion(t))
+			}
+			if after := counts(); after != before {
+				t.Errorf("agents, matches and rounds: %v after the upgrade, %v before", after, before)
+			}
+			if _, err := db.Check(ctx, func(line string) { t.Errorf("check: %s", line) }); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// A file whose tables are not those of the schema it says it is, in a way
+// that no edited migration explains, is refused before any migration
+// touches it, naming what is wrong, and left as it was: the migrations
+// after its version were written for that schema and no other.
+func TestUpgradeRefusesAFileNotItsSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "league.db")
+	mustOpen(t, path).Close()
+	raw := rawDB(t, path)
+	if _, err := raw.Exec("ALTER TABLE rounds DROP COLUMN cores; DROP TABLE runs; PRAGMA user_version = 15"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	before := readFile(t, path)
+	_, err := openWrite(ctx, path)
+	if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "it says it is schema 15, but the table rounds lacks cores REAL") {
+		t.Errorf("a schema 15 without rounds.cores: %v", err)
+	}
+	if !bytes.Equal(readFile(t, path), before) {
+		t.Error("the refused file changed")
 	}
 }

@@ -281,6 +281,9 @@ type Searcher struct {
 	deadline time.Time
 	stopped  bool
 	stats    Stats
+	// calls and looked: TimeUp's calls this move, and the positions
+	// judged when it last looked at the clock.
+	calls, looked int
 }
 
 // Spec is the search s makes.
@@ -306,7 +309,7 @@ func (s *Searcher) Think(ctx context.Context, p game.Position, views []float64) 
 // what it expects to score after each (views may be nil).
 func (s *Searcher) Explain(p game.Position, views []float64) int {
 	start := time.Now()
-	s.stats, s.stopped = Stats{}, false
+	s.stats, s.stopped, s.calls, s.looked = Stats{}, false, 0, 0
 	if s.limit > 0 {
 		s.deadline = start.Add(s.limit)
 	}
@@ -329,14 +332,23 @@ func (s *Searcher) Judge(p game.Position, values []float32) {
 
 // TimeUp reports whether the search must stop now, its limit passed or
 // its context done: it then returns the best it found so far.
-
-// It looks every 16 positions judged: a position of a policy network,
-// judged by playing its games out, costs up to a millisecond, and a
-// stop must come within a tenth of a second.
+//
+// It looks at the clock and the context every 16 calls, and sooner where
+// 16 positions were judged since its last look: a position of a policy
+// network, judged by playing its games out, costs up to a millisecond,
+// and a stop must come within a tenth of a second. Counting the calls
+// too bounds a search that judges nothing: MCTS in a tic-tac-toe tree
+// it has wholly expanded runs its simulations through settled positions
+// alone, a million of them in seconds.
 func (s *Searcher) TimeUp() bool {
-	if s.stopped || s.stats.Nodes&15 != 0 {
-		return s.stopped
+	if s.stopped {
+		return true
 	}
+	s.calls++
+	if s.calls&15 != 0 && s.stats.Nodes-s.looked < 16 {
+		return false
+	}
+	s.looked = s.stats.Nodes
 	if s.limit > 0 && time.Now().After(s.deadline) || s.ctx != nil && s.ctx.Err() != nil {
 		s.stopped = true
 	}

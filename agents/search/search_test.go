@@ -280,6 +280,41 @@ func TestContext(t *testing.T) {
 	}
 }
 
+// doneAfter is a context that is done from its n-th look on: a stop that
+// comes at a moment of the search's own, whatever the clock says.
+type doneAfter struct {
+	context.Context
+	n int
+}
+
+func (c *doneAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestStopWithoutJudging: a search that judges no new position still
+// looks at its context. MCTS over tic-tac-toe soon runs its simulations
+// through settled positions alone, a million in a fraction of a second
+// judging a few thousand positions: stopped at its 2,000th look, it must
+// stop there, far short of its million.
+func TestStopWithoutJudging(t *testing.T) {
+	s, _ := search.Parse("mcts1000000")
+	for name, m := range models(t, tictactoe.Game, 4) {
+		w := search.Wrap(m, s)
+		w.Ctx = &doneAfter{context.Background(), 2000}
+		pl := w.Searcher()
+		p := tictactoe.Game.Start()
+		if mv := pl.Move(p); tictactoe.Game.Legal(p)&(1<<mv) == 0 {
+			t.Errorf("%s: illegal move %d", name, mv)
+		}
+		if st := pl.Last(); st.Depth >= s.N/10 {
+			t.Errorf("%s: %d simulations (%d positions judged) after its context was done", name, st.Depth, st.Nodes)
+		}
+	}
+}
+
 // TestMaxNodes: MCTS's tree stops growing at MaxNodes positions, and so
 // does the memory it holds: a million simulations of Connect Four would
 // need seven times as many.

@@ -373,7 +373,7 @@ func TestUpgrade(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
 	p.Write(t, "league.db", readTestdata(t, schema1))
-	if out := p.OK(t, "upgrade"); !movedScale.MatchString(out) || !strings.HasSuffix(out, "\nleague.db is up to date: 19 agents\n") {
+	if out := p.OK(t, "upgrade"); !movedScale.MatchString(out) || !strings.HasSuffix(out, "\nleague.db upgraded from schema 1, and is up to date: 19 agents\n") {
 		t.Errorf("upgrade said %q", out)
 	}
 	if out := p.OK(t, "upgrade"); out != "league.db is up to date: 19 agents\n" {

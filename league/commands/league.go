@@ -294,6 +294,7 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 		best      *league.Agent // the best after the latest round, read where a condition or --quiet needs it
 		bestErr   error
 		stoppedBy string // the condition that ended the run; "" for none
+		abandoned int64  // the round that trained ahead and was abandoned; 0 for none
 	)
 	watch := stop.until != game.Beatable || stop.patience > 0 || stop.quiet
 	// A league of several learners says whose turn each round was.
@@ -421,11 +422,18 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			}
 			return true
 		},
+		Abandoned: func(round int64) { abandoned = round },
 	})
 	mu.Lock()
 	now = doing{} // nothing more for the watch to say
 	mu.Unlock()
 	bar.finish()
+	// A stop by a condition or an error cancels the round training ahead,
+	// and says so: its bar was on the screen.
+	ahead := ""
+	if abandoned > 0 {
+		ahead = fmt.Sprintf("; round %d, which trained ahead, was abandoned", abandoned)
+	}
 	if err == nil && bestErr != nil {
 		return fmt.Errorf("%s: reading the best after round %d: %w; the league holds %s", j.db, last, bestErr, plural(int(last), "committed round"))
 	}
@@ -434,9 +442,9 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 	case errors.Is(err, context.Canceled):
 		why = "the round under way was abandoned"
 	case err != nil:
-		return fmt.Errorf("%s: %w; the round under way was not stored, the league holds %s", j.db, flagged(err, flagOf), plural(int(last), "committed round"))
+		return fmt.Errorf("%s: %w; the round under way was not stored%s, the league holds %s", j.db, flagged(err, flagOf), ahead, plural(int(last), "committed round"))
 	case stoppedBy != "":
-		why = stoppedBy
+		why = stoppedBy + ahead
 	case cfg.Rounds > 0 && played == cfg.Rounds:
 		why = fmt.Sprintf("%s played (--rounds)", plural(played, "round"))
 	case played == 0:

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,6 +27,9 @@ type outputFile struct {
 	dbFile   string // and its file
 	tmp      *os.File
 	replaces fs.FileInfo // the file there already, nil for none
+	// ctx is the command's: a stop before commit renames the file into
+	// place leaves no file, and after it the whole file.
+	ctx context.Context
 }
 
 // writeOutput writes data, whole, to the command's output file path (see
@@ -50,7 +54,7 @@ func (j *job) writeOutput(path string, data []byte) (replaced string, err error)
 // line then says is replaced (see replaced). Through a symbolic link, the
 // file the link names is written, and checked.
 func (j *job) createOutput(path string) (*outputFile, error) {
-	o := &outputFile{path: path, file: j.path(path), db: j.db, dbFile: j.path(j.db)}
+	o := &outputFile{path: path, file: j.path(path), db: j.db, dbFile: j.path(j.db), ctx: j.ctx}
 	target, exists, err := o.checkOutput()
 	if err != nil {
 		return nil, err
@@ -253,6 +257,10 @@ func (o *outputFile) commit(data []byte) error {
 		return o.cannotWrite(err)
 	}
 	if err := o.check(); err != nil {
+		os.Remove(o.tmp.Name())
+		return err
+	}
+	if err := o.ctx.Err(); err != nil {
 		os.Remove(o.tmp.Name())
 		return err
 	}

@@ -35,8 +35,8 @@ var errInterrupted = errors.New("interrupted")
 // environment, and returns the exit status: 0 on success, 1 when the
 // command fails, 2 when the command line itself is wrong (an unknown
 // command or flag, a flag value that does not parse, the wrong number of
-// arguments), 130 when ctx was cancelled (Ctrl-C) before the command
-// finished. A failure is one line on env.Stderr, and so is a stop but a
+// arguments), 130 when ctx was cancelled (Ctrl-C) while the command ran,
+// whether it stopped or finished all the same. A failure is one line on env.Stderr, and so is a stop but a
 // league run's, which says on stdout where the league stands. Cancelling
 // ctx stops a long command at its next safe point (a league run abandons
 // the round under way, a search stops within a tenth of a second).
@@ -49,15 +49,18 @@ func Run(ctx context.Context, env Env, args []string) int {
 	app := newApp(env)
 	err := app.RunContext(ctx, append([]string{app.Name}, flagsFirst(app.Commands, args)...))
 	switch {
-	case err == nil:
-		return exitOK
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
 	case ctx.Err() != nil:
 		// Stopped by Ctrl-C (SIGTERM, SIGHUP) at whatever it was doing:
-		// what failed failed with the stop, and says nothing more.
+		// what failed failed with the stop, and says nothing more. A
+		// command that finished all the same says so too: a stop has one
+		// behaviour, whenever it comes, and a file it wrote is whole
+		// (its rename was the last step) or not there.
 		fmt.Fprintf(env.Stderr, "%s: stopped: interrupted\n", app.Name)
 		return exitInterrupted
+	case err == nil:
+		return exitOK
 	}
 	// One line, whatever the error: a joined error holds several.
 	msg := err.Error()

@@ -3,6 +3,8 @@ package commands_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,11 +53,13 @@ func TestStopAtAnyMoment(t *testing.T) {
 		ctx := newCountdown(k)
 		var stdout, stderr bytes.Buffer
 		code := commands.Run(ctx, commands.Env{Stdout: &stdout, Stderr: &stderr, Dir: p.Dir}, clitest.LeagueRun(clitest.Quick, "--rounds", "1"))
-		// A run that played its round before the stop (the countdown
-		// never reached, or reached in the last looks while closing) ends
-		// as asked, with status 0.
+		// A run that played its round before the stop ends as asked:
+		// status 0 where the countdown was never reached, and where it was
+		// reached in the last looks, while closing, the line of any
+		// command that a stop met, and 130.
 		finished := strings.Contains(stdout.String(), "(--rounds)")
-		if code != 130 && !(finished && code == 0) || stderr.Len() > 0 || !strings.Contains(stdout.String(), "\nstopped: ") && !strings.HasPrefix(stdout.String(), "stopped: ") {
+		late := finished && code == 130 && stderr.String() == "ttt: stopped: interrupted\n"
+		if code != 130 && !(finished && code == 0) || stderr.Len() > 0 && !late || !strings.Contains(stdout.String(), "\nstopped: ") && !strings.HasPrefix(stdout.String(), "stopped: ") {
 			t.Fatalf("a stop at look %d: exit %d, stdout %q, stderr %q", k, code, stdout.String(), stderr.String())
 		}
 		if ctx.looks.Load() < k {
@@ -64,4 +68,44 @@ func TestStopAtAnyMoment(t *testing.T) {
 		}
 	}
 	p.OK(t, "check")
+}
+
+// A Ctrl-C at any moment of a command that writes a file has one
+// behaviour: the line ttt: stopped: interrupted, exit status 130, and
+// either the whole file (the stop came after its rename into place) or
+// none, and no temporary file left. The stop comes at the k-th look at
+// the context, for every k, until the command ends before it.
+func TestStopWritingAtAnyMoment(t *testing.T) {
+	t.Parallel()
+	p := clitest.New(t)
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
+	for _, args := range [][]string{
+		{"export", "--checkpoint", "best", "-o", "out.bin"},
+		{"games", "export", "--rounds", "1-2", "--pgn", "out.pgn"},
+		{"ratings", "plot", "-o", "out.svg"},
+	} {
+		out := filepath.Join(p.Dir, args[len(args)-1])
+		p.OK(t, args...)
+		whole := p.File(t, args[len(args)-1])
+		for k := int64(1); ; k++ {
+			os.Remove(out)
+			ctx := newCountdown(k)
+			var stdout, stderr bytes.Buffer
+			code := commands.Run(ctx, commands.Env{Stdout: &stdout, Stderr: &stderr, Dir: p.Dir}, args)
+			got, err := os.ReadFile(out)
+			if leftover, _ := filepath.Glob(filepath.Join(p.Dir, ".ttt-*")); len(leftover) > 0 {
+				t.Fatalf("ttt %s, stopped at look %d: left %v", strings.Join(args, " "), k, leftover)
+			}
+			if ctx.looks.Load() < k {
+				if code != 0 || !bytes.Equal(got, whole) {
+					t.Errorf("ttt %s, not stopped: exit %d, %d bytes written of %d", strings.Join(args, " "), code, len(got), len(whole))
+				}
+				t.Logf("ttt %s: %d looks at the context", strings.Join(args, " "), ctx.looks.Load())
+				break
+			}
+			if code != 130 || stderr.String() != "ttt: stopped: interrupted\n" || err == nil && !bytes.Equal(got, whole) || err != nil && !os.IsNotExist(err) {
+				t.Fatalf("ttt %s, stopped at look %d: exit %d, stderr %q, %d bytes written of %d (%v)", strings.Join(args, " "), k, code, stderr.String(), len(got), len(whole), err)
+			}
+		}
+	}
 }

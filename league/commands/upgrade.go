@@ -63,6 +63,7 @@ func runUpgrade(j *job) error {
 			db.Close()
 		}
 	}()
+	from := db.UpgradedFrom()
 	on, err := league.OnScale(j.ctx, db)
 	if err != nil {
 		return err
@@ -83,6 +84,10 @@ func runUpgrade(j *job) error {
 	n, err := db.Count(j.ctx)
 	if err != nil {
 		return err
+	}
+	if from > 0 {
+		fmt.Fprintf(j.Stdout, "%s upgraded from schema %d, and is up to date: %d agents\n", j.db, from, n)
+		return nil
 	}
 	fmt.Fprintf(j.Stdout, "%s is up to date: %d agents\n", j.db, n)
 	return nil

@@ -69,6 +69,10 @@ type searches struct {
 	measuring chan struct{}
 	mu        sync.Mutex
 	measured  *simplelru.LRU[string, *measure] // by measureKey
+	// closed: Close waits for the measures under way, and none starts
+	// after it began, so that no handler that outlived the shutdown's
+	// timeout adds a measure to the WaitGroup while Close waits on it.
+	closed bool
 }
 
 // measure is the measure of a searched agent: its facts once done.
@@ -147,6 +151,9 @@ func (s *Server) facts(kit *agents.Kit, a *store.Agent, m learn.Model) (game.Fac
 		default:
 			return game.Facts{}, false
 		}
+	}
+	if s.searches.closed {
+		return game.Facts{}, false
 	}
 	select {
 	case s.searches.measuring <- struct{}{}:

@@ -90,6 +90,9 @@ func (s *Server) endStreams() {
 // called more than once.
 func (s *Server) Close() {
 	s.endStreams()
+	s.searches.mu.Lock()
+	s.searches.closed = true // under the lock that a measure starts under
+	s.searches.mu.Unlock()
 	s.measures.Wait()
 	s.league.close()
 }

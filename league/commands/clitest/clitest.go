@@ -250,7 +250,8 @@ type Background struct {
 	lines  []Line // stdout's complete lines, as they came
 	stderr []byte
 	ended  bool
-	code   int // the exit status, once ended
+	code   int           // the exit status, once ended
+	cpu    time.Duration // the processor time of the built binary's process, once ended
 }
 
 // Line is a line of a command's standard output and when it came.
@@ -290,6 +291,9 @@ func (p TTT) Start(t testing.TB, args ...string) *Background {
 		b.signal = func(sig syscall.Signal) error { return cmd.Process.Signal(sig) }
 		go func() {
 			cmd.Wait()
+			b.mu.Lock()
+			b.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			b.mu.Unlock()
 			b.end(cmd.ProcessState.ExitCode())
 		}()
 	}
@@ -431,6 +435,17 @@ func (b *Background) Wait(t testing.TB) (stdout, stderr string, code int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return string(b.stdout), string(b.stderr), b.code
+}
+
+// CPU waits for the built binary's process to end and returns the
+// processor time it used, user and system: what a command cost, which a
+// loaded machine does not inflate as it does the wall time.
+func (b *Background) CPU(t testing.TB) time.Duration {
+	t.Helper()
+	b.Wait(t)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cpu
 }
 
 // AwaitLock waits until the command holds the league lock of the
