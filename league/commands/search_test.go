@@ -6,20 +6,38 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 )
 
 // TestSearchedAgents: a model with a search after its name is an agent
 // of its own wherever a command names one, and a league run with
 // --search rates the best with it, the same with one worker or two.
+//
+// It belongs to the long tier: two Connect Four leagues of 3 rounds of
+// 20,000 games, whose searched agents play their pools.
+// TestSearchedAgentsInTwoRounds is its quick sibling.
 func TestSearchedAgents(t *testing.T) {
+	testkit.Long(t, "two Connect Four leagues of 3 rounds of 20,000 games; TestSearchedAgentsInTwoRounds plays 2 of 2,000")
+	searchedAgents(t, "3", "20000")
+}
+
+// TestSearchedAgentsInTwoRounds is TestSearchedAgents with leagues of 2
+// rounds of 2,000 games: the best of round 1 joins searched in round 2.
+func TestSearchedAgentsInTwoRounds(t *testing.T) {
+	searchedAgents(t, "2", "2000")
+}
+
+// searchedAgents is TestSearchedAgents with leagues of rounds rounds of
+// games games.
+func searchedAgents(t *testing.T, rounds, games string) {
 	var ratings [2]string
 	for i, workers := range []string{"1", "2"} {
 		p := clitest.New(t)
-		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "20000", "--openings", "1", "--ladder-interval", "200",
+		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", rounds, "--games-per-round", games, "--openings", "1", "--ladder-interval", "200",
 			"--search", "ab2,mcts50", "--workers", workers)
-		// Round 1 has no best yet; rounds 2 and 3 add the best searched
-		// twice each, or once more where the best did not change.
+		// Round 1 has no best yet; each round after adds the best
+		// searched twice, or once more where the best did not change.
 		joined := regexp.MustCompile(`(?m)^round \d+  (checkpoint-\d+@(ab2|mcts50)) joins: the best, searched`).FindAllStringSubmatch(out, -1)
 		if len(joined) < 2 {
 			t.Fatalf("%d searched agents joined:\n%s", len(joined), out)
