@@ -18,21 +18,23 @@ import (
 // 20,000 games, whose searched agents play their pools.
 // TestSearchedAgentsInTwoRounds is its quick sibling.
 func TestSearchedAgents(t *testing.T) {
-	testkit.Long(t, "two Connect Four leagues of 3 rounds of 20,000 games; TestSearchedAgentsInTwoRounds plays 2 of 2,000")
-	searchedAgents(t, "3", "20000")
+	testkit.Long(t, "two Connect Four leagues of 3 rounds of 20,000 games; TestSearchedAgentsInTwoRounds plays one of 2 of 2,000")
+	searchedAgents(t, "3", "20000", "1", "2")
 }
 
-// TestSearchedAgentsInTwoRounds is TestSearchedAgents with leagues of 2
-// rounds of 2,000 games: the best of round 1 joins searched in round 2.
+// TestSearchedAgentsInTwoRounds is TestSearchedAgents with one league, on
+// two workers, of 2 rounds of 2,000 games: the best of round 1 joins
+// searched in round 2. That one worker rates as two do is
+// TestSearchedAgents' alone.
 func TestSearchedAgentsInTwoRounds(t *testing.T) {
-	searchedAgents(t, "2", "2000")
+	searchedAgents(t, "2", "2000", "2")
 }
 
 // searchedAgents is TestSearchedAgents with leagues of rounds rounds of
-// games games.
-func searchedAgents(t *testing.T, rounds, games string) {
-	var ratings [2]string
-	for i, workers := range []string{"1", "2"} {
+// games games, one on each number of workers, which must rate alike.
+func searchedAgents(t *testing.T, rounds, games string, workerCounts ...string) {
+	ratings := make([]string, len(workerCounts))
+	for i, workers := range workerCounts {
 		p := clitest.New(t)
 		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", rounds, "--games-per-round", games, "--openings", "1", "--ladder-interval", "200",
 			"--search", "ab2,mcts50", "--workers", workers)
@@ -105,7 +107,9 @@ func searchedAgents(t *testing.T, rounds, games string) {
 		p.Usage(t, "the search is no part of its file", "export", "--checkpoint", "best@mcts50")
 		p.Refused(t, "no such agent", "show", "nobody@ab2")
 	}
-	if ratings[0] != ratings[1] {
-		t.Errorf("one worker and two rate differently:\n%s\n%s", ratings[0], ratings[1])
+	for i := 1; i < len(ratings); i++ {
+		if ratings[i] != ratings[0] {
+			t.Errorf("%s workers and %s rate differently:\n%s\n%s", workerCounts[0], workerCounts[i], ratings[0], ratings[i])
+		}
 	}
 }
