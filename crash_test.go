@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"ttt/agents"
+	"ttt/internal/testkit"
 	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -34,8 +35,28 @@ import (
 // round line, the length of a round measured from the two lines before,
 // aimed by what a round spends where (aims). A noisy machine scatters
 // them further; the log says where each was aimed.
+//
+// It belongs to the long tier (13 kills, each followed by a refit of the
+// whole league); TestKillInTheCommit is its quick sibling.
 func TestKillAtAnyMoment(t *testing.T) {
 	t.Parallel()
+	testkit.Long(t, "13 kills at every phase of a round; TestKillInTheCommit kills once in the commit")
+	killLeague(t, aims)
+}
+
+// TestKillInTheCommit is TestKillAtAnyMoment with one kill aimed at a
+// round, in its commit's transaction, the one place where a kill could
+// leave part of a round behind (after the kill at the league's
+// creation), and the same checks after it and at the end.
+func TestKillInTheCommit(t *testing.T) {
+	t.Parallel()
+	killLeague(t, []aim{{0.87, "commit"}})
+}
+
+// killLeague kills a league run at its creation, then once at each of
+// aims, checks what each kill left, and finishes the league, which must
+// equal one that never stopped.
+func killLeague(t *testing.T, aims []aim) {
 	p := built(t)
 	path := filepath.Join(p.Dir, "league.db")
 	flags := []string{"--games-per-round", "100", "--hidden", "2", "--seed", "7", "--opponents", strconv.Itoa(opponents), "--learners", "policy,table,ntuple",
@@ -103,13 +124,17 @@ const (
 // move table, 4% evaluating the snapshot, 21% on its exhaustive check and
 // the last 25% in the commit's transaction (the refit and the writes),
 // the one place where a kill could leave part of a round behind.
-var aims = []struct {
-	share float64
-	phase string
-}{
+var aims = []aim{
 	{0.10, "training"}, {0.25, "training"}, {0.40, "move table"},
 	{0.51, "evaluation"}, {0.53, "evaluation"}, {0.62, "exhaustive check"}, {0.70, "exhaustive check"},
 	{0.77, "commit"}, {0.82, "commit"}, {0.87, "commit"}, {0.92, "commit"}, {0.97, "commit"},
+}
+
+// aim is where in a round a kill is aimed: a share of its length, and
+// what the round is doing there.
+type aim struct {
+	share float64
+	phase string
 }
 
 // running is a ttt league run under way, whose round lines the test

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 )
 
@@ -52,8 +53,57 @@ import (
 // strace is Debian's package; the test skips without it, unless
 // TTT_IOFAULT_TEST=required (.ci/run), and needs ptrace, which a
 // container may refuse.
+//
+// It belongs to the long tier: some 400 runs of the commands under
+// strace, one case a league of Connect Four. TestIOFaultOfEachKind is
+// its quick sibling.
 func TestIOFaults(t *testing.T) {
 	t.Parallel()
+	testkit.Long(t, "some 400 injection points; TestIOFaultOfEachKind tries one of each kind")
+	ks := sampledKs
+	if os.Getenv("TTT_IOFAULT_FULL") != "" {
+		ks = everyK
+	}
+	testIOFaults(t, faultCases(), ks)
+}
+
+// TestIOFaultOfEachKind is TestIOFaults at the quick tier's scale: each
+// fault (each system call, with each of its errors) at its first call
+// only, in the two cases that between them make every call of faults (a
+// league's creation, which syncs and takes its name with renameat2; an
+// export, which reads the league and renames its file). The checks after
+// each run are TestIOFaults' own, and so is the failure of a fault that
+// no case met.
+func TestIOFaultOfEachKind(t *testing.T) {
+	t.Parallel()
+	var cases []faultCase
+	for _, c := range faultCases() {
+		if slices.Contains([]string{"Create", "GamesExport"}, c.name) {
+			cases = append(cases, c)
+		}
+	}
+	testIOFaults(t, cases, firstK)
+}
+
+// kSequence is which K's of a system call a sweep tries: from 1, each
+// the K after the one before; 0 ends it.
+type kSequence func(k int) int
+
+// everyK tries every K (TTT_IOFAULT_FULL=1, for a release); sampledKs
+// every K up to 5, then half as many again; firstK the first call alone.
+var (
+	everyK    kSequence = func(k int) int { return k + 1 }
+	sampledKs kSequence = func(k int) int {
+		if k < 5 {
+			return k + 1
+		}
+		return k + k/2
+	}
+	firstK kSequence = func(int) int { return 0 }
+)
+
+// testIOFaults runs the cases under their faults, at the K's of next.
+func testIOFaults(t *testing.T, cases []faultCase, next kSequence) {
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		if os.Getenv("TTT_IOFAULT_TEST") == "required" {
@@ -61,19 +111,21 @@ func TestIOFaults(t *testing.T) {
 		}
 		t.Skip("strace is not installed: apt-get install strace")
 	}
-	full := os.Getenv("TTT_IOFAULT_FULL") != ""
+	// strace runs each command through setpriv(1), which makes it die
+	// with strace: a tracer that dies leaves its tracee running, and the
+	// test would leave the command behind (DieWithTest kills strace).
+	setpriv, _ := exec.LookPath("setpriv")
 	var (
 		mu      sync.Mutex
 		figures []string
 		met     = map[string]int{} // injection points by system call, over the cases
 		ran     int
 	)
-	cases := faultCases()
 	// The cases run side by side, and what they found is told once they
 	// have all ended (a test's cleanup waits for its parallel subtests).
 	t.Cleanup(func() {
 		sort.Strings(figures)
-		t.Logf("I/O faults (full sweep: %v):\n%s", full, strings.Join(figures, "\n"))
+		t.Logf("I/O faults:\n%s", strings.Join(figures, "\n"))
 		// A fault that no command meets tries nothing, and would pass
 		// unseen: SQLite might open its files with open rather than openat,
 		// or no command rename a league file with rename.
@@ -86,7 +138,7 @@ func TestIOFaults(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			byCall := c.sweep(t, strace, full)
+			byCall := c.sweep(t, strace, setpriv, next)
 			mu.Lock()
 			defer mu.Unlock()
 			ran++
@@ -155,9 +207,9 @@ var faults = []struct {
 	{"renameat2", []string{"EIO"}},
 }
 
-// sweep runs c under every fault and every K (or the sampled K's), and
-// counts the runs that met their fault, by system call.
-func (c faultCase) sweep(t *testing.T, strace string, full bool) map[string]tally {
+// sweep runs c under every fault and the K's that next gives, and counts
+// the runs that met their fault, by system call.
+func (c faultCase) sweep(t *testing.T, strace, setpriv string, next kSequence) map[string]tally {
 	byCall := map[string]tally{}
 	template := built(t)
 	c.setup(t, template)
@@ -170,9 +222,9 @@ func (c faultCase) sweep(t *testing.T, strace string, full bool) map[string]tall
 			continue
 		}
 		for _, errno := range f.errnos {
-			for k := 1; ; k = nextK(k, full) {
+			for k := 1; k > 0; k = next(k) {
 				p := fromTemplate(t, template)
-				reached, failed, ok := c.run(t, p, strace, f.call, errno, k, want)
+				reached, failed, ok := c.run(t, p, strace, setpriv, f.call, errno, k, want)
 				if !reached {
 					break
 				}
@@ -192,20 +244,11 @@ func (c faultCase) sweep(t *testing.T, strace string, full bool) map[string]tall
 	return byCall
 }
 
-// nextK is the K after k: every one in a full sweep; otherwise every one
-// up to 5, then half as many again.
-func nextK(k int, full bool) int {
-	if full || k < 5 {
-		return k + 1
-	}
-	return k + k/2
-}
-
 // run runs c in p with the k-th call of call failing with errno, and
 // checks what it left. It reports whether the command reached that call,
 // whether it ended with an error line, and whether every check passed;
 // each check that fails fails the test.
-func (c faultCase) run(t *testing.T, p clitest.TTT, strace, call, errno string, k int, want string) (reached, failed, ok bool) {
+func (c faultCase) run(t *testing.T, p clitest.TTT, strace, setpriv, call, errno string, k int, want string) (reached, failed, ok bool) {
 	t.Helper()
 	fault := fmt.Sprintf("%s:error=%s:when=%d", call, errno, k)
 	trace := p.Dir + ".trace"
@@ -214,6 +257,12 @@ func (c faultCase) run(t *testing.T, p clitest.TTT, strace, call, errno string, 
 		args = append(args, "-P", filepath.Join(p.Dir, name))
 	}
 	cmd := p.Command(c.argsIn(p)...)
+	if setpriv != "" {
+		// setpriv makes none of the calls tried on the league's files: it
+		// opens its own with openat, which the cases that try it limit to
+		// the league's files (-P).
+		cmd.Args = append([]string{setpriv, "--pdeathsig", "KILL", "--"}, cmd.Args...)
+	}
 	cmd.Args = append(append([]string{strace}, args...), cmd.Args...)
 	cmd.Path = strace
 	stdout, stderr, code := clitest.Execute(t, cmd)

@@ -8,13 +8,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 	"unicode"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 )
 
@@ -32,7 +35,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "ttt")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := testkit.DieWithTest(exec.Command("go", "build", "-o", bin, ".")).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
@@ -80,6 +83,12 @@ func TestExitStatus(t *testing.T) {
 // server once every command after it in its document has run. Not run:
 // go test (this is it) and go build (the program is built); go run . ARGS
 // is the program run with ARGS; other programs (ordo) are not ours.
+//
+// The quick tier (go test -short) runs every command too, but its
+// longest within the budget that quickBudget states (a Connect Four
+// round of 20,000 games, not five million); the long tier runs them
+// whole. The documents after the README run side by side, each with a
+// port of its own.
 func TestReadme(t *testing.T) {
 	t.Parallel()
 	docs, err := filepath.Glob("docs/*.md")
@@ -99,15 +108,15 @@ func TestReadme(t *testing.T) {
 	}
 	// The documents' server listens on 8080, which this machine may be
 	// using for something else: the commands use a free port in its place.
-	port := freePort(t)
-	if !t.Run("README.md", func(t *testing.T) { followDocument(t, "README.md", dir, port) }) {
+	if !t.Run("README.md", func(t *testing.T) { followDocument(t, "README.md", dir, freePort(t)) }) {
 		return // the documents start where the README leaves off
 	}
 	for _, doc := range docs {
 		t.Run(doc, func(t *testing.T) {
+			t.Parallel()
 			own := t.TempDir()
 			copyFiles(t, dir, own)
-			followDocument(t, doc, own, port)
+			followDocument(t, doc, own, freePort(t))
 		})
 	}
 }
@@ -140,7 +149,20 @@ func followDocument(t *testing.T, path, dir, port string) {
 			t.Logf("not ours: %s", line)
 			continue
 		}
-		sh := exec.Command("/bin/sh", "-c", cmd)
+		if budgeted := quickBudget(cmd); budgeted != cmd && testing.Short() {
+			t.Logf("the quick tier's budget: %s", budgeted)
+			cmd = budgeted
+		}
+		// The shell execs a command that it would otherwise fork, so that
+		// a signal (Ctrl-C) reaches the command itself, and that the
+		// command dies with the test as the shell would: the kernel's
+		// parent-death signal passes through exec, not to a child. A
+		// pipeline's commands are forked, and end with their input.
+		if !strings.ContainsAny(cmd, "|>;") && !strings.Contains(cmd, "&&") ||
+			strings.Contains(cmd, "ttt serve") || strings.Contains(cmd, "league run") {
+			cmd = "exec " + cmd
+		}
+		sh := testkit.DieWithTest(exec.Command("/bin/sh", "-c", cmd))
 		sh.Dir = dir
 		sh.Env = []string{"PATH=" + dir + ":" + os.Getenv("PATH"), "HOME=" + dir}
 		var out lockedBuffer
@@ -148,7 +170,6 @@ func followDocument(t *testing.T, path, dir, port string) {
 		switch {
 		case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--duration"),
 			strings.Contains(cmd, "/api/events"):
-			sh.Args[2] = "exec " + cmd
 			said := "\n" // a league run's first line, which says what it starts
 			if strings.Contains(cmd, "/api/events") {
 				said = "event: round"
@@ -167,7 +188,7 @@ func followDocument(t *testing.T, path, dir, port string) {
 					stop(t, s) // one server on the port at a time, as for a user
 				}
 			}
-			sh.Args[2] = "exec " + cmd
+			sh.Args[2] = cmd
 			if err := sh.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +201,9 @@ func followDocument(t *testing.T, path, dir, port string) {
 			}
 			continue
 		}
+		began := time.Now()
 		err := sh.Run()
+		t.Logf("%s: %v", line, time.Since(began).Round(time.Millisecond))
 		switch {
 		case c.fails == "" && err != nil:
 			t.Errorf("%s: %v\n%s", line, err, out.String())
@@ -190,6 +213,61 @@ func followDocument(t *testing.T, path, dir, port string) {
 	}
 	for _, s := range servers {
 		stop(t, s)
+	}
+}
+
+// The quick tier's budget for a document's longest commands, each a
+// bound of the command's own, added to it as written: a Connect Four
+// league run to its --rounds trains quickGames a round (seconds) in
+// place of the default five million (minutes on two cores); a league run
+// plays quickRounds rounds at most; a Connect Four analysis stops after
+// quickAnalysis (its --time). What follows such a command in its
+// document (ratings, verify, play, export, a search) reads the league or
+// the output as it would read the whole one's. A run of --duration is
+// stopped once it has said its first line, in both tiers.
+const (
+	quickGames    = "20000"
+	quickRounds   = 20
+	quickAnalysis = "2s"
+)
+
+// roundsFlag finds a command's --rounds N.
+var roundsFlag = regexp.MustCompile(`--rounds (\d+)\b`)
+
+// quickBudget is cmd within the quick tier's budget.
+func quickBudget(cmd string) string {
+	switch {
+	case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--rounds"):
+		if strings.Contains(cmd, "--game connect4") && !strings.Contains(cmd, "--games-per-round") {
+			cmd += " --games-per-round " + quickGames
+		}
+		if m := roundsFlag.FindStringSubmatch(cmd); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n > quickRounds {
+				cmd = strings.Replace(cmd, m[0], "--rounds "+strconv.Itoa(quickRounds), 1)
+			}
+		}
+	case strings.Contains(cmd, "analyze --game connect4") && !strings.Contains(cmd, "--time"):
+		cmd += " --time " + quickAnalysis
+	}
+	return cmd
+}
+
+// The quick tier's budget changes the documents' longest commands alone,
+// and only by the bounds it states.
+func TestQuickBudget(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"./ttt league run --game connect4 --db c4.db --rounds 1":          "./ttt league run --game connect4 --db c4.db --rounds 1 --games-per-round 20000",
+		"./ttt league run --db four.db --learners policy --rounds 60":     "./ttt league run --db four.db --learners policy --rounds 20",
+		"./ttt analyze --game connect4 4453":                              "./ttt analyze --game connect4 4453 --time 2s",
+		"./ttt league run --rounds 20":                                    "./ttt league run --rounds 20",
+		"./ttt league run --db c4.db --duration 8h":                       "./ttt league run --db c4.db --duration 8h",
+		"./ttt league run --game connect4 --games-per-round 2 --rounds 1": "./ttt league run --game connect4 --games-per-round 2 --rounds 1",
+		"./ttt analyze 408":                                               "./ttt analyze 408",
+	} {
+		if got := quickBudget(cmd); got != want {
+			t.Errorf("%s: within the quick tier's budget %q, want %q", cmd, got, want)
+		}
 	}
 }
 

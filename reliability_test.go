@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 	"ttt/store"
 )
@@ -33,8 +34,19 @@ func TestReliability(t *testing.T) {
 	t.Run("ReadOnly", testReadOnly)
 	t.Run("FileSizeLimit", func(t *testing.T) { testFileSizeLimit(t, built(t)) })
 	t.Run("FileSizeLimitAtCreation", func(t *testing.T) { testLimitAtCreation(t, built(t)) })
-	t.Run("StopWhileLoading", func(t *testing.T) { testStopWhileLoading(t, built(t)) })
-	t.Run("RenamedWhileRunning", func(t *testing.T) { testRenamedWhileRunning(t, built(t)) })
+	// Two cases are the long tier's, each with a quick sibling: three
+	// signals into the loading of a large league, and a league that
+	// stops by itself at the commit of a round of seconds.
+	t.Run("StopWhileLoading", func(t *testing.T) {
+		testkit.Long(t, "three signals into the loading of 400,000 matches; StopAtTheStartOfLoading sends one")
+		testStopWhileLoading(t, built(t), 0, 50*time.Millisecond, 200*time.Millisecond)
+	})
+	t.Run("StopAtTheStartOfLoading", func(t *testing.T) { testStopWhileLoading(t, built(t), 0) })
+	t.Run("RenamedWhileRunning", func(t *testing.T) {
+		testkit.Long(t, "a round of 1,500,000 games, which stops itself at its commit; RenamedWhileTraining stops its round with Ctrl-C")
+		testRenamedWhileRunning(t, built(t))
+	})
+	t.Run("RenamedWhileTraining", func(t *testing.T) { testRenamedWhileTraining(t, built(t)) })
 	t.Run("ReaderWithoutWrite", func(t *testing.T) { testReaderWithoutWrite(t, built(t)) })
 	t.Run("ReaderOfACopy", func(t *testing.T) { testReaderOfACopy(t, built(t)) })
 	t.Run("ReaderOfAFrozenFile", func(t *testing.T) { testReaderOfAFrozenFile(t, built(t)) })
@@ -164,6 +176,38 @@ func testRenamedWhileRunning(t *testing.T, p clitest.TTT) {
 	stdout, stderr, code := run.Wait(t)
 	if code != 1 || stderr != "ttt: league.db: the database file was renamed or replaced while the league ran: give it back its name and run again; the round under way was not stored, the league holds 1 committed round\n" {
 		t.Errorf("the league after the rename: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if err := os.Rename(moved, path); err != nil {
+		t.Fatal(err)
+	}
+	checkIntact(t, p, 1)
+	if out := p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...); !strings.Contains(out, "\nround 2 ") {
+		t.Errorf("the run after the rename said:\n%s", out)
+	}
+	p.OK(t, "check")
+}
+
+// RenamedWhileRunning's quick sibling: the same rename, refusals and
+// journal while the league trains a round of minutes (forever), which
+// Ctrl-C then abandons; given its name back, the file is whole and the
+// league goes on.
+func testRenamedWhileTraining(t *testing.T, p clitest.TTT) {
+	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
+	p.OK(t, "export", "--checkpoint", "latest", "-o", "net.bin")
+	run := p.Start(t, clitest.LeagueRun(forever)...)
+	awaitTraining(t, p, run)
+	path, moved := filepath.Join(p.Dir, "league.db"), filepath.Join(p.Dir, "moved.db")
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("moved.db: another ttt league run or ttt roundrobin is using this database under another name (pid %d)", run.Pid())
+	p.Refused(t, want, "import", "--db", "moved.db", "net.bin")
+	p.Refused(t, want, "checkpoints", "--db", "moved.db")
+	if _, err := os.Stat(moved + "-wal"); err == nil {
+		t.Error("a journal beside the new name")
+	}
+	if stdout, stderr, code := run.Stop(t, syscall.SIGINT); code != 130 {
+		t.Errorf("the league after the rename and Ctrl-C: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
@@ -378,10 +422,10 @@ func testLimitAtCreation(t *testing.T, p clitest.TTT) {
 // Ctrl-C while a league loads its results (a league of a night has
 // millions) ends the run at once, as in any other stage. The league here
 // has 400,000 matches among 900 agents, written straight into the
-// database, so that loading takes a while; the signal comes once the run
-// holds the league's lock, which it takes before it loads, and a little
-// later. (BenchmarkStop times how soon a run ends.)
-func testStopWhileLoading(t *testing.T, p clitest.TTT) {
+// database, so that loading takes a while; the signal comes at each of
+// waits after the run holds the league's lock, which it takes before it
+// loads. (BenchmarkStop times how soon a run ends.)
+func testStopWhileLoading(t *testing.T, p clitest.TTT, waits ...time.Duration) {
 	p.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "2")...)
 	db := clitest.SQL(t, filepath.Join(p.Dir, "league.db"))
 	// Each bulk agent a network of one hidden unit, all weights zero,
@@ -400,7 +444,7 @@ func testStopWhileLoading(t *testing.T, p clitest.TTT) {
 		t.Fatal(err)
 	}
 	db.Close()
-	for _, wait := range []time.Duration{0, 50 * time.Millisecond, 200 * time.Millisecond} {
+	for _, wait := range waits {
 		run := p.Start(t, clitest.LeagueRun(clitest.Quick, "--rounds", "1")...)
 		run.AwaitLock(t, filepath.Join(p.Dir, "league.db"))
 		// The pause is the point: signals at different moments of the

@@ -6,12 +6,15 @@ import (
 	"testing"
 )
 
-// A newcomer follows README.md from its top: before its test command
-// meets an error, its set-up (the section of the two commands) names what
-// the tests need besides Go (gcc for the race detector, Chromium and
-// strace for two tests), says what happens without each, and that the
-// first build and the tests are silent for minutes, and for how long; and
-// .ci/run installs all three where they are missing, and says before its
+// A newcomer follows README.md from its top: its set-up (the section of
+// the two commands) has two commands that do everything, one that runs
+// the main job and one that runs the tests, the quick tier; it says what
+// each tier proves and how long each takes, names what the tests need
+// besides Go (Chromium and strace for some tests, gcc for CI's race
+// detector) and what happens without each, and that the first build and
+// the tests are silent at first, and for how long. .ci/run runs exactly
+// the README's test command, then the long tier the README names; it
+// installs all three tools where they are missing, and says before its
 // builds that they are silent.
 func TestSetUpSaysWhatTheTestsNeed(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
@@ -23,15 +26,27 @@ func TestSetUpSaysWhatTheTestsNeed(t *testing.T) {
 		t.Fatal(`README.md has no section "## Two commands"`)
 	}
 	setUp, _, _ = strings.Cut(setUp, "\n## ")
+	commands := readmeCommands(setUp)
+	if len(commands) != 2 || !strings.HasPrefix(commands[0].line, "go run . ") || !strings.HasPrefix(commands[1].line, "go test ") {
+		t.Fatalf("README's set-up has the commands %q; want two, go run . and go test", commands)
+	}
+	quick := commands[1].line
+	const long = "go test -timeout 40m ./..."
+	// The wording is read with its lines joined: a paragraph may wrap
+	// anywhere.
+	words := strings.Join(strings.Fields(setUp), " ")
 	for _, want := range []string{
-		"go run . league run", "go test -race -timeout 30m ./...",
-		"`-race requires cgo`", "apt-get install gcc", "`go test -timeout 30m ./...`",
-		"**Chromium**", "**strace**", "skip, each with a line saying what\n  to install",
-		"silent for minutes the first time", "2 minutes 40 seconds", "about half an hour", "`go build -v`",
+		"`" + quick + "`", "**The quick tier** (`-short`, the command above) proves", "**The long tier** (`" + long + "`",
+		"`-race requires cgo`", "apt-get install gcc", "**Chromium**", "**strace**",
+		"Without them those tests skip, each with a line saying what to install",
+		"silent at first", "2 minutes 40 seconds", "`go build -v`",
 	} {
-		if !strings.Contains(setUp, want) {
+		if !strings.Contains(words, want) {
 			t.Errorf("README's set-up, its section of the two commands, does not say %q", want)
 		}
+	}
+	if !strings.Contains(quick, "-short") {
+		t.Errorf("README's test command %q is not the quick tier (-short)", quick)
 	}
 	ci, err := os.ReadFile(".ci/run")
 	if err != nil {
@@ -42,7 +57,21 @@ func TestSetUpSaysWhatTheTestsNeed(t *testing.T) {
 			t.Errorf(".ci/run does not install %s where it is missing", tool)
 		}
 	}
-	if !strings.Contains(string(ci), "echo \"ci: go test -race") {
-		t.Error(".ci/run does not say, before the race build, that it is silent")
+	// The commands .ci/run runs, in order: the checks, the README's test
+	// command as written, the race detector's, then the long tier.
+	var run []string
+	for _, line := range strings.Split(string(ci), "\n") {
+		if strings.HasPrefix(line, "go ") {
+			run = append(run, line)
+		}
+	}
+	if len(run) != 5 || !strings.HasPrefix(run[0], "go vet ") || !strings.Contains(run[1], "staticcheck") ||
+		run[2] != quick || !strings.HasPrefix(run[3], "go test -race -short ") || run[4] != long {
+		t.Errorf(".ci/run runs %q; want go vet, staticcheck, %q, the race detector's quick tier, then %q", run, quick, long)
+	}
+	for _, said := range []string{"echo \"ci: " + quick, "echo \"ci: go test -race", "echo \"ci: " + long} {
+		if !strings.Contains(string(ci), said) {
+			t.Errorf(".ci/run does not say, before %s, what it runs", strings.TrimPrefix(said, "echo \"ci: "))
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"ttt/agents/nn"
 	"ttt/agents/ntuple"
 	"ttt/agents/train"
+	"ttt/internal/testkit"
 	"ttt/league"
 	"ttt/store"
 )
@@ -442,13 +443,37 @@ func TestStopAbandonsTheRoundAhead(t *testing.T) {
 // thrown away. Whenever the duration runs out (in training, in an
 // evaluation, between rounds), the rounds that trained are the rounds
 // committed.
+//
+// It belongs to the long tier: three leagues at the default openings and
+// ladder interval, whose evaluations are long. TestDurationKeepsItsRound
+// is its quick sibling.
 func TestDurationKeepsEveryRoundItStarts(t *testing.T) {
 	t.Parallel()
-	for i, d := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond} {
+	testkit.Long(t, "three Connect Four leagues evaluated in full; TestDurationKeepsItsRound runs one, evaluated briefly")
+	durationKeepsEveryRound(t, []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}, func(*league.Config) {})
+}
+
+// TestDurationKeepsItsRound is TestDurationKeepsEveryRoundItStarts with
+// one duration, and a briefer evaluation (--openings 1
+// --ladder-interval 200): wherever the duration runs out, the rounds
+// trained are the rounds committed.
+func TestDurationKeepsItsRound(t *testing.T) {
+	t.Parallel()
+	durationKeepsEveryRound(t, []time.Duration{200 * time.Millisecond}, func(cfg *league.Config) {
+		cfg.Openings, cfg.LadderInterval = 1, 200
+	})
+}
+
+// durationKeepsEveryRound runs a Connect Four league of each duration,
+// its settings changed by set, and checks that the rounds trained are
+// the rounds committed.
+func durationKeepsEveryRound(t *testing.T, durations []time.Duration, set func(*league.Config)) {
+	for i, d := range durations {
 		db := openGame(t, filepath.Join(t.TempDir(), fmt.Sprintf("d%d.db", i)), agents.ConnectFour)
 		cfg := league.Default(agents.ConnectFour)
 		cfg.GamesPerRound, cfg.Opponents, cfg.Duration = 1500, 6, d
 		cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
+		set(&cfg)
 		var mu sync.Mutex
 		trained, committed := map[int64]bool{}, map[int64]bool{}
 		last, err := league.Run(context.Background(), db, cfg, league.Hooks{

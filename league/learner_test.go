@@ -13,6 +13,7 @@ import (
 	"ttt/agents/learn"
 	"ttt/agents/ntuple"
 	"ttt/agents/train"
+	"ttt/internal/testkit"
 	"ttt/store"
 )
 
@@ -87,21 +88,42 @@ func TestDivergedLineRetires(t *testing.T) {
 // rating histories. One test for the three, and two leagues for it,
 // because such a league spends most of its time in the games against the
 // solver and the MCTS players, which would be the same in each.
+//
+// It belongs to the long tier: leagues of 4 rounds of 2,500 games, whose
+// new bests play extra ladder games to an interval of ±100.
+// TestConnectFourLeagueHoweverPlayedSmall is its quick sibling.
 func TestConnectFourLeagueHoweverPlayed(t *testing.T) {
 	t.Parallel()
+	testkit.Long(t, "Connect Four leagues of 4 rounds of 2,500 games; TestConnectFourLeagueHoweverPlayedSmall plays 2 of 500")
+	connectFourLeagueHoweverPlayed(t, 4, 2500, 100)
+}
+
+// TestConnectFourLeagueHoweverPlayedSmall is
+// TestConnectFourLeagueHoweverPlayed in leagues of 2 rounds of 500
+// games, stopped and resumed after the first, whose bests play no extra
+// ladder games (a ladder interval of ±200).
+func TestConnectFourLeagueHoweverPlayedSmall(t *testing.T) {
+	t.Parallel()
+	connectFourLeagueHoweverPlayed(t, 2, 500, 200)
+}
+
+// connectFourLeagueHoweverPlayed is TestConnectFourLeagueHoweverPlayed
+// with leagues of rounds rounds (even: the overlapped league stops half
+// way) of games games, their new bests' ladder intervals ±interval.
+func connectFourLeagueHoweverPlayed(t *testing.T, rounds, games int, interval float64) {
 	ctx := context.Background()
 	cfg := Default(agents.ConnectFour)
 	// Rounds of several batches of the actors, each learned from while
 	// the next is played, and a last batch cut short.
-	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = 2500, 8, 4
+	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = games, 8, rounds
 	// One opening of one move in each colour: the games against the
 	// solver and the MCTS players, most of such a league's time, are 14 a
 	// player, not 98.
 	cfg.Openings = 1
-	cfg.LadderInterval = 100
-	// The net grows at the third round, the first of the resumed run: by
-	// the same tuples as in the run that never stopped.
-	cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", 5000)
+	cfg.LadderInterval = interval
+	// The net grows at the first round of the resumed run: by the same
+	// tuples as in the run that never stopped.
+	cfg.Settings = cfg.With("tuples", 12).With("tuple_length", 6).With("grow_at", float64(games*rounds/2))
 	if !(&trainer{cfg: cfg}).independent() {
 		t.Fatal("a Connect Four league's rounds do not overlap")
 	}
@@ -160,22 +182,26 @@ func TestConnectFourLeagueHoweverPlayed(t *testing.T) {
 	})
 	ow, oh, om, of := leagueOf("overlapped.db", func(db *store.DB) {
 		cfg := cfg
-		cfg.Workers, cfg.Rounds = 3, 2
+		cfg.Workers, cfg.Rounds = 3, rounds/2
 		for range 2 {
 			if _, err := Run(ctx, db, cfg, Hooks{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	})
-	if len(sm) == 0 || len(sw) != 4+len(agents.ConnectFour.Builtins) {
-		t.Errorf("%d matches, %d agents: want matches, and the built-in players and 4 snapshots", len(sm), len(sw))
+	if len(sm) == 0 || len(sw) != rounds+len(agents.ConnectFour.Builtins) {
+		t.Errorf("%d matches, %d agents: want matches, and the built-in players and %d snapshots", len(sm), len(sw), rounds)
 	}
 	if !reflect.DeepEqual(ow, sw) || !reflect.DeepEqual(oh, sh) || !reflect.DeepEqual(om, sm) || !reflect.DeepEqual(of, sf) {
-		t.Errorf("overlapped on 3 workers, 2 + 2 rounds: %d agents, %d matches; one after the other on 1 worker: %d agents, %d matches, or other weights, ratings or histories",
-			len(ow), len(om), len(sw), len(sm))
+		t.Errorf("overlapped on 3 workers, %d + %d rounds: %d agents, %d matches; one after the other on 1 worker: %d agents, %d matches, or other weights, ratings or histories",
+			rounds/2, rounds/2, len(ow), len(om), len(sw), len(sm))
 	}
 	// 12 walks and 36 lines of 6 cells, then the lines again, of 8.
-	for round, tuples := range map[int]string{1: "48 tuples", 2: "48 tuples", 3: "84 tuples", 4: "84 tuples"} {
+	for round := 1; round <= rounds; round++ {
+		tuples := "48 tuples"
+		if round > rounds/2 {
+			tuples = "84 tuples"
+		}
 		if !strings.Contains(described[round], tuples) {
 			t.Errorf("round %d's snapshot: %q, want %s", round, described[round], tuples)
 		}

@@ -25,6 +25,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
+	"ttt/internal/testkit"
 	"ttt/league"
 	"ttt/migrations"
 	"ttt/store"
@@ -428,7 +429,7 @@ func TestAbandonedCreations(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "league.db")
-	gone := exec.Command("true")
+	gone := testkit.DieWithTest(exec.Command("true"))
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
 	}

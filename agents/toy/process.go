@@ -11,6 +11,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
+	"ttt/internal/testkit"
 )
 
 // testEnv names the test that a test binary runs with Connect Three
@@ -52,7 +53,9 @@ func OwnProcess(t *testing.T) bool {
 	if testing.Short() {
 		args = append(args, "-test.short")
 	}
-	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	// The child dies with this binary, should it end first (its own
+	// -timeout, a Ctrl-C), not only when the test's context ends.
+	cmd := testkit.DieWithTest(exec.CommandContext(t.Context(), os.Args[0], args...))
 	cmd.Env = append(os.Environ(), testEnv+"="+name)
 	out, err := cmd.CombinedOutput()
 	switch {

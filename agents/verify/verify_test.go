@@ -9,6 +9,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/verify"
+	"ttt/internal/testkit"
 )
 
 // lowest plays the lowest empty square: easy to beat, easy to reason about.
@@ -119,12 +120,22 @@ func TestPerfectNeverLosesToRandom(t *testing.T) {
 }
 
 // A million sampled games must land within four standard errors of the
-// exact figures, for each result.
+// exact figures, for each result. It belongs to the long tier;
+// TestExactMatchesFewerSamples is its quick sibling.
 func TestExactMatchesSampling(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a million games per side")
-	}
-	const games = 1_000_000
+	testkit.Long(t, "a million games a side; TestExactMatchesFewerSamples samples 20,000")
+	exactMatchesSampling(t, 1_000_000)
+}
+
+// TestExactMatchesFewerSamples is TestExactMatchesSampling with 20,000
+// games a side: four standard errors are wider, the check the same.
+func TestExactMatchesFewerSamples(t *testing.T) {
+	exactMatchesSampling(t, 20_000)
+}
+
+// exactMatchesSampling samples games games a side of two players against
+// random, and checks them against the exact figures.
+func exactMatchesSampling(t *testing.T, games int) {
 	for name, p := range map[string]game.Player{"lowest": lowest{}, "perfect": tictactoe.Perfect()} {
 		for _, side := range []game.Side{game.X, game.O} {
 			e := verify.Exact(p, side)
@@ -137,8 +148,8 @@ func TestExactMatchesSampling(t *testing.T) {
 				p     float64
 				count int
 			}{{"wins", e.Win, tally.Wins}, {"draws", e.Draw, tally.Draws}, {"losses", e.Loss, tally.Losses}} {
-				se := math.Sqrt(r.p * (1 - r.p) / games)
-				if got := float64(r.count) / games; math.Abs(got-r.p) > 4*se || (r.p == 0 && r.count != 0) {
+				se := math.Sqrt(r.p * (1 - r.p) / float64(games))
+				if got := float64(r.count) / float64(games); math.Abs(got-r.p) > 4*se || (r.p == 0 && r.count != 0) {
 					t.Errorf("%s as %s: %s %.5f sampled, %.5f exact (4 standard errors %.5f)", name, side, r.what, got, r.p, 4*se)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 )
@@ -110,10 +111,12 @@ func runWithin(t *testing.T, p clitest.TTT, args ...string) (stdout, stderr stri
 // what healthy promises. go test runs the seeds, a sample
 // of every table, and the inputs that failed once; go test
 // -fuzz=FuzzDamagedLeague looks further.
+//
+// Its seeds (some 600 command runs) belong to the long tier;
+// TestDamagedLeagueShortCorpus is its quick sibling.
 func FuzzDamagedLeague(f *testing.F) {
-	fixture := clitest.New(f)
-	fixture.OK(f, clitest.LeagueRun(clitest.Quick, "--rounds", "4", "--learners", "policy,table")...)
-	fixture.OK(f, "export", "--checkpoint", "6", "-o", "net.bin")
+	testkit.Long(f, "34 damaged leagues, every command on each; TestDamagedLeagueShortCorpus damages each table once")
+	fixture := damagedFixture(f)
 	r := rand.New(rand.NewPCG(35, 0))
 	for table := range damagedTables {
 		for op := range 3 {
@@ -121,44 +124,74 @@ func FuzzDamagedLeague(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, table, op uint8, row uint16, col, val uint8) {
-		copyLeague := func() clitest.TTT {
-			p := clitest.New(t)
-			for _, name := range []string{"league.db", "league.db-wal", "net.bin"} {
-				if data, err := os.ReadFile(filepath.Join(fixture.Dir, name)); err == nil {
-					p.Write(t, name, data)
-				}
-			}
-			return p
-		}
-		p := copyLeague()
-		did, ok := damage(t, filepath.Join(p.Dir, "league.db"), table, op, row, col, val)
-		if !ok {
-			t.Skip(did) // SQLite refused it: the damage was not done
-		}
-		// Healthy is what both checks say: SQLite's and ttt's, and a
-		// refit of the ratings.
-		checkOut, _, checkCode := p.Run(t, "check", "--sample", "1")
-		if out, errOut, code := p.Run(t, "check", "--ratings"); code != 0 {
-			checkOut, checkCode = out+errOut, code
-		}
-		damaged := p.File(t, "league.db")
-		for _, args := range damagedCommands {
-			q := p
-			if args[0] == "league" && args[1] == "run" || args[0] == "import" || args[0] == "prune" {
-				q = copyLeague()
-				q.Write(t, "league.db", damaged)
-			}
-			out, errOut, code := runWithin(t, q, args...)
-			switch {
-			case code != 0 && (code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ttt: ")):
-				t.Errorf("%s; ttt %s: exit %d, stderr %q; want 0, or 1 and one line", did, strings.Join(args, " "), code, errOut)
-			case code != 0 && checkCode == 0:
-				t.Errorf("%s; ttt check says %q, and ttt %s fails: %s%s", did, checkOut, strings.Join(args, " "), out, errOut)
-			case strings.Contains(errOut, "damaged") && !strings.Contains(errOut, "ttt check"):
-				t.Errorf("%s; ttt %s calls the file damaged without pointing at ttt check: %q", did, strings.Join(args, " "), errOut)
-			}
-		}
+		damagedLeague(t, fixture, table, op, row, col, val)
 	})
+}
+
+// TestDamagedLeagueShortCorpus is FuzzDamagedLeague's short corpus: each
+// table damaged once, the three kinds of damage in turn (every row
+// deleted, one row, one value), with the same checks.
+func TestDamagedLeagueShortCorpus(t *testing.T) {
+	t.Parallel()
+	fixture := damagedFixture(t)
+	r := rand.New(rand.NewPCG(35, 0))
+	for table := range damagedTables {
+		op, row, col, val := uint8(table%3), uint16(r.IntN(64)), uint8(r.IntN(64)), uint8(r.IntN(64))
+		t.Run(damagedTables[table].name, func(t *testing.T) {
+			damagedLeague(t, fixture, uint8(table), op, row, col, val)
+		})
+	}
+}
+
+// damagedFixture is the league that FuzzDamagedLeague damages: 4 rounds
+// of two learners, and a network exported from it for import.
+func damagedFixture(t testing.TB) clitest.TTT {
+	fixture := clitest.New(t)
+	fixture.OK(t, clitest.LeagueRun(clitest.Quick, "--rounds", "4", "--learners", "policy,table")...)
+	fixture.OK(t, "export", "--checkpoint", "6", "-o", "net.bin")
+	return fixture
+}
+
+// damagedLeague damages a copy of fixture's league as the fuzzer's input
+// says (see damage), and runs every command of damagedCommands on it.
+func damagedLeague(t *testing.T, fixture clitest.TTT, table, op uint8, row uint16, col, val uint8) {
+	copyLeague := func() clitest.TTT {
+		p := clitest.New(t)
+		for _, name := range []string{"league.db", "league.db-wal", "net.bin"} {
+			if data, err := os.ReadFile(filepath.Join(fixture.Dir, name)); err == nil {
+				p.Write(t, name, data)
+			}
+		}
+		return p
+	}
+	p := copyLeague()
+	did, ok := damage(t, filepath.Join(p.Dir, "league.db"), table, op, row, col, val)
+	if !ok {
+		t.Skip(did) // SQLite refused it: the damage was not done
+	}
+	// Healthy is what both checks say: SQLite's and ttt's, and a
+	// refit of the ratings.
+	checkOut, _, checkCode := p.Run(t, "check", "--sample", "1")
+	if out, errOut, code := p.Run(t, "check", "--ratings"); code != 0 {
+		checkOut, checkCode = out+errOut, code
+	}
+	damaged := p.File(t, "league.db")
+	for _, args := range damagedCommands {
+		q := p
+		if args[0] == "league" && args[1] == "run" || args[0] == "import" || args[0] == "prune" {
+			q = copyLeague()
+			q.Write(t, "league.db", damaged)
+		}
+		out, errOut, code := runWithin(t, q, args...)
+		switch {
+		case code != 0 && (code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ttt: ")):
+			t.Errorf("%s; ttt %s: exit %d, stderr %q; want 0, or 1 and one line", did, strings.Join(args, " "), code, errOut)
+		case code != 0 && checkCode == 0:
+			t.Errorf("%s; ttt check says %q, and ttt %s fails: %s%s", did, checkOut, strings.Join(args, " "), out, errOut)
+		case strings.Contains(errOut, "damaged") && !strings.Contains(errOut, "ttt check"):
+			t.Errorf("%s; ttt %s calls the file damaged without pointing at ttt check: %q", did, strings.Join(args, " "), errOut)
+		}
+	}
 }
 
 // The two damaged files that made ttt panic with a Go stack trace (issue

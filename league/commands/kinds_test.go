@@ -14,6 +14,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
+	"ttt/internal/testkit"
 	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"
@@ -26,8 +27,25 @@ import (
 // of its file, the file imported back plays as the agent does, and a
 // file of one game given to a league of the other is refused, naming
 // both. Pruned, a table says so.
+//
+// It belongs to the long tier, for its files of one side; its quick
+// sibling, TestEveryKindOfAgentBothSides, tries the files of both.
 func TestEveryKindOfAgent(t *testing.T) {
 	t.Parallel()
+	testkit.Long(t, "every kind's file with both sides and with each; TestEveryKindOfAgentBothSides tries both sides alone")
+	everyKindOfAgent(t, []string{"", "X", "O"})
+}
+
+// TestEveryKindOfAgentBothSides is TestEveryKindOfAgent with the files
+// of both sides alone, each verified beside its stored agent.
+func TestEveryKindOfAgentBothSides(t *testing.T) {
+	t.Parallel()
+	everyKindOfAgent(t, []string{""})
+}
+
+// everyKindOfAgent is TestEveryKindOfAgent with files of sides: "" for
+// both, X or O for one.
+func everyKindOfAgent(t *testing.T, sides []string) {
 	for _, c := range []struct {
 		kit     *agents.Kit
 		methods []string
@@ -58,7 +76,7 @@ func TestEveryKindOfAgent(t *testing.T) {
 					if !c.kit.Solved {
 						verify = append(verify, "--against", "tactician")
 					}
-					for _, side := range []string{"", "X", "O"} {
+					for _, side := range sides {
 						file := method + side + ".bin"
 						export := []string{"export", "--checkpoint", id, "-o", file}
 						moving := []game.Side{game.X, game.O}

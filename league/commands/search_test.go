@@ -6,20 +6,40 @@ import (
 	"strings"
 	"testing"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 )
 
 // TestSearchedAgents: a model with a search after its name is an agent
 // of its own wherever a command names one, and a league run with
 // --search rates the best with it, the same with one worker or two.
+//
+// It belongs to the long tier: two Connect Four leagues of 3 rounds of
+// 20,000 games, whose searched agents play their pools.
+// TestSearchedAgentsInTwoRounds is its quick sibling.
 func TestSearchedAgents(t *testing.T) {
-	var ratings [2]string
-	for i, workers := range []string{"1", "2"} {
+	testkit.Long(t, "two Connect Four leagues of 3 rounds of 20,000 games; TestSearchedAgentsInTwoRounds plays one of 2 of 2,000")
+	searchedAgents(t, "3", "20000", "1", "2")
+}
+
+// TestSearchedAgentsInTwoRounds is TestSearchedAgents with one league, on
+// two workers, of 2 rounds of 2,000 games: the best of round 1 joins
+// searched in round 2. That one worker rates as two do is
+// TestSearchedAgents' alone.
+func TestSearchedAgentsInTwoRounds(t *testing.T) {
+	searchedAgents(t, "2", "2000", "2")
+}
+
+// searchedAgents is TestSearchedAgents with leagues of rounds rounds of
+// games games, one on each number of workers, which must rate alike.
+func searchedAgents(t *testing.T, rounds, games string, workerCounts ...string) {
+	ratings := make([]string, len(workerCounts))
+	for i, workers := range workerCounts {
 		p := clitest.New(t)
-		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", "3", "--games-per-round", "20000", "--openings", "1", "--ladder-interval", "200",
+		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", rounds, "--games-per-round", games, "--openings", "1", "--ladder-interval", "200",
 			"--search", "ab2,mcts50", "--workers", workers)
-		// Round 1 has no best yet; rounds 2 and 3 add the best searched
-		// twice each, or once more where the best did not change.
+		// Round 1 has no best yet; each round after adds the best
+		// searched twice, or once more where the best did not change.
 		joined := regexp.MustCompile(`(?m)^round \d+  (checkpoint-\d+@(ab2|mcts50)) joins: the best, searched`).FindAllStringSubmatch(out, -1)
 		if len(joined) < 2 {
 			t.Fatalf("%d searched agents joined:\n%s", len(joined), out)
@@ -87,7 +107,9 @@ func TestSearchedAgents(t *testing.T) {
 		p.Usage(t, "the search is no part of its file", "export", "--checkpoint", "best@mcts50")
 		p.Refused(t, "no such agent", "show", "nobody@ab2")
 	}
-	if ratings[0] != ratings[1] {
-		t.Errorf("one worker and two rate differently:\n%s\n%s", ratings[0], ratings[1])
+	for i := 1; i < len(ratings); i++ {
+		if ratings[i] != ratings[0] {
+			t.Errorf("%s workers and %s rate differently:\n%s\n%s", workerCounts[0], workerCounts[i], ratings[0], ratings[i])
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"ttt/internal/testkit"
 )
 
 // The dashboard's run and the chart by the league's games: the settings
@@ -16,6 +18,7 @@ import (
 // by then, on a log scale too with its labels, and in Connect Four the
 // shares of optimal moves with it, a league of one round as well.
 func TestBrowserRunAndGames(t *testing.T) {
+	testkit.Long(t, "in Chromium, a run's settings and the charts by games of both games; TestBrowserLeaderboard opens one page")
 	ctx, _ := newBrowser(t)
 	_, path := newLeague(t, 3, append([]string{"--duration", "8h"}, leagueFlags...)...)
 	_, url := serve(t, path)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands/clitest"
 )
 
@@ -29,10 +30,43 @@ import (
 //
 //	TTT_SCREENSHOTS=$PWD/docs go test ./league/web -run TestBrowser
 
+// TestBrowserLeaderboard is the browser test's quick sibling: the
+// leaderboard of a league of 3 rounds, in Chromium, draws its chart, one
+// point a round, and lists the agents the API lists, in its order; the
+// page throws and logs no error (newBrowser).
+func TestBrowserLeaderboard(t *testing.T) {
+	ctx, _ := newBrowser(t)
+	const rounds = 3
+	_, path := newLeague(t, rounds)
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before the server stops
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url))
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#chart").dataset.points === "%d" && document.querySelector("#chart canvas") !== null
+		&& document.querySelectorAll("#leaderboard tbody tr").length > 0`, rounds))
+	if painted := eval[int](t, ctx, painted("#chart canvas")); painted < 1000 {
+		t.Errorf("the chart's canvas has %d painted pixels: nothing drawn", painted)
+	}
+	board := eval[[]string](t, ctx, `[...document.querySelectorAll("#leaderboard tbody tr td.agent a")].map(a => a.textContent)`)
+	var want struct{ Agents []struct{ Name string } }
+	getJSON(t, url+"api/leaderboard", &want)
+	var names []string
+	for _, a := range want.Agents {
+		names = append(names, a.Name)
+	}
+	if !slices.Equal(board, names) || len(names) < rounds {
+		t.Errorf("the leaderboard shows %q, the API %q", board, names)
+	}
+}
+
 // The viewport of the test and of the screenshots.
 const viewWidth, viewHeight = 1280, 800
 
+// TestBrowser belongs to the long tier, as do the other tests that drive
+// Chromium (TestBrowserRunAndGames, TestBrowserToy): every page, both
+// games, a phone's width, several leagues. TestBrowserLeaderboard is
+// their quick sibling, one page.
 func TestBrowser(t *testing.T) {
+	testkit.Long(t, "every page of both games in Chromium; TestBrowserLeaderboard opens one")
 	shots := os.Getenv("TTT_SCREENSHOTS")
 	ctx, problems := newBrowser(t)
 

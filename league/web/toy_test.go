@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"ttt/agents/toy"
+	"ttt/internal/testkit"
 )
 
 // The pages and the API of a league of a game that declares its rules
@@ -89,6 +90,7 @@ func TestToyGame(t *testing.T) {
 // No page knows the game by name. The game is registered in the test's
 // own process alone.
 func TestBrowserToy(t *testing.T) {
+	testkit.Long(t, "a game of Connect Three in Chromium; TestBrowserLeaderboard opens one page")
 	if !toy.OwnProcess(t) {
 		return
 	}

@@ -28,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"ttt/internal/testkit"
 	"ttt/league/commands"
 	"ttt/store"
 )
@@ -84,7 +85,7 @@ func (p TTT) env(stdin io.Reader, stdout, stderr io.Writer) commands.Env {
 }
 
 // Command is the built ttt with args, in Dir, without the caller's
-// TTT_DB.
+// TTT_DB; its process dies with the test binary.
 func (p TTT) Command(args ...string) *exec.Cmd {
 	if p.Bin == "" {
 		panic("clitest: a process needs the built binary (TTT.Bin)")
@@ -92,6 +93,9 @@ func (p TTT) Command(args ...string) *exec.Cmd {
 	cmd := exec.Command(p.Bin, args...)
 	cmd.Dir = p.Dir
 	cmd.SysProcAttr = p.Sys
+	// A test killed by its -timeout or by Ctrl-C takes its processes
+	// with it: a ttt serve left listening would hold its port.
+	testkit.DieWithTest(cmd)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TTT_DB=") {
 			cmd.Env = append(cmd.Env, kv)
