@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"ttt/agents"
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands/clitest"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands/clitest"
 )
 

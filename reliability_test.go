@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands/clitest"
 	"ttt/store"
 )

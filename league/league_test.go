@@ -21,8 +21,8 @@ import (
 	"ttt/agents/learn"
 	"ttt/agents/nn"
 	"ttt/agents/ntuple"
+	"ttt/agents/testkit"
 	"ttt/agents/train"
-	"ttt/internal/testkit"
 	"ttt/league"
 	"ttt/store"
 )

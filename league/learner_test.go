@@ -12,8 +12,8 @@ import (
 	"ttt/agents/conv"
 	"ttt/agents/learn"
 	"ttt/agents/ntuple"
+	"ttt/agents/testkit"
 	"ttt/agents/train"
-	"ttt/internal/testkit"
 	"ttt/store"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league"
 )
 

@@ -25,7 +25,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/nn"
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league"
 	"ttt/migrations"
 	"ttt/store"

@@ -11,7 +11,7 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/game"
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 )
 
 // testEnv names the test that a test binary runs with Connect Three

@@ -8,8 +8,8 @@ import (
 
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/testkit"
 	"ttt/agents/verify"
-	"ttt/internal/testkit"
 )
 
 // lowest plays the lowest empty square: easy to beat, easy to reason about.

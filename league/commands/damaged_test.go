@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands"
 	"ttt/league/commands/clitest"
 )

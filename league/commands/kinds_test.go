@@ -14,7 +14,7 @@ import (
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/learn"
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league"
 	"ttt/league/commands/clitest"
 	"ttt/store"

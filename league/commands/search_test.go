@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands/clitest"
 )
 

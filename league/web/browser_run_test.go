@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 )
 
 // The dashboard's run and the chart by the league's games: the settings

@@ -15,7 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands/clitest"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"ttt/agents/testkit"
 	"ttt/agents/toy"
-	"ttt/internal/testkit"
 )
 
 // The pages and the API of a league of a game that declares its rules

@@ -28,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 	"ttt/league/commands"
 	"ttt/store"
 )

@@ -3,7 +3,7 @@ package testkit_test
 import (
 	"testing"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 )
 
 // A long test skips under -short, and runs without it.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"ttt/internal/testkit"
+	"ttt/agents/testkit"
 )
 
 // childEnv makes the test binary, run again, the parent of
