@@ -158,16 +158,26 @@ func start(t *testing.T, p clitest.TTT, args ...string) *running {
 // roundLineRE reads the round of a round line of ttt league run.
 var roundLineRE = regexp.MustCompile(`^round (\d+) `)
 
-// roundLine waits for the next line, which must report round n, and
-// notes when it came.
+// asideRE reads the lines between round lines: a best's ladder games,
+// and the heartbeat's news of what runs.
+var asideRE = regexp.MustCompile(`^round \d+(  best |: )`)
+
+// roundLine waits for the next round line, which must report round n,
+// and notes when it came.
 func (r *running) roundLine(t *testing.T, n int64) {
 	t.Helper()
-	l, ok := r.Line(t, r.next)
-	if !ok {
-		_, stderr, code := r.Wait(t)
-		t.Fatalf("ttt league run ended with %d before round %d: %s", code, n, stderr)
+	var l clitest.Line
+	for {
+		var ok bool
+		if l, ok = r.Line(t, r.next); !ok {
+			_, stderr, code := r.Wait(t)
+			t.Fatalf("ttt league run ended with %d before round %d: %s", code, n, stderr)
+		}
+		r.next++
+		if !asideRE.MatchString(l.Text) {
+			break
+		}
 	}
-	r.next++
 	m := roundLineRE.FindStringSubmatch(l.Text)
 	if m == nil || m[1] != strconv.FormatInt(n, 10) {
 		t.Fatalf("got line %q, want round %d", l.Text, n)
