@@ -27,6 +27,7 @@ func TestSearchedAgents(t *testing.T) {
 // searched in round 2. That one worker rates as two do is
 // TestSearchedAgents' alone.
 func TestSearchedAgentsInTwoRounds(t *testing.T) {
+	t.Parallel()
 	searchedAgents(t, "2", "2000", "2")
 }
 

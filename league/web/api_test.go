@@ -105,6 +105,21 @@ func TestAPI(t *testing.T) {
 		if len(got.Agents) != 3 || got.Rated != len(cli) {
 			t.Errorf("limit=3: %d rows of %d rated", len(got.Agents), got.Rated)
 		}
+		// Sorted by name (its numbers as numbers), either way: the same
+		// rows, one order the other's reverse.
+		names := func(order string) []string {
+			getJSON(t, url+"api/leaderboard?sort=name&limit=1000&order="+order, &got)
+			var list []string
+			for _, a := range got.Agents {
+				list = append(list, a["name"].(string))
+			}
+			return list
+		}
+		asc, desc := names("asc"), names("desc")
+		slices.Reverse(desc)
+		if len(asc) != len(cli) || !slices.Equal(asc, desc) {
+			t.Errorf("sort=name: order=asc gives %q, order=desc reversed %q", asc, desc)
+		}
 	})
 
 	t.Run("agent", func(t *testing.T) {
