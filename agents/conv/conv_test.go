@@ -8,24 +8,24 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ttt/agents/expert"
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 	"ttt/agents/game/tictactoe"
-	"ttt/agents/learn"
 )
 
 // small is a network quick enough for tests to train.
 var small = Shape{Layers: 2, Channels: 8, HeadChannels: 2, Hidden: 16}
 
 // newLearner returns a learner of g with a small network.
-func newLearner(t testing.TB, g game.Game, seed uint64) *Expert {
+func newLearner(t testing.TB, g game.Game, seed uint64) *expert.Expert {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	n, err := New(g, small, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewExpert(n, 2, 4, 2000, 0.003, rng)
+	return expert.NewExpert(n, 2, 4, 2000, 0.003, rng)
 }
 
 // TestFileReadsBack: a file read back is the same network, byte for
@@ -131,7 +131,7 @@ func TestLearnsTheTeachersValues(t *testing.T) {
 	g := tictactoe.Game
 	l := newLearner(t, g, 9)
 	l.Depth = 1
-	l.Teach(solvedTeacher{l.Net})
+	l.Teach(solvedTeacher{l.Net.(*Net)})
 	share := func() float64 {
 		kept, all := 0, 0
 		solved := tictactoe.Solve()
@@ -162,8 +162,6 @@ func TestLearnsTheTeachersValues(t *testing.T) {
 		t.Errorf("taught by a perfect search, the network keeps the value in %.1f%% of positions (%.1f%% before)", 100*after, 100*before)
 	}
 }
-
-var _ learn.Parallel = (*Expert)(nil)
 
 // TestDefaultFileSize holds docs/files.md's figure: a default Connect
 // Four network's weights and file.
@@ -343,4 +341,9 @@ func TestFileAsDocumented(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unmarshal reads a learner's stored state of a network of g.
+func unmarshal(g game.Game, state []byte, depth, openings int, lr float32, rng *rand.Rand) (*expert.Expert, error) {
+	return expert.Unmarshal(state, func(b []byte) (expert.Net, error) { return decodeNet(g, b) }, depth, openings, lr, rng)
 }
