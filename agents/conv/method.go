@@ -28,10 +28,10 @@ var Method = &learn.Method{
 		if err != nil {
 			return nil, err
 		}
-		return expert.NewExpert(net, s.Int(expert.TeacherDepth.Name), s.Int(learn.RandomPlies.Name), s.Int(expert.Buffer.Name), float32(s.LR), rng), nil
+		return expert.New(net, s, rng), nil
 	},
 	Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
-		return expert.Unmarshal(state, func(b []byte) (expert.Net, error) { return decodeNet(g, b) }, s.Int(expert.TeacherDepth.Name), s.Int(learn.RandomPlies.Name), float32(s.LR), rng)
+		return expert.Resume(state, func(b []byte) (expert.Net, error) { return decodeNet(g, b) }, s, rng)
 	},
 	Decode:   decode,
 	ReadFile: ReadFile,

@@ -1,8 +1,6 @@
-// Package conv is a convolutional value network and the way it learns:
-// from the positions of the league's games, each labelled by the
-// strongest searched player the league has (expert iteration, Anthony,
-// Tian and Barber 2017; the loop AlphaZero runs with MCTS, here with the
-// alpha-beta search ttt already has).
+// Package conv is a convolutional value network, which learns from the
+// positions of the league's games, each labelled by the strongest
+// searched player the league has (expert iteration: package expert).
 //
 // Why a second kind of value network: an n-tuple network (package
 // ntuple) is a sum of local patterns, and it stops learning where a

@@ -115,3 +115,24 @@ func Validate(w []float32) error {
 	}
 	return nil
 }
+
+// Judge is a network's Afterstates with scratch space of its own (one
+// per goroutine): it writes into values (nil: not at all) what each
+// legal move of a position is worth to the side to move, and returns
+// the network's move.
+type Judge func(pos game.Position, values []float32) int
+
+// Move implements game.Player: a network plays greedily, the move to
+// the afterstate it values most.
+func (j Judge) Move(pos game.Position) int { return j(pos, nil) }
+
+// Explain is learn.Model's Explain for a network that judges by j, in
+// a game of moves moves.
+func (j Judge) Explain(pos game.Position, moves int, views []float64) int {
+	values := make([]float32, moves)
+	m := j(pos, values)
+	for k, v := range values {
+		views[k] = float64(v)
+	}
+	return m
+}

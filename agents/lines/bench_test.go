@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ttt/agents/expert"
+	"ttt/agents/expert/experttest"
 	"ttt/agents/game/connect4"
 )
 
@@ -20,7 +21,7 @@ func flops(n *Net) float64 {
 func BenchmarkValue(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	n, _ := New(connect4.Game, DefaultShape, rng)
-	pos, movers := randomPositions(connect4.Game, 1000, rng)
+	pos, movers := experttest.Positions(connect4.Game, 1000, rng)
 	var p Pass
 	i := 0
 	for b.Loop() {
@@ -39,7 +40,7 @@ func BenchmarkTrain(b *testing.B) {
 	n, _ := New(connect4.Game, DefaultShape, rng)
 	grad := n.Zero()
 	opt := expert.NewAdam(len(n.W), 1e-3, 0)
-	pos, movers := randomPositions(connect4.Game, 256, rng)
+	pos, movers := experttest.Positions(connect4.Game, 256, rng)
 	batch := &expert.Batch{Positions: pos, Movers: movers, Syms: make([]uint8, 256), Labels: make([]float32, 256)}
 	for i := range batch.Syms {
 		batch.Syms[i], batch.Labels[i] = uint8(i%2), rng.Float32()

@@ -1,48 +1,49 @@
 package lines
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 
 	"ttt/agents/expert"
+	"ttt/agents/expert/experttest"
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 	"ttt/agents/game/tictactoe"
+	"ttt/agents/learn"
 )
 
-// small is a network quick enough for tests to train.
-var small = Shape{Features: 8, Hidden: 8}
-
-// newLearner returns a learner of g with a small network.
-func newLearner(t testing.TB, g game.Game, seed uint64) *expert.Expert {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 1))
-	n, err := New(g, small, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return expert.NewExpert(n, 2, 4, 2000, 0.003, rng)
+// kind is the lines network as the tests of every taught network see
+// it, with a network small enough for tests to train.
+var kind = experttest.Kind{
+	New: func(t testing.TB, g game.Game, seed uint64) *expert.Expert {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		n, err := New(g, Shape{Features: 8, Hidden: 8}, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return expert.NewExpert(n, 2, 4, 2000, 0.003, rng)
+	},
+	ReadFile: ReadFile,
+	Decode:   func(g game.Game, b []byte) (expert.Net, error) { return decodeNet(g, b) },
 }
 
-// randomPositions returns k positions in play of random games of g,
-// each with the side that has just moved (X before the first move).
-func randomPositions(g game.Game, k int, rng *rand.Rand) ([]game.Position, []game.Side) {
-	var pos []game.Position
-	var movers []game.Side
-	for len(pos) < k {
-		p := g.Start()
-		for n := rng.IntN(g.MaxPlies() - 1); n > 0 && g.Result(p) == game.Ongoing; n-- {
-			p = g.Play(p, game.RandomMove(g, p, rng))
-		}
-		if g.Result(p) == game.Ongoing {
-			pos, movers = append(pos, p), append(movers, g.ToMove(p).Other())
-		}
-	}
-	return pos, movers
+func TestFileReadsBack(t *testing.T)         { experttest.FileReadsBack(t, kind) }
+func TestResumeLearnsOnTheSame(t *testing.T) { experttest.ResumeLearnsOnTheSame(t, kind) }
+func TestLearnsTheTeachersValues(t *testing.T) {
+	experttest.LearnsTheTeachersValues(t, kind, 3000, 0.9)
+}
+
+// TestFileAsDocumented: a reader of docs/files.md alone, adding up in
+// float64, values positions as ttt does and plays the same moves.
+func TestFileAsDocumented(t *testing.T) {
+	experttest.PlaysAsDocumented(t, kind, func(t *testing.T, g game.Game, file []byte) func(game.Position, game.Side) float64 {
+		return readDocumented(t, g, file).value
+	}, func(n learn.Model, pos game.Position, mover game.Side) float64 {
+		var p Pass
+		return float64(n.(*Net).Value(pos, mover, &p))
+	})
 }
 
 // TestGradient checks Gradient against the loss's finite differences,
@@ -58,7 +59,7 @@ func TestGradient(t *testing.T) {
 		for i := range n.out { // a new net's output weighs nothing: no gradient reaches below it
 			n.out[i] = float32(rng.NormFloat64())
 		}
-		pos, movers := randomPositions(g, 6, rng)
+		pos, movers := experttest.Positions(g, 6, rng)
 		b := &expert.Batch{Positions: pos, Movers: movers}
 		for range pos {
 			b.Syms, b.Labels = append(b.Syms, uint8(rng.IntN(len(g.Board().Symmetries)))), append(b.Labels, rng.Float32())
@@ -85,124 +86,6 @@ func TestGradient(t *testing.T) {
 			checked++
 		}
 		t.Logf("%s: %d weights of %d checked", g.Name(), checked, len(n.W))
-	}
-}
-
-// TestFileReadsBack: a file read back is the same network, byte for
-// byte and move for move, and a damaged one is refused.
-func TestFileReadsBack(t *testing.T) {
-	for _, g := range []game.Game{tictactoe.Game, connect4.Game} {
-		l := newLearner(t, g, 3)
-		for i := range 20 {
-			l.Play(game.Side(i%2), nil, 0.2)
-		}
-		n := l.Model().(*Net)
-		file := n.File()
-		readings, err := ReadFile(g, file)
-		if err != nil || len(readings) != 1 {
-			t.Fatalf("%s: %v, %d readings", g.Name(), err, len(readings))
-		}
-		back := readings[0].Model.(*Net)
-		if !bytes.Equal(back.File(), file) {
-			t.Errorf("%s: the file read back writes other bytes", g.Name())
-		}
-		pos, _ := randomPositions(g, 200, rand.New(rand.NewPCG(1, 1)))
-		for _, p := range pos {
-			if a, b := n.Player().Move(p), back.Player().Move(p); a != b {
-				t.Fatalf("%s: in\n%s\nthe network plays %d, read back %d", g.Name(), g.Format(p), a, b)
-			}
-		}
-		for _, cut := range []int{len(file) - 1, len(file) - 4, 20} {
-			if _, err := ReadFile(g, file[:cut]); err == nil {
-				t.Errorf("%s: a file cut to %d bytes of %d reads", g.Name(), cut, len(file))
-			}
-		}
-		other := connect4.Game
-		if g == connect4.Game {
-			other = tictactoe.Game
-		}
-		if _, err := ReadFile(other, file); err == nil {
-			t.Errorf("a %s file reads as %s's", g.Name(), other.Name())
-		}
-	}
-}
-
-// TestResumeLearnsOnTheSame: a learner stored and resumed between games
-// goes on exactly as one that never stopped.
-func TestResumeLearnsOnTheSame(t *testing.T) {
-	g := connect4.Game
-	a, b := newLearner(t, g, 5), newLearner(t, g, 5)
-	for i := range 30 {
-		a.Play(game.Side(i%2), nil, 0.1)
-		b.Play(game.Side(i%2), nil, 0.1)
-	}
-	state, err := b.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	resume := func(state []byte) (*expert.Expert, error) {
-		return expert.Unmarshal(state, func(b []byte) (expert.Net, error) { return decodeNet(g, b) }, 2, 4, 0.003, b.Rand)
-	}
-	if b, err = resume(state); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 30 {
-		a.Play(game.Side(i%2), nil, 0.1)
-		b.Play(game.Side(i%2), nil, 0.1)
-	}
-	if !bytes.Equal(a.Net.File(), b.Net.File()) {
-		t.Error("the resumed learner's network differs from the one that never stopped")
-	}
-	for cut := 0; cut < len(state); cut += 4999 {
-		if _, err := resume(state[:cut]); err == nil {
-			t.Fatalf("a state cut to %d bytes of %d reads", cut, len(state))
-		}
-	}
-}
-
-// solvedTeacher is a tic-tac-toe model that judges every move exactly,
-// from the solved game: a teacher whose one-ply search is perfect.
-type solvedTeacher struct{ *Net }
-
-func (solvedTeacher) Judge() func(p game.Position, values []float32) {
-	solved := tictactoe.Solve()
-	return func(p game.Position, values []float32) {
-		b := tictactoe.FromPosition(p)
-		for m := b.Empty(); m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros16(m)
-			values[sq] = float32(solved.MoveValue(b, sq)+1) / 2
-		}
-	}
-}
-
-// TestLearnsTheTeachersValues: taught by a perfect teacher, the network
-// comes to keep the value of nearly every tic-tac-toe position, where a
-// new one keeps far fewer.
-func TestLearnsTheTeachersValues(t *testing.T) {
-	g := tictactoe.Game
-	l := newLearner(t, g, 9)
-	l.Depth = 1
-	l.Teach(solvedTeacher{l.Net.(*Net)})
-	solved := tictactoe.Solve()
-	pos, _ := randomPositions(g, 2000, rand.New(rand.NewPCG(2, 2)))
-	share := func() float64 {
-		player, kept := l.Model().Player(), 0
-		for _, p := range pos {
-			b := tictactoe.FromPosition(p)
-			if solved.MoveValue(b, player.Move(p)) == solved.Value(b) {
-				kept++
-			}
-		}
-		return float64(kept) / float64(len(pos))
-	}
-	before := share()
-	for i := range 3000 {
-		l.Play(game.Side(i%2), nil, 0.3)
-	}
-	after := share()
-	t.Logf("keeps the value in %.1f%% of positions, %.1f%% before", 100*after, 100*before)
-	if after < 0.9 || after < before+0.1 {
-		t.Errorf("taught by a perfect search, the network keeps the value in %.1f%% of positions (%.1f%% before)", 100*after, 100*before)
 	}
 }
 
@@ -294,65 +177,4 @@ func (d *documented) value(pos game.Position, mover game.Side) float64 {
 		z += max(u, 0) * d.out[j]
 	}
 	return 1 / (1 + math.Exp(-z))
-}
-
-// TestFileAsDocumented: a reader of docs/files.md alone, adding up in
-// float64, values positions as ttt does and plays the same moves.
-func TestFileAsDocumented(t *testing.T) {
-	for _, g := range []game.Game{tictactoe.Game, connect4.Game} {
-		l := newLearner(t, g, 11)
-		for i := range 30 {
-			l.Play(game.Side(i%2), nil, 0.2)
-		}
-		n := l.Model().(*Net)
-		d := readDocumented(t, g, n.File())
-		player := n.Player()
-		var p Pass
-		pos, movers := randomPositions(g, 300, rand.New(rand.NewPCG(4, 4)))
-		for i, q := range pos {
-			if g.Plies(q) > 0 {
-				if a, b := float64(n.Value(q, movers[i], &p)), d.value(q, movers[i]); math.Abs(a-b) > 1e-5 {
-					t.Fatalf("%s: ttt values\n%s\nat %v, the documented reader at %v", g.Name(), g.Format(q), a, b)
-				}
-			}
-			if a, b := player.Move(q), d.move(q); a != b {
-				t.Fatalf("%s: in\n%s\nttt plays %d, the documented reader %d", g.Name(), g.Format(q), a, b)
-			}
-		}
-	}
-}
-
-// move is the documented move in pos: a win by the rules first, else the
-// lowest of the moves worth within 1e-5 of the most.
-func (d *documented) move(pos game.Position) int {
-	g := d.g
-	side := g.ToMove(pos)
-	worth := map[int]float64{}
-	var moves []int
-	for m := range g.Moves() {
-		if g.Legal(pos)&(1<<m) == 0 {
-			continue
-		}
-		moves = append(moves, m)
-		switch q := g.Play(pos, m); g.Result(q) {
-		case game.Win(side):
-			return m
-		case game.Tie:
-			worth[m] = 0.5
-		case game.Ongoing:
-			worth[m] = d.value(q, side)
-		default:
-			worth[m] = 0
-		}
-	}
-	most := -1.0
-	for _, m := range moves {
-		most = max(most, worth[m])
-	}
-	for _, m := range moves {
-		if worth[m] >= most-1e-5 {
-			return m
-		}
-	}
-	return -1
 }

@@ -21,43 +21,33 @@ func (n *Net) Afterstates(pos game.Position, p *Pass, values []float32) (best in
 	})
 }
 
-// Player is a network playing greedily: the move to the afterstate it
-// values most.
-type Player struct {
-	Net  *Net
-	pass Pass
-}
-
-// Move implements game.Player.
-func (pl *Player) Move(pos game.Position) int {
-	m, _ := pl.Net.Afterstates(pos, &pl.pass, nil)
-	return m
+// judge returns the network's expert.Judge, with a Pass of its own.
+func (n *Net) judge() expert.Judge {
+	var p Pass
+	return func(pos game.Position, values []float32) int {
+		m, _ := n.Afterstates(pos, &p, values)
+		return m
+	}
 }
 
 // Plays implements learn.Model.
 func (n *Net) Plays() game.Game { return n.Game }
 
-// Player implements learn.Model.
-func (n *Net) Player() game.Player { return &Player{Net: n} }
+// Player implements learn.Model: greedy, with a Pass of its own.
+func (n *Net) Player() game.Player { return n.judge() }
 
 // Views implements learn.Model: expected scores.
 func (n *Net) Views() learn.Views { return learn.Scores }
 
 // Explain implements learn.Model.
 func (n *Net) Explain(pos game.Position, views []float64) int {
-	var p Pass
-	values := make([]float32, n.Game.Moves())
-	m, _ := n.Afterstates(pos, &p, values)
-	for k, v := range values {
-		views[k] = float64(v)
-	}
-	return m
+	return n.judge().Explain(pos, n.Game.Moves(), views)
 }
 
 // Judge implements learn.Model: Afterstates, with a Pass of its own.
 func (n *Net) Judge() func(p game.Position, values []float32) {
-	var pass Pass
-	return func(p game.Position, values []float32) { n.Afterstates(p, &pass, values) }
+	j := n.judge()
+	return func(p game.Position, values []float32) { j(p, values) }
 }
 
 // Describe implements learn.Model.
