@@ -14,20 +14,25 @@ const MaxBuffer = 4_000_000
 
 // Loss returns the mean cross-entropy of a batch's logits against its
 // labels, scores from 0 to 1, and writes its gradient by each logit into
-// dOut. The gradient by the logit is simply output − label, as for
-// logistic regression, whatever the label (a search's estimate is seldom
-// 0 or 1).
+// dOut.
 func Loss(logits, labels, dOut []float32) float64 {
 	var sum float64
 	for i, z := range logits {
-		y := Sigmoid(z)
-		t := labels[i]
-		dOut[i] = (y - t) / float32(len(logits))
-		// log(1+e^-|z|) keeps the cross-entropy finite for any logit.
-		az := math.Abs(float64(z))
-		sum += math.Max(float64(z), 0) - float64(z)*float64(t) + math.Log1p(math.Exp(-az))
+		loss, d := CrossEntropy(z, labels[i])
+		sum += loss
+		dOut[i] = d / float32(len(logits))
 	}
 	return sum / float64(len(logits))
+}
+
+// CrossEntropy is the cross-entropy of the sigmoid of logit z against
+// label t, and its gradient by z: simply output − label, as for
+// logistic regression, whatever the label (a search's estimate is
+// seldom 0 or 1).
+func CrossEntropy(z, t float32) (loss float64, d float32) {
+	// log(1+e^-|z|) keeps the cross-entropy finite for any logit.
+	az := math.Abs(float64(z))
+	return math.Max(float64(z), 0) - float64(z)*float64(t) + math.Log1p(math.Exp(-az)), Sigmoid(z) - t
 }
 
 // Sigmoid is the output's squashing: a logit to an expected score.

@@ -288,10 +288,9 @@ func (n *Net) Gradient(b *expert.Batch, grad expert.Net) float64 {
 		if b.Syms != nil && b.Syms[i] != 0 {
 			sym = all[b.Syms[i]]
 		}
-		z := n.logit(pos, b.Movers[i], sym, &n.train)
-		var d [1]float32
-		loss += expert.Loss([]float32{z}, b.Labels[i:i+1], d[:])
-		n.backward(d[0]*scale, b.Movers[i], &n.train, g)
+		l, d := expert.CrossEntropy(n.logit(pos, b.Movers[i], sym, &n.train), b.Labels[i])
+		loss += l
+		n.backward(d*scale, b.Movers[i], &n.train, g)
 	}
 	return loss / float64(len(b.Positions))
 }
