@@ -4,9 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"ttt/agents"
 	"ttt/agents/conv"
@@ -17,6 +15,7 @@ import (
 	"ttt/agents/lines"
 	"ttt/agents/search"
 	"ttt/agents/verify"
+	"ttt/league"
 )
 
 // BenchmarkDistill measures how much of a teacher's search each kind and
@@ -67,7 +66,7 @@ func BenchmarkDistill(b *testing.B) {
 				b.Fatal(err)
 			}
 			l := expert.NewExpert(net, 4, 0, len(set), c.lr, rng)
-			next, cpu := 0, cpuTime()
+			next, cpu := 0, league.ProcessCPU()
 			for b.Loop() {
 				if next+256 > len(set) {
 					next = 0
@@ -75,7 +74,7 @@ func BenchmarkDistill(b *testing.B) {
 				l.Learn(&expert.Episode{Samples: set[next : next+256]})
 				next += 256
 			}
-			b.ReportMetric(float64(b.N*l.Reuse*l.Batch)/(cpuTime()-cpu).Seconds(), "samples/CPU-s")
+			b.ReportMetric(float64(b.N*l.Reuse*l.Batch)/(league.ProcessCPU()-cpu).Seconds(), "samples/CPU-s")
 			p := l.Model().Player()
 			b.ReportMetric(100*verify.CheckSet(p, connect4.RandomSet()).All.Share(), "%random")
 			b.ReportMetric(100*verify.CheckSet(p, connect4.PositionSet()).All.Share(), "%tactical")
@@ -117,12 +116,4 @@ func labelled(teacher learn.Model, games, random, depth int) []expert.Labelled {
 		set = append(set, s...)
 	}
 	return set
-}
-
-// cpuTime is the CPU time the process has had: a figure a loaded
-// machine does not inflate, as it does wall time.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
