@@ -58,6 +58,9 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	// against the ladder (STEP 8) plays them first, as that round would
 	// have: the league is then the one a run without the stop makes.
 	if lg.lastRound > 0 {
+		if err := lg.settleOwed(ctx, hooks); err != nil {
+			return lg.lastRound, err
+		}
 		if err := lg.settleBest(ctx, lg.lastRound, hooks); err != nil {
 			return lg.lastRound, err
 		}
@@ -179,7 +182,8 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
 		Stats: store.RoundStats{TrainGames: t.games, TrainTime: t.took, EvalGames: evalGames(matches),
-			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
+			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending},
+		Owes: lg.owes}
 	r.Finished = time.Now()
 	r.Stats.CPU, r.Stats.Cores = lg.busy.since(r.Finished)
 	if err := lg.db.CommitRound(ctx, r); err != nil {
