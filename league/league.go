@@ -56,7 +56,10 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	}
 	// A run stopped between a round's commit and its best's extra games
 	// against the ladder (STEP 8) plays them first, as that round would
-	// have: the league is then the one a run without the stop makes.
+	// have: the league is then the one a run without the stop makes. The
+	// commit recorded what the best owes (store.Round.Owes), which the
+	// readers show as provisional until then; the best plays on after,
+	// should this run allow a narrower interval than the last.
 	if lg.lastRound > 0 {
 		if err := lg.settleOwed(ctx, hooks); err != nil {
 			return lg.lastRound, err
