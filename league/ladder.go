@@ -116,7 +116,7 @@ func (l Ladders) Provisional(id int64) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("provisional: its extra games against the ladder after round %d are still to be played (a league run plays them first)", round)
+	return fmt.Sprintf("provisional: its extra games against the ladder after round %d are still to be played, and a league run plays them first", round)
 }
 
 // LaddersOf returns the ladder ratings of the agents ids, and which of

@@ -155,7 +155,7 @@ func provisionalLadders(j *job, db *store.DB) ([]string, error) {
 			if l, ok := ladders.Ratings[id]; ok {
 				rating = fmt.Sprintf("%.1f over %d games", l.Elo, l.Games)
 			}
-			lines = append(lines, fmt.Sprintf("agent %d (%s): its ladder rating, %s, is provisional: its extra games against the ladder after round %d are still to be played (a league run plays them first); no damage",
+			lines = append(lines, fmt.Sprintf("agent %d (%s): its ladder rating, %s, is provisional: its extra games against the ladder after round %d are still to be played, and a league run plays them first; no damage",
 				id, name.Name, rating, owed[id]))
 		}
 		return nil
