@@ -500,6 +500,9 @@ func (lg *league) settleOwed(ctx context.Context, hooks Hooks) error {
 		if err != nil && !errors.Is(err, store.ErrPruned) {
 			return err
 		}
+		if !a.Kind.Learned() { // ttt check names it too
+			return fmt.Errorf("%w: agent %d (%s) owes extra games against the ladder, but is no network the league has learned", store.ErrCorrupt, a.ID, a.Name)
+		}
 		if err := lg.settle(ctx, a, owed[id], hooks); err != nil {
 			return err
 		}
