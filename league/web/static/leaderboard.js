@@ -279,9 +279,68 @@ function roundTable(r) {
     ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
   );
   runFacts(r.run, when);
+  lastRun = r.run;
+  showNow();
   const settings = Object.entries(r.settings).sort(([a], [b]) => a.localeCompare(b));
   document.getElementById("settings").replaceChildren(...(settings.length ? settings.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]) : [el("dd", { text: "none yet: a league run stores them as it starts" })]));
 }
+
+// lastRun is the league's last run as last read (/api/rounds): what it
+// is doing, as it last wrote it.
+let lastRun = null;
+
+// showNow says what the league run at work is doing, as it last wrote it
+// into the league (every few seconds): the round training, k of M games,
+// the round evaluated, the best's ladder games, each since when; and,
+// past the planned end of a run of --duration, why it goes on.
+function showNow() {
+  const box = document.getElementById("now");
+  const run = lastRun;
+  const running = !!health?.running && run && !run.ended;
+  const parts = [];
+  const clock = (t) => new Date(t).toLocaleTimeString();
+  const p = running ? run.progress : null;
+  if (p) {
+    const share = (w) => (w.total > 0 ? ` (${Math.round((100 * w.done) / w.total)}%)` : "");
+    const since = (w) => `since ${clock(w.since)}, ${agoText((Date.now() - Date.parse(w.since)) / 1000)} ago`;
+    if (p.training) {
+      const t = p.training;
+      parts.push(el("span", { id: "now-training" }, el("b", { text: `round ${fmt.int(t.round)}` }), t.done >= t.total ? `: trained, ${fmt.int(t.done)} games, ${since(t)}` : `: training, ${fmt.int(t.done)} of ${fmt.int(t.total)} games${share(t)}, ${since(t)}`));
+    }
+    if (p.evaluating) {
+      const e = p.evaluating;
+      parts.push(el("span", { id: "now-evaluating" }, el("b", { text: `round ${fmt.int(e.round)}` }), `: evaluating, ${fmt.int(e.done)} of ${fmt.int(e.total)} matches${share(e)}, ${since(e)}`));
+    }
+    if (p.ladder) {
+      const l = p.ladder;
+      parts.push(el("span", { id: "now-ladder" }, el("b", { text: `round ${fmt.int(l.round)}` }), `: ladder games of its best, ${l.best}, ${fmt.int(l.done)} of about ${fmt.int(l.total)}${share(l)}, ${since(l)}`));
+    }
+    if (parts.length) parts.unshift(el("span", { id: "now-at", title: "what the league run wrote into the league last: it writes every few seconds" }, el("b", { text: "now" }), ` (as of ${clock(run.progress_at)})`));
+  }
+  if (running && run.deadline && Date.now() > Date.parse(run.deadline)) {
+    parts.push(el("span", { id: "now-past" }, `past its planned end (${clock(run.deadline)}, --duration): no round starts after it, but the rounds under way when it came are played to their commit and their best's ladder games`));
+  }
+  box.hidden = !parts.length;
+  box.replaceChildren(...parts);
+}
+
+// agoText writes seconds as the health writes a time ago: 40 s, 12 min,
+// 3 h, 2 days.
+function agoText(s) {
+  return s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+}
+
+// The run at work writes what it is doing every few seconds, between
+// rounds: the page asks for it as often while a run is at work.
+const nowPoll = 5000;
+setInterval(async () => {
+  if (!health?.running || document.hidden) return;
+  try {
+    roundTable(await api("/api/rounds?limit=10"));
+  } catch {
+    // The stream's state says when the server is down.
+  }
+}, nowPoll);
 
 // runFacts shows the league's last run (/api/rounds' run), its times as
 // when writes them: when it started, when a run of --duration is to
@@ -299,6 +358,7 @@ function runFacts(run, when) {
     ["planned end", run.deadline ? `${when(run.deadline)} (--duration ${flagDuration((Date.parse(run.deadline) - Date.parse(run.started)) / 1000)}: no round starts after it)` : "none: no --duration"],
     ["rounds", run.rounds ? `${fmt.int(run.rounds)} at most (--rounds)` : "no limit"],
     ["workers", fmt.int(run.workers)],
+    ["search", run.search ? `${run.search} (--search): the best rated with each search too` : "none (no --search)"],
     ["ended", run.ended ? when(run.ended) : running ? "not yet: it runs" : "not written: the run was killed"],
   ];
   document.getElementById("run").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v, "data-fact": k })]));
@@ -332,7 +392,15 @@ function showHealth(h) {
     el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
     el("span", { id: "h-ago" }),
   ];
-  if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
+  if (h.rounds_per_hour) {
+    // The pace of now: the last rounds', which it names; and the last
+    // round's own length beside it.
+    const [from, to] = h.pace_rounds ?? [];
+    const over = from == null ? "" : from === to ? ` (round ${fmt.int(to)})` : ` (rounds ${fmt.int(from)}-${fmt.int(to)})`;
+    const pace = h.rounds_per_hour >= 10 ? fmt.int(Math.round(h.rounds_per_hour)) : h.rounds_per_hour.toFixed(1);
+    parts.push(el("span", { id: "h-pace", title: "from the durations of the last 10 rounds, not counting the time the league was stopped" }, el("b", { text: pace }), ` rounds an hour${over}`));
+  }
+  if (h.last_seconds != null) parts.push(el("span", { id: "h-last" }, "the last took ", el("b", { text: duration(h.last_seconds) })));
   if (h.best) {
     const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)}, the first with a best`;
     parts.push(el("span", { id: "h-best", title: "the league's best (★, Best agent, export, play), and the round at whose end it became the best, from the rating history" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
@@ -365,7 +433,7 @@ function ago() {
     return;
   }
   const s = Math.max(0, (Date.now() - lastRound) / 1000);
-  const text = s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+  const text = agoText(s);
   box.replaceChildren("last round ", el("b", { text }), " ago");
 }
 setInterval(ago, 1000);
@@ -770,6 +838,7 @@ class LiveChart {
         // taken for the user's.
         cursor: { sync: { key: "curve" }, drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
         hooks: {
+          draw: [intervalAlone],
           setSelect: [
             (u) => {
               if (u.select.width < 2) return;
@@ -785,6 +854,9 @@ class LiveChart {
       data,
     );
     this.chart.padded = padded;
+    // The first draw came before padded was set: a round alone's
+    // interval (intervalAlone) needs it.
+    if (padded) this.chart.redraw(false);
     applyRange();
   }
 }
@@ -881,14 +953,28 @@ function fitShares(u) {
 
 // chartPNG is the charts shown as one PNG image: each chart's canvas
 // (its lines and axes) with its legend below it, as the legend reads
-// now, on the page's background.
+// now, on the page's background. Each legend row draws its line as the
+// chart does, dashed where it is (a search, an anchored player), and
+// puts its value in a column of its own, apart from the name: a picture
+// shared without the page must still say which line is which.
 async function chartPNG() {
   const shown = charts.filter((c) => c.chart && !c.box.hidden);
   const scale = window.devicePixelRatio || 1;
   const rowHeight = 18 * scale;
   const parts = shown.map((c) => {
-    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].filter((r) => r.style.display !== "none");
-    return { canvas: c.chart.ctx.canvas, rows: rows.map((r) => ({ text: r.textContent.replace(/\s+/g, " ").trim(), color: r.querySelector(".u-marker")?.style.borderColor })) };
+    // The legend's rows are the chart's series, in order (the x axis's
+    // first); those of the bands' ends are hidden.
+    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].map((r, si) => ({ r, si, s: c.chart.series[si] })).filter(({ r }) => r.style.display !== "none");
+    return {
+      canvas: c.chart.ctx.canvas,
+      rows: rows.map(({ r, si, s }) => ({
+        label: (r.querySelector(".u-label")?.textContent ?? "").replace(/\s+/g, " ").trim(),
+        value: (r.querySelector(".u-value")?.textContent ?? "").replace(/\s+/g, " ").trim(),
+        stroke: si === 0 ? null : s.stroke(c.chart, si),
+        dash: s.dash,
+        width: s.width,
+      })),
+    };
   });
   const width = Math.max(...parts.map((p) => p.canvas.width));
   const height = parts.reduce((h, p) => h + p.canvas.height + (p.rows.length + 1) * rowHeight, 0);
@@ -898,20 +984,67 @@ async function chartPNG() {
   g.fillStyle = getComputedStyle(chartBox.closest(".card")).backgroundColor;
   g.fillRect(0, 0, width, height);
   g.font = `${12 * scale}px ${style.fontFamily}`;
+  const line = 28 * scale; // a marker long enough to show its dashes
+  const labelX = 10 * scale + line + 10 * scale;
+  const valueX = labelX + Math.max(0, ...parts.flatMap((p) => p.rows.map((r) => g.measureText(r.label).width))) + 20 * scale;
   let y = 0;
   for (const p of parts) {
     g.drawImage(p.canvas, 0, y);
     y += p.canvas.height + rowHeight / 2;
     for (const r of p.rows) {
-      g.fillStyle = r.color || style.color;
-      g.fillRect(10 * scale, y + 4 * scale, 14 * scale, 4 * scale);
+      if (r.stroke) {
+        g.strokeStyle = r.stroke;
+        g.lineWidth = Math.max(2, r.width ?? 1) * scale;
+        g.setLineDash((r.dash ?? []).map((d) => d * scale));
+        g.beginPath();
+        g.moveTo(10 * scale, y + 6 * scale);
+        g.lineTo(10 * scale + line, y + 6 * scale);
+        g.stroke();
+        g.setLineDash([]);
+      }
       g.fillStyle = style.color;
-      g.fillText(r.text, 30 * scale, y + 10 * scale);
+      g.fillText(r.label, labelX, y + 10 * scale);
+      g.fillText(r.value, valueX, y + 10 * scale);
       y += rowHeight;
     }
     y += rowHeight / 2;
   }
   return new Promise((resolve) => out.toBlob(resolve, "image/png"));
+}
+
+// intervalAlone draws, on a chart of one round, each curve's 95%
+// interval as a bar through its point: a band is drawn between rounds,
+// and of a round alone it would draw nothing.
+function intervalAlone(u) {
+  if (!u.padded || !u.bands) return;
+  const g = u.ctx;
+  const scale = window.devicePixelRatio || 1;
+  g.save();
+  g.beginPath();
+  g.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+  g.clip();
+  for (const b of u.bands) {
+    const [hi, lo] = b.series;
+    const curve = lo - 1; // each curve's series comes before its ends'
+    const k = u.data[curve].findIndex((v) => v != null);
+    if (k < 0 || u.data[lo][k] == null || u.data[hi][k] == null) continue;
+    const x = Math.round(u.valToPos(u.data[0][k], "x", true));
+    const top = u.valToPos(u.data[hi][k], "y", true);
+    const bottom = u.valToPos(u.data[lo][k], "y", true);
+    const cap = 6 * scale;
+    g.strokeStyle = u.series[curve].stroke(u, curve);
+    g.lineWidth = 2 * scale; // two whole pixels on the round's grid line
+    g.setLineDash([]); // the last series drawn may have left its dashes
+    g.beginPath();
+    g.moveTo(x, top);
+    g.lineTo(x, bottom);
+    g.moveTo(x - cap, top);
+    g.lineTo(x + cap, top);
+    g.moveTo(x - cap, bottom);
+    g.lineTo(x + cap, bottom);
+    g.stroke();
+  }
+  g.restore();
 }
 
 document.getElementById("curve-png").addEventListener("click", async () => {
