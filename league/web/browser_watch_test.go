@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -335,7 +336,7 @@ func TestBrowserRunInProgress(t *testing.T) {
 	t.Cleanup(func() { run.Stop(t, syscall.SIGINT) })
 	now := poll[string](t, ctx, `(() => {
 		const t = document.getElementById("now-training")?.textContent ?? "";
-		return /^round 3: training, [\d,]+ of 3,000,000 games \(\d+%\), since [\d:]+ ?[AP]?M?, \d+ (s|min) ago$/.test(t) && !t.includes(" 0 of ")
+		return /^round 3: training, [\d,]+ of 3,000,000 games \(\d+%\), since [^,]+, \d+ (s|min) ago$/.test(t) && !t.includes(" 0 of ")
 			&& document.getElementById("now-past") !== null && document.querySelector("#h-running b")?.textContent === "running" ? t : "";
 	})()`)
 	t.Logf("the page says: %s", now)
@@ -348,4 +349,64 @@ func TestBrowserRunInProgress(t *testing.T) {
 	if run := eval[string](t, ctx, `document.getElementById("run").textContent`); !strings.Contains(run, "not yet: it runs") {
 		t.Errorf("the settings of the run say %q", run)
 	}
+}
+
+// TestBrowserChartControls uses what a TensorBoard user reaches for:
+// the smoothing (a slider, moved by its arrow key), whose curve is the
+// running average of the API's ratings; the time since the start on the
+// x axis; and the values under the cursor, shown beside it as the mouse
+// moves over the chart.
+func TestBrowserChartControls(t *testing.T) {
+	ctx, _ := newBrowser(t)
+	const rounds = 5
+	_, path := newLeague(t, rounds)
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) })
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url+"?smooth=0.5&x=elapsed"))
+	waitFor(t, ctx, fmt.Sprintf(`window.tttChart && document.querySelector("#chart").dataset.points === "%d" && tttChart.series.some((s) => s.label.startsWith("learning curve, smoothed"))`, rounds))
+
+	// The smoothed curve: 0.5 of the average before, 0.5 of the rating,
+	// debiased, as TensorBoard draws it.
+	var progress struct{ Points []struct{ Elo float64 } }
+	getJSON(t, url+"api/progress", &progress)
+	want, avg := []string{}, 0.0
+	for i, p := range progress.Points {
+		avg = 0.5*avg + 0.5*p.Elo
+		want = append(want, fmt.Sprintf("%.3f", avg/(1-math.Pow(0.5, float64(i+1)))))
+	}
+	got := eval[[]float64](t, ctx, `tttChart.data[tttChart.series.findIndex((s) => s.label === "learning curve, smoothed (0.50)")]`)
+	var gotText []string
+	for _, v := range got {
+		gotText = append(gotText, fmt.Sprintf("%.3f", v))
+	}
+	if !slices.Equal(gotText, want) {
+		t.Errorf("the smoothed curve is %q; the running average of the API's ratings %q", gotText, want)
+	}
+	// By time since the start: the first round at 0.
+	if x := eval[[]float64](t, ctx, `[tttChart.data[0][0], tttChart.data[0].at(-1)]`); x[0] != 0 || x[1] <= 0 || eval[string](t, ctx, `tttChart.axes[0].label`) != "time since the first round" {
+		t.Errorf("by time since the start the x axis runs %v, labelled %q", x, eval[string](t, ctx, `tttChart.axes[0].label`))
+	}
+
+	// The slider, by its arrow key: the address keeps the new weight.
+	do(t, ctx, chromedp.Focus(chromedp.CSS("#smooth")), chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, ctx, `location.search.includes("smooth=0.51") && tttChart.series.some((s) => s.label === "learning curve, smoothed (0.51)")`)
+
+	// The mouse over the chart's middle: the values beside it.
+	box := eval[[]float64](t, ctx, `(() => { const r = document.querySelector("#chart .u-over").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	x, y := box[0]+box[2]/2, box[1]+box[3]/2
+	do(t, ctx, chromedp.MouseEvent(chromedp.MouseMoved, x-5, y), chromedp.MouseEvent(chromedp.MouseMoved, x, y))
+	waitFor(t, ctx, `(() => { const t = document.querySelector("#chart .tip"); return t && !t.hidden && t.textContent.includes("learning curve:"); })()`)
+	tip := eval[struct {
+		Text, Legend string
+		Left, Top    float64
+	}](t, ctx, `(() => {
+		const t = document.querySelector("#chart .tip").getBoundingClientRect();
+		const row = [...document.querySelectorAll("#chart .u-legend .u-series")].find((r) => r.querySelector(".u-label")?.textContent === "learning curve");
+		return { text: document.querySelector("#chart .tip").textContent, legend: row.querySelector(".u-value").textContent, left: t.left, top: t.top };
+	})()`)
+	if !strings.Contains(tip.Text, "learning curve: "+tip.Legend) || math.Abs(tip.Left-x) > 40+400 || math.Abs(tip.Top-y) > 60 {
+		t.Errorf("with the mouse at (%.0f, %.0f) the values beside it read %q at (%.0f, %.0f); the legend's learning curve %q", x, y, tip.Text, tip.Left, tip.Top, tip.Legend)
+	}
+	do(t, ctx, chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
+	waitFor(t, ctx, `document.querySelector("#chart .tip").hidden`)
 }

@@ -34,6 +34,12 @@ let log = false;
 // order, and chartX what the chart shows of them: xBy, or the rounds
 // where a point lacks what xBy asks (a round of schema 1 has no end).
 let xBy = "round";
+// smooth is the weight of the learning curves' running average, as
+// TensorBoard's smoothing has it: 0 draws the ratings as they are; at
+// 0.9 each point of the smoothed curve is nine parts the one before and
+// one part its own rating (debiased at the start). The curves are then
+// drawn smoothed, the ratings themselves faint beside them.
+let smooth = 0;
 let chartRounds = [];
 let chartX = "round";
 
@@ -74,7 +80,8 @@ function readURL() {
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
   else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
   log = q.get("log") === "1";
-  xBy = ["time", "games"].includes(q.get("x")) ? q.get("x") : "round";
+  xBy = ["time", "games", "elapsed"].includes(q.get("x")) ? q.get("x") : "round";
+  smooth = Math.min(0.99, Math.max(0, Number(q.get("smooth")) || 0));
   followBest = q.get("best") !== "0";
   for (const id of (q.get("follow") || "").split(",")) {
     if (/^\d+$/.test(id)) follow(Number(id), null);
@@ -86,6 +93,7 @@ function writeURL() {
   if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
   if (log) q.set("log", "1");
   if (xBy !== "round") q.set("x", xBy);
+  if (smooth > 0) q.set("smooth", smooth);
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
@@ -99,6 +107,10 @@ function writeURL() {
   document.getElementById("log").setAttribute("aria-pressed", log);
   document.getElementById("clock").setAttribute("aria-pressed", xBy === "time");
   document.getElementById("games").setAttribute("aria-pressed", xBy === "games");
+  document.getElementById("elapsed").setAttribute("aria-pressed", xBy === "elapsed");
+  const slider = document.getElementById("smooth");
+  if (document.activeElement !== slider) slider.value = smooth;
+  document.getElementById("smooth-value").textContent = smooth > 0 ? smooth.toFixed(2) : "off";
 }
 
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
@@ -331,12 +343,17 @@ function agoText(s) {
 }
 
 // The run at work writes what it is doing every few seconds, between
-// rounds: the page asks for it as often while a run is at work.
+// rounds: the page asks for it as often while a run is at work, and for
+// the health too, so that a run that started or stopped unannounced (an
+// event lost while the stream reconnected) is seen all the same.
 const nowPoll = 5000;
 setInterval(async () => {
-  if (!health?.running || document.hidden) return;
+  if (document.hidden) return;
   try {
-    roundTable(await api("/api/rounds?limit=10"));
+    health = await api("/api/health");
+    showHealth(health);
+    if (health.running) roundTable(await api("/api/rounds?limit=10"));
+    else showNow();
   } catch {
     // The stream's state says when the server is down.
   }
@@ -631,8 +648,12 @@ function draw(progress, rated) {
   chartRounds = xs;
   const games = leagueGames(pts);
   const known = { time: pts.every((p) => p.finished != null), games: games.every((g) => g > 0) };
+  known.elapsed = known.time;
   chartX = pts.length > 0 && known[xBy] ? xBy : "round";
-  const at = chartX === "time" ? pts.map((p) => p.finished) : chartX === "games" ? games : xs;
+  // Time since the start: since the first round on the chart finished
+  // (a league stopped for a night counts its stop too, as the clock
+  // does).
+  const at = chartX === "time" ? pts.map((p) => p.finished) : chartX === "elapsed" ? pts.map((p) => p.finished - pts[0].finished) : chartX === "games" ? games : xs;
   const xSeries = {
     label: chartX,
     value: (u, v, si, i) => {
@@ -640,6 +661,7 @@ function draw(progress, rated) {
       const r = chartRounds[Math.min(Math.max(0, k - (u.padded ? 1 : 0)), chartRounds.length - 1)];
       const x = u.data[0][k];
       if (chartX === "time") return `${new Date(x * 1000).toLocaleString()} (round ${fmt.int(r)})`;
+      if (chartX === "elapsed") return `${elapsedText(x)} after round ${fmt.int(chartRounds[0])} (round ${fmt.int(r)})`;
       if (chartX === "games") return `${fmt.count(Math.round(x))} (round ${fmt.int(r)})`;
       return fmt.int(x);
     },
@@ -661,8 +683,8 @@ function draw(progress, rated) {
     elo.series.push(
       {
         label: several ? m : "learning curve",
-        stroke: color,
-        width: 1.5,
+        stroke: smooth > 0 ? tint(color, 0.35) : color,
+        width: smooth > 0 ? 1 : 1.5,
         spanGaps: true,
         points: { show: xs.length <= 80, size: 4 },
         // The interval from the chart's own data: the data of a later
@@ -681,6 +703,18 @@ function draw(progress, rated) {
       { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
     );
     elo.bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+    if (smooth > 0) {
+      // The curve smoothed, over the ratings themselves, faint.
+      elo.data.push(smoothed(elo.data[at], smooth));
+      elo.series.push({
+        label: `${several ? m : "learning curve"}, smoothed (${smooth.toFixed(2)})`,
+        stroke: color,
+        width: 2.5,
+        spanGaps: true,
+        points: { show: false },
+        value: legendValue((v) => v.toFixed(0)),
+      });
+    }
   });
   // The best with each search it was rated with (ttt league run
   // --search), rated now: from the round that made the first best it
@@ -830,7 +864,7 @@ class LiveChart {
         // band is clipped to the chart. A log scale of rounds fits the
         // rounds, not whole powers of ten, with labels on any range.
         scales: { x: chartX === "time" ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
-        xAxis: chartX === "time" ? clockAxis : { ...(chartX === "games" ? gamesAxis : {}), ...(log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {}) },
+        xAxis: chartX === "time" ? clockAxis : { ...(chartX === "games" ? gamesAxis : chartX === "elapsed" ? elapsedAxis : {}), ...(log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {}) },
         yAxis,
         // The page keeps the range the user chose: a drag across the
         // chart sets it (setSelect), a double click forgets it; uPlot's
@@ -839,6 +873,7 @@ class LiveChart {
         cursor: { sync: { key: "curve" }, drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
         hooks: {
           draw: [intervalAlone],
+          setLegend: [cursorTip],
           setSelect: [
             (u) => {
               if (u.select.width < 2) return;
@@ -876,6 +911,71 @@ const clockAxis = {
     });
   },
 };
+
+// elapsedAxis is the x axis by the time since the first round on the
+// chart finished: 0, 30m, 1h, 1h30m, 2d 3h.
+const elapsedAxis = {
+  label: "time since the first round",
+  incrs: [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400],
+  values: (u, ticks) => ticks.map((t) => (t == null ? "" : elapsedText(t))),
+};
+
+// elapsedText writes seconds since the start as the axis does: 40s,
+// 12m, 1h30m, 2d 3h.
+function elapsedText(s) {
+  s = Math.round(s);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ""}`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60) ? `${Math.floor((s % 3600) / 60)}m` : ""}`;
+  return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+}
+
+// smoothed is ys (null where a round has none) as a running average of
+// weight w, TensorBoard's: each value w parts the average before it and
+// 1 - w its own, divided by 1 - w^n (the debiasing that keeps the first
+// points from starting at zero); null where ys is.
+function smoothed(ys, w) {
+  let avg = 0;
+  let n = 0;
+  return ys.map((y) => {
+    if (y == null) return null;
+    avg = w * avg + (1 - w) * y;
+    n++;
+    return avg / (1 - w ** n);
+  });
+}
+
+// cursorTip shows the values under the cursor beside it, as the legend
+// has them: the round (or time, or games) and each line's value, the
+// lines that have one there.
+function cursorTip(u) {
+  let tip = u.over.querySelector(".tip");
+  if (!tip) {
+    tip = el("div", { class: "tip", "aria-hidden": "true" });
+    u.over.append(tip);
+  }
+  const { left, top, idx } = u.cursor;
+  if (idx == null || left == null || left < 0) {
+    tip.hidden = true;
+    return;
+  }
+  const rows = [...u.root.querySelectorAll(".u-legend .u-series")];
+  const lines = [];
+  rows.forEach((r, si) => {
+    if (r.style.display === "none" || r.classList.contains("u-off")) return;
+    const value = r.querySelector(".u-value")?.textContent ?? "";
+    if (!value || value === "–" || (si > 0 && u.data[si]?.[idx] == null && !u.series[si].flat)) return;
+    const label = si === 0 ? "" : `${r.querySelector(".u-label")?.textContent ?? ""}: `;
+    lines.push(el("div", {}, si === 0 ? el("b", { text: value }) : `${label}${value}`));
+  });
+  tip.replaceChildren(...lines);
+  tip.hidden = !lines.length;
+  // Beside the cursor, on the side with room.
+  const w = tip.offsetWidth;
+  const h = tip.offsetHeight;
+  tip.style.left = `${left + 14 + w > u.over.clientWidth ? Math.max(0, left - 14 - w) : left + 14}px`;
+  tip.style.top = `${Math.max(0, Math.min(top + 14, u.over.clientHeight - h))}px`;
+}
 
 // gamesAxis is the x axis by the league's training games, written short
 // (150k, 2.5M).
@@ -1065,17 +1165,24 @@ for (const b of document.querySelectorAll("#range [data-range]")) {
     setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
-for (const [id, by] of [["clock", "time"], ["games", "games"]]) {
+for (const [id, by] of [["clock", "time"], ["games", "games"], ["elapsed", "elapsed"]]) {
   document.getElementById(id).addEventListener("click", () => {
     xBy = xBy === by ? "round" : by;
-    if (xBy === "time") log = false; // a log of the clock says nothing
+    if (xBy === "time" || xBy === "elapsed") log = false; // a log of the clock says nothing; of the time since the start, nothing at its 0
     writeURL();
     refresh();
   });
 }
+// The smoothing's slider: the curves redrawn where it stops, the address
+// keeping where it stopped.
+document.getElementById("smooth").addEventListener("change", (e) => {
+  smooth = Math.min(0.99, Math.max(0, Number(e.target.value) || 0));
+  writeURL();
+  refresh();
+});
 document.getElementById("log").addEventListener("click", () => {
   log = !log;
-  if (log && xBy === "time") xBy = "round";
+  if (log && (xBy === "time" || xBy === "elapsed")) xBy = "round";
   writeURL();
   refresh();
 });
