@@ -131,26 +131,17 @@ func TestBrowserSearchBudget(t *testing.T) {
 // --search at a desk's width: its table within its card, the chart's PNG
 // with each legend's name apart from its value and the searched and
 // anchored lines dashed in the legend as on the chart, the run's search
-// among the settings; the page of a searched agent the league has not
-// stored; and a league of one round, whose point has its interval.
+// among the settings. TestBrowserOneRound is its quick sibling.
 func TestBrowserChartReadBack(t *testing.T) {
+	testkit.Long(t, "a league rated with alpha-beta and MCTS of 200 simulations; TestBrowserOneRound reads a league of one round")
 	ctx, _ := newBrowser(t)
-
-	// One round: the point and its 95% interval, drawn.
-	_, path := newLeague(t, 1)
-	_, url := serve(t, path)
-	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url))
-	waitFor(t, ctx, `window.tttChart && document.querySelector("#chart").dataset.points === "1"`)
-	if whisker := eval[[]float64](t, ctx, intervalInk); whisker[0] < 0.9 {
-		t.Errorf("the one round's interval from Elo %.0f to %.0f: %.0f%% of the pixels between its point and its high end are drawn; want its interval drawn", whisker[1], whisker[2], 100*whisker[0])
-	}
-	do(t, ctx, chromedp.Navigate("about:blank"))
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 
 	// Searched agents' long names (checkpoint-6@mcts200 r1), and the
 	// best's ladder games to an interval of ±3 for the counts of a
 	// longer league, at 1,280 px: the widest table of a few rounds.
-	_, path = newLeague(t, 3, append(slices.Clone(leagueFlags), "--search", "ab2,mcts200", "--ladder-interval", "3")...)
-	_, url = serve(t, path)
+	_, path := newLeague(t, 3, append(slices.Clone(leagueFlags), "--search", "ab2,mcts200", "--ladder-interval", "3")...)
+	_, url := serve(t, path)
 	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) })
 	do(t, ctx, chromedp.Navigate(url))
 	waitFor(t, ctx, `window.tttChart && document.querySelector("#chart").dataset.points === "3" && document.querySelector("#leaderboard tbody tr[data-kind=searched]") !== null
@@ -192,6 +183,22 @@ func TestBrowserChartReadBack(t *testing.T) {
 		} else if r.value != valueAt {
 			t.Errorf("the PNG's legend row of %q has its value at x=%d, the first row's at %d; want them in one column", legend[i].Label, r.value, valueAt)
 		}
+	}
+}
+
+// TestBrowserOneRound reads a league of one round, whose point has its
+// 95% interval drawn, and the page of a searched agent the league has not
+// stored: no id 0, no download of games it never played.
+func TestBrowserOneRound(t *testing.T) {
+	ctx, _ := newBrowser(t)
+	// One round: the point and its 95% interval, drawn.
+	_, path := newLeague(t, 1)
+	_, url := serve(t, path)
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) }) // before the server stops
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttChart && document.querySelector("#chart").dataset.points === "1"`)
+	if whisker := eval[[]float64](t, ctx, intervalInk); whisker[0] < 0.9 {
+		t.Errorf("the one round's interval from Elo %.0f to %.0f: %.0f%% of the pixels between its point and its high end are drawn; want its interval drawn", whisker[1], whisker[2], 100*whisker[0])
 	}
 
 	// A searched agent the league has not stored: no id, and no
@@ -315,8 +322,10 @@ func legendRows(img image.Image, height int) []legendRow {
 // leaderboard: the round training, k of M games since when, as the run
 // writes it into the league; the pace of the last rounds, named, and
 // the last round's length; past a --duration run's planned end, why it
-// goes on; the tiles and the top bar at the same round.
+// goes on; the tiles and the top bar at the same round. TestRunProgress
+// is its quick sibling, through the API.
 func TestBrowserRunInProgress(t *testing.T) {
+	testkit.Long(t, "a league run of a long round watched in Chromium; TestRunProgress reads its progress through the API")
 	ctx, _ := newBrowser(t)
 	_, path := newLeague(t, 2)
 	_, url := serve(t, path)
