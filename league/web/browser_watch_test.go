@@ -419,3 +419,53 @@ func TestBrowserChartControls(t *testing.T) {
 	do(t, ctx, chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	waitFor(t, ctx, `document.querySelector("#chart .tip").hidden`)
 }
+
+// TestBrowserLeaguesSideBySide serves a league with another beside it
+// (ttt serve --with): the leaderboard draws both learning curves on one
+// chart, each the API's ratings of its league, by round and by the time
+// since each league's start.
+func TestBrowserLeaguesSideBySide(t *testing.T) {
+	ctx, _ := newBrowser(t)
+	_, path := newLeague(t, 3)
+	_, other := newLeague(t, 2, "--games-per-round", "1000", "--hidden", "8", "--seed", "9")
+	server := clitest.TTT{Dir: filepath.Dir(path)}.Start(t, "serve", "--db", path, "--addr", "127.0.0.1:0", "--with", other)
+	server.WaitOutput(t, "(Ctrl-C stops)\n")
+	url := servingLine.FindStringSubmatch(server.Stdout())[1]
+	t.Cleanup(func() { chromedp.Run(ctx, chromedp.Navigate("about:blank")) })
+
+	var mine, theirs struct {
+		Points []struct {
+			Round int64
+			Elo   float64
+		}
+	}
+	getJSON(t, url+"api/progress", &mine)
+	getJSON(t, url+"with/1/api/progress", &theirs)
+	if len(mine.Points) != 3 || len(theirs.Points) != 2 {
+		t.Fatalf("the league has %d points, the one beside it %d; want 3 and 2", len(mine.Points), len(theirs.Points))
+	}
+	do(t, ctx, chromedp.EmulateViewport(viewWidth, viewHeight), chromedp.Navigate(url))
+	waitFor(t, ctx, `window.tttLeagues && !document.getElementById("leagues-card").hidden && document.getElementById("chart-leagues").dataset.leagues === "2"`)
+	labels := eval[[]string](t, ctx, `tttLeagues.series.slice(1).map((s) => s.label)`)
+	if !slices.Equal(labels, []string{"league.db", other}) {
+		t.Errorf("the leagues' chart names %q; want league.db and %s", labels, other)
+	}
+	got := eval[[][]*float64](t, ctx, `tttLeagues.data`)
+	for k, pts := range [][]struct {
+		Round int64
+		Elo   float64
+	}{mine.Points, theirs.Points} {
+		for _, p := range pts {
+			i := slices.IndexFunc(got[0], func(x *float64) bool { return x != nil && *x == float64(p.Round) })
+			if i < 0 || got[k+1][i] == nil || *got[k+1][i] != p.Elo {
+				t.Errorf("league %d's round %d: the chart has %v; the API %v", k+1, p.Round, got, p.Elo)
+			}
+		}
+	}
+	// By the time since the start: each league from its own 0.
+	do(t, ctx, chromedp.Navigate(url+"?x=elapsed"))
+	waitFor(t, ctx, `window.tttLeagues && tttLeagues.series[0].label === "elapsed" && tttLeagues.data[0][0] === 0`)
+	if firsts := eval[[]*float64](t, ctx, `[1, 2].map((k) => tttLeagues.data[k][0])`); firsts[0] == nil || firsts[1] == nil {
+		t.Errorf("by the time since the start the leagues' first points are %v; want both at 0", firsts)
+	}
+}

@@ -247,6 +247,7 @@ const refresh = coalesce(async () => {
   table(board, game);
   draw(progress, shown.filter((x) => x));
   roundTable(rounds);
+  await leaguesSideBySide(progress);
   shownRound = board.round;
 });
 
@@ -911,6 +912,41 @@ const clockAxis = {
     });
   },
 };
+
+// leaguesChart is the chart of the leagues side by side (ttt serve
+// --with): each league's learning curve, on the x axis of the learning
+// curve above (rounds; the time since each league's own first round;
+// the clock), each league its colour, its name in the legend.
+let leaguesChart = null;
+
+async function leaguesSideBySide(progress) {
+  const card = document.getElementById("leagues-card");
+  const { leagues } = await api("/api/leagues");
+  card.hidden = leagues.length < 2;
+  if (leagues.length < 2) return;
+  const curves = await Promise.all(leagues.map((l) => (l.base ? api(`${l.base}/api/progress`) : progress)));
+  const by = chartX === "games" ? "round" : chartX; // the games of leagues of other learners say little side by side
+  const tables = curves.map((c) => {
+    const pts = c.points.filter((p) => by === "round" || p.finished != null);
+    const xs = pts.map((p) => (by === "time" ? p.finished : by === "elapsed" ? p.finished - pts[0].finished : p.round));
+    // uPlot.join wants each league's x in order, once.
+    const seen = new Map();
+    xs.forEach((x, i) => seen.set(x, pts[i].elo));
+    const keys = [...seen.keys()].sort((a, b) => a - b);
+    return [keys, keys.map((x) => seen.get(x))];
+  });
+  const data = uPlot.join(tables);
+  const series = [
+    { label: by, value: (u, v) => (v == null ? "–" : by === "time" ? new Date(v * 1000).toLocaleString() : by === "elapsed" ? elapsedText(v) : fmt.int(v)) },
+    ...leagues.map((l, k) => ({ label: l.name, stroke: curveColors[k % curveColors.length], width: 1.5, spanGaps: true, points: { show: false }, value: legendValue((v) => v.toFixed(0)) })),
+  ];
+  const box = document.getElementById("chart-leagues");
+  box.dataset.leagues = leagues.length;
+  leaguesChart?.destroy();
+  box.replaceChildren();
+  leaguesChart = newChart(box, 220, { series, legend: { live: true }, scales: { x: by === "time" ? { time: true } : { time: false } }, xAxis: by === "time" ? clockAxis : by === "elapsed" ? elapsedAxis : {}, hooks: { setLegend: [cursorTip] } }, data);
+  window.tttLeagues = leaguesChart; // for the browser test
+}
 
 // elapsedAxis is the x axis by the time since the first round on the
 // chart finished: 0, 30m, 1h, 1h30m, 2d 3h.
