@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -95,6 +96,57 @@ func DBLadderRatings(ctx context.Context, db *store.DB, ids []int64) (out map[in
 	return out, err
 }
 
+// Ladders are ladder ratings as a reader shows them, read in one state
+// of the league: each agent's rating, and which of them are provisional.
+type Ladders struct {
+	Ratings map[int64]elo.Rating // by agent, of those that have played a built-in player
+	// Owed are the networks among them that owe extra games against the
+	// ladder (store.View.LadderOwed), each with the round after which:
+	// the league run that committed that round was stopped or killed
+	// before it stored them, or is playing them now. Their ratings are
+	// provisional: the next run plays the games first.
+	Owed map[int64]int64
+}
+
+// Provisional says, for a reader, whether agent id's ladder rating is
+// provisional and why: "provisional: its extra games after round 20 are
+// still to be played", or "".
+func (l Ladders) Provisional(id int64) string {
+	round, ok := l.Owed[id]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("provisional: its extra games against the ladder after round %d are still to be played, and a league run plays them first", round)
+}
+
+// LaddersOf returns the ladder ratings of the agents ids, and which of
+// them are provisional.
+func LaddersOf(v *store.View, ids []int64) (Ladders, error) {
+	ratings, err := LadderRatings(v, ids)
+	if err != nil {
+		return Ladders{}, err
+	}
+	owed, err := v.LadderOwed()
+	if err != nil {
+		return Ladders{}, err
+	}
+	for id := range owed {
+		if _, ok := ratings[id]; !ok {
+			delete(owed, id)
+		}
+	}
+	return Ladders{Ratings: ratings, Owed: owed}, nil
+}
+
+// DBLadders is LaddersOf on its own.
+func DBLadders(ctx context.Context, db *store.DB, ids []int64) (out Ladders, err error) {
+	err = db.View(ctx, func(v *store.View) error {
+		out, err = LaddersOf(v, ids)
+		return err
+	})
+	return out, err
+}
+
 // ladderFit fits one agent's records against built-in players, each
 // anchored at its value: agent 0 against anchors 1, 2, ...
 func ladderFit(kit *agents.Kit, rs []store.LadderResult) (elo.Rating, bool) {
@@ -151,6 +203,11 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 		return LadderRating{}, err
 	}
 	rs := results[id]
+	owed, err := lp.db.LadderOwed(ctx)
+	if err != nil {
+		return LadderRating{}, err
+	}
+	_, owes := owed[id]
 	l := LadderRating{Agent: id}
 	var played []store.Match
 	perRung := map[string]int{} // the games played now, by built-in player
@@ -165,12 +222,7 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 	}
 	perMatch := 2 * len(lp.match.openings[lp.plies])
 	about := 0 // the games the progress told of expects in all
-	var first []extraMatch
-	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
-		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
-			first = append(first, extraMatch{b, 1})
-		}
-	}
+	first := lp.unmet(rs)
 	about = len(first) * perMatch
 	ms, err := lp.play(ctx, id, first, round, l.Extra, about)
 	if err != nil {
@@ -195,8 +247,12 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 		add(ms)
 		l.Rating, l.Rated = ladderFit(lp.kit, rs)
 	}
-	if len(played) > 0 {
-		if err := lp.db.AddLadderMatches(ctx, played); err != nil {
+	// The games, and the end of the debt the round's commit recorded
+	// (store.Round.Owes), in one transaction. A debt with no games to
+	// pay it (a run that allows a wider interval than the one that
+	// recorded it) ends too: the rating is what this run leaves.
+	if len(played) > 0 || owes {
+		if err := lp.db.AddLadderMatches(ctx, id, played); err != nil {
 			return LadderRating{}, err
 		}
 	}
@@ -207,6 +263,35 @@ func (lp *ladderPlayer) settle(ctx context.Context, id, round int64) (LadderRati
 	}
 	l.Rating.Agent, l.Took = id, time.Since(begun)
 	return l, nil
+}
+
+// unmet returns the first extra matches of a network whose results
+// against the built-in players are rs: one against each built-in player
+// it has not met.
+func (lp *ladderPlayer) unmet(rs []store.LadderResult) []extraMatch {
+	var first []extraMatch
+	for _, b := range slices.Sorted(maps.Keys(lp.cons.builtins)) {
+		if name := lp.cons.builtins[b].Name; !slices.ContainsFunc(rs, func(r store.LadderResult) bool { return r.Builtin == name }) {
+			first = append(first, extraMatch{b, 1})
+		}
+	}
+	return first
+}
+
+// owes reports whether settle would play extra games for a network whose
+// results against the built-in players are rs: it has a built-in player
+// to meet, or its interval is wider than lp.half and a built-in player
+// draws on a generator.
+func (lp *ladderPlayer) owes(rs []store.LadderResult) bool {
+	if len(lp.unmet(rs)) > 0 {
+		return true
+	}
+	r, rated := ladderFit(lp.kit, rs)
+	if l := (LadderRating{Rating: r, Rated: rated}); !rated || l.Half() <= lp.half {
+		return false
+	}
+	shares, _ := lp.ladderShares(r.Elo)
+	return len(shares) > 0
 }
 
 // ladderShares returns, for a network rated at, the share of its games
@@ -377,6 +462,54 @@ func SettleLadder(ctx context.Context, db *store.DB, ref string, cfg Config) (La
 	return lp.settle(ctx, a.ID, round)
 }
 
+// ladderPlayer returns the player of the best's extra games in a round.
+func (lg *league) ladderPlayer() *ladderPlayer {
+	return &ladderPlayer{half: lg.cfg.ladderHalf(), db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
+		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
+}
+
+// owes is a league round's store.Round.Owes: in the round's commit, the
+// best after it, if it is to play extra games against the ladder now
+// (ladderPlayer.owes), which the round's line does not wait for.
+func (lg *league) owes(v *store.View) (int64, error) {
+	best, err := BestName(v)
+	if errors.Is(err, store.ErrNoCheckpoints) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	results, err := v.LadderResults([]int64{best.ID})
+	if err != nil || !lg.ladderPlayer().owes(results[best.ID]) {
+		return 0, err
+	}
+	return best.ID, nil
+}
+
+// settleOwed plays the extra games that networks owe, by the league's
+// record of them (store.View.LadderOwed), before a run's first round: a
+// run killed between a round's commit and its best's extra games left
+// them owed, and this plays them as that round would have.
+func (lg *league) settleOwed(ctx context.Context, hooks Hooks) error {
+	owed, err := lg.db.LadderOwed(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(owed)) {
+		a, err := lg.db.Agent(ctx, strconv.FormatInt(id, 10))
+		if err != nil && !errors.Is(err, store.ErrPruned) {
+			return err
+		}
+		if !a.Kind.Learned() { // ttt check names it too
+			return fmt.Errorf("%w: agent %d (%s) owes extra games against the ladder, but is no network the league has learned", store.ErrCorrupt, a.ID, a.Name)
+		}
+		if err := lg.settle(ctx, a, owed[id], hooks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ladderRound is a league round's part in the ladder, after its commit:
 // the best, if it is a network whose ladder interval is wider than the
 // run allows, plays its extra games (settleBest). A run stopped meanwhile
@@ -400,17 +533,23 @@ func (lg *league) settleBest(ctx context.Context, round int64, hooks Hooks) erro
 	if err != nil {
 		return err
 	}
-	lp := &ladderPlayer{half: lg.cfg.ladderHalf(), db: lg.db, kit: lg.kit, cons: lg.contestants, match: lg.match, seed: lg.cfg.Seed,
-		workers: lg.cfg.Workers, plies: min(lg.cfg.Openings, lg.kit.League.LadderOpenings)}
+	return lg.settle(ctx, best.Agent, round, hooks)
+}
+
+// settle plays the extra games of network a against the ladder, as
+// games of round, and tells hooks of them as they go and when they end.
+func (lg *league) settle(ctx context.Context, a *store.Agent, round int64, hooks Hooks) error {
+	id := a.ID
+	lp := lg.ladderPlayer()
 	if hooks.Laddering != nil {
-		lp.tell = func(done, about int) { hooks.Laddering(round, best.Name, done, about) }
+		lp.tell = func(done, about int) { hooks.Laddering(round, a.Name, done, about) }
 	}
-	l, err := lp.settle(ctx, best.ID, round)
+	l, err := lp.settle(ctx, id, round)
 	if err != nil {
-		return fmt.Errorf("the ladder games of the best, %s: %w", best.Name, err)
+		return fmt.Errorf("the ladder games of the best, %s: %w", a.Name, err)
 	}
 	if l.Extra > 0 && hooks.Ladder != nil {
-		hooks.Ladder(Laddered{Round: round, Best: best.Agent, Ladder: l})
+		hooks.Ladder(Laddered{Round: round, Best: a, Ladder: l})
 	}
 	return nil
 }

@@ -3,8 +3,11 @@ package league_test
 import (
 	"context"
 	"math"
+	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"ttt/agents"
 	"ttt/league"
@@ -228,5 +231,71 @@ func TestLadderInterval(t *testing.T) {
 	}
 	if narrow.Half() > league.LadderHalf || narrow.Extra == 0 {
 		t.Errorf("then at the default: %+v (±%.1f), want more extra games, to within ±%v", narrow, narrow.Half(), league.LadderHalf)
+	}
+}
+
+// A run stopped while its best plays its extra games against the ladder
+// (here by a cancel at the first of them: no timing) has committed the
+// round, and owes those games: the best's ladder rating reads as
+// provisional, and only the best's. The next run plays them before its
+// first round, as the stopped run would have: after it the extra games
+// and every ladder rating are those of a league that never stopped, and
+// nothing is owed.
+func TestStoppedLadderGamesAreOwed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := small()
+	cfg.GamesPerRound = 500
+	cfg.Workers = 1
+
+	whole := open(t, filepath.Join(t.TempDir(), "whole.db"))
+	cfg.Rounds = 1
+	if _, err := league.Run(ctx, whole, cfg, league.Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+
+	db := open(t, filepath.Join(t.TempDir(), "league.db"))
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	laddering := false
+	last, err := league.Run(stop, db, cfg, league.Hooks{Laddering: func(round int64, best string, done, about int) {
+		laddering = true
+		cancel()
+	}})
+	if !laddering || err != nil || last != 1 {
+		t.Fatalf("a run stopped in its best's extra games: laddered %v, round %d, %v", laddering, last, err)
+	}
+	best, err := league.Lookup(ctx, db, store.Best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int64{best.ID, best.ID - 1}
+	ladders, err := league.DBLadders(ctx, db, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ladders.Owed) != 1 || ladders.Owed[best.ID] != 1 || ladders.Provisional(best.ID) == "" {
+		t.Errorf("after the stop, owed %v, want the best, %d, after round 1 alone", ladders.Owed, best.ID)
+	}
+
+	// The next run starts no round (its duration is up at once): it
+	// plays what is owed, and that alone.
+	cfg.Rounds, cfg.Duration = 0, time.Nanosecond
+	if last, err := league.Run(ctx, db, cfg, league.Hooks{}); err != nil || last != 1 {
+		t.Fatalf("the run after the stop: round %d, %v", last, err)
+	}
+	after, err := league.DBLadders(ctx, db, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := league.DBLadders(ctx, whole, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Owed) > 0 || !reflect.DeepEqual(after.Ratings, want.Ratings) {
+		t.Errorf("after the next run: ladder ratings %v, owed %v; a league that never stopped: %v", after.Ratings, after.Owed, want.Ratings)
+	}
+	if got, want := withExtra(t, db, store.MatchFilter{Ladder: true}), withExtra(t, whole, store.MatchFilter{Ladder: true}); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the next run: %d matches with the extra ones, a league that never stopped %d", len(got), len(want))
 	}
 }

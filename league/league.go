@@ -56,8 +56,14 @@ func Run(ctx context.Context, db *store.DB, cfg Config, hooks Hooks) (last int64
 	}
 	// A run stopped between a round's commit and its best's extra games
 	// against the ladder (STEP 8) plays them first, as that round would
-	// have: the league is then the one a run without the stop makes.
+	// have: the league is then the one a run without the stop makes. The
+	// commit recorded what the best owes (store.Round.Owes), which the
+	// readers show as provisional until then; the best plays on after,
+	// should this run allow a narrower interval than the last.
 	if lg.lastRound > 0 {
+		if err := lg.settleOwed(ctx, hooks); err != nil {
+			return lg.lastRound, err
+		}
 		if err := lg.settleBest(ctx, lg.lastRound, hooks); err != nil {
 			return lg.lastRound, err
 		}
@@ -179,7 +185,8 @@ func (lg *league) finish(ctx context.Context, t *trained, hooks Hooks, start tim
 	r := &store.Round{Kind: store.LeagueRound, Started: t.begun, Snapshot: snapshot, Learner: t.state,
 		Matches: matches, Updates: fit.updates, History: fit.history, Fits: fit.fits,
 		Stats: store.RoundStats{TrainGames: t.games, TrainTime: t.took, EvalGames: evalGames(matches),
-			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending}}
+			EvalTime: evalTime, FitSteps: fit.settled.Steps, FitPending: fit.settled.Pending},
+		Owes: lg.owes}
 	r.Finished = time.Now()
 	r.Stats.CPU, r.Stats.Cores = lg.busy.since(r.Finished)
 	if err := lg.db.CommitRound(ctx, r); err != nil {

@@ -124,38 +124,59 @@ func unmarshalLearners(g game.Game, data []byte, settings func(m *learn.Method) 
 	if r.err != nil || n < 1 || n > len(agents.Methods) || next >= n {
 		return nil, 0, bad("truncated")
 	}
+	lines, err := unmarshalLines(g, r, n, next, true, settings)
+	if err != nil {
+		// The ttt that first stored several lines (the commit that made
+		// schema 7) wrote no retired byte, under the same magic: its
+		// leagues read in that form, which the next round's commit
+		// writes over in this one. The byte shifts every field after
+		// it, so a state of one form does not read whole in the other.
+		if old, oldErr := unmarshalLines(g, r, n, next, false, settings); oldErr == nil {
+			return old, next, nil
+		}
+		return nil, 0, err
+	}
+	return lines, next, nil
+}
+
+// unmarshalLines decodes the n lines that r holds, next the one that
+// trains next, each with a retired byte after its method's name or
+// (withRetired false) without one, as marshalLearners and the first ttt
+// of several learners wrote them.
+func unmarshalLines(g game.Game, r reader, n, next int, withRetired bool, settings func(m *learn.Method) learn.Settings) ([]*learner, error) {
+	bad := func(why string) error { return fmt.Errorf("stored learner state: %s", why) }
 	lines := make([]*learner, n)
 	for i := range lines {
 		name := string(r.bytes(int(r.byte())))
-		retired := r.byte() == 1
+		retired := withRetired && r.byte() == 1
 		games := int64(r.uint64())
 		pcg, state := r.part(), r.part()
 		if r.err != nil {
-			return nil, 0, bad("truncated")
+			return nil, bad("truncated")
 		}
 		m, err := agents.MethodOf(name)
 		if err != nil {
-			return nil, 0, errors.Join(bad("a line"), err)
+			return nil, errors.Join(bad("a line"), err)
 		}
 		ln := &learner{method: m, retired: retired, games: games, pcg: new(rand.PCG)}
 		if err := ln.pcg.UnmarshalBinary(pcg); err != nil {
-			return nil, 0, errors.Join(bad("generator"), err)
+			return nil, errors.Join(bad("generator"), err)
 		}
 		ln.rng = rand.New(ln.pcg)
 		if !ln.retired {
 			if ln.learner, err = m.Resume(g, settings(m), state, ln.rng); err != nil {
-				return nil, 0, errors.Join(bad(m.Name), err)
+				return nil, errors.Join(bad(m.Name), err)
 			}
 		}
 		lines[i] = ln
 	}
 	switch {
 	case len(r.data) > 0:
-		return nil, 0, bad("bytes after the last line")
+		return nil, bad("bytes after the last line")
 	case lines[next].retired:
-		return nil, 0, bad("the next line is retired")
+		return nil, bad("the next line is retired")
 	}
-	return lines, next, nil
+	return lines, nil
 }
 
 // unmarshalNetLearner decodes the one network learner of versions 1 and

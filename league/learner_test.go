@@ -1,7 +1,9 @@
 package league
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -312,5 +314,55 @@ func TestTaughtLineHoweverPlayed(t *testing.T) {
 	}
 	if _, ok := taught[0].(*ntuple.Net); !ok {
 		t.Errorf("the conv line's first teacher is %s, want the n-tuple network", taught[0].Describe())
+	}
+}
+
+// The learners' state as the first ttt of several learners stored it,
+// under the third version's magic but with no retired byte after each
+// line's method, reads as the lines it holds: the leagues that ttt made
+// resume. The state in the current form still reads as itself.
+func TestLearnersWithoutRetiredByte(t *testing.T) {
+	t.Parallel()
+	kit := agents.TicTacToe
+	cfg := Default(kit)
+	settings := func(m *learn.Method) learn.Settings { return cfg.settings(kit.Game, m) }
+	var lines []*learner
+	for i, name := range []string{"policy", "tdlambda"} {
+		m, err := agents.MethodOf(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := newLearner(kit.Game, m, settings(m), 7, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln.games = int64(300 * (i + 1))
+		lines = append(lines, ln)
+	}
+	state, err := marshalLearners(lines, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The old form: the same, less the byte after each method's name.
+	old := append([]byte(nil), state[:len(stateMagic)+8]...)
+	for rest := state[len(stateMagic)+8:]; len(rest) > 0; {
+		n := int(rest[0])
+		old = append(old, rest[:1+n]...)
+		rest = rest[1+n+1:] // the retired byte
+		end := 8
+		for range 2 { // the generator's state and the learner's, each behind its length
+			end += 4 + int(binary.LittleEndian.Uint32(rest[end:]))
+		}
+		old, rest = append(old, rest[:end]...), rest[end:]
+	}
+	for form, data := range map[string][]byte{"current": state, "without retired bytes": old} {
+		got, next, err := unmarshalLearners(kit.Game, data, settings)
+		if err != nil || next != 1 || len(got) != 2 {
+			t.Fatalf("%s: %d lines, next %d, %v", form, len(got), next, err)
+		}
+		again, err := marshalLearners(got, next)
+		if err != nil || !bytes.Equal(again, state) {
+			t.Errorf("%s: read back and stored again, %d bytes differ from the state's %d (%v)", form, len(again), len(state), err)
+		}
 	}
 }

@@ -129,6 +129,7 @@ var checks = []struct {
 	}},
 	{"table sides", checkSides},
 	{"table ladder_games", checkLadderGames},
+	{"table ladder_owed", checkLadderOwed},
 	{"table history", func(ctx context.Context, tx *sql.Tx, _ game.Game, _ func(string)) (int, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT agent_id, round_id, elo, lo, hi, games FROM history")
 		if err != nil {
@@ -193,6 +194,25 @@ func checkLearner(ctx context.Context, tx *sql.Tx, _ game.Game, found func(strin
 		return 0, nil
 	}
 	return 1, nil
+}
+
+// checkLadderOwed checks that each network that owes extra games against
+// the ladder is one: a league run plays them for it before its first
+// round. A debt is no damage (a kill after a round's commit leaves it).
+func checkLadderOwed(ctx context.Context, tx *sql.Tx, _ game.Game, found func(string)) (int, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT o.agent_id, o.round_id, a.kind FROM ladder_owed o LEFT JOIN agents a ON a.id = o.agent_id ORDER BY o.agent_id")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var agent, round int64
+	var kind sql.NullString
+	return 0, scanEach(ctx, rows, []any{&agent, &round, &kind}, func() error {
+		if !Kind(kind.String).Learned() {
+			found(fmt.Sprintf("agent %d owes extra games against the ladder after round %d, but is no network the league has learned", agent, round))
+		}
+		return nil
+	})
 }
 
 // checkSides checks the matches' records by side, each a part of its

@@ -9,14 +9,18 @@ import (
 	"ttt/agents/game"
 )
 
-// AddLadderMatches stores extra matches of networks against built-in
-// players (the table ladder_extra): each m's A the network, B the
-// built-in player, its games as EncodeGames writes them; Round is the
+// AddLadderMatches stores extra matches of network agent against
+// built-in players (the table ladder_extra): each m's A the network, B
+// the built-in player, its games as EncodeGames writes them; Round is the
 // round after which they were played, 0 for none. They count in the
 // ladder rating alone (LadderResults), not in the league's fit. Each
-// takes the next number of its pair.
-func (db *DB) AddLadderMatches(ctx context.Context, ms []Match) error {
+// takes the next number of its pair. In the same transaction, agent owes
+// no more games (ladder_owed): with no matches, that alone is written.
+func (db *DB) AddLadderMatches(ctx context.Context, agent int64, ms []Match) error {
 	return db.leagueWrite(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM ladder_owed WHERE agent_id = ?", agent); err != nil {
+			return err
+		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO ladder_extra (a, b, n, round_id, plies, seed, wins, draws, losses, games, games_crc)
 			VALUES (?1, ?2, (SELECT coalesce(max(n), 0) + 1 FROM ladder_extra WHERE a = ?1 AND b = ?2), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`)
 		if err != nil {
@@ -24,6 +28,9 @@ func (db *DB) AddLadderMatches(ctx context.Context, ms []Match) error {
 		}
 		defer stmt.Close()
 		for _, m := range ms {
+			if m.A != agent {
+				return fmt.Errorf("extra match %d v %d: not a match of agent %d", m.A, m.B, agent)
+			}
 			round := sql.Null[int64]{V: m.Round, Valid: m.Round > 0}
 			if _, err := stmt.ExecContext(ctx, m.A, m.B, round, m.Plies, int64(m.Seed), m.Wins, m.Draws, m.Losses,
 				m.Moves, int64(crc32.Checksum(m.Moves, crc))); err != nil {
@@ -108,6 +115,34 @@ func (v *View) LadderResults(ids []int64) (map[int64][]LadderResult, error) {
 func (db *DB) LadderResults(ctx context.Context, ids []int64) (out map[int64][]LadderResult, err error) {
 	err = db.View(ctx, func(v *View) error {
 		out, err = v.LadderResults(ids)
+		return err
+	})
+	return out, err
+}
+
+// LadderOwed returns the networks that owe extra games against the
+// ladder (see CommitRound's Round.Owes), each with the round after which
+// it owes them: their ladder ratings are provisional until those games
+// are stored.
+func (v *View) LadderOwed() (map[int64]int64, error) {
+	rows, err := v.tx.QueryContext(v.ctx, "SELECT agent_id, round_id FROM ladder_owed ORDER BY agent_id")
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]int64{}
+	var agent, round int64
+	err = scanEach(v.ctx, rows, []any{&agent, &round}, func() error {
+		out[agent] = round
+		return nil
+	})
+	rows.Close()
+	return out, err
+}
+
+// LadderOwed is View.LadderOwed on its own.
+func (db *DB) LadderOwed(ctx context.Context) (out map[int64]int64, err error) {
+	err = db.View(ctx, func(v *View) error {
+		out, err = v.LadderOwed()
 		return err
 	})
 	return out, err

@@ -62,6 +62,12 @@ type Round struct {
 	History  []HistoryRow // new history rows; their Round is filled in
 	Fits     *Fits        // the fit's ratings that changed; nil for none
 	Stats    RoundStats
+	// Owes, if not nil, is asked after the round's writes, in its
+	// transaction, which network owes extra games against the ladder
+	// now (0: none): the commit records it in ladder_owed, so that its
+	// ladder rating reads as provisional until those games are stored
+	// (AddLadderMatches), even if the process dies between the two.
+	Owes func(*View) (int64, error)
 }
 
 // Update is what a round changes in an agent's standing: the games it
@@ -108,7 +114,20 @@ func (db *DB) CommitRound(ctx context.Context, r *Round) error {
 			return err
 		}
 	}
-	return db.leagueWrite(ctx, func(tx *sql.Tx) error { return commitRound(ctx, tx, r) })
+	return db.leagueWrite(ctx, func(tx *sql.Tx) error {
+		if err := commitRound(ctx, tx, r); err != nil {
+			return err
+		}
+		if r.Owes == nil {
+			return nil
+		}
+		agent, err := r.Owes(&View{ctx: ctx, tx: tx, game: db.game})
+		if err != nil || agent == 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "INSERT OR REPLACE INTO ladder_owed (agent_id, round_id) VALUES (?, ?)", agent, r.ID)
+		return err
+	})
 }
 
 func commitRound(ctx context.Context, tx *sql.Tx, r *Round) error {

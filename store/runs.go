@@ -55,7 +55,7 @@ func (db *DB) EndRun(ctx context.Context, id int64, at time.Time) error {
 }
 
 // SetProgress stores what the newest run, the one under way, is doing
-// at at: progress, a JSON object (see migration 0018). The caller holds
+// at at: progress, a JSON object (see migration 0019). The caller holds
 // the league's lock: its run is the newest.
 func (db *DB) SetProgress(ctx context.Context, progress []byte, at time.Time) error {
 	return db.leagueWrite(ctx, func(tx *sql.Tx) error {

@@ -3,7 +3,10 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -107,6 +110,17 @@ func runCheck(j *job, sample int) error {
 	if err := league.CheckResume(j.ctx, db, found); err != nil {
 		return err
 	}
+	// Extra games against the ladder that a network owes are no damage:
+	// a league run killed or stopped after a round's commit leaves them
+	// to the next run, and that network's ladder rating is provisional
+	// until then. Each is a line, whatever the verdict.
+	owed, err := provisionalLadders(j, db)
+	if err != nil {
+		return err
+	}
+	for _, line := range owed {
+		fmt.Fprintln(w, line)
+	}
 	if problems > 0 {
 		fmt.Fprintf(w, "%s: %s found\n", j.db, plural(problems, "problem"))
 		return errDamaged
@@ -114,6 +128,39 @@ func runCheck(j *job, sample int) error {
 	fmt.Fprintf(w, "%s is healthy: SQLite's checks pass, %d stored blobs match their checksums, %d models export and read back exactly, %d replayed matches their records\n",
 		j.db, blobs, models, replayed)
 	return nil
+}
+
+// provisionalLadders says of each network that owes extra games against
+// the ladder its ladder rating, which is provisional, in one line each:
+// "agent 20 (checkpoint-20): its ladder rating 292.7 over 576 games is
+// provisional: ...".
+func provisionalLadders(j *job, db *store.DB) ([]string, error) {
+	var lines []string
+	err := db.View(j.ctx, func(v *store.View) error {
+		owed, err := v.LadderOwed()
+		if err != nil || len(owed) == 0 {
+			return err
+		}
+		ids := slices.Sorted(maps.Keys(owed))
+		ladders, err := league.LaddersOf(v, ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			name, err := v.Name(strconv.FormatInt(id, 10))
+			if err != nil {
+				return err
+			}
+			rating := "unrated yet"
+			if l, ok := ladders.Ratings[id]; ok {
+				rating = fmt.Sprintf("%.1f over %d games", l.Elo, l.Games)
+			}
+			lines = append(lines, fmt.Sprintf("agent %d (%s): its ladder rating, %s, is provisional: its extra games against the ladder after round %d are still to be played, and a league run plays them first; no damage",
+				id, name.Name, rating, owed[id]))
+		}
+		return nil
+	})
+	return lines, err
 }
 
 // runCheckRatings is `ttt check --ratings`: every stored result fitted

@@ -11,7 +11,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/league"
-	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -88,7 +87,7 @@ func runCompare(j *job, refA, refB string, limit time.Duration) error {
 	if err := cmp.Moves(j.ctx, kit, limit); err != nil {
 		return err
 	}
-	ladder, err := league.DBLadderRatings(j.ctx, db, []int64{a.ID, b.ID})
+	ladder, err := league.DBLadders(j.ctx, db, []int64{a.ID, b.ID})
 	if err != nil {
 		return err
 	}
@@ -97,9 +96,9 @@ func runCompare(j *job, refA, refB string, limit time.Duration) error {
 }
 
 // writeComparison prints cmp: the figures, the agents' ladder ratings
-// (ladder, by id) among them, then each position where the agents move
-// differently, drawn as the game draws it.
-func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladder map[int64]elo.Rating) {
+// (ladder, by id) among them, a provisional one marked so, then each
+// position where the agents move differently, drawn as the game draws it.
+func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladder league.Ladders) {
 	a, b := cmp.A.Name, cmp.B.Name
 	fmt.Fprintf(w, "%s against %s\n", a, b)
 	if cmp.Met {
@@ -116,7 +115,10 @@ func writeComparison(w io.Writer, kit *agents.Kit, cmp *league.Comparison, ladde
 	}
 	fmt.Fprintf(w, "Elo:           %s, %s\n", rating(cmp.A.Agent), rating(cmp.B.Agent))
 	onLadder := func(ag *store.Agent) string {
-		if l, ok := ladder[ag.ID]; ok && ag.Kind.PlaysModel() {
+		if l, ok := ladder.Ratings[ag.ID]; ok && ag.Kind.PlaysModel() {
+			if _, owed := ladder.Owed[ag.ID]; owed {
+				return fmt.Sprintf("%s %.1f [%.0f, %.0f] (provisional: its extra games after round %d are still to be played)", ag.Name, l.Elo, l.Lo, l.Hi, ladder.Owed[ag.ID])
+			}
 			return fmt.Sprintf("%s %.1f [%.0f, %.0f]", ag.Name, l.Elo, l.Lo, l.Hi)
 		}
 		return ag.Name + " none"

@@ -43,7 +43,7 @@ func runLeagueShow(j *job, format string) error {
 		return err
 	}
 	defer db.Close()
-	l, err := j.leagueListing(db)
+	l, err := j.leagueListing(db, format)
 	if err != nil {
 		return err
 	}
@@ -52,6 +52,9 @@ func runLeagueShow(j *job, format string) error {
 	}
 	w := tabwriter.NewWriter(j.Stdout, 0, 0, 2, ' ', 0)
 	for i, col := range l.columns {
+		if col == "best_ladder_provisional" {
+			continue // said in best_ladder's line
+		}
 		switch cell := l.rows[0][i].(type) {
 		case nil:
 			fmt.Fprintf(w, "%s:\t-\n", col)
@@ -64,8 +67,10 @@ func runLeagueShow(j *job, format string) error {
 	return w.Flush()
 }
 
-// leagueListing is what league show says of db's league, as one row.
-func (j *job) leagueListing(db *store.DB) (listing, error) {
+// leagueListing is what league show says of db's league, as one row in
+// format: a table says in best_ladder's line why it is provisional, and
+// has no line best_ladder_provisional.
+func (j *job) leagueListing(db *store.DB, format string) (listing, error) {
 	path := j.db
 	rounds, err := db.NewestRound(j.ctx)
 	if err != nil {
@@ -87,11 +92,25 @@ func (j *job) leagueListing(db *store.DB) (listing, error) {
 		}
 		settings = settingFlags(cfg)
 	}
-	var best, latest, class, elo any
+	var best, latest, class, elo, ladder, provisional any
 	if a, err := league.Lookup(j.ctx, db, store.Best); err == nil {
 		best, class = a.Name, a.Verdict()
 		if a.Standing != nil {
 			elo = a.Standing.Elo
+		}
+		// Its ladder rating, and whether that is provisional, read
+		// together: the extra games that end it are stored with the end
+		// of the debt.
+		ladders, err := league.DBLadders(j.ctx, db, []int64{a.ID})
+		if err != nil {
+			return listing{}, err
+		}
+		if l, ok := ladders.Ratings[a.ID]; ok {
+			_, owed := ladders.Owed[a.ID]
+			ladder, provisional = l.Elo, owed
+			if format == "table" && owed {
+				ladder = fmt.Sprintf("%.1f, %s", l.Elo, ladders.Provisional(a.ID))
+			}
 		}
 	} else if !errors.Is(err, store.ErrNoCheckpoints) {
 		return listing{}, err
@@ -108,7 +127,7 @@ func (j *job) leagueListing(db *store.DB) (listing, error) {
 	}
 	return listing{
 		object:  true,
-		columns: []string{"file", "game", "rounds", "agents", "latest", "best", verdict, "best_elo", "bytes", "settings"},
-		rows:    [][]any{{path, db.Game().Name(), rounds, n, latest, best, class, elo, size, settings}},
+		columns: []string{"file", "game", "rounds", "agents", "latest", "best", verdict, "best_elo", "best_ladder", "best_ladder_provisional", "bytes", "settings"},
+		rows:    [][]any{{path, db.Game().Name(), rounds, n, latest, best, class, elo, ladder, provisional, size, settings}},
 	}, nil
 }

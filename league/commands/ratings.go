@@ -13,7 +13,6 @@ import (
 	"ttt/agents"
 	"ttt/agents/game"
 	"ttt/league"
-	"ttt/league/elo"
 	"ttt/store"
 )
 
@@ -101,7 +100,7 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 	if err != nil {
 		return err
 	}
-	var ladder map[int64]elo.Rating
+	var ladder league.Ladders
 	if format != "table" || best != nil {
 		ids := make([]int64, 0, len(list))
 		for _, a := range list {
@@ -110,7 +109,7 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 		if best != nil && !slices.Contains(ids, best.ID) {
 			ids = append(ids, best.ID)
 		}
-		if ladder, err = league.DBLadderRatings(j.ctx, db, ids); err != nil {
+		if ladder, err = league.DBLadders(j.ctx, db, ids); err != nil {
 			return err
 		}
 	}
@@ -143,15 +142,20 @@ func runRatings(j *job, limit int, format string, searched bool) error {
 
 // floatLine is what the line under the table says of the best's ladder
 // rating and of how far the league's Elo has drifted from it there:
-// "; ladder 301.2 [270, 332]: the league's Elo is 1.1 above it". The
-// table has no room for a column of its own within 100 columns; CSV and
-// JSON give every agent's.
-func floatLine(best *store.Agent, ladder map[int64]elo.Rating) string {
-	l, ok := ladder[best.ID]
+// "; ladder 301.2 [270, 332]: the league's Elo is 1.1 above it", with
+// "(provisional: ...)" after the rating while its extra games are owed.
+// The table has no room for a column of its own within 100 columns; CSV
+// and JSON give every agent's.
+func floatLine(best *store.Agent, ladder league.Ladders) string {
+	l, ok := ladder.Ratings[best.ID]
 	if !ok || best.Standing == nil {
 		return ""
 	}
-	return fmt.Sprintf("; ladder %.1f [%.0f, %.0f]: the league's Elo is %s it", l.Elo, l.Lo, l.Hi, drift(league.Float(best, l)))
+	provisional := ""
+	if p := ladder.Provisional(best.ID); p != "" {
+		provisional = " (" + p + ")"
+	}
+	return fmt.Sprintf("; ladder %.1f [%.0f, %.0f]%s: the league's Elo is %s it", l.Elo, l.Lo, l.Hi, provisional, drift(league.Float(best, l)))
 }
 
 // drift says how far a league Elo is from a ladder rating: "5.3 above",
@@ -165,7 +169,9 @@ func drift(f float64) string {
 
 // ladderColumns name an agent's ladder rating in CSV and JSON, beside
 // its league Elo (after hi); a built-in player's is its value.
-var ladderColumns = []string{"ladder_elo", "ladder_lo", "ladder_hi"}
+// ladder_provisional is true while the network owes extra games against
+// the ladder (league.Ladders.Owed), which will move its rating.
+var ladderColumns = []string{"ladder_elo", "ladder_lo", "ladder_hi", "ladder_provisional"}
 
 // afterHi is where ladderColumns go among a leaderboard's standing
 // fields (standingFields): after rank, id, agent, round, method, kind,
@@ -174,12 +180,13 @@ const afterHi = 10
 
 // besideElo inserts a's ladder rating (none where it has none) into its
 // standing fields.
-func besideElo(fields []any, a *store.Agent, kit *agents.Kit, ladder map[int64]elo.Rating) []any {
-	cells := []any{nil, nil, nil}
+func besideElo(fields []any, a *store.Agent, kit *agents.Kit, ladder league.Ladders) []any {
+	cells := []any{nil, nil, nil, nil}
 	if b, ok := kit.Builtin(a.Name); ok && !a.Kind.PlaysModel() {
-		cells = []any{b.Elo, b.Elo, b.Elo}
-	} else if l, ok := ladder[a.ID]; ok {
-		cells = []any{l.Elo, l.Lo, l.Hi}
+		cells = []any{b.Elo, b.Elo, b.Elo, false}
+	} else if l, ok := ladder.Ratings[a.ID]; ok {
+		_, owed := ladder.Owed[a.ID]
+		cells = []any{l.Elo, l.Lo, l.Hi, owed}
 	}
 	return slices.Insert(fields, afterHi, cells...)
 }
@@ -196,7 +203,7 @@ func eloText(a *store.Agent) string {
 // first, each at its rank in ranks, as format prints them, best marked.
 // The table fits a terminal of 100 columns; CSV and JSON hold every
 // figure in a field of its own.
-func leaderboard(list []*store.Agent, ranks []int, best *store.Agent, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
+func leaderboard(list []*store.Agent, ranks []int, best *store.Agent, format string, kit *agents.Kit, ladder league.Ladders) listing {
 	isBest := func(a *store.Agent) bool { return best != nil && a.ID == best.ID }
 	if kit.Positions != nil {
 		return sampledLeaderboard(list, ranks, isBest, format, kit, ladder)
@@ -410,7 +417,7 @@ var errStopListing = errors.New("enough rows")
 // measured on sets of solved positions (Connect Four): the share of
 // their moves that keep the value on the random set, then on the
 // tactical set, overall and by phase.
-func sampledLeaderboard(list []*store.Agent, ranks []int, isBest func(*store.Agent) bool, format string, kit *agents.Kit, ladder map[int64]elo.Rating) listing {
+func sampledLeaderboard(list []*store.Agent, ranks []int, isBest func(*store.Agent) bool, format string, kit *agents.Kit, ladder league.Ladders) listing {
 	shares := func(a *store.Agent, pct func(game.Score) any) []any {
 		out := []any{nil, nil, nil, nil, nil}
 		if a.Random != nil {

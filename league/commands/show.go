@@ -78,13 +78,14 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 		}
 		parent = p.Agent
 	}
-	ladder, err := league.DBLadderRatings(j.ctx, db, []int64{a.ID})
+	ladders, err := league.DBLadders(j.ctx, db, []int64{a.ID})
 	if err != nil {
 		return err
 	}
-	l, rated := ladder[a.ID]
+	l, rated := ladders.Ratings[a.ID]
+	provisional := ladders.Provisional(a.ID)
 	if format != "table" {
-		return agentListing(a.Agent, m, parent, l, rated).write(j.Stdout, format)
+		return agentListing(a.Agent, m, parent, l, rated, provisional != "").write(j.Stdout, format)
 	}
 	var sides []store.Opponent
 	if err := db.View(j.ctx, func(v *store.View) (err error) {
@@ -97,13 +98,14 @@ func runShow(j *job, ref, format string, limit time.Duration) error {
 	if rated && a.Kind.PlaysModel() {
 		ladderOf = &l
 	}
-	return describe(j.Stdout, a.Agent, m, parent, sides, ladderOf)
+	return describe(j.Stdout, a.Agent, m, parent, sides, ladderOf, provisional)
 }
 
 // describe writes what show knows of a, whose model is m (nil for none),
 // to out, one item a line; sides are its records by side against the
-// built-in players, and ladder its ladder rating (nil for none).
-func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent, ladder *elo.Rating) error {
+// built-in players, and ladder its ladder rating (nil for none),
+// provisional why that rating is provisional ("" when it is not).
+func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent, sides []store.Opponent, ladder *elo.Rating, provisional string) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	if a.ID == 0 {
 		fmt.Fprintf(w, "agent:\t%s, not stored: a league stores a searched agent when it rates it (league run --search, roundrobin)\n", a.Name)
@@ -155,6 +157,9 @@ func describe(out io.Writer, a *store.Agent, m learn.Model, parent *store.Agent,
 		if a.Standing != nil {
 			fmt.Fprintf(w, "; the league's Elo is %s it", drift(league.Float(a, *l)))
 		}
+		if provisional != "" {
+			fmt.Fprintf(w, "; %s", provisional)
+		}
 		fmt.Fprintln(w)
 	}
 	switch {
@@ -202,11 +207,11 @@ func oddsText(o game.Expect) string {
 // agentListing is what show knows of a, whose model is m (nil for none),
 // as one row of fields, for CSV and JSON (a JSON object); a field that
 // does not apply is empty, or null.
-func agentListing(a *store.Agent, m learn.Model, parent *store.Agent, ladder elo.Rating, rated bool) listing {
+func agentListing(a *store.Agent, m learn.Model, parent *store.Agent, ladder elo.Rating, rated, provisional bool) listing {
 	l := listing{
 		object: true,
 		columns: append(append([]string{"id", "name", "kind", "method", "parent_id", "parent", "generation", "train_games", "model", "hidden", "parameters", "table", "created",
-			"elo", "lo", "hi", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
+			"elo", "lo", "hi", "ladder_elo", "ladder_lo", "ladder_hi", "ladder_games", "ladder_provisional", "rated_round", "games", "wins", "draws", "losses", "class"}, verifyColumns()...), oddsColumns()...),
 	}
 	var method, parentID, parentName, model, hidden, params, values any
 	if a.Method != "" {
@@ -229,9 +234,9 @@ func agentListing(a *store.Agent, m learn.Model, parent *store.Agent, ladder elo
 		created = a.CreatedAt.Format(time.RFC3339)
 	}
 	row := []any{a.ID, a.Name, a.Kind, method, parentID, parentName, a.Generation, a.TrainGames, model, hidden, params, values, created}
-	lad := []any{nil, nil, nil, 0}
+	lad := []any{nil, nil, nil, 0, nil}
 	if rated && a.Kind.PlaysModel() {
-		lad = []any{ladder.Elo, ladder.Lo, ladder.Hi, ladder.Games}
+		lad = []any{ladder.Elo, ladder.Lo, ladder.Hi, ladder.Games, provisional}
 	}
 	if s := a.Standing; s != nil {
 		row = append(append(append(row, s.Elo, s.Lo, s.Hi), lad...), s.Round, s.Games, s.Record.Wins, s.Record.Draws, s.Record.Losses)

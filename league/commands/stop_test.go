@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,11 +17,31 @@ import (
 // countdown is a context cancelled at the k-th look at it (Done or Err):
 // a Ctrl-C at each step of a command in turn, with no timing. A context
 // made from it looks once, to follow it.
+//
+// The looks of database/sql's watchers are not counted: each Rows that
+// a query returns starts a goroutine that waits on the query's context,
+// and it takes its look whenever the scheduler runs it, even after the
+// command has made its last look and returned. Counted, such a look
+// made the count differ from run to run, and a k that only a late
+// watcher reached "stopped" a command that had already finished (exit
+// 0, the whole file) as if it had ignored the stop. A watcher decides
+// nothing: the command's own looks, before and after it, do.
 type countdown struct {
 	context.Context
 	cancel context.CancelFunc
 	k      int64
 	looks  atomic.Int64
+}
+
+// watcher reports whether the look comes from a goroutine of
+// database/sql that waits on a query's context (see countdown).
+func watcher() bool {
+	var pc [1]uintptr
+	if runtime.Callers(4, pc[:]) == 0 { // Callers, watcher, look, Done or Err: then who looked
+		return false
+	}
+	f, _ := runtime.CallersFrames(pc[:]).Next()
+	return strings.HasPrefix(f.Function, "database/sql.") && strings.HasSuffix(f.Function, ").awaitDone")
 }
 
 func newCountdown(k int64) *countdown {
@@ -32,6 +53,9 @@ func (c *countdown) Done() <-chan struct{} { c.look(); return c.Context.Done() }
 func (c *countdown) Err() error            { c.look(); return c.Context.Err() }
 
 func (c *countdown) look() {
+	if watcher() {
+		return
+	}
 	if c.looks.Add(1) == c.k {
 		c.cancel()
 	}

@@ -121,7 +121,7 @@ type agentFacts struct {
 	// players alone), and Float its league Elo minus it: how far the
 	// league's line has drifted from the ladder there. Null for a
 	// built-in player, or one that has met none.
-	Ladder   *interval             `json:"ladder"`
+	Ladder   *ladderRating         `json:"ladder"`
 	Float    *float64              `json:"float"`
 	Verify   *sides[verifyFigures] `json:"verify"`
 	VsRandom *sides[oddsFigures]   `json:"vs_random"`
@@ -148,7 +148,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, o *opened) {
 		latest    int64 // the newest network's id
 		parent    store.AgentName
 		opponents *opponentsPage
-		ladders   map[int64]*interval
+		ladders   map[int64]*ladderRating
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		// A pruned checkpoint is all that remains of it: its record,

@@ -21,12 +21,12 @@ type compared struct {
 	Class    *string          `json:"class"`
 	Shares   *shareFigures    `json:"shares"`
 	Standing *standingFigures `json:"standing"`
-	Ladder   *interval        `json:"ladder"` // its ladder rating; null for a built-in player, or one that has met none
+	Ladder   *ladderRating    `json:"ladder"` // its ladder rating; null for a built-in player, or one that has met none
 }
 
 // comparedOf is a as a comparison gives it, with its ladder rating from
 // ladders (laddersOf).
-func comparedOf(a *store.Agent, ladders map[int64]*interval) compared {
+func comparedOf(a *store.Agent, ladders map[int64]*ladderRating) compared {
 	c := compared{agentRef: *refOf(a), Pruned: isPruned(a), Class: classOf(a), Shares: sharesOf(a), Ladder: ladders[a.ID]}
 	if st := a.Standing; st != nil {
 		c.Standing = &standingFigures{interval: intervalOf(st.HistoryRow), Round: st.Round, Games: st.Games, record: recordOf(st.Record)}
@@ -99,7 +99,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request, o *opened) {
 		played  game.Record
 		met     bool
 		newest  int64
-		ladders map[int64]*interval
+		ladders map[int64]*ladderRating
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {

@@ -50,26 +50,41 @@ type interval struct {
 
 func intervalOf(r store.HistoryRow) interval { return interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi} }
 
-// laddersOf returns the ladder ratings (league.LadderRatings) of the
+// ladderRating is a network's ladder rating as every answer gives it:
+// provisional while the network owes extra games against the ladder
+// (league.Ladders), which a league run plays after the round that made
+// it the best, or first thing when it was killed before; owed_after is
+// then that round.
+type ladderRating struct {
+	interval
+	Provisional bool   `json:"provisional"`
+	OwedAfter   *int64 `json:"owed_after,omitempty"`
+}
+
+// laddersOf returns the ladder ratings (league.LaddersOf) of the
 // networks of list, by id: a built-in player's rating is its value.
-func laddersOf(v *store.View, list ...*store.Agent) (map[int64]*interval, error) {
+func laddersOf(v *store.View, list ...*store.Agent) (map[int64]*ladderRating, error) {
 	var ids []int64
 	for _, a := range list {
 		if a != nil && a.Kind.PlaysModel() {
 			ids = append(ids, a.ID)
 		}
 	}
-	ratings, err := league.LadderRatings(v, ids)
-	out := make(map[int64]*interval, len(ratings))
-	for id, r := range ratings {
-		out[id] = &interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi}
+	ladders, err := league.LaddersOf(v, ids)
+	out := make(map[int64]*ladderRating, len(ladders.Ratings))
+	for id, r := range ladders.Ratings {
+		l := &ladderRating{interval: interval{Elo: r.Elo, Lo: r.Lo, Hi: r.Hi}}
+		if round, ok := ladders.Owed[id]; ok {
+			l.Provisional, l.OwedAfter = true, &round
+		}
+		out[id] = l
 	}
 	return out, err
 }
 
 // floatOf is how far a's league Elo is from its ladder rating l (league
 // minus ladder), nil unless both are known.
-func floatOf(a *store.Agent, l *interval) *float64 {
+func floatOf(a *store.Agent, l *ladderRating) *float64 {
 	if a == nil || a.Standing == nil || l == nil {
 		return nil
 	}

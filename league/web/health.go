@@ -29,7 +29,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		changed bool  // the best was another network before since
 		latest  *store.Agent
 		writer  int
-		ladders map[int64]*interval
+		ladders map[int64]*ladderRating
 	)
 	if !s.view(w, r, o, func(v *store.View) (err error) {
 		if newest, err = v.NewestRound(); err != nil {

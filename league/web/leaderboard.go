@@ -29,8 +29,8 @@ type leaderboardRow struct {
 	// Ladder is a network's ladder rating, from its games against the
 	// built-in players alone; null for a built-in player, or one that
 	// has met none.
-	Ladder *interval `json:"ladder"`
-	Games  int       `json:"games"`
+	Ladder *ladderRating `json:"ladder"`
+	Games  int           `json:"games"`
 	record
 	Verify *sides[verifyFigures] `json:"verify"`
 	Shares *shareFigures         `json:"shares"`
@@ -53,7 +53,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, o *opened) 
 		bestRow        *store.Agent // the best, not on the page
 		bestRank       int          // its rank, where the page's order gives one
 		pruned         map[int64]bool
-		ladders        map[int64]*interval
+		ladders        map[int64]*ladderRating
 		ids            []int64
 	)
 	ok := s.view(w, r, o, func(v *store.View) (err error) {

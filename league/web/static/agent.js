@@ -94,9 +94,12 @@ function tiles(a, game) {
   document.getElementById("t-elo").textContent = st ? fmt.elo(st.elo) : "unrated";
   document.getElementById("t-elo-sub").textContent = st ? `95% ${fmt.interval(st.lo, st.hi)}, as of round ${fmt.int(st.round)}` : "";
   const l = a.ladder;
-  document.getElementById("t-ladder").textContent = l ? fmt.elo(l.elo) : "–";
+  // A provisional rating says so: the extra games a league run plays
+  // after the round that made it the best are still to come.
+  document.getElementById("t-ladder").textContent = l ? fmt.elo(l.elo) + (l.provisional ? " (provisional)" : "") : "–";
   document.getElementById("t-ladder-sub").textContent = l
-    ? `95% ${fmt.interval(l.lo, l.hi)}` + (a.float != null ? `; its league Elo ${a.float >= 0 ? "+" : "−"}${Math.abs(a.float).toFixed(1)}` : "")
+    ? `95% ${fmt.interval(l.lo, l.hi)}` + (a.float != null ? `; its league Elo ${a.float >= 0 ? "+" : "−"}${Math.abs(a.float).toFixed(1)}` : "") +
+      (l.provisional ? `; provisional: its extra games against the ladder after round ${fmt.int(l.owed_after)} are still to be played` : "")
     : "no games against the built-in players";
   document.getElementById("t-record").textContent = st ? fmt.record(st.wins, st.draws, st.losses) : "–";
   document.getElementById("t-record-sub").textContent = st ? `W/D/L over ${fmt.int(st.games)} games` : "";

@@ -426,7 +426,7 @@ function showHealth(h) {
   if (h.float != null) {
     // How far the league's line has drifted from the ladder, at the best.
     parts.push(el("span", { id: "h-float", title: "the best's league Elo minus its ladder Elo (from its games against the built-in players alone): how far the league's scale floats there" },
-      `league Elo ${h.float >= 0 ? "+" : "−"}${Math.abs(h.float).toFixed(1)} from the ladder at the best`));
+      `league Elo ${h.float >= 0 ? "+" : "−"}${Math.abs(h.float).toFixed(1)} from the ladder at the best` + (h.best.ladder?.provisional ? " (provisional)" : "")));
   }
   box.replaceChildren(...parts);
   ago();
@@ -576,7 +576,9 @@ function boardRow(a, check) {
     el("td", { class: "num", text: fmt.elo(a.elo) }),
     el("td", { class: "num interval", text: fmt.interval(a.lo, a.hi) }),
     a.ladder
-      ? el("td", { class: "num", text: fmt.elo(a.ladder.elo), title: `95% ${fmt.interval(a.ladder.lo, a.ladder.hi)}, from its games against the built-in players alone` })
+      ? el("td", { class: "num", text: fmt.elo(a.ladder.elo) + (a.ladder.provisional ? "*" : ""),
+          title: `95% ${fmt.interval(a.ladder.lo, a.ladder.hi)}, from its games against the built-in players alone` +
+            (a.ladder.provisional ? `; provisional (*): its extra games against the ladder after round ${fmt.int(a.ladder.owed_after)} are still to be played` : "") })
       : el("td", { class: "num muted", text: "–" }),
     // Counts short, as ttt ratings has them, so that the table fits its
     // card; in full in their titles.
