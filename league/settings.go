@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"ttt/agents"
@@ -216,6 +217,11 @@ func (lg *league) keepSettings(ctx context.Context, hidden int) error {
 // not keep from one run to the next.
 func (lg *league) run(start time.Time) store.Run {
 	r := store.Run{Started: start, Rounds: lg.cfg.Rounds, Workers: lg.cfg.Workers}
+	var searches []string
+	for _, s := range lg.cfg.Search {
+		searches = append(searches, s.String())
+	}
+	r.Search = strings.Join(searches, ",")
 	if lg.cfg.Duration > 0 {
 		r.Deadline = start.Add(lg.cfg.Duration)
 	}

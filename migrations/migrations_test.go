@@ -34,6 +34,7 @@ var shipped = map[string]string{
 	"0016_runs.sql":         "2aa957ed169756efe9a2f81b3946095e3b71399ba82cf8c85069bcc5594fbade",
 	"0017_journal.sql":      "09c334e6124c46dcb4ed729b71d1d23f10530d0aa827063be3bb54be9eee9460",
 	"0018_ladder_owed.sql":  "7bba8e808d174e6b8a1e8cd29cee6dd60e925c483aaef95a00c808742bb03014",
+	"0019_run_progress.sql": "910697fb7d7e186ececf281162b200bad86b3ceb5f767e37736cbd710aefb404",
 }
 
 // Every shipped migration is there and as it shipped, byte for byte; a

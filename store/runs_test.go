@@ -83,5 +83,55 @@ func TestRunsRoundTrip(t *testing.T) {
 // instants.
 func sameRun(a, b store.Run) bool {
 	return a.ID == b.ID && a.Started.Equal(b.Started) && a.Deadline.Equal(b.Deadline) && a.Rounds == b.Rounds &&
-		a.Workers == b.Workers && a.Ended.Equal(b.Ended)
+		a.Workers == b.Workers && a.Ended.Equal(b.Ended) && a.Search == b.Search &&
+		string(a.Progress) == string(b.Progress) && a.ProgressAt.Equal(b.ProgressAt)
+}
+
+// A run keeps its --search, and what it last wrote it is doing until it
+// ends; a run that ended takes no more.
+func TestRunProgress(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, filepath.Join(t.TempDir(), "league.db"))
+	if err := db.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	last := func() store.Run {
+		t.Helper()
+		var r *store.Run
+		if err := db.View(ctx, func(v *store.View) (err error) {
+			r, err = v.LastRun()
+			return err
+		}); err != nil || r == nil {
+			t.Fatalf("the last run: %v, %v", r, err)
+		}
+		return *r
+	}
+	start := time.Date(2026, 12, 8, 1, 0, 0, 0, time.UTC)
+	run := store.Run{Started: start, Workers: 2, Search: "ab4,mcts200"}
+	var err error
+	if run.ID, err = db.StartRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	if r := last(); !sameRun(r, run) {
+		t.Fatalf("the run reads %+v, want %+v", r, run)
+	}
+	for _, p := range []string{`{"training":{"round":2,"done":10,"total":20}}`, `{"ladder":{"round":1,"best":"checkpoint-3"}}`} {
+		run.Progress, run.ProgressAt = []byte(p), start.Add(time.Duration(len(p))*time.Second)
+		if err := db.SetProgress(ctx, run.Progress, run.ProgressAt); err != nil {
+			t.Fatal(err)
+		}
+		if r := last(); !sameRun(r, run) {
+			t.Fatalf("after progress %s the run reads %+v, want %+v", p, r, run)
+		}
+	}
+	run.Ended, run.Progress, run.ProgressAt = start.Add(time.Hour), nil, time.Time{}
+	if err := db.EndRun(ctx, run.ID, run.Ended); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetProgress(ctx, []byte(`{"training":{}}`), start.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if r := last(); !sameRun(r, run) {
+		t.Fatalf("the run ended reads %+v, want %+v: no progress", r, run)
+	}
 }

@@ -38,10 +38,12 @@ type Search struct {
 	// Title is its name in words (alpha-beta, MCTS); in lower case, the
 	// kind the move API reports.
 	Title string
-	// Unit is what its number counts, plural (plies, simulations), and
-	// Per what follows in words (deep, a move): "4 plies deep". The move
-	// API reports what a move reached under the unit's name.
-	Unit, Per string
+	// Unit is what its number counts, plural (plies, simulations), One
+	// the same of one (ply, simulation; the unit when empty), and Per
+	// what follows in words (deep, a move): "4 plies deep", "1 ply
+	// deep". The move API reports what a move reached under the unit's
+	// name.
+	Unit, One, Per string
 	// Max is the largest number it takes; the smallest is 1. Example is
 	// one for help texts: ab4.
 	Max, Example int
@@ -88,8 +90,8 @@ const (
 )
 
 func init() {
-	Register(&Search{Name: "ab", Title: "alpha-beta", Unit: "plies", Per: "deep", Max: MaxDepth, Example: 4, New: newAlphaBeta})
-	Register(&Search{Name: "mcts", Title: "MCTS", Unit: "simulations", Per: "a move", Max: MaxSimulations, Example: 800, New: newMCTS})
+	Register(&Search{Name: "ab", Title: "alpha-beta", Unit: "plies", One: "ply", Per: "deep", Max: MaxDepth, Example: 4, New: newAlphaBeta})
+	Register(&Search{Name: "mcts", Title: "MCTS", Unit: "simulations", One: "simulation", Per: "a move", Max: MaxSimulations, Example: 800, New: newMCTS})
 }
 
 // MaxNodes bounds the tree of an MCTS search: 2^20 positions of 64 bytes,

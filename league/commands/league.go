@@ -1,7 +1,9 @@
 package commands
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -237,6 +239,11 @@ func stopFlags(c *cli.Context) (stopConditions, error) {
 	return s, nil
 }
 
+// progressEvery is how often a league run writes what it is doing into
+// the league, for the dashboard: often enough that the page's "k of M
+// games" moves, and one small write among a round's.
+const progressEvery = 5 * time.Second
+
 // runLeague plays the league's rounds, a line for each (with --quiet,
 // for each round whose snapshot becomes the best), and a line at the end
 // that says why the run stopped and what the league holds.
@@ -287,6 +294,40 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			}
 		}()
 	}
+	// What the run is doing goes into the league too, for the dashboard
+	// (ttt serve reads the league alone): every progressEvery, or at the
+	// heartbeat's pace where that is faster, while something is under
+	// way and it has moved on.
+	recorded := make(chan struct{})
+	stopRecording := make(chan struct{})
+	go func() {
+		defer close(recorded)
+		every := progressEvery
+		if stop.heartbeat > 0 {
+			every = min(every, max(stop.heartbeat, watchPause))
+		}
+		var last []byte
+		for {
+			select {
+			case <-stopRecording:
+				return
+			case <-time.After(every):
+			}
+			mu.Lock()
+			text, err := json.Marshal(now)
+			mu.Unlock()
+			if err != nil || string(text) == "{}" || bytes.Equal(text, last) {
+				continue
+			}
+			// A write that fails (the run stopping, a full disk) loses
+			// only what the page would show: the round's commit says
+			// what went wrong with the league.
+			if db.SetProgress(j.ctx, text, time.Now()) == nil {
+				last = text
+			}
+		}
+	}()
+	defer func() { close(stopRecording); <-recorded }()
 	played := 0
 	quietShown := int64(0) // with --quiet, the last round whose line was printed
 	var (
@@ -336,7 +377,7 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 				beat.start(time.Now())
 			}
 			bar.set(int64(done))
-			now.training.round, now.training.done, now.training.total = round, done, total
+			now.training.set(round, done, total, time.Now())
 			pulse()
 		},
 		Evaluating: func(round int64, done, total int) {
@@ -345,13 +386,14 @@ func (j *job) runLeague(db *store.DB, start league.Start, stop stopConditions) e
 			if now.training.round == round { // trained
 				now.training.round = 0
 			}
-			now.evaluating.round, now.evaluating.done, now.evaluating.total = round, done, total
+			now.evaluating.set(round, done, total, time.Now())
 			pulse()
 		},
 		Laddering: func(round int64, best string, done, about int) {
 			mu.Lock()
 			defer mu.Unlock()
-			now.laddering.round, now.laddering.done, now.laddering.total, now.best = round, done, about, best
+			now.laddering.set(round, done, about, time.Now())
+			now.best = best
 			pulse()
 		},
 		Ladder: func(l league.Laddered) {

@@ -136,6 +136,22 @@ const (
 // fewPoints is the most rounds of a curve drawn with a glyph at each.
 const fewPoints = 40
 
+// referenceDashes are the dashes of a panel's reference lines, one
+// pattern for each in turn, so that two anchored players (random and
+// the tactician, the MCTS players) are told apart in print and in
+// grey, not only by their height: long dashes, dots, dash-dot, and so on.
+var referenceDashes = [][]vg.Length{
+	{vg.Points(6), vg.Points(4)},
+	{vg.Points(1.5), vg.Points(3)},
+	{vg.Points(9), vg.Points(3), vg.Points(1.5), vg.Points(3)},
+	{vg.Points(3), vg.Points(3)},
+	{vg.Points(12), vg.Points(4)},
+	{vg.Points(9), vg.Points(3), vg.Points(1.5), vg.Points(3), vg.Points(1.5), vg.Points(3)},
+}
+
+// referenceDash is the dashes of a panel's k-th reference line.
+func referenceDash(k int) []vg.Length { return referenceDashes[k%len(referenceDashes)] }
+
 // searchDashes are the dashes of the curves of the best searched, one
 // for each search, so that two searches of equal ratings stay apart.
 var searchDashes = [][]vg.Length{
@@ -585,7 +601,7 @@ func eloPlot(series []eloSeries, optimal *optimalCurve, x *plotX, dbName, format
 			leagueKey.Add(label, thumbs...)
 		case referenceKind:
 			line.Color, line.Width = referenceColor, vg.Points(1.5)
-			line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+			line.Dashes = referenceDash(len(refs))
 			leagueKey.Add(s.label, line)
 			leagueLines = append(leagueLines, line)
 			refs = append(refs, line)

@@ -329,14 +329,21 @@ func TestRatingsPlotOneRound(t *testing.T) {
 		}
 		// The references: a dashed line across the panel, not a dot at
 		// round 1.
-		refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray`).FindAllSubmatch(data, -1)
+		refs := regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)" style="[^"]*stroke:`+hexColor(commands.ReferenceColor)+`[^"]*stroke-dasharray:([\d.,]+)`).FindAllSubmatch(data, -1)
 		long := 0
+		dashes := map[string]bool{}
 		for _, m := range refs {
 			x0, _ := strconv.ParseFloat(string(m[1]), 64)
 			x1, _ := strconv.ParseFloat(string(m[3]), 64)
 			if x1-x0 > 300 {
 				long++
+				dashes[string(m[5])] = true
 			}
+		}
+		// Each reference of a panel is drawn in dashes of its own, told
+		// apart in grey (and on paper) by more than its height.
+		if len(dashes) < min(long, 4) {
+			t.Errorf("--x %s: the %d reference lines are drawn in %d patterns of dashes (%v); want each its own", x, long, len(dashes), slices.Collect(maps.Keys(dashes)))
 		}
 		// random, the tactician and the MCTS players on the Elo panel, and
 		// on the shares' panel the tactician's and random's shares.

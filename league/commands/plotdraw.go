@@ -106,7 +106,7 @@ func optimalPanel(o *optimalCurve, x *plotX) (*plot.Plot, *plot.Legend, error) {
 			return nil, nil, err
 		}
 		ref.Color, ref.Width = referenceColor, vg.Points(1.5)
-		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		ref.Dashes = referenceDash(len(refs))
 		key.Add(r.label, ref)
 		lines = append(lines, ref)
 		refs = append(refs, ref)

@@ -163,7 +163,7 @@ func leaguesPlot(curves []leagueCurve, kit *agents.Kit, title, format string) ([
 			return err
 		}
 		ref.Color, ref.Width = referenceColor, vg.Points(1)
-		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		ref.Dashes = referenceDash(len(refs))
 		key.Add(label, ref)
 		*lines = append(*lines, ref)
 		refs = append(refs, ref)

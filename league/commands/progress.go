@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -107,11 +108,50 @@ func (h *heartbeat) wait(now time.Time) time.Duration {
 // round before, and the round training, each with how far it has come
 // (round 0: none such).
 type doing struct {
-	evaluating, laddering, training struct {
-		round       int64
-		done, total int
+	evaluating, laddering, training work
+	best                            string // whose ladder games
+}
+
+// work is a part of what a league run is doing: its round (0: none),
+// how far it has come, and since when it has been at it.
+type work struct {
+	round       int64
+	done, total int
+	since       time.Time
+}
+
+// set moves w to done of total of round at now; its start is now if the
+// round is another.
+func (w *work) set(round int64, done, total int, now time.Time) {
+	if w.round != round {
+		w.since = now
 	}
-	best string // whose ladder games
+	w.round, w.done, w.total = round, done, total
+}
+
+// MarshalJSON writes d as the dashboard reads it from the league (runs'
+// progress): each part under way with its round, how far it has come
+// and since when; the ladder games with whose they are. Nothing under
+// way is {}.
+func (d doing) MarshalJSON() ([]byte, error) {
+	type part struct {
+		Round int64     `json:"round"`
+		Best  string    `json:"best,omitempty"`
+		Done  int       `json:"done"`
+		Total int       `json:"total"`
+		Since time.Time `json:"since"`
+	}
+	out := map[string]part{}
+	for name, w := range map[string]work{"training": d.training, "evaluating": d.evaluating, "ladder": d.laddering} {
+		if w.round > 0 {
+			p := part{Round: w.round, Done: w.done, Total: w.total, Since: w.since.UTC()}
+			if name == "ladder" {
+				p.Best = d.best
+			}
+			out[name] = p
+		}
+	}
+	return json.Marshal(out)
 }
 
 // String is the heartbeat's line: each thing under way, the older round

@@ -19,6 +19,7 @@ func serveCommand() *cli.Command {
 
    ttt serve                                # http://127.0.0.1:8080/
    ttt serve --addr 127.0.0.1:0             # any free port: the line printed says which
+   ttt serve --with other.db --with c4.db   # their learning curves beside this league's
 
    The pages and the JSON API (docs/serve.md) only read the
    database, and work while ttt league run writes it: the leaderboard
@@ -28,18 +29,19 @@ func serveCommand() *cli.Command {
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT`"},
+			&cli.StringSliceFlag{Name: "with", Usage: "another league `FILE` whose learning curve the leaderboard draws beside this league's, on a chart of the leagues (again for more)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c); err != nil {
 				return err
 			}
-			return runServe(jobOf(c), c.String("addr"))
+			return runServe(jobOf(c), c.String("addr"), c.StringSlice("with"))
 		},
 	}
 }
 
 // runServe serves the job's league on addr until the job's context ends.
-func runServe(j *job, addr string) error {
+func runServe(j *job, addr string, with []string) error {
 	errLog := log.New(j.Stderr, "ttt serve: ", log.LstdFlags)
 	// The league is opened again by the same rules if its file is
 	// replaced under the server. A server follows the league: it reads
@@ -49,6 +51,18 @@ func runServe(j *job, addr string) error {
 		return err
 	}
 	defer h.Close()
+	// Each league of --with is served as the league is, by a server of
+	// its own, under /with/N/: the leaderboard reads their curves there.
+	for _, name := range with {
+		other := *j
+		other.db = name
+		o, err := web.New(other.path(name), other.openReader, errLog)
+		if err != nil {
+			return fmt.Errorf("--with %s: %w", name, err)
+		}
+		defer o.Close()
+		h.With(name, o)
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(j.ctx, "tcp", addr)
 	if err != nil {

@@ -10,9 +10,10 @@ import (
 )
 
 // paceRounds is how many of the newest rounds the league's pace is
-// reckoned from: enough to smooth a slow round, few enough to follow a
-// league that slows down as it grows.
-const paceRounds = 100
+// taken from: the last ten, so that it is the pace of now (a Connect
+// Four league's rounds grow from minutes to a quarter of an hour over a
+// night), not the night's mean; the answer says which rounds.
+const paceRounds = 10
 
 // health answers GET /api/health: the league at a glance. Whether a
 // league run is at work (it holds the database's lock), the newest round
@@ -67,6 +68,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 		LastRound   *time.Time `json:"last_round"`      // when the newest round finished
 		SecondsAgo  *float64   `json:"seconds_ago"`     // since then
 		PerHour     *float64   `json:"rounds_per_hour"` // at the pace of the last paceRounds rounds
+		PaceRounds  *[2]int64  `json:"pace_rounds"`     // the first and last of them
+		LastSeconds *float64   `json:"last_seconds"`    // how long the newest round took
 		Best        *compared  `json:"best"`            // the league's best
 		BestSince   *since     `json:"best_since"`
 		Latest      *compared  `json:"latest"` // the newest network
@@ -92,6 +95,11 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, o *opened) {
 	if busy > 0 {
 		rate := float64(n) / busy.Hours()
 		out.PerHour = &rate
+		out.PaceRounds = &[2]int64{newest - int64(len(times)) + 1, newest}
+	}
+	if len(times) > 0 && !times[0].Finished.IsZero() {
+		took := times[0].Finished.Sub(times[0].Started).Seconds()
+		out.LastSeconds = &took
 	}
 	if best != nil {
 		b := comparedOf(best, ladders)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,24 +55,27 @@ type moveAnswer struct {
 
 // searchFigures is what a search did for a move: how far it got, in
 // its unit (alpha-beta the plies it finished, its depth but where the
-// time a move stopped it; MCTS the simulations it ran), and the
-// positions it judged; with the words that say it, so that a page
-// says what any search did.
+// time a move stopped it; MCTS the simulations it ran), how far its
+// spec asked (ab8: 8), and the positions it judged; with the words that
+// say it, so that a page says what any search did, and whether the
+// server's limits on a move stopped it short.
 type searchFigures struct {
 	Kind    string // its title in lower case: alpha-beta, mcts
 	Title   string // alpha-beta, MCTS
 	Unit    string // plies, simulations
+	One     string // ply, simulation: the unit of one
 	Per     string // deep, a move
 	Reached int
+	Budget  int
 	Nodes   int
 }
 
 // MarshalJSON writes f with how far the search got under its unit's
 // name: {"kind": "alpha-beta", "title": "alpha-beta", "unit": "plies",
-// "per": "deep", "plies": 8, "nodes": 4211}.
+// "unit_one": "ply", "per": "deep", "budget": 8, "plies": 6, "nodes": 4211}.
 func (f searchFigures) MarshalJSON() ([]byte, error) {
 	out := []byte{'{'}
-	for _, kv := range [][2]string{{"kind", f.Kind}, {"title", f.Title}, {"unit", f.Unit}, {"per", f.Per}} {
+	for _, kv := range [][2]string{{"kind", f.Kind}, {"title", f.Title}, {"unit", f.Unit}, {"unit_one", cmp.Or(f.One, f.Unit)}, {"per", f.Per}} {
 		v, err := json.Marshal(kv[1])
 		if err != nil {
 			return nil, err
@@ -82,6 +86,7 @@ func (f searchFigures) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = fmt.Appendf(out, `"budget":%d,`, f.Budget)
 	return fmt.Appendf(append(out, unit...), `:%d,"nodes":%d}`, f.Reached, f.Nodes), nil
 }
 
@@ -147,8 +152,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, o *opened) {
 	}
 	out.Seconds = took.Seconds()
 	if t.Searcher != nil {
-		st, s := t.Searcher.Last(), t.Searcher.Spec().Search
-		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Title: s.Title, Unit: s.Unit, Per: s.Per, Reached: st.Depth, Nodes: st.Nodes}
+		st, spec := t.Searcher.Last(), t.Searcher.Spec()
+		s := spec.Search
+		out.Search = &searchFigures{Kind: strings.ToLower(s.Title), Title: s.Title, Unit: s.Unit, One: s.One, Per: s.Per, Reached: st.Depth, Budget: spec.N, Nodes: st.Nodes}
 	}
 	m, views, legal := th.Move, th.Views, kit.Legal(p)
 	switch t.Shows {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -62,13 +63,22 @@ type bestChange struct {
 
 // runInfo is a run of ttt league run: when it started, the deadline of
 // a run of --duration (its start and the duration: it starts no round
-// after), its --rounds, its workers, and when it ended.
+// after), its --rounds, its workers, its --search, when it ended, and
+// what it is doing, as it last wrote it.
 type runInfo struct {
 	Started  time.Time  `json:"started"`
 	Deadline *time.Time `json:"deadline"` // null without --duration
 	Rounds   *int       `json:"rounds"`   // null without --rounds
 	Workers  int        `json:"workers"`
-	Ended    *time.Time `json:"ended"` // null while it runs, and for a run that was killed
+	Search   *string    `json:"search"` // null without --search
+	Ended    *time.Time `json:"ended"`  // null while it runs, and for a run that was killed
+	// Progress is what the run is doing (the training of a round, the
+	// evaluation of one, the best's ladder games), each part with its
+	// round, done, total and since, as the run wrote it at ProgressAt
+	// (every few seconds); null before its first write and after its
+	// end, and from a run that was killed, whatever it last wrote.
+	Progress   json.RawMessage `json:"progress"`
+	ProgressAt *time.Time      `json:"progress_at"`
 }
 
 // runInfoOf is r as the answer has it; nil for none.
@@ -85,6 +95,12 @@ func runInfoOf(r *store.Run) *runInfo {
 	}
 	if !r.Ended.IsZero() {
 		out.Ended = &r.Ended
+	}
+	if r.Search != "" {
+		out.Search = &r.Search
+	}
+	if r.Progress != nil && !r.ProgressAt.IsZero() {
+		out.Progress, out.ProgressAt = r.Progress, &r.ProgressAt
 	}
 	return out
 }

@@ -23,7 +23,9 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +55,50 @@ type Server struct {
 
 	searches searches
 	measures sync.WaitGroup // the measures under way (facts)
+
+	// others are the leagues served beside this one (ttt serve --with),
+	// each by a server of its own under /with/N/, N from 1, in order.
+	others []other
+}
+
+// other is a league served beside the server's own: its name as given,
+// and its server.
+type other struct {
+	name string
+	s    *Server
+}
+
+// With serves o, the server of another league named name, beside s's
+// own, under /with/N/ (N from 1, in the order of the calls), and lists it
+// in /api/leagues, whose learning curves the leaderboard draws side by
+// side. It is called before s serves.
+func (s *Server) With(name string, o *Server) { s.others = append(s.others, other{name: name, s: o}) }
+
+// with hands a request under /with/N/ to the N-th other league's server,
+// the prefix taken off.
+func (s *Server) with(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 || n > len(s.others) {
+		writeError(w, http.StatusNotFound, "no such league: %s (ttt serve --with names the others, from 1)", r.PathValue("n"))
+		return
+	}
+	http.StripPrefix("/with/"+strconv.Itoa(n), s.others[n-1].s).ServeHTTP(w, r)
+}
+
+// leagues answers GET /api/leagues: this league and those served beside
+// it (ttt serve --with), each with its name and where its API is.
+func (s *Server) leagues(w http.ResponseWriter, r *http.Request) {
+	type entry struct {
+		Name string `json:"name"`
+		Base string `json:"base"` // its API is at Base + "/api/..."
+	}
+	out := struct {
+		Leagues []entry `json:"leagues"`
+	}{Leagues: []entry{{Name: filepath.Base(s.league.path), Base: ""}}}
+	for k, o := range s.others {
+		out.Leagues = append(out.Leagues, entry{Name: o.name, Base: "/with/" + strconv.Itoa(k+1)})
+	}
+	writeJSON(w, r, out)
 }
 
 // New returns the server of the league database at path, which open
@@ -159,6 +205,8 @@ func (s *Server) routes() {
 		s.mux.Handle(pattern, allow(s.onLeague(h), methods...))
 	}
 	s.mux.Handle("/api/events", allow(s.events, http.MethodGet))
+	s.mux.Handle("/api/leagues", allow(s.leagues, http.MethodGet))
+	s.mux.Handle("/with/{n}/", http.HandlerFunc(s.with))
 	api("/api/game", s.game, http.MethodGet)
 	api("/api/leaderboard", s.leaderboard, http.MethodGet)
 	api("/api/progress", s.progress, http.MethodGet)

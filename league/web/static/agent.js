@@ -57,8 +57,15 @@ function header(a) {
     actions.push(el("a", { class: "button primary", id: "play-x", href: playURL(refOf(a), "X"), text: "Play it as X" }));
     actions.push(el("a", { class: "button", id: "play-o", href: playURL(refOf(a), "O"), text: "as O" }));
   }
-  actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${encodeURIComponent(refOf(a))}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
-  document.getElementById("opponents-csv").href = `/api/agents/${encodeURIComponent(refOf(a))}/opponents.csv`;
+  // Its games and opponents are the league's matches: a searched agent
+  // the league has not stored (id 0, made for the request) has played
+  // none, and the server has no file of them to give.
+  if (a.id) {
+    actions.push(el("a", { class: "button", id: "games-pgn", href: `/api/agents/${encodeURIComponent(refOf(a))}/games.pgn`, download: "", title: "every game it has played, replayed from the league's matches, as ttt games export --agent writes them", text: "⤓ games" }));
+  }
+  const csv = document.getElementById("opponents-csv");
+  csv.hidden = !a.id;
+  csv.href = `/api/agents/${encodeURIComponent(refOf(a))}/opponents.csv`;
   // Compared with the best, or the best with the newest; the best that
   // is the newest has nothing of the kind to compare with.
   if (!(a.best && a.latest)) {
@@ -185,7 +192,7 @@ function ladder(a, page) {
 
 function facts(a) {
   const rows = [
-    ["id", a.id],
+    ["id", a.id || "none: not stored"],
     ["kind", a.kind],
     ["parent", a.parent ? el("a", { href: agentURL(a.parent.id), text: `${a.parent.name} (${a.parent.id})` }) : "none"],
     ["generation", a.generation ? `round ${fmt.int(a.generation)}` : "outside the league"],

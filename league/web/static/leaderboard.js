@@ -34,6 +34,12 @@ let log = false;
 // order, and chartX what the chart shows of them: xBy, or the rounds
 // where a point lacks what xBy asks (a round of schema 1 has no end).
 let xBy = "round";
+// smooth is the weight of the learning curves' running average, as
+// TensorBoard's smoothing has it: 0 draws the ratings as they are; at
+// 0.9 each point of the smoothed curve is nine parts the one before and
+// one part its own rating (debiased at the start). The curves are then
+// drawn smoothed, the ratings themselves faint beside them.
+let smooth = 0;
 let chartRounds = [];
 let chartX = "round";
 
@@ -74,7 +80,8 @@ function readURL() {
   if ((m = r.match(/^last(\d+)$/))) zoom = { last: Number(m[1]) };
   else if ((m = r.match(/^(\d+)-(\d+)$/)) && Number(m[1]) < Number(m[2])) zoom = { min: Number(m[1]), max: Number(m[2]) };
   log = q.get("log") === "1";
-  xBy = ["time", "games"].includes(q.get("x")) ? q.get("x") : "round";
+  xBy = ["time", "games", "elapsed"].includes(q.get("x")) ? q.get("x") : "round";
+  smooth = Math.min(0.99, Math.max(0, Number(q.get("smooth")) || 0));
   followBest = q.get("best") !== "0";
   for (const id of (q.get("follow") || "").split(",")) {
     if (/^\d+$/.test(id)) follow(Number(id), null);
@@ -86,6 +93,7 @@ function writeURL() {
   if (zoom) q.set("rounds", zoom.last ? `last${zoom.last}` : `${zoom.min}-${zoom.max}`);
   if (log) q.set("log", "1");
   if (xBy !== "round") q.set("x", xBy);
+  if (smooth > 0) q.set("smooth", smooth);
   const ticked = [...followed.keys()].filter((id) => id !== bestID);
   if (ticked.length) q.set("follow", ticked.join(","));
   if (!followBest) q.set("best", "0");
@@ -99,6 +107,10 @@ function writeURL() {
   document.getElementById("log").setAttribute("aria-pressed", log);
   document.getElementById("clock").setAttribute("aria-pressed", xBy === "time");
   document.getElementById("games").setAttribute("aria-pressed", xBy === "games");
+  document.getElementById("elapsed").setAttribute("aria-pressed", xBy === "elapsed");
+  const slider = document.getElementById("smooth");
+  if (document.activeElement !== slider) slider.value = smooth;
+  document.getElementById("smooth-value").textContent = smooth > 0 ? smooth.toFixed(2) : "off";
 }
 
 // applyRange sets the chart's rounds to zoom's, or to all of them, and
@@ -235,6 +247,7 @@ const refresh = coalesce(async () => {
   table(board, game);
   draw(progress, shown.filter((x) => x));
   roundTable(rounds);
+  await leaguesSideBySide(progress);
   shownRound = board.round;
 });
 
@@ -279,9 +292,73 @@ function roundTable(r) {
     ...r.best_changes.slice(0, shownChanges).map((c) => el("tr", { "data-round": c.round }, el("td", { class: "num", text: fmt.int(c.round) }), el("td", { text: when(c.finished) }), el("td", {}, agent(c.agent)))),
   );
   runFacts(r.run, when);
+  lastRun = r.run;
+  showNow();
   const settings = Object.entries(r.settings).sort(([a], [b]) => a.localeCompare(b));
   document.getElementById("settings").replaceChildren(...(settings.length ? settings.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]) : [el("dd", { text: "none yet: a league run stores them as it starts" })]));
 }
+
+// lastRun is the league's last run as last read (/api/rounds): what it
+// is doing, as it last wrote it.
+let lastRun = null;
+
+// showNow says what the league run at work is doing, as it last wrote it
+// into the league (every few seconds): the round training, k of M games,
+// the round evaluated, the best's ladder games, each since when; and,
+// past the planned end of a run of --duration, why it goes on.
+function showNow() {
+  const box = document.getElementById("now");
+  const run = lastRun;
+  const running = !!health?.running && run && !run.ended;
+  const parts = [];
+  const clock = (t) => new Date(t).toLocaleTimeString();
+  const p = running ? run.progress : null;
+  if (p) {
+    const share = (w) => (w.total > 0 ? ` (${Math.round((100 * w.done) / w.total)}%)` : "");
+    const since = (w) => `since ${clock(w.since)}, ${agoText((Date.now() - Date.parse(w.since)) / 1000)} ago`;
+    if (p.training) {
+      const t = p.training;
+      parts.push(el("span", { id: "now-training" }, el("b", { text: `round ${fmt.int(t.round)}` }), t.done >= t.total ? `: trained, ${fmt.int(t.done)} games, ${since(t)}` : `: training, ${fmt.int(t.done)} of ${fmt.int(t.total)} games${share(t)}, ${since(t)}`));
+    }
+    if (p.evaluating) {
+      const e = p.evaluating;
+      parts.push(el("span", { id: "now-evaluating" }, el("b", { text: `round ${fmt.int(e.round)}` }), `: evaluating, ${fmt.int(e.done)} of ${fmt.int(e.total)} matches${share(e)}, ${since(e)}`));
+    }
+    if (p.ladder) {
+      const l = p.ladder;
+      parts.push(el("span", { id: "now-ladder" }, el("b", { text: `round ${fmt.int(l.round)}` }), `: ladder games of its best, ${l.best}, ${fmt.int(l.done)} of about ${fmt.int(l.total)}${share(l)}, ${since(l)}`));
+    }
+    if (parts.length) parts.unshift(el("span", { id: "now-at", title: "what the league run wrote into the league last: it writes every few seconds" }, el("b", { text: "now" }), ` (as of ${clock(run.progress_at)})`));
+  }
+  if (running && run.deadline && Date.now() > Date.parse(run.deadline)) {
+    parts.push(el("span", { id: "now-past" }, `past its planned end (${clock(run.deadline)}, --duration): no round starts after it, but the rounds under way when it came are played to their commit and their best's ladder games`));
+  }
+  box.hidden = !parts.length;
+  box.replaceChildren(...parts);
+}
+
+// agoText writes seconds as the health writes a time ago: 40 s, 12 min,
+// 3 h, 2 days.
+function agoText(s) {
+  return s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+}
+
+// The run at work writes what it is doing every few seconds, between
+// rounds: the page asks for it as often while a run is at work, and for
+// the health too, so that a run that started or stopped unannounced (an
+// event lost while the stream reconnected) is seen all the same.
+const nowPoll = 5000;
+setInterval(async () => {
+  if (document.hidden) return;
+  try {
+    health = await api("/api/health");
+    showHealth(health);
+    if (health.running) roundTable(await api("/api/rounds?limit=10"));
+    else showNow();
+  } catch {
+    // The stream's state says when the server is down.
+  }
+}, nowPoll);
 
 // runFacts shows the league's last run (/api/rounds' run), its times as
 // when writes them: when it started, when a run of --duration is to
@@ -299,6 +376,7 @@ function runFacts(run, when) {
     ["planned end", run.deadline ? `${when(run.deadline)} (--duration ${flagDuration((Date.parse(run.deadline) - Date.parse(run.started)) / 1000)}: no round starts after it)` : "none: no --duration"],
     ["rounds", run.rounds ? `${fmt.int(run.rounds)} at most (--rounds)` : "no limit"],
     ["workers", fmt.int(run.workers)],
+    ["search", run.search ? `${run.search} (--search): the best rated with each search too` : "none (no --search)"],
     ["ended", run.ended ? when(run.ended) : running ? "not yet: it runs" : "not written: the run was killed"],
   ];
   document.getElementById("run").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v, "data-fact": k })]));
@@ -332,7 +410,15 @@ function showHealth(h) {
     el("span", { id: "h-running" }, el("b", { text: h.running ? "running" : "stopped" }), h.running ? ` (a league run, pid ${h.writer})` : ": no league run is at work"),
     el("span", { id: "h-ago" }),
   ];
-  if (h.rounds_per_hour) parts.push(el("span", { id: "h-pace", title: "from the durations of the last 100 rounds, not counting the time the league was stopped" }, el("b", { text: fmt.int(Math.round(h.rounds_per_hour)) }), " rounds an hour"));
+  if (h.rounds_per_hour) {
+    // The pace of now: the last rounds', which it names; and the last
+    // round's own length beside it.
+    const [from, to] = h.pace_rounds ?? [];
+    const over = from == null ? "" : from === to ? ` (round ${fmt.int(to)})` : ` (rounds ${fmt.int(from)}-${fmt.int(to)})`;
+    const pace = h.rounds_per_hour >= 10 ? fmt.int(Math.round(h.rounds_per_hour)) : h.rounds_per_hour.toFixed(1);
+    parts.push(el("span", { id: "h-pace", title: "from the durations of the last 10 rounds, not counting the time the league was stopped" }, el("b", { text: pace }), ` rounds an hour${over}`));
+  }
+  if (h.last_seconds != null) parts.push(el("span", { id: "h-last" }, "the last took ", el("b", { text: duration(h.last_seconds) })));
   if (h.best) {
     const since = h.best_since.changed ? `since round ${fmt.int(h.best_since.round)}` : `since round ${fmt.int(h.best_since.round)}, the first with a best`;
     parts.push(el("span", { id: "h-best", title: "the league's best (★, Best agent, export, play), and the round at whose end it became the best, from the rating history" }, "best ", el("a", { href: agentURL(h.best.id), text: h.best.name }), ` ${since}`));
@@ -365,7 +451,7 @@ function ago() {
     return;
   }
   const s = Math.max(0, (Date.now() - lastRound) / 1000);
-  const text = s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
+  const text = agoText(s);
   box.replaceChildren("last round ", el("b", { text }), " ago");
 }
 setInterval(ago, 1000);
@@ -565,8 +651,12 @@ function draw(progress, rated) {
   chartRounds = xs;
   const games = leagueGames(pts);
   const known = { time: pts.every((p) => p.finished != null), games: games.every((g) => g > 0) };
+  known.elapsed = known.time;
   chartX = pts.length > 0 && known[xBy] ? xBy : "round";
-  const at = chartX === "time" ? pts.map((p) => p.finished) : chartX === "games" ? games : xs;
+  // Time since the start: since the first round on the chart finished
+  // (a league stopped for a night counts its stop too, as the clock
+  // does).
+  const at = chartX === "time" ? pts.map((p) => p.finished) : chartX === "elapsed" ? pts.map((p) => p.finished - pts[0].finished) : chartX === "games" ? games : xs;
   const xSeries = {
     label: chartX,
     value: (u, v, si, i) => {
@@ -574,6 +664,7 @@ function draw(progress, rated) {
       const r = chartRounds[Math.min(Math.max(0, k - (u.padded ? 1 : 0)), chartRounds.length - 1)];
       const x = u.data[0][k];
       if (chartX === "time") return `${new Date(x * 1000).toLocaleString()} (round ${fmt.int(r)})`;
+      if (chartX === "elapsed") return `${elapsedText(x)} after round ${fmt.int(chartRounds[0])} (round ${fmt.int(r)})`;
       if (chartX === "games") return `${fmt.count(Math.round(x))} (round ${fmt.int(r)})`;
       return fmt.int(x);
     },
@@ -595,8 +686,8 @@ function draw(progress, rated) {
     elo.series.push(
       {
         label: several ? m : "learning curve",
-        stroke: color,
-        width: 1.5,
+        stroke: smooth > 0 ? tint(color, 0.35) : color,
+        width: smooth > 0 ? 1 : 1.5,
         spanGaps: true,
         points: { show: xs.length <= 80, size: 4 },
         // The interval from the chart's own data: the data of a later
@@ -615,6 +706,18 @@ function draw(progress, rated) {
       { label: "hi", stroke: "transparent", spanGaps: true, points: { show: false } },
     );
     elo.bands.push({ series: [at + 2, at + 1], fill: k === 0 ? bandColor : tint(color, 0.12) });
+    if (smooth > 0) {
+      // The curve smoothed, over the ratings themselves, faint.
+      elo.data.push(smoothed(elo.data[at], smooth));
+      elo.series.push({
+        label: `${several ? m : "learning curve"}, smoothed (${smooth.toFixed(2)})`,
+        stroke: color,
+        width: 2.5,
+        spanGaps: true,
+        points: { show: false },
+        value: legendValue((v) => v.toFixed(0)),
+      });
+    }
   });
   // The best with each search it was rated with (ttt league run
   // --search), rated now: from the round that made the first best it
@@ -764,7 +867,7 @@ class LiveChart {
         // band is clipped to the chart. A log scale of rounds fits the
         // rounds, not whole powers of ten, with labels on any range.
         scales: { x: chartX === "time" ? { time: true } : log ? { time: false, distr: 3, log: 10, range: (u, min, max) => [min, max] } : { time: false }, ...scales },
-        xAxis: chartX === "time" ? clockAxis : { ...(chartX === "games" ? gamesAxis : {}), ...(log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {}) },
+        xAxis: chartX === "time" ? clockAxis : { ...(chartX === "games" ? gamesAxis : chartX === "elapsed" ? elapsedAxis : {}), ...(log ? { splits: (u, ax, min, max) => logSplits(min, max), filter: (u, splits) => splits } : {}) },
         yAxis,
         // The page keeps the range the user chose: a drag across the
         // chart sets it (setSelect), a double click forgets it; uPlot's
@@ -772,6 +875,8 @@ class LiveChart {
         // taken for the user's.
         cursor: { sync: { key: "curve" }, drag: { x: true, y: false, setScale: false }, bind: { dblclick: () => () => (setZoom(null), null) } },
         hooks: {
+          draw: [intervalAlone],
+          setLegend: [cursorTip],
           setSelect: [
             (u) => {
               if (u.select.width < 2) return;
@@ -787,6 +892,9 @@ class LiveChart {
       data,
     );
     this.chart.padded = padded;
+    // The first draw came before padded was set: a round alone's
+    // interval (intervalAlone) needs it.
+    if (padded) this.chart.redraw(false);
     applyRange();
   }
 }
@@ -806,6 +914,106 @@ const clockAxis = {
     });
   },
 };
+
+// leaguesChart is the chart of the leagues side by side (ttt serve
+// --with): each league's learning curve, on the x axis of the learning
+// curve above (rounds; the time since each league's own first round;
+// the clock), each league its colour, its name in the legend.
+let leaguesChart = null;
+
+async function leaguesSideBySide(progress) {
+  const card = document.getElementById("leagues-card");
+  const { leagues } = await api("/api/leagues");
+  card.hidden = leagues.length < 2;
+  if (leagues.length < 2) return;
+  const curves = await Promise.all(leagues.map((l) => (l.base ? api(`${l.base}/api/progress`) : progress)));
+  const by = chartX === "games" ? "round" : chartX; // the games of leagues of other learners say little side by side
+  const tables = curves.map((c) => {
+    const pts = c.points.filter((p) => by === "round" || p.finished != null);
+    const xs = pts.map((p) => (by === "time" ? p.finished : by === "elapsed" ? p.finished - pts[0].finished : p.round));
+    // uPlot.join wants each league's x in order, once.
+    const seen = new Map();
+    xs.forEach((x, i) => seen.set(x, pts[i].elo));
+    const keys = [...seen.keys()].sort((a, b) => a - b);
+    return [keys, keys.map((x) => seen.get(x))];
+  });
+  const data = uPlot.join(tables);
+  const series = [
+    { label: by, value: (u, v) => (v == null ? "–" : by === "time" ? new Date(v * 1000).toLocaleString() : by === "elapsed" ? elapsedText(v) : fmt.int(v)) },
+    ...leagues.map((l, k) => ({ label: l.name, stroke: curveColors[k % curveColors.length], width: 1.5, spanGaps: true, points: { show: false }, value: legendValue((v) => v.toFixed(0)) })),
+  ];
+  const box = document.getElementById("chart-leagues");
+  box.dataset.leagues = leagues.length;
+  leaguesChart?.destroy();
+  box.replaceChildren();
+  leaguesChart = newChart(box, 220, { series, legend: { live: true }, scales: { x: by === "time" ? { time: true } : { time: false } }, xAxis: by === "time" ? clockAxis : by === "elapsed" ? elapsedAxis : {}, hooks: { setLegend: [cursorTip] } }, data);
+  window.tttLeagues = leaguesChart; // for the browser test
+}
+
+// elapsedAxis is the x axis by the time since the first round on the
+// chart finished: 0, 30m, 1h, 1h30m, 2d 3h.
+const elapsedAxis = {
+  label: "time since the first round",
+  incrs: [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400],
+  values: (u, ticks) => ticks.map((t) => (t == null ? "" : elapsedText(t))),
+};
+
+// elapsedText writes seconds since the start as the axis does: 40s,
+// 12m, 1h30m, 2d 3h.
+function elapsedText(s) {
+  s = Math.round(s);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ""}`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60) ? `${Math.floor((s % 3600) / 60)}m` : ""}`;
+  return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+}
+
+// smoothed is ys (null where a round has none) as a running average of
+// weight w, TensorBoard's: each value w parts the average before it and
+// 1 - w its own, divided by 1 - w^n (the debiasing that keeps the first
+// points from starting at zero); null where ys is.
+function smoothed(ys, w) {
+  let avg = 0;
+  let n = 0;
+  return ys.map((y) => {
+    if (y == null) return null;
+    avg = w * avg + (1 - w) * y;
+    n++;
+    return avg / (1 - w ** n);
+  });
+}
+
+// cursorTip shows the values under the cursor beside it, as the legend
+// has them: the round (or time, or games) and each line's value, the
+// lines that have one there.
+function cursorTip(u) {
+  let tip = u.over.querySelector(".tip");
+  if (!tip) {
+    tip = el("div", { class: "tip", "aria-hidden": "true" });
+    u.over.append(tip);
+  }
+  const { left, top, idx } = u.cursor;
+  if (idx == null || left == null || left < 0) {
+    tip.hidden = true;
+    return;
+  }
+  const rows = [...u.root.querySelectorAll(".u-legend .u-series")];
+  const lines = [];
+  rows.forEach((r, si) => {
+    if (r.style.display === "none" || r.classList.contains("u-off")) return;
+    const value = r.querySelector(".u-value")?.textContent ?? "";
+    if (!value || value === "–" || (si > 0 && u.data[si]?.[idx] == null && !u.series[si].flat)) return;
+    const label = si === 0 ? "" : `${r.querySelector(".u-label")?.textContent ?? ""}: `;
+    lines.push(el("div", {}, si === 0 ? el("b", { text: value }) : `${label}${value}`));
+  });
+  tip.replaceChildren(...lines);
+  tip.hidden = !lines.length;
+  // Beside the cursor, on the side with room.
+  const w = tip.offsetWidth;
+  const h = tip.offsetHeight;
+  tip.style.left = `${left + 14 + w > u.over.clientWidth ? Math.max(0, left - 14 - w) : left + 14}px`;
+  tip.style.top = `${Math.max(0, Math.min(top + 14, u.over.clientHeight - h))}px`;
+}
 
 // gamesAxis is the x axis by the league's training games, written short
 // (150k, 2.5M).
@@ -883,14 +1091,28 @@ function fitShares(u) {
 
 // chartPNG is the charts shown as one PNG image: each chart's canvas
 // (its lines and axes) with its legend below it, as the legend reads
-// now, on the page's background.
+// now, on the page's background. Each legend row draws its line as the
+// chart does, dashed where it is (a search, an anchored player), and
+// puts its value in a column of its own, apart from the name: a picture
+// shared without the page must still say which line is which.
 async function chartPNG() {
   const shown = charts.filter((c) => c.chart && !c.box.hidden);
   const scale = window.devicePixelRatio || 1;
   const rowHeight = 18 * scale;
   const parts = shown.map((c) => {
-    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].filter((r) => r.style.display !== "none");
-    return { canvas: c.chart.ctx.canvas, rows: rows.map((r) => ({ text: r.textContent.replace(/\s+/g, " ").trim(), color: r.querySelector(".u-marker")?.style.borderColor })) };
+    // The legend's rows are the chart's series, in order (the x axis's
+    // first); those of the bands' ends are hidden.
+    const rows = [...c.chart.root.querySelectorAll(".u-legend .u-series")].map((r, si) => ({ r, si, s: c.chart.series[si] })).filter(({ r }) => r.style.display !== "none");
+    return {
+      canvas: c.chart.ctx.canvas,
+      rows: rows.map(({ r, si, s }) => ({
+        label: (r.querySelector(".u-label")?.textContent ?? "").replace(/\s+/g, " ").trim(),
+        value: (r.querySelector(".u-value")?.textContent ?? "").replace(/\s+/g, " ").trim(),
+        stroke: si === 0 ? null : s.stroke(c.chart, si),
+        dash: s.dash,
+        width: s.width,
+      })),
+    };
   });
   const width = Math.max(...parts.map((p) => p.canvas.width));
   const height = parts.reduce((h, p) => h + p.canvas.height + (p.rows.length + 1) * rowHeight, 0);
@@ -900,20 +1122,67 @@ async function chartPNG() {
   g.fillStyle = getComputedStyle(chartBox.closest(".card")).backgroundColor;
   g.fillRect(0, 0, width, height);
   g.font = `${12 * scale}px ${style.fontFamily}`;
+  const line = 28 * scale; // a marker long enough to show its dashes
+  const labelX = 10 * scale + line + 10 * scale;
+  const valueX = labelX + Math.max(0, ...parts.flatMap((p) => p.rows.map((r) => g.measureText(r.label).width))) + 20 * scale;
   let y = 0;
   for (const p of parts) {
     g.drawImage(p.canvas, 0, y);
     y += p.canvas.height + rowHeight / 2;
     for (const r of p.rows) {
-      g.fillStyle = r.color || style.color;
-      g.fillRect(10 * scale, y + 4 * scale, 14 * scale, 4 * scale);
+      if (r.stroke) {
+        g.strokeStyle = r.stroke;
+        g.lineWidth = Math.max(2, r.width ?? 1) * scale;
+        g.setLineDash((r.dash ?? []).map((d) => d * scale));
+        g.beginPath();
+        g.moveTo(10 * scale, y + 6 * scale);
+        g.lineTo(10 * scale + line, y + 6 * scale);
+        g.stroke();
+        g.setLineDash([]);
+      }
       g.fillStyle = style.color;
-      g.fillText(r.text, 30 * scale, y + 10 * scale);
+      g.fillText(r.label, labelX, y + 10 * scale);
+      g.fillText(r.value, valueX, y + 10 * scale);
       y += rowHeight;
     }
     y += rowHeight / 2;
   }
   return new Promise((resolve) => out.toBlob(resolve, "image/png"));
+}
+
+// intervalAlone draws, on a chart of one round, each curve's 95%
+// interval as a bar through its point: a band is drawn between rounds,
+// and of a round alone it would draw nothing.
+function intervalAlone(u) {
+  if (!u.padded || !u.bands) return;
+  const g = u.ctx;
+  const scale = window.devicePixelRatio || 1;
+  g.save();
+  g.beginPath();
+  g.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+  g.clip();
+  for (const b of u.bands) {
+    const [hi, lo] = b.series;
+    const curve = lo - 1; // each curve's series comes before its ends'
+    const k = u.data[curve].findIndex((v) => v != null);
+    if (k < 0 || u.data[lo][k] == null || u.data[hi][k] == null) continue;
+    const x = Math.round(u.valToPos(u.data[0][k], "x", true));
+    const top = u.valToPos(u.data[hi][k], "y", true);
+    const bottom = u.valToPos(u.data[lo][k], "y", true);
+    const cap = 6 * scale;
+    g.strokeStyle = u.series[curve].stroke(u, curve);
+    g.lineWidth = 2 * scale; // two whole pixels on the round's grid line
+    g.setLineDash([]); // the last series drawn may have left its dashes
+    g.beginPath();
+    g.moveTo(x, top);
+    g.lineTo(x, bottom);
+    g.moveTo(x - cap, top);
+    g.lineTo(x + cap, top);
+    g.moveTo(x - cap, bottom);
+    g.lineTo(x + cap, bottom);
+    g.stroke();
+  }
+  g.restore();
 }
 
 document.getElementById("curve-png").addEventListener("click", async () => {
@@ -934,17 +1203,24 @@ for (const b of document.querySelectorAll("#range [data-range]")) {
     setZoom(m ? { last: Number(m[1]) } : null);
   });
 }
-for (const [id, by] of [["clock", "time"], ["games", "games"]]) {
+for (const [id, by] of [["clock", "time"], ["games", "games"], ["elapsed", "elapsed"]]) {
   document.getElementById(id).addEventListener("click", () => {
     xBy = xBy === by ? "round" : by;
-    if (xBy === "time") log = false; // a log of the clock says nothing
+    if (xBy === "time" || xBy === "elapsed") log = false; // a log of the clock says nothing; of the time since the start, nothing at its 0
     writeURL();
     refresh();
   });
 }
+// The smoothing's slider: the curves redrawn where it stops, the address
+// keeping where it stopped.
+document.getElementById("smooth").addEventListener("change", (e) => {
+  smooth = Math.min(0.99, Math.max(0, Number(e.target.value) || 0));
+  writeURL();
+  refresh();
+});
 document.getElementById("log").addEventListener("click", () => {
   log = !log;
-  if (log && xBy === "time") xBy = "round";
+  if (log && (xBy === "time" || xBy === "elapsed")) xBy = "round";
   writeURL();
   refresh();
 });

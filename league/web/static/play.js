@@ -132,6 +132,7 @@ let over = false;
 let busy = false;
 let lastMove = ""; // the agent's last move, said with the status
 let played = null; // the square or column the keyboard or mouse played, while the focus is to move on
+let toBoardNext = false; // a new game began: the focus goes to the board's first free move once it is the human's
 const tally = { win: 0, tie: 0, loss: 0 };
 
 function toMove() {
@@ -150,6 +151,10 @@ function render() {
     const free = [...boardBox.querySelectorAll("button:not([disabled])")].sort((a, b) => far(a) - far(b));
     (over ? document.getElementById("new") : free[0])?.focus();
     played = null;
+  }
+  if (toBoardNext && open) {
+    boardBox.querySelector("button:not([disabled])")?.focus();
+    toBoardNext = false;
   }
   boardBox.dataset.over = over;
   boardBox.dataset.moves = moves.join(",");
@@ -183,7 +188,7 @@ function think(ans, before) {
   lastMove = `${agent.name} played ${game.move} ${ans.move}. `;
   // How long the reply took, and what a search did for it.
   const s = ans.search;
-  const did = !s ? "" : `, ${s.title} ${fmt.int(s[s.unit])} ${s.unit} ${s.per}, ${fmt.int(s.nodes)} positions judged`;
+  const did = !s ? "" : `, ${searchDid(s)}, ${fmt.int(s.nodes)} position${s.nodes === 1 ? "" : "s"} judged`;
   const reply = document.getElementById("reply");
   reply.textContent = `replied in ${seconds(ans.seconds)}${did}`;
   reply.dataset.seconds = ans.seconds;
@@ -217,6 +222,17 @@ function think(ans, before) {
     cells.push(el("div", { class: `thought${chosen}`, "data-move": move, role: "img", "aria-label": named(fmt.pct(p)), text: fmt.pct(p) }, el("span", { class: "bar", style: `width:${Math.min(100, 100 * p)}%` })));
   }
   document.getElementById("thoughts").replaceChildren(...cells);
+}
+
+// searchDid says how far a search got for a move: "alpha-beta 8 plies
+// deep", "1 ply deep"; where the server's limits on a move (a second, an
+// MCTS tree's size) stopped it short of its budget, both, as "alpha-beta
+// 6 of 8 plies deep": best@ab8 is no search 8 plies deep when it reached 6.
+function searchDid(s) {
+  const reached = s[s.unit];
+  const unit = reached === 1 ? s.unit_one : s.unit;
+  if (s.budget == null || reached >= s.budget) return `${s.title} ${fmt.int(reached)} ${unit} ${s.per}`;
+  return `${s.title} ${fmt.int(reached)} of ${fmt.int(s.budget)} ${s.unit} ${s.per} (stopped short by the server's limit on a move)`;
 }
 
 // seconds writes a time a move as people read it: 0.04 ms, 0.4 ms, 12
@@ -328,7 +344,13 @@ async function main() {
     b.setAttribute("aria-pressed", side === human);
     b.onclick = () => (location.href = playURL(agent ? refOf(agent) : pathRef(), side));
   }
-  document.getElementById("new").onclick = () => agent && !busy && newGame();
+  // A new game takes the focus to the board, as a move does, so that the
+  // arrows work at once: "New game" has it at a game's end.
+  document.getElementById("new").onclick = () => {
+    if (!agent || busy) return;
+    toBoardNext = true;
+    newGame();
+  };
   try {
     [agent, game] = await Promise.all([api(`/api/agents/${encodeURIComponent(pathRef())}`), gameInfo()]);
   } catch (err) {
@@ -345,12 +367,21 @@ async function main() {
   view.build(play);
   boardBox.addEventListener("keydown", arrows);
   // The skip link lands on the board's first free square or column.
-  document.getElementById("skip").onclick = (e) => {
+  // Chromium activates a link on Enter's keydown, and the same key's
+  // keypress then goes to whatever has the focus: a square focused by
+  // the link would play. So the link's Enter is cancelled on its
+  // keydown, and the focus moves on its keyup, once the keypress has
+  // gone to the link; a click moves it at once.
+  const skip = document.getElementById("skip");
+  const toBoard = (e) => {
     const first = boardBox.querySelector("button:not([disabled])");
     if (!first) return;
     e.preventDefault();
     first.focus();
   };
+  skip.onclick = toBoard;
+  skip.addEventListener("keydown", (e) => e.key === "Enter" && e.preventDefault());
+  skip.addEventListener("keyup", (e) => e.key === "Enter" && toBoard(e));
   if (game.drop) {
     document.getElementById("colours").replaceChildren("X", el("span", { class: "stone X", "aria-hidden": "true" }), "yellow, moves first; O", el("span", { class: "stone O", "aria-hidden": "true" }), "red");
   }
