@@ -219,16 +219,21 @@ func followDocument(t *testing.T, path, dir, port string) {
 // The quick tier's budget for a document's longest commands, each a
 // bound of the command's own, added to it as written: a Connect Four
 // league run to its --rounds trains quickGames a round (seconds) in
-// place of the default five million (minutes on two cores); a league run
+// place of the default five million (minutes on two cores), and
+// evaluates its snapshot from the empty board alone with no extra ladder
+// games (quickEvaluation: at the default openings and ladder interval,
+// the first best's games against the solver and the MCTS players were
+// two thirds of that round's CPU); a league run
 // plays quickRounds rounds at most; a Connect Four analysis stops after
 // quickAnalysis (its --time). What follows such a command in its
 // document (ratings, verify, play, export, a search) reads the league or
 // the output as it would read the whole one's. A run of --duration is
 // stopped once it has said its first line, in both tiers.
 const (
-	quickGames    = "20000"
-	quickRounds   = 20
-	quickAnalysis = "2s"
+	quickGames      = "20000"
+	quickEvaluation = "--openings 0 --ladder-interval 200"
+	quickRounds     = 20
+	quickAnalysis   = "2s"
 )
 
 // roundsFlag finds a command's --rounds N.
@@ -240,6 +245,9 @@ func quickBudget(cmd string) string {
 	case strings.Contains(cmd, "league run") && strings.Contains(cmd, "--rounds"):
 		if strings.Contains(cmd, "--game connect4") && !strings.Contains(cmd, "--games-per-round") {
 			cmd += " --games-per-round " + quickGames
+			if !strings.Contains(cmd, "--openings") && !strings.Contains(cmd, "--ladder-interval") {
+				cmd += " " + quickEvaluation
+			}
 		}
 		if m := roundsFlag.FindStringSubmatch(cmd); m != nil {
 			if n, _ := strconv.Atoi(m[1]); n > quickRounds {
@@ -257,7 +265,7 @@ func quickBudget(cmd string) string {
 func TestQuickBudget(t *testing.T) {
 	t.Parallel()
 	for cmd, want := range map[string]string{
-		"./ttt league run --game connect4 --db c4.db --rounds 1":          "./ttt league run --game connect4 --db c4.db --rounds 1 --games-per-round 20000",
+		"./ttt league run --game connect4 --db c4.db --rounds 1":          "./ttt league run --game connect4 --db c4.db --rounds 1 --games-per-round 20000 --openings 0 --ladder-interval 200",
 		"./ttt league run --db four.db --learners policy --rounds 60":     "./ttt league run --db four.db --learners policy --rounds 20",
 		"./ttt analyze --game connect4 4453":                              "./ttt analyze --game connect4 4453 --time 2s",
 		"./ttt league run --rounds 20":                                    "./ttt league run --rounds 20",

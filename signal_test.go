@@ -128,8 +128,10 @@ func testNohup(t *testing.T, p clitest.TTT) {
 func TestCtrlCStopsEveryCommand(t *testing.T) {
 	t.Parallel()
 	p := built(t)
+	// A league evaluated from the empty board alone, with no extra ladder
+	// games: the commands only need its best.
 	p.OK(t, "league", "run", "--rounds", "2", "--game", "connect4", "--learners", "tdlambda",
-		"--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "1", "--seed", "3")
+		"--games-per-round", "300", "--hidden", "16", "--opponents", "4", "--openings", "0", "--ladder-interval", "200", "--seed", "3")
 	for _, args := range [][]string{
 		{"verify", "best@mcts1000000"},
 		{"verify", "best@ab42", "--against", "solver"},

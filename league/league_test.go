@@ -401,7 +401,8 @@ func TestStopAbandonsTheRoundAhead(t *testing.T) {
 	t.Parallel()
 	db := openGame(t, filepath.Join(t.TempDir(), "l.db"), agents.ConnectFour)
 	cfg := league.Default(agents.ConnectFour)
-	cfg.GamesPerRound, cfg.Opponents, cfg.Openings, cfg.LadderInterval = 20_000, 6, 1, 200
+	// Evaluated from the empty board alone: the point is the training.
+	cfg.GamesPerRound, cfg.Opponents, cfg.Openings, cfg.LadderInterval = 20_000, 6, 0, 200
 	cfg.Settings = cfg.With("tuples", 8).With("tuple_length", 5)
 	stopped := make(chan struct{})
 	var mu sync.Mutex
@@ -454,13 +455,13 @@ func TestDurationKeepsEveryRoundItStarts(t *testing.T) {
 }
 
 // TestDurationKeepsItsRound is TestDurationKeepsEveryRoundItStarts with
-// one duration, and a briefer evaluation (--openings 1
-// --ladder-interval 200): wherever the duration runs out, the rounds
-// trained are the rounds committed.
+// one duration, and a briefer evaluation (--openings 0
+// --ladder-interval 200: from the empty board alone): wherever the
+// duration runs out, the rounds trained are the rounds committed.
 func TestDurationKeepsItsRound(t *testing.T) {
 	t.Parallel()
 	durationKeepsEveryRound(t, []time.Duration{200 * time.Millisecond}, func(cfg *league.Config) {
-		cfg.Openings, cfg.LadderInterval = 1, 200
+		cfg.Openings, cfg.LadderInterval = 0, 200
 	})
 }
 

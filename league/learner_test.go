@@ -98,31 +98,33 @@ func TestDivergedLineRetires(t *testing.T) {
 func TestConnectFourLeagueHoweverPlayed(t *testing.T) {
 	t.Parallel()
 	testkit.Long(t, "Connect Four leagues of 4 rounds of 2,500 games; TestConnectFourLeagueHoweverPlayedSmall plays 2 of 500")
-	connectFourLeagueHoweverPlayed(t, 4, 2500, 100)
+	connectFourLeagueHoweverPlayed(t, 4, 2500, 1, 100)
 }
 
 // TestConnectFourLeagueHoweverPlayedSmall is
 // TestConnectFourLeagueHoweverPlayed in leagues of 2 rounds of 500
-// games, stopped and resumed after the first, whose bests play no extra
-// ladder games (a ladder interval of ±200).
+// games, stopped and resumed after the first, evaluated from the empty
+// board alone, whose bests play no extra ladder games (a ladder interval
+// of ±200).
 func TestConnectFourLeagueHoweverPlayedSmall(t *testing.T) {
 	t.Parallel()
-	connectFourLeagueHoweverPlayed(t, 2, 500, 200)
+	connectFourLeagueHoweverPlayed(t, 2, 500, 0, 200)
 }
 
 // connectFourLeagueHoweverPlayed is TestConnectFourLeagueHoweverPlayed
 // with leagues of rounds rounds (even: the overlapped league stops half
-// way) of games games, their new bests' ladder intervals ±interval.
-func connectFourLeagueHoweverPlayed(t *testing.T, rounds, games int, interval float64) {
+// way) of games games, evaluated over the openings of openings moves,
+// their new bests' ladder intervals ±interval.
+func connectFourLeagueHoweverPlayed(t *testing.T, rounds, games, openings int, interval float64) {
 	ctx := context.Background()
 	cfg := Default(agents.ConnectFour)
 	// Rounds of several batches of the actors, each learned from while
 	// the next is played, and a last batch cut short.
 	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds = games, 8, rounds
-	// One opening of one move in each colour: the games against the
-	// solver and the MCTS players, most of such a league's time, are 14 a
-	// player, not 98.
-	cfg.Openings = 1
+	// The openings of one move in each colour, or the empty board alone:
+	// the games against the solver and the MCTS players, most of such a
+	// league's time, are 14 a player, or 2, not 98.
+	cfg.Openings = openings
 	cfg.LadderInterval = interval
 	// The net grows at the first round of the resumed run: by the same
 	// tuples as in the run that never stopped.
@@ -262,7 +264,10 @@ func taughtLineHoweverPlayed(t *testing.T, method *learn.Method, small map[strin
 	ctx := context.Background()
 	cfg := Default(agents.ConnectFour)
 	cfg.Learners = []*learn.Method{ntuple.Method, method}
-	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds, cfg.Openings, cfg.LadderInterval = 3000, 6, 4, 1, 200
+	// Evaluated from the empty board alone: the games against the solver
+	// and the MCTS players from every opening of one move were most of
+	// the test's CPU, and its point is the training.
+	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds, cfg.Openings, cfg.LadderInterval = 3000, 6, 4, 0, 200
 	cfg.Settings = cfg.With("tuples", 8).With("line_tuples", 0).With("tuple_length", 4).With("grow_at", 0).With("teacher_depth", 2).With("buffer", 300)
 	for name, v := range small {
 		cfg.Settings = cfg.With(name, v)

@@ -193,6 +193,21 @@ func TestRatingsWidth(t *testing.T) {
 	if !names[long] || !names["perfect"] || !names["random"] || !names["checkpoint-23"] {
 		t.Errorf("csv agents: %v", names)
 	}
+	// The table's X OPT and O OPT are each side's share of optimal moves,
+	// the CSV's, in that order.
+	for i, row := range rows {
+		if row["x_optimal_pct"] == "" {
+			continue // random and the MCTS players have no single line to check
+		}
+		cells := strings.Fields(lines[1+i])
+		for k, side := range []string{"x", "o"} {
+			want, _ := strconv.ParseFloat(row[side+"_optimal_pct"], 64)
+			got, err := strconv.ParseFloat(strings.TrimSuffix(cells[len(cells)-2+k], "%"), 64)
+			if err != nil || math.Abs(got-want) > 0.051 {
+				t.Errorf("%s: the table's %s OPT is %q, its share of optimal moves as %s %v", row["agent"], strings.ToUpper(side), cells[len(cells)-2+k], strings.ToUpper(side), want)
+			}
+		}
+	}
 }
 
 // A stored setting that is out of range, NaN (which fails every

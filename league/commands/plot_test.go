@@ -275,9 +275,9 @@ func TestRatingsPlotLeagues(t *testing.T) {
 func TestRatingsPlotOneRound(t *testing.T) {
 	t.Parallel()
 	p := clitest.New(t)
-	// One opening and no extra ladder games: the plot's point is the
-	// round's figures, not the ladder's.
-	p.OK(t, "league", "run", "--game", "connect4", "--rounds", "1", "--games-per-round", "2000", "--openings", "1", "--ladder-interval", "200")
+	// No opening but the empty board, and no extra ladder games: the
+	// plot's point is the round's figures, not the evaluation's breadth.
+	p.OK(t, "league", "run", "--game", "connect4", "--rounds", "1", "--games-per-round", "2000", "--openings", "0", "--ladder-interval", "200")
 	// Eleven significant digits in a row: a leading zero is none (a
 	// round of 0.0267 cores writes 0.02670891575, ten significant digits).
 	noise := regexp.MustCompile(`[1-9]\d{10,}`)

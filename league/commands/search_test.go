@@ -19,25 +19,29 @@ import (
 // TestSearchedAgentsInTwoRounds is its quick sibling.
 func TestSearchedAgents(t *testing.T) {
 	testkit.Long(t, "two Connect Four leagues of 3 rounds of 20,000 games; TestSearchedAgentsInTwoRounds plays one of 2 of 2,000")
-	searchedAgents(t, "3", "20000", "1", "2")
+	searchedAgents(t, "3", "20000", "1", "1", "2")
 }
 
 // TestSearchedAgentsInTwoRounds is TestSearchedAgents with one league, on
-// two workers, of 2 rounds of 2,000 games: the best of round 1 joins
+// two workers, of 2 rounds of 2,000 games, each snapshot and searched
+// agent evaluated from the empty board alone (--openings 0; from every
+// opening of one move, the games of the searches and of the built-in
+// players were most of the test's CPU): the best of round 1 joins
 // searched in round 2. That one worker rates as two do is
 // TestSearchedAgents' alone.
 func TestSearchedAgentsInTwoRounds(t *testing.T) {
 	t.Parallel()
-	searchedAgents(t, "2", "2000", "2")
+	searchedAgents(t, "2", "2000", "0", "2")
 }
 
 // searchedAgents is TestSearchedAgents with leagues of rounds rounds of
-// games games, one on each number of workers, which must rate alike.
-func searchedAgents(t *testing.T, rounds, games string, workerCounts ...string) {
+// games games evaluated over --openings openings, one on each number of
+// workers, which must rate alike.
+func searchedAgents(t *testing.T, rounds, games, openings string, workerCounts ...string) {
 	ratings := make([]string, len(workerCounts))
 	for i, workers := range workerCounts {
 		p := clitest.New(t)
-		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", rounds, "--games-per-round", games, "--openings", "1", "--ladder-interval", "200",
+		out := p.OK(t, "league", "run", "--game", "connect4", "--rounds", rounds, "--games-per-round", games, "--openings", openings, "--ladder-interval", "200",
 			"--search", "ab2,mcts50", "--workers", workers)
 		// Round 1 has no best yet; each round after adds the best
 		// searched twice, or once more where the best did not change.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"ttt/agents"
+	"ttt/agents/conv"
 	"ttt/agents/game"
 	"ttt/agents/game/tictactoe"
 	"ttt/agents/table"
@@ -29,7 +30,14 @@ func TestTrainMethods(t *testing.T) {
 	p := clitest.New(t)
 	for _, method := range agents.MethodNames() {
 		file := method + ".bin"
-		args := []string{"train", "--method", method, "--games", "2000", "-o", file}
+		// The convolutional learner labels every position of a game by
+		// a search: 2,000 games would take it a minute of CPU, and 20
+		// make its file as well.
+		games := "2000"
+		if method == conv.Method.Name {
+			games = "20"
+		}
+		args := []string{"train", "--method", method, "--games", games, "-o", file}
 		if m, _ := agents.MethodOf(method); slices.Contains(m.Own, train.Hidden) {
 			args = append(args, "--hidden", "8")
 		}

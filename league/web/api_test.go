@@ -105,6 +105,16 @@ func TestAPI(t *testing.T) {
 		if len(got.Agents) != 3 || got.Rated != len(cli) {
 			t.Errorf("limit=3: %d rows of %d rated", len(got.Agents), got.Rated)
 		}
+		// A later page holds the rows of ttt ratings after the first, each
+		// at its rank in the whole leaderboard.
+		getJSON(t, url+"api/leaderboard?limit=3&offset=3", &got)
+		if len(got.Agents) != 3 || len(cli) < 6 {
+			t.Fatalf("limit=3&offset=3: %d rows of %d rated", len(got.Agents), len(cli))
+		}
+		for i, a := range got.Agents {
+			c := cli[3+i]
+			same(t, fmt.Sprint("offset=3, row ", i), a, map[string]any{"rank": c["rank"], "id": c["id"], "name": c["agent"]})
+		}
 		// Sorted by name (its numbers as numbers), either way: the same
 		// rows, one order the other's reverse.
 		names := func(order string) []string {

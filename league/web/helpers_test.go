@@ -42,13 +42,14 @@ func newLeague(t testing.TB, rounds int, flags ...string) (clitest.TTT, string) 
 // a new directory, with no journal beside it: the league that
 // TestReplacedLeague and TestBrowser put in the place of the tic-tac-toe
 // league being served. Its round is long under the race detector, so it
-// is played once and its file copied for each test.
+// is played once, evaluated from the empty board alone, and its file
+// copied for each test.
 func otherLeague(t testing.TB) string {
 	t.Helper()
 	otherFile.mu.Lock()
 	defer otherFile.mu.Unlock()
 	if otherFile.data == nil {
-		_, path := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "1", "--ladder-interval", "200", "--seed", "3")
+		_, path := newLeague(t, 1, "--game", "connect4", "--games-per-round", "200", "--tuples", "6", "--tuple-length", "5", "--opponents", "4", "--openings", "0", "--ladder-interval", "200", "--seed", "3")
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
