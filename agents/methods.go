@@ -9,6 +9,7 @@ import (
 	"ttt/agents/conv"
 	"ttt/agents/game"
 	"ttt/agents/learn"
+	"ttt/agents/lines"
 	"ttt/agents/ntuple"
 	"ttt/agents/train"
 )
@@ -23,6 +24,7 @@ var Methods = []*learn.Method{
 	train.SelfPlayTableMethod,
 	ntuple.Method,
 	conv.Method,
+	lines.Method,
 }
 
 // MethodNames are the names of Methods, in their order.

@@ -13,6 +13,7 @@ import (
 	"ttt/agents"
 	"ttt/agents/conv"
 	"ttt/agents/learn"
+	"ttt/agents/lines"
 	"ttt/agents/ntuple"
 	"ttt/agents/testkit"
 	"ttt/agents/train"
@@ -242,15 +243,35 @@ func oneRoundHooks(ctx context.Context, lg *league, tr *trainer, hooks Hooks) (R
 // rounds are its method's length, not the league's.
 func TestTaughtLineHoweverPlayed(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		method *learn.Method
+		small  map[string]float64 // a small network and short rounds
+	}{
+		{conv.Method, map[string]float64{"conv_games": 30, "conv_layers": 1, "channels": 4, "conv_hidden": 8}},
+		{lines.Method, map[string]float64{"lines_games": 30, "line_features": 4, "lines_hidden": 4}},
+	} {
+		t.Run(c.method.Name, func(t *testing.T) {
+			if c.method == conv.Method {
+				testkit.Long(t, "the convolutional line, whose league and learner are the lines network's (the quick tier runs that)")
+			}
+			t.Parallel()
+			taughtLineHoweverPlayed(t, c.method, c.small)
+		})
+	}
+}
+
+func taughtLineHoweverPlayed(t *testing.T, method *learn.Method, small map[string]float64) {
 	ctx := context.Background()
 	cfg := Default(agents.ConnectFour)
-	cfg.Learners = []*learn.Method{ntuple.Method, conv.Method}
+	cfg.Learners = []*learn.Method{ntuple.Method, method}
 	// Evaluated from the empty board alone: the games against the solver
 	// and the MCTS players from every opening of one move were most of
 	// the test's CPU, and its point is the training.
 	cfg.GamesPerRound, cfg.Opponents, cfg.Rounds, cfg.Openings, cfg.LadderInterval = 3000, 6, 4, 0, 200
-	cfg.Settings = cfg.With("tuples", 8).With("line_tuples", 0).With("tuple_length", 4).With("grow_at", 0).
-		With("conv_games", 30).With("conv_layers", 1).With("channels", 4).With("conv_hidden", 8).With("teacher_depth", 2).With("buffer", 300)
+	cfg.Settings = cfg.With("tuples", 8).With("line_tuples", 0).With("tuple_length", 4).With("grow_at", 0).With("teacher_depth", 2).With("buffer", 300)
+	for name, v := range small {
+		cfg.Settings = cfg.With(name, v)
+	}
 	dir := t.TempDir()
 	leagueOf := func(name string, play func(*store.DB)) (weights map[string][]byte, games map[int64]int) {
 		db, err := store.Open(ctx, filepath.Join(dir, name), func() store.Setup { return Setup(agents.ConnectFour) })
@@ -281,7 +302,7 @@ func TestTaughtLineHoweverPlayed(t *testing.T) {
 		}
 		return weights, games
 	}
-	var taught []learn.Model // the teacher of each of the conv line's rounds, one worker
+	var taught []learn.Model // the teacher of each of the taught line's rounds, one worker
 	sw, sg := leagueOf("sequential.db", func(db *store.DB) {
 		cfg := cfg
 		cfg.Workers = 1
@@ -291,7 +312,7 @@ func TestTaughtLineHoweverPlayed(t *testing.T) {
 		}
 		defer lg.checkpoints.Wait()
 		for range cfg.Rounds {
-			if tr.turn() == conv.Method.Name {
+			if tr.turn() == method.Name {
 				taught = append(taught, tr.teacher(tr.lines[1]))
 			}
 			if _, err := oneRound(ctx, lg, tr); err != nil {
@@ -315,10 +336,10 @@ func TestTaughtLineHoweverPlayed(t *testing.T) {
 		t.Errorf("training games by round: %v one after the other, %v overlapped; want %v", sg, og, want)
 	}
 	if len(taught) != 2 || taught[0] == nil {
-		t.Fatalf("the conv line's teachers: %v, want the n-tuple network first", taught)
+		t.Fatalf("the %s line's teachers: %v, want the n-tuple network first", method.Name, taught)
 	}
 	if _, ok := taught[0].(*ntuple.Net); !ok {
-		t.Errorf("the conv line's first teacher is %s, want the n-tuple network", taught[0].Describe())
+		t.Errorf("the %s line's first teacher is %s, want the n-tuple network", method.Name, taught[0].Describe())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
+	"ttt/agents/expert"
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 )
@@ -67,14 +68,14 @@ func BenchmarkTrain(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	n, _ := New(connect4.Game, DefaultShape, rng)
 	grad := alloc(connect4.Game, n.Shape)
-	opt := NewAdam(len(n.W), 1e-3, 0)
+	opt := expert.NewAdam(len(n.W), 1e-3, 0)
 	pos, movers := randomBatch(256, rng)
 	labels := make([]float32, 256)
 	dOut := make([]float32, 256)
 	var p Pass
 	for b.Loop() {
 		n.Forward(pos, movers, &p)
-		Loss(p.Out[:256], labels, dOut)
+		expert.Loss(p.Out[:256], labels, dOut)
 		clear(grad.W)
 		n.Backward(dOut, &p, grad)
 		opt.Step(n.W, grad.W)

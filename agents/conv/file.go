@@ -85,7 +85,10 @@ func parse(g game.Game, rest []byte) (*Net, error) {
 }
 
 // decode reads what Bytes stored.
-func decode(g game.Game, stored []byte) (learn.Model, error) {
+func decode(g game.Game, stored []byte) (learn.Model, error) { return decodeNet(g, stored) }
+
+// decodeNet is decode, typed.
+func decodeNet(g game.Game, stored []byte) (*Net, error) {
 	side, rest, err := learn.ReadHeader(stored, Magic, g, "a convolutional network")
 	switch {
 	case err != nil:

@@ -1,8 +1,7 @@
 package conv
 
 import (
-	"math"
-
+	"ttt/agents/expert"
 	"ttt/agents/game"
 )
 
@@ -10,11 +9,6 @@ import (
 // only) the gradient of the loss over the batch that p holds, from the
 // gradient of the loss by each position's logit, dOut. Forward must have
 // run on p just before.
-//
-// The loss is the cross-entropy of the output against the label, a
-// score from 0 to 1: its gradient by the logit is simply output − label,
-// as for logistic regression, whatever the label (a search's estimate
-// is seldom 0 or 1).
 func (n *Net) Backward(dOut []float32, p *Pass, grad *Net) {
 	batch, cells := len(dOut), n.geo.cells
 	rows := batch * cells
@@ -75,25 +69,10 @@ func colSum(m []float32, width int, dst []float32) {
 	}
 }
 
-// Loss returns the mean cross-entropy of the batch's outputs against
-// labels, and writes its gradient by each logit into dOut.
-func Loss(logits, labels, dOut []float32) float64 {
-	var sum float64
-	for i, z := range logits {
-		y := Sigmoid(z)
-		t := labels[i]
-		dOut[i] = (y - t) / float32(len(logits))
-		// log(1+e^-|z|) keeps the cross-entropy finite for any logit.
-		az := math.Abs(float64(z))
-		sum += math.Max(float64(z), 0) - float64(z)*float64(t) + math.Log1p(math.Exp(-az))
-	}
-	return sum / float64(len(logits))
-}
-
 // Value returns the worth of pos, after a move by mover, to mover.
 func (n *Net) Value(pos game.Position, mover game.Side, p *Pass) float32 {
 	n.Forward([]game.Position{pos}, []game.Side{mover}, p)
-	return Sigmoid(p.Out[0])
+	return expert.Sigmoid(p.Out[0])
 }
 
 // scratch returns the backward pass's buffer i, of k values: gradients
@@ -109,4 +88,17 @@ func (p *Pass) scratch(i, k int) []float32 {
 	s := p.grads[i][:k]
 	clear(s)
 	return s
+}
+
+// Gradient implements expert.Net.
+func (n *Net) Gradient(b *expert.Batch, grad expert.Net) float64 {
+	batch := len(b.Positions)
+	n.forward(b.Positions, b.Movers, b.Syms, &n.train)
+	if cap(n.dOut) < batch {
+		n.dOut = make([]float32, batch)
+	}
+	dOut := n.dOut[:batch]
+	loss := expert.Loss(n.train.Out[:batch], b.Labels, dOut)
+	n.Backward(dOut, &n.train, grad.(*Net))
+	return loss
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ttt/agents/expert"
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 )
@@ -34,12 +35,12 @@ func TestGradient(t *testing.T) {
 	loss := func() float64 {
 		var p Pass
 		n.Forward(pos, movers, &p)
-		return Loss(p.Out[:len(pos)], labels, make([]float32, len(pos)))
+		return expert.Loss(p.Out[:len(pos)], labels, make([]float32, len(pos)))
 	}
 	var p Pass
 	n.Forward(pos, movers, &p)
 	dOut := make([]float32, len(pos))
-	Loss(p.Out[:len(pos)], labels, dOut)
+	expert.Loss(p.Out[:len(pos)], labels, dOut)
 	grad := alloc(g, n.Shape)
 	n.Backward(dOut, &p, grad)
 	checked := 0

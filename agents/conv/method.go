@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"ttt/agents/expert"
 	"ttt/agents/game"
 	"ttt/agents/learn"
 )
@@ -13,7 +14,7 @@ import (
 var Method = &learn.Method{
 	Name: "conv", Model: "convolutional value network", SelfPlay: true,
 	Summary: "a convolutional value network that learns the values its teacher's alpha-beta search finds (expert iteration): the league's other network at first, its own search once it plays better",
-	Own:     []*learn.Setting{Layers, Channels, Hidden, TeacherDepth, Buffer, RoundGames, learn.RandomPlies},
+	Own:     []*learn.Setting{Layers, Channels, Hidden, expert.TeacherDepth, expert.Buffer, RoundGames, learn.RandomPlies},
 	Games:   func(s learn.Settings) int { return s.Int(RoundGames.Name) },
 	CanLearn: func(g game.Game) error {
 		if b := g.Board(); b.Width < 1 || b.Cells%b.Width != 0 || g.Moves() > 64 {
@@ -27,19 +28,15 @@ var Method = &learn.Method{
 		if err != nil {
 			return nil, err
 		}
-		return NewExpert(net, s.Int(TeacherDepth.Name), s.Int(learn.RandomPlies.Name), s.Int(Buffer.Name), float32(s.LR), rng), nil
+		return expert.New(net, s, rng), nil
 	},
 	Resume: func(g game.Game, s learn.Settings, state []byte, rng *rand.Rand) (learn.Learner, error) {
-		return unmarshal(g, state, s.Int(TeacherDepth.Name), s.Int(learn.RandomPlies.Name), float32(s.LR), rng)
+		return expert.Resume(state, func(b []byte) (expert.Net, error) { return decodeNet(g, b) }, s, rng)
 	},
 	Decode:   decode,
 	ReadFile: ReadFile,
 	MaxFile:  maxFile,
 }
-
-// maxBuffer bounds the replay buffer: 21 bytes a position in the
-// learner's stored state.
-const maxBuffer = 4_000_000
 
 // The convolutional learner's own settings.
 var (
@@ -52,12 +49,8 @@ var (
 	Hidden = &learn.Setting{Name: "conv_hidden", Usage: "units of a new convolutional network's dense layer", Whole: true,
 		In: func(v float64) bool { return v >= 1 && v <= float64(limits.Hidden) }, Range: fmt.Sprintf("within 1..%d", limits.Hidden),
 		Made: "this league's convolutional network has %s dense units"}
-	TeacherDepth = &learn.Setting{Name: "teacher_depth", Usage: "plies of the alpha-beta search whose values the convolutional network learns", Whole: true,
-		In: func(v float64) bool { return v >= 1 && v <= 12 }, Range: "within 1..12"}
 	RoundGames = &learn.Setting{Name: "conv_games", Usage: "training games of a round of the convolutional line, which labels every position of a game by a search (0: --games-per-round)", Whole: true,
 		In: func(v float64) bool { return v >= 0 && v <= 1e9 }, Range: "within 0..1e9"}
-	Buffer = &learn.Setting{Name: "buffer", Usage: "labelled positions the convolutional learner keeps to learn from, the newest", Whole: true,
-		In: func(v float64) bool { return v >= batchSize && v <= maxBuffer }, Range: fmt.Sprintf("within %d..%d", batchSize, maxBuffer)}
 )
 
 // shapeOf is the shape of a new network as s says.
@@ -81,6 +74,6 @@ func defaults(g game.Game) learn.Settings {
 		LR:      0.001,
 		Epsilon: learn.Schedule{Start: 0.1, End: 0.1},
 		Own: map[string]float64{Layers.Name: float64(DefaultShape.Layers), Channels.Name: float64(DefaultShape.Channels), Hidden.Name: float64(DefaultShape.Hidden),
-			TeacherDepth.Name: 4, Buffer.Name: 500_000, RoundGames.Name: float64(games), learn.RandomPlies.Name: 16},
+			expert.TeacherDepth.Name: 4, expert.Buffer.Name: 500_000, RoundGames.Name: float64(games), learn.RandomPlies.Name: 16},
 	}
 }

@@ -1,8 +1,6 @@
-// Package conv is a convolutional value network and the way it learns:
-// from the positions of the league's games, each labelled by the
-// strongest searched player the league has (expert iteration, Anthony,
-// Tian and Barber 2017; the loop AlphaZero runs with MCTS, here with the
-// alpha-beta search ttt already has).
+// Package conv is a convolutional value network, which learns from the
+// positions of the league's games, each labelled by the strongest
+// searched player the league has (expert iteration: package expert).
 //
 // Why a second kind of value network: an n-tuple network (package
 // ntuple) is a sum of local patterns, and it stops learning where a
@@ -41,6 +39,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"ttt/agents/expert"
 	"ttt/agents/game"
 )
 
@@ -73,6 +72,9 @@ type Net struct {
 	conv []dense // the convolutions, then the 1×1 head
 	fc   dense   // the dense layer
 	out  dense   // the output
+
+	train Pass      // the learner's, for Gradient
+	dOut  []float32 // the loss's gradient by each logit, for Gradient
 }
 
 // dense is one layer's weights within Net.W: a matrix of in rows and out
@@ -177,32 +179,34 @@ func (n *Net) place() {
 	n.conv, n.fc, n.out = layers[:k-2], layers[k-2], layers[k-1]
 }
 
-// Clone returns a copy of n with weights of its own.
-func (n *Net) Clone() *Net {
+// Copy implements expert.Net.
+func (n *Net) Copy() expert.Net {
 	c := &Net{Game: n.Game, Shape: n.Shape, W: append([]float32(nil), n.W...), geo: n.geo}
 	c.place()
 	return c
 }
 
+// Zero implements expert.Net.
+func (n *Net) Zero() expert.Net { return alloc(n.Game, n.Shape) }
+
+// Weights implements expert.Net.
+func (n *Net) Weights() []float32 { return n.W }
+
 // Pass is the scratch space of a batch of positions through a network:
 // every layer's input and pre-activation, kept for the backward pass.
 // One goroutine's.
 type Pass struct {
-	batch int
-	cols  [][]float32 // each convolution's input, as the rows of its neighbourhoods
-	pre   [][]float32 // each convolution's output before the ReLU
-	acts  [][]float32 // and after it
-	flat  []float32   // the head's output after its ReLU, a row a position
-	hid   []float32   // the dense layer's output before its ReLU
-	act   []float32   // after it
-	Out   []float32   // each position's logit
-	in    []float32   // the planes of the batch
-	grads [][]float32 // the backward pass's scratch
-	// A position's moves, as Afterstates judges them.
-	kids   []game.Position
-	movers []game.Side
-	moves  []int
-	worth  [64]float32
+	batch  int
+	cols   [][]float32  // each convolution's input, as the rows of its neighbourhoods
+	pre    [][]float32  // each convolution's output before the ReLU
+	acts   [][]float32  // and after it
+	flat   []float32    // the head's output after its ReLU, a row a position
+	hid    []float32    // the dense layer's output before its ReLU
+	act    []float32    // after it
+	Out    []float32    // each position's logit
+	in     []float32    // the planes of the batch
+	grads  [][]float32  // the backward pass's scratch
+	moves  expert.Moves // a position's, as Afterstates judges them
 	states []uint8
 }
 
@@ -373,6 +377,3 @@ func gemm(ta, tb bool, m, n, k int, a, b, c []float32) {
 	}
 	blas32.Gemm(opA, opB, 1, A, B, 1, blas32.General{Rows: m, Cols: n, Stride: n, Data: c})
 }
-
-// Sigmoid is the output's squashing: a logit to an expected score.
-func Sigmoid(x float32) float32 { return 1 / (1 + float32(math.Exp(float64(-x)))) }

@@ -81,7 +81,7 @@ func TestExitCodes(t *testing.T) {
 		{`train: --side: side must be X or O, not "Q"`, []string{"train", "--side", "Q", "-o", "x.bin", "--games", "10"}},
 		{`train: --until must be perfect or unbeatable (got "soon")`, []string{"train", "--until", "soon", "-o", "x.bin"}},
 		{"train: --check-every must be at least 1 (got 0)", []string{"train", "--until", "perfect", "--check-every", "0", "-o", "x.bin"}},
-		{`train: --method must be one of policy, tdlambda, table, selfplay-table, ntuple, conv (got "minimax")`, []string{"train", "--method", "minimax", "-o", "x.bin"}},
+		{`train: --method must be one of policy, tdlambda, table, selfplay-table, ntuple, conv, lines (got "minimax")`, []string{"train", "--method", "minimax", "-o", "x.bin"}},
 		{"train: --lr, the selfplay-table learner's step size, must be within (0, 1] (got 2)", []string{"train", "--method", "selfplay-table", "--lr", "2", "-o", "x.bin"}},
 		{"league run: --learners mcts: MCTS does not learn", []string{"league", "run", "--learners", "mcts", "--db", "mcts.db", "--rounds", "1"}},
 		{"train: --method mcts: MCTS does not learn", []string{"train", "--method", "mcts", "-o", "mcts.bin"}},

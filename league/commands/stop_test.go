@@ -33,15 +33,25 @@ type countdown struct {
 	looks  atomic.Int64
 }
 
-// watcher reports whether the look comes from a goroutine of
-// database/sql that waits on a query's context (see countdown).
+// watcher reports whether the look comes from a goroutine that
+// database/sql or the SQLite driver started to wait on a query's
+// context (see countdown): the function its goroutine began with, the
+// last frame before the runtime's, is theirs.
 func watcher() bool {
-	var pc [1]uintptr
-	if runtime.Callers(4, pc[:]) == 0 { // Callers, watcher, look, Done or Err: then who looked
-		return false
+	var pcs [128]uintptr
+	n := runtime.Callers(4, pcs[:]) // Callers, watcher, look, Done or Err: then who looked
+	frames := runtime.CallersFrames(pcs[:n])
+	start := ""
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			start = f.Function
+		}
+		if !more {
+			break
+		}
 	}
-	f, _ := runtime.CallersFrames(pc[:]).Next()
-	return strings.HasPrefix(f.Function, "database/sql.") && strings.HasSuffix(f.Function, ").awaitDone")
+	return strings.HasPrefix(start, "database/sql.") || strings.HasPrefix(start, "modernc.org/sqlite")
 }
 
 func newCountdown(k int64) *countdown {

@@ -1,4 +1,16 @@
-package conv
+// Package expert is expert iteration (Anthony, Tian and Barber 2017; the
+// loop AlphaZero runs with MCTS, here with the alpha-beta search ttt
+// already has): a value network learns, from the positions of its
+// games, what the strongest searched player its league has finds them
+// worth. The networks it teaches are in packages of their own (conv,
+// lines); this one holds what they share: the learner, its replay
+// buffer and actors, the optimiser and the loss.
+//
+// Why learn from a search: a label from a search is a better target than
+// the next position's own estimate, which is all TD(λ) has; and a
+// network that can hold more than a sum of local patterns (as an
+// n-tuple network is) can take what the search sees and it does not.
+package expert
 
 import (
 	"encoding/binary"
@@ -11,6 +23,35 @@ import (
 	"ttt/agents/learn"
 	"ttt/agents/search"
 )
+
+// Net is a value network that expert iteration can teach: a model of
+// the afterstate value (a position's worth to the side that has just
+// moved there), with its weights in one slice, so that the optimiser,
+// a copy and the file each see one array.
+type Net interface {
+	learn.Model
+	// Weights are every weight of the network.
+	Weights() []float32
+	// Zero returns a network of the same shape with every weight zero:
+	// a gradient's holder.
+	Zero() Net
+	// Copy returns a copy with weights of its own.
+	Copy() Net
+	// Gradient adds into grad's weights the gradient of the mean
+	// cross-entropy (Loss) of the network's values of b against b's
+	// labels, and returns that loss.
+	Gradient(b *Batch, grad Net) float64
+}
+
+// Batch is a minibatch: positions, each after a move by the matching
+// mover, each to be seen through a symmetry of the board (an index of
+// Board().Symmetries), and each's label.
+type Batch struct {
+	Positions []game.Position
+	Movers    []game.Side
+	Syms      []uint8
+	Labels    []float32
+}
 
 // Expert is a network learning by expert iteration: it plays games, a
 // teacher's search labels the positions they reach, and the network
@@ -39,7 +80,7 @@ import (
 // which knows at first only what the rules settle within Depth plies,
 // and learns outward from there, as AlphaZero does.
 type Expert struct {
-	Net      *Net
+	Net      Net
 	Opt      *Adam
 	Depth    int // plies of the teacher's search
 	Openings int // the most random moves a game starts with
@@ -51,12 +92,12 @@ type Expert struct {
 	at      int        // where the next position goes
 	fresh   int        // positions in since the last step
 	teacher learn.Model
-	frozen  *Net // the network the actors play, as of the last Sync
+	frozen  Net // the network the actors play, as of the last Sync
 	own     *actor
 	episode Episode
-	pass    Pass
-	grad    *Net
-	batch   batch
+	player  game.Player // the learner's own moves, for Greedy
+	grad    Net
+	batch   Batch
 }
 
 // Labelled is a position after a move by Mover, and its worth to Mover,
@@ -65,15 +106,6 @@ type Labelled struct {
 	Position game.Position
 	Mover    game.Side
 	Label    float32
-}
-
-// batch is a minibatch's scratch.
-type batch struct {
-	pos    []game.Position
-	movers []game.Side
-	syms   []uint8
-	labels []float32
-	dOut   []float32
 }
 
 // Episode is a game an actor played, with its labelled positions.
@@ -87,16 +119,16 @@ func (e *Episode) Result() game.Result { return e.result }
 
 // NewExpert returns a learner of net, labelling with a search of depth
 // plies, learning at rate lr, keeping buffer positions.
-func NewExpert(net *Net, depth, openings, buffer int, lr float32, rng *rand.Rand) *Expert {
-	l := &Expert{Net: net, Opt: NewAdam(len(net.W), lr, weightDecay), Depth: depth, Openings: openings, Batch: batchSize, Reuse: reuse, Rand: rng,
-		buf: make([]Labelled, 0, buffer), grad: alloc(net.Game, net.Shape)}
+func NewExpert(net Net, depth, openings, buffer int, lr float32, rng *rand.Rand) *Expert {
+	l := &Expert{Net: net, Opt: NewAdam(len(net.Weights()), lr, weightDecay), Depth: depth, Openings: openings, Batch: BatchSize, Reuse: reuse, Rand: rng,
+		buf: make([]Labelled, 0, buffer), grad: net.Zero()}
 	return l
 }
 
 // The learner's constants, as measured in BENCHMARKS.md ("A network that
 // learns what the search knows").
 const (
-	batchSize   = 256
+	BatchSize   = 256
 	reuse       = 4    // each position is drawn about this many times before it leaves a buffer that holds a round's
 	weightDecay = 1e-4 // Adam's decoupled decay, a share of the rate a step
 )
@@ -118,8 +150,10 @@ func (l *Expert) Play(side game.Side, opp game.Player, epsilon float64) game.Res
 
 // Greedy returns the learner's move in p.
 func (l *Expert) Greedy(p game.Position) int {
-	m, _ := l.Net.Afterstates(p, &l.pass, nil)
-	return m
+	if l.player == nil {
+		l.player = l.Net.Player()
+	}
+	return l.player.Move(p)
 }
 
 // Drill plays one game from start, where the learner is to move, with a
@@ -128,7 +162,7 @@ func (l *Expert) Drill(start game.Position, avoid int, opp game.Player, epsilon 
 	if l.own == nil {
 		l.own = l.newActor(l.Net, l.Rand)
 	}
-	g := l.Net.Game
+	g := l.Net.Plays()
 	others := g.Legal(start) &^ (1 << avoid)
 	for k := l.Rand.IntN(bits.OnesCount64(others)); k > 0; k-- {
 		others &= others - 1
@@ -146,7 +180,7 @@ func (l *Expert) Schedule(s learn.Settings, games int64) error {
 }
 
 // Model implements learn.Learner.
-func (l *Expert) Model() learn.Model { return l.Net.Clone() }
+func (l *Expert) Model() learn.Model { return l.Net.Copy() }
 
 // Actor implements learn.Parallel.
 func (l *Expert) Actor(rng *rand.Rand) learn.Actor {
@@ -158,12 +192,12 @@ func (l *Expert) Actor(rng *rand.Rand) learn.Actor {
 
 // newActor returns an actor that plays net, labelling with the teacher
 // (net itself where there is none).
-func (l *Expert) newActor(net *Net, rng *rand.Rand) *actor {
+func (l *Expert) newActor(net Net, rng *rand.Rand) *actor {
 	var teacher learn.Model = net
 	if l.teacher != nil {
 		teacher = l.teacher
 	}
-	return &actor{net: net, label: search.Label(teacher, l.Depth), openings: l.Openings, rng: rng}
+	return &actor{g: net.Plays(), player: net.Player(), label: search.Label(teacher, l.Depth), openings: l.Openings, rng: rng}
 }
 
 // Sync implements learn.Parallel: the actors play, and the learner
@@ -171,9 +205,9 @@ func (l *Expert) newActor(net *Net, rng *rand.Rand) *actor {
 // goes on learning while they play.
 func (l *Expert) Sync() {
 	if l.frozen == nil {
-		l.frozen = l.Net.Clone()
+		l.frozen = l.Net.Copy()
 	} else {
-		copy(l.frozen.W, l.Net.W)
+		copy(l.frozen.Weights(), l.Net.Weights())
 	}
 	l.own = nil
 }
@@ -201,30 +235,25 @@ func (l *Expert) Learn(e learn.Episode) {
 
 // step is one step of Adam on a minibatch drawn from the buffer.
 func (l *Expert) step() {
-	b, syms := &l.batch, len(l.Net.Game.Board().Symmetries)
-	b.pos, b.movers, b.syms, b.labels = b.pos[:0], b.movers[:0], b.syms[:0], b.labels[:0]
+	b, syms := &l.batch, len(l.Net.Plays().Board().Symmetries)
+	b.Positions, b.Movers, b.Syms, b.Labels = b.Positions[:0], b.Movers[:0], b.Syms[:0], b.Labels[:0]
 	for range l.Batch {
 		s := l.buf[l.Rand.IntN(len(l.buf))]
-		b.pos, b.movers, b.labels = append(b.pos, s.Position), append(b.movers, s.Mover), append(b.labels, s.Label)
-		b.syms = append(b.syms, uint8(l.Rand.IntN(syms)))
+		b.Positions, b.Movers, b.Labels = append(b.Positions, s.Position), append(b.Movers, s.Mover), append(b.Labels, s.Label)
+		b.Syms = append(b.Syms, uint8(l.Rand.IntN(syms)))
 	}
-	if len(b.dOut) != l.Batch {
-		b.dOut = make([]float32, l.Batch)
-	}
-	l.Net.forward(b.pos, b.movers, b.syms, &l.pass)
-	Loss(l.pass.Out[:l.Batch], b.labels, b.dOut)
-	clear(l.grad.W)
-	l.Net.Backward(b.dOut, &l.pass, l.grad)
-	l.Opt.Step(l.Net.W, l.grad.W)
+	clear(l.grad.Weights())
+	l.Net.Gradient(b, l.grad)
+	l.Opt.Step(l.Net.Weights(), l.grad.Weights())
 }
 
 // actor plays and labels games on a frozen network.
 type actor struct {
-	net      *Net
+	g        game.Game
+	player   game.Player // the network's own moves
 	label    func(game.Position) float32
 	openings int
 	rng      *rand.Rand
-	pass     Pass
 }
 
 // Play implements learn.Actor: STEP 1.
@@ -233,13 +262,13 @@ func (a *actor) Play(e learn.Episode, side game.Side, opp game.Player, epsilon f
 	if a.openings > 0 {
 		random = a.rng.IntN(a.openings + 1)
 	}
-	return a.play(e.(*Episode), a.net.Game.Start(), random, side, opp, epsilon)
+	return a.play(e.(*Episode), a.g.Start(), random, side, opp, epsilon)
 }
 
 // play plays from p into e, its first random moves at random, and labels
 // every position in play that a move leaves, p among them.
 func (a *actor) play(e *Episode, p game.Position, random int, side game.Side, opp game.Player, epsilon float64) game.Result {
-	g := a.net.Game
+	g := a.g
 	e.Samples = e.Samples[:0]
 	if g.Plies(p) > 0 && g.Result(p) == game.Ongoing {
 		e.Samples = append(e.Samples, Labelled{p, g.ToMove(p).Other(), 1 - a.label(p)})
@@ -254,7 +283,7 @@ func (a *actor) play(e *Episode, p game.Position, random int, side game.Side, op
 		case epsilon > 0 && a.rng.Float64() < epsilon:
 			m = game.RandomMove(g, p, a.rng)
 		default:
-			m, _ = a.net.Afterstates(p, &a.pass, nil)
+			m = a.player.Move(p)
 		}
 		mover := g.ToMove(p)
 		p = g.Play(p, m)
@@ -290,9 +319,9 @@ func (l *Expert) MarshalBinary() ([]byte, error) {
 	return out, nil
 }
 
-// unmarshal reads what MarshalBinary wrote into a learner of g.
-func unmarshal(g game.Game, data []byte, depth, openings int, lr float32, rng *rand.Rand) (*Expert, error) {
-	bad := fmt.Errorf("a stored convolutional learner is cut short or damaged")
+// Unmarshal reads what MarshalBinary wrote, the network by decode.
+func Unmarshal(data []byte, decode func([]byte) (Net, error), depth, openings int, lr float32, rng *rand.Rand) (*Expert, error) {
+	bad := fmt.Errorf("a stored expert-iteration learner is cut short or damaged")
 	if len(data) < 4 {
 		return nil, bad
 	}
@@ -300,12 +329,12 @@ func unmarshal(g game.Game, data []byte, depth, openings int, lr float32, rng *r
 	if len(data) < 4+size {
 		return nil, bad
 	}
-	m, err := decode(g, data[4:4+size])
+	net, err := decode(data[4 : 4+size])
 	if err != nil {
 		return nil, err
 	}
-	net, rest := m.(*Net), data[4+size:]
-	if len(rest) < 8+8*len(net.W)+16 {
+	rest := data[4+size:]
+	if len(rest) < 8+8*len(net.Weights())+16 {
 		return nil, bad
 	}
 	l := NewExpert(net, depth, openings, 0, lr, rng)
@@ -319,7 +348,7 @@ func unmarshal(g game.Game, data []byte, depth, openings int, lr float32, rng *r
 	capacity, n := int(binary.LittleEndian.Uint32(rest)), int(binary.LittleEndian.Uint32(rest[4:]))
 	l.at, l.fresh = int(binary.LittleEndian.Uint32(rest[8:])), int(binary.LittleEndian.Uint32(rest[12:]))
 	rest = rest[16:]
-	if n > capacity || capacity > maxBuffer || l.at >= max(capacity, 1) || len(rest) != 21*n {
+	if n > capacity || capacity > MaxBuffer || l.at >= max(capacity, 1) || len(rest) != 21*n {
 		return nil, bad
 	}
 	l.buf = make([]Labelled, n, capacity)

@@ -1,4 +1,4 @@
-package conv_test
+package expert_test
 
 import (
 	"math/rand/v2"
@@ -8,15 +8,18 @@ import (
 
 	"ttt/agents"
 	"ttt/agents/conv"
+	"ttt/agents/expert"
 	"ttt/agents/game"
 	"ttt/agents/game/connect4"
 	"ttt/agents/learn"
+	"ttt/agents/lines"
 	"ttt/agents/search"
 	"ttt/agents/verify"
+	"ttt/league"
 )
 
-// BenchmarkDistill measures how much of a teacher's search each shape of
-// network learns, apart from a league: 20,000 Connect Four games, from
+// BenchmarkDistill measures how much of a teacher's search each kind and
+// shape of network learns, apart from a league: 20,000 Connect Four games, from
 // up to 20 random moves and then the teacher's own moves (exploring at
 // 0.1), every position labelled by the teacher searched 4 plies deep;
 // then the learner takes them in, 256 at a time, in the order played
@@ -27,7 +30,7 @@ import (
 // The teacher is an n-tuple network's file (ttt export), in TTT_NET;
 // without it the benchmark skips.
 //
-//	TTT_NET=t1.bin go test ./agents/conv -run '^$' -bench 'Distill/mlp$' -benchtime 5000x
+//	TTT_NET=t1.bin go test ./agents/expert -run '^$' -bench 'Distill/lines$' -benchtime 5000x
 func BenchmarkDistill(b *testing.B) {
 	file := os.Getenv("TTT_NET")
 	if file == "" {
@@ -43,29 +46,35 @@ func BenchmarkDistill(b *testing.B) {
 		b.Fatal(err)
 	}
 	set := labelled(teacher.Model, 20_000, 20, 4)
+	convNet := func(s conv.Shape) func(*rand.Rand) (expert.Net, error) {
+		return func(rng *rand.Rand) (expert.Net, error) { return conv.New(g, s, rng) }
+	}
 	for _, c := range []struct {
-		name  string
-		shape conv.Shape
+		name string
+		net  func(*rand.Rand) (expert.Net, error)
+		lr   float32
 	}{
-		{"mlp", conv.Shape{Layers: 0, HeadChannels: 8, Hidden: 256}},
-		{"conv3x16", conv.DefaultShape},
-		{"conv4x32", conv.Shape{Layers: 4, Channels: 32, HeadChannels: 4, Hidden: 64}},
+		{"mlp", convNet(conv.Shape{Layers: 0, HeadChannels: 8, Hidden: 256}), 0.001},
+		{"conv3x16", convNet(conv.DefaultShape), 0.001},
+		{"conv4x32", convNet(conv.Shape{Layers: 4, Channels: 32, HeadChannels: 4, Hidden: 64}), 0.001},
+		{"lines", func(rng *rand.Rand) (expert.Net, error) { return lines.New(g, lines.DefaultShape, rng) }, 0.003},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(7, 7))
-			net, err := conv.New(g, c.shape, rng)
+			net, err := c.net(rng)
 			if err != nil {
 				b.Fatal(err)
 			}
-			l := conv.NewExpert(net, 4, 0, len(set), 0.001, rng)
-			next := 0
+			l := expert.NewExpert(net, 4, 0, len(set), c.lr, rng)
+			next, cpu := 0, league.ProcessCPU()
 			for b.Loop() {
 				if next+256 > len(set) {
 					next = 0
 				}
-				l.Learn(&conv.Episode{Samples: set[next : next+256]})
+				l.Learn(&expert.Episode{Samples: set[next : next+256]})
 				next += 256
 			}
+			b.ReportMetric(float64(b.N*l.Reuse*l.Batch)/(league.ProcessCPU()-cpu).Seconds(), "samples/CPU-s")
 			p := l.Model().Player()
 			b.ReportMetric(100*verify.CheckSet(p, connect4.RandomSet()).All.Share(), "%random")
 			b.ReportMetric(100*verify.CheckSet(p, connect4.PositionSet()).All.Share(), "%tactical")
@@ -77,9 +86,9 @@ func BenchmarkDistill(b *testing.B) {
 // moves, exploring at 0.1, and labels each position in play after a
 // move with the teacher's search, depth plies deep, on two goroutines:
 // the same positions and labels, in the same order, every run.
-func labelled(teacher learn.Model, games, random, depth int) []conv.Labelled {
+func labelled(teacher learn.Model, games, random, depth int) []expert.Labelled {
 	g := teacher.Plays()
-	per := make([][]conv.Labelled, games)
+	per := make([][]expert.Labelled, games)
 	var wg sync.WaitGroup
 	for w := range 2 {
 		wg.Go(func() {
@@ -95,14 +104,14 @@ func labelled(teacher learn.Model, games, random, depth int) []conv.Labelled {
 					}
 					mover := g.ToMove(p)
 					if p = g.Play(p, m); g.Result(p) == game.Ongoing {
-						per[i] = append(per[i], conv.Labelled{Position: p, Mover: mover, Label: 1 - label(p)})
+						per[i] = append(per[i], expert.Labelled{Position: p, Mover: mover, Label: 1 - label(p)})
 					}
 				}
 			}
 		})
 	}
 	wg.Wait()
-	var set []conv.Labelled
+	var set []expert.Labelled
 	for _, s := range per {
 		set = append(set, s...)
 	}
